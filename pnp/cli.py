@@ -1,0 +1,110 @@
+"""The `pnp` command (typer): build, validate, list. Commands stay thin; the work is in pnp.kit.
+
+A PnpError becomes one message on stderr and exit code 2; a failed rules check exits 1.
+"""
+from __future__ import annotations
+
+import sys
+import time
+from pathlib import Path
+from typing import List, Optional
+
+import typer
+from rich.console import Console
+from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
+
+from .errors import PnpError
+from .findings import FAIL, PASS, WARN
+from .games import registry
+from .kit import FORMATS, ValidationFailed, build_kit, load_target, validate_target
+from .layout.impose import ImposeOptions
+
+app = typer.Typer(add_completion=False, no_args_is_help=True, pretty_exceptions_enable=False,
+                  help="pnp: compile print-and-play kits (PDF, SVG) for abstract games, and prove their parts match the rules.")
+err = Console(stderr=True, highlight=False)
+out = Console(highlight=False, soft_wrap=True)
+
+
+def _fail(exc: PnpError) -> None:
+    err.print(f"[bold red]error:[/] {exc}", markup=True, soft_wrap=True)
+    raise typer.Exit(1 if isinstance(exc, ValidationFailed) else 2)
+
+
+def _split_formats(values: list[str]) -> tuple[str, ...]:
+    result = []
+    for v in values:
+        result.extend(x.strip().lower() for x in v.split(",") if x.strip())
+    return tuple(dict.fromkeys(result))
+
+
+def _targets(games: list[str] | None) -> list[str]:
+    return list(games) if games else list(registry())
+
+
+@app.command()
+def build(
+    games: Optional[List[str]] = typer.Argument(None, help="Games or spec files to build (default: every game)."),
+    paper: str = typer.Option("a4", "--paper", "-p", help="a4, letter, a3, tabloid, or a sheet YAML file."),
+    fmt: List[str] = typer.Option(list(FORMATS), "--format", "-f", help="pdf, svg (repeat or comma-separate)."),
+    out_dir: Path = typer.Option(Path("output"), "--out", "-o", help="Output folder."),
+    words: Optional[Path] = typer.Option(None, "--words", help="NetMatch word list (UTF-8, one word per line)."),
+) -> None:
+    """Build kits into OUT/<game>/: the PDF, one SVG per page and manifest.json."""
+    try:
+        formats = _split_formats(fmt)
+        opts = ImposeOptions()
+        for target in _targets(games):
+            start = time.perf_counter()
+            with Progress(TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(),
+                          console=err, transient=True, disable=not err.is_terminal) as bar:
+                task = bar.add_task(f"building {target}", total=None)
+                result = build_kit(target, paper=paper, formats=formats, out=out_dir, words=words, opts=opts,
+                                   progress=lambda done, total: bar.update(task, completed=done, total=total))
+            size = sum(f.stat().st_size for f in result.files)
+            out.print(f"{result.game}: {result.pages} pages on {result.paper}, {len(result.files)} files, "
+                      f"{size / 1024:.0f} KiB, {time.perf_counter() - start:.1f} s -> {result.files[0].parent}")
+    except PnpError as exc:
+        _fail(exc)
+
+
+@app.command()
+def validate(
+    games: Optional[List[str]] = typer.Argument(None, help="Games or spec files to check (default: every game)."),
+    words: Optional[Path] = typer.Option(None, "--words", help="NetMatch word list to check instead of the spec's."),
+) -> None:
+    """Run the rules checks; exit 0 if all pass (warnings allowed), 1 if any fails, 2 on bad input."""
+    failed = False
+    try:
+        for target in _targets(games):
+            loaded, findings = validate_target(target, words)
+            out.print(f"[bold]{loaded.game.title}[/] ({loaded.path})")
+            for f in findings:
+                colour = {PASS: "green", FAIL: "red", WARN: "yellow"}[f.status]
+                out.print(f"  [{colour}]{f.status.upper():7}[/] {f.check}  [dim]\\[{f.rule}][/]")
+                failed |= f.status == FAIL
+    except PnpError as exc:
+        _fail(exc)
+    raise typer.Exit(1 if failed else 0)
+
+
+@app.command("list")
+def list_games() -> None:
+    """Show the games and their components with counts and trim sizes."""
+    try:
+        from .games import KitContext
+        for name, game in registry().items():
+            loaded = load_target(name)
+            out.print(f"[bold]{name}[/]: {game.summary}")
+            for comp in game.components(loaded.spec, KitContext(loaded.path)):
+                size = f"diameter {comp.width:g} mm" if comp.shape == "circle" else f"{comp.width:g} x {comp.height:g} mm"
+                out.print(f"    {comp.count:4d} x {comp.name} ({size})")
+    except PnpError as exc:
+        _fail(exc)
+
+
+def main() -> None:  # pragma: no cover - console-script entry point
+    app()
+
+
+if __name__ == "__main__":  # pragma: no cover
+    sys.exit(main())

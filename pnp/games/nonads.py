@@ -1,0 +1,122 @@
+"""Nonads (Cameron Browne, 2011): 34 tiles, every 3x3 grid with 4 black cells up to rotation.
+
+The tiles are computed, never typed in: all C(9,4) = 126 patterns reduced to canonical forms under
+the rotation group C4 (smallest bitmask, bit index 3*row + col), cross-checked by Burnside's lemma.
+Rules source: shared/games/nonads.md and seed 000 ("There are 34 unique ways to colour four cells
+in a 3x3 grid, not counting rotations").
+"""
+from __future__ import annotations
+
+from itertools import combinations
+from typing import Literal
+
+from ..combinatorics import (apply, burnside_count, burnside_terms, canonical, enumerate_classes,
+                             group_permutations, symmetry_order)
+from ..findings import Finding, verdict
+from ..ir import BLACK, WHITE, Component, Rect, Text
+from ..spec import Colour, Length, SpecBase
+from . import Game, KitContext
+
+RULE = "Nonads rules (seed 000)"
+
+
+class NonadsSpec(SpecBase):
+    """specs/nonads.yaml. Lengths in mm (or "30mm", "1.2in", "18pt")."""
+    tile_size: Length = 30.0
+    grid: int = 3
+    black: int = 4
+    group: Literal["C4", "D4"] = "C4"
+    cell_border: Length = 0.25
+    border_colour: Colour = "#808080"
+    black_colour: Colour = "#000000"
+    backs: bool = True
+    back_colour: Colour = "#2f4f6f"
+
+
+def tile_masks(spec: NonadsSpec) -> list[int]:
+    """The kit's tiles as canonical bitmasks in ascending order (the print order)."""
+    return enumerate_classes(spec.grid, spec.black, spec.group)
+
+
+def draw_tile(mask: int, spec: NonadsSpec):
+    """One tile front: n x n cells, black where the mask has a bit, with thin cell borders."""
+    n = spec.grid
+    cell = spec.tile_size / n
+    shapes = []
+    for i in range(n * n):
+        r, c = divmod(i, n)
+        black = bool(mask >> i & 1)
+        shapes.append(Rect(c * cell, r * cell, cell, cell, fill=spec.black_colour if black else WHITE,
+                           stroke=None, bleed=True))
+    for i in range(1, n):  # interior cell borders, drawn over the fills
+        shapes.append(Rect(i * cell - spec.cell_border / 2, 0, spec.cell_border, spec.tile_size,
+                           fill=spec.border_colour, stroke=None))
+        shapes.append(Rect(0, i * cell - spec.cell_border / 2, spec.tile_size, spec.cell_border,
+                           fill=spec.border_colour, stroke=None))
+    shapes.append(Rect(0, 0, spec.tile_size, spec.tile_size, fill=None, stroke=spec.border_colour,
+                       stroke_width=spec.cell_border))
+    return tuple(shapes)
+
+
+def draw_back(spec: NonadsSpec):
+    """The common back: a plain coloured field with a small centred name, so tiles draw blind."""
+    s = spec.tile_size
+    return (Rect(0, 0, s, s, fill=spec.back_colour, stroke=None, bleed=True),
+            Rect(s * 0.2, s * 0.2, s * 0.6, s * 0.6, fill=None, stroke=WHITE, stroke_width=0.4),
+            Text(s / 2, s / 2, "NONADS", size_pt=max(4.0, s * 0.2), anchor="middle", valign="middle", fill=WHITE))
+
+
+def components(spec: NonadsSpec, ctx: KitContext) -> list[Component]:
+    """[tile]: one Component with a front per canonical pattern, size tile_size x tile_size mm."""
+    masks = tile_masks(spec)
+    fronts = [draw_tile(m, spec) for m in masks]
+    return [Component("tile", spec.tile_size, spec.tile_size, fronts,
+                      back=draw_back(spec) if spec.backs else None,
+                      note=f"{spec.grid}x{spec.grid} cells, {spec.black} black, distinct under {spec.group}")]
+
+
+def check(spec: NonadsSpec, ctx: KitContext) -> list[Finding]:
+    """The checks of shared/games/nonads.md, on the tiles the kit prints."""
+    n, k, group = spec.grid, spec.black, spec.group
+    tiles = tile_masks(spec)
+    cells = n * n
+    out = []
+    well_formed = all(bin(m).count("1") == k and m < (1 << cells) for m in tiles)
+    out.append(verdict(well_formed, f"{len(tiles)} tiles, each {n}x{n} with exactly {k} black cells", f"{RULE}: Tiles"))
+    if (n, k, group) == (3, 4, "C4"):
+        out.append(verdict(len(tiles) == 34, f"tile count {len(tiles)} = 34", f"{RULE}: \"34 unique ways\""))
+    orbits = [frozenset(apply(m, p) for p in group_permutations(n, group)) for m in tiles]
+    distinct = all(a.isdisjoint(b) for a, b in combinations(orbits, 2))
+    out.append(verdict(distinct, f"no two tiles are {group} images of each other",
+                       f"{RULE}: \"not counting rotations\""))
+    cover = {}
+    for idx, orb in enumerate(orbits):
+        for m in orb:
+            cover.setdefault(m, []).append(idx)
+    patterns = [sum(1 << c for c in cs) for cs in combinations(range(cells), k)]
+    complete = all(len(cover.get(m, [])) == 1 for m in patterns)
+    out.append(verdict(complete, f"all {len(patterns)} {k}-cell patterns are a {group} image of exactly one tile",
+                       f"{RULE}: the set is complete"))
+    terms = burnside_terms(n, k, group)
+    b = sum(terms) // len(terms)
+    out.append(verdict(b == len(tiles), f"Burnside's lemma: ({' + '.join(map(str, terms))}) / {len(terms)} = {b} "
+                       f"= {len(tiles)} tiles", "Burnside's lemma (independent count)"))
+    cases = [(nn, kk, g) for nn in range(1, 5) for kk in range(nn * nn + 1) for g in ("C4", "D4")]
+    bad = [c for c in cases if len(enumerate_classes(*c)) != burnside_count(*c)]
+    out.append(verdict(not bad, "general enumerator agrees with Burnside for every n <= 4, every k, C4 and D4"
+                       + (f" (disagrees at {bad[:3]})" if bad else f" ({len(cases)} cases)"), "Burnside's lemma"))
+    full = (1 << cells) - 1
+    complements = sorted(canonical(full ^ m, n, group) for m in tiles)
+    dual = enumerate_classes(n, cells - k, group)
+    out.append(verdict(complements == dual, f"complementing maps the {len(tiles)} {k}-black classes one-to-one onto "
+                       f"the {len(dual)} {cells - k}-black classes", f"{RULE}: \"two for the price of one\""))
+    order = len(group_permutations(n, group))
+    sym = [symmetry_order(m, n, group) for m in tiles]
+    centre = sum(1 for m in tiles if n % 2 and m >> (cells // 2) & 1)
+    summary = ", ".join(f"{sym.count(s)} with symmetry order {s}" for s in sorted(set(sym), reverse=True))
+    out.append(verdict(all(order % s == 0 for s in sym), f"symmetry: {summary}; centre black in {centre}",
+                       "orbit-stabiliser theorem"))
+    return out
+
+
+GAME = Game("nonads", "Nonads", NonadsSpec, components, check, __doc__.strip().splitlines()[0])

@@ -1,0 +1,1 @@
+"""Shared board geometry: hex grids (axial coordinates) and square grids."""

@@ -1,0 +1,178 @@
+"""The neutral drawing model: small frozen dataclasses in millimetres, y pointing down (as in SVG).
+
+Game modules build these; pnp/layout places them on pages; pnp/render turns pages into PDF or SVG.
+No game imports a renderer and no renderer knows about games.
+
+Colours are CSS-style hex strings ("#000000") or None for "no paint".
+A shape with ``bleed=True`` reaches the trim: when a kit is built with bleed, imposition extends
+the sides of that shape that touch the trim outward by the bleed (see pnp/layout/bleed.py).
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Callable, Sequence, Union
+
+BLACK = "#000000"
+WHITE = "#ffffff"
+
+
+@dataclass(frozen=True)
+class Rect:
+    """Axis-aligned rectangle: top-left (x, y), width w, height h, all mm."""
+    x: float
+    y: float
+    w: float
+    h: float
+    fill: str | None = None
+    stroke: str | None = BLACK
+    stroke_width: float = 0.2
+    bleed: bool = False
+
+
+@dataclass(frozen=True)
+class Circle:
+    """Circle: centre (cx, cy) and radius r, mm."""
+    cx: float
+    cy: float
+    r: float
+    fill: str | None = None
+    stroke: str | None = BLACK
+    stroke_width: float = 0.2
+    bleed: bool = False
+
+
+@dataclass(frozen=True)
+class Polygon:
+    """Closed polygon through ``points`` ((x, y) pairs, mm)."""
+    points: tuple[tuple[float, float], ...]
+    fill: str | None = None
+    stroke: str | None = BLACK
+    stroke_width: float = 0.2
+
+
+@dataclass(frozen=True)
+class Line:
+    """Straight line segment from (x1, y1) to (x2, y2), mm; ``dash`` is an on/off pattern in mm."""
+    x1: float
+    y1: float
+    x2: float
+    y2: float
+    stroke: str = BLACK
+    stroke_width: float = 0.2
+    dash: tuple[float, ...] | None = None
+
+
+@dataclass(frozen=True)
+class Text:
+    """One line of text at (x, y) mm.
+
+    ``anchor`` is "start", "middle" or "end" horizontally; ``valign`` is "baseline" or "middle"
+    (middle centres the cap height on y). ``size_pt`` is the font size in points. ``rotate`` turns
+    the text clockwise by degrees about (x, y). ``underline`` draws a rule under it.
+    """
+    x: float
+    y: float
+    text: str
+    size_pt: float = 10.0
+    anchor: str = "start"
+    valign: str = "baseline"
+    fill: str = BLACK
+    bold: bool = False
+    rotate: float = 0.0
+    underline: bool = False
+
+
+@dataclass(frozen=True)
+class Group:
+    """Children drawn after translating by (dx, dy), then rotating clockwise by ``rotate`` degrees,
+    then scaling by (sx, sy) (sx = -1 mirrors). ``clip`` = (x, y, w, h) in the group's own
+    coordinates limits the children to that rectangle."""
+    children: tuple["Shape", ...]
+    dx: float = 0.0
+    dy: float = 0.0
+    rotate: float = 0.0
+    sx: float = 1.0
+    sy: float = 1.0
+    clip: tuple[float, float, float, float] | None = None
+    layer: str | None = None
+
+
+Shape = Union[Rect, Circle, Polygon, Line, Text, Group]
+Drawing = tuple[Shape, ...]
+
+
+@dataclass(frozen=True)
+class Component:
+    """A kind of physical part: a tile, card, counter or board.
+
+    Attributes:
+        name: short name, unique in its kit ("tile", "word card").
+        width, height: trim size in mm.
+        fronts: one Drawing per distinct face, in the component's local coordinates (0..width,
+            0..height). May be a lazy sequence (only ``len`` and indexing are used).
+        copies: how many of each front to print.
+        back: a common back Drawing, or None when the part has no printed back.
+        shape: "rect" or "circle" (circle: diameter = width = height); used for cut lines.
+        board: True for a board that may be split over several pages (poster tiling).
+        note: a short description for the bill of materials.
+    """
+    name: str
+    width: float
+    height: float
+    fronts: Sequence[Drawing]
+    copies: int = 1
+    back: Drawing | None = None
+    shape: str = "rect"
+    board: bool = False
+    note: str = ""
+
+    @property
+    def count(self) -> int:
+        """Total number of physical parts: distinct fronts x copies."""
+        return len(self.fronts) * self.copies
+
+
+class LazyFronts(Sequence):
+    """A sequence of fronts drawn on demand from ``items`` by ``draw(item)``; keeps memory flat."""
+
+    def __init__(self, items: Sequence, draw: Callable[[object], Drawing]) -> None:
+        self._items = items
+        self._draw = draw
+
+    def __len__(self) -> int:
+        return len(self._items)
+
+    def __getitem__(self, index):  # type: ignore[override]
+        if isinstance(index, slice):
+            return [self._draw(item) for item in self._items[index]]
+        return self._draw(self._items[index])
+
+
+@dataclass(frozen=True)
+class Page:
+    """One imposed sheet: size in mm, what is drawn, and the boxes a printer needs.
+
+    ``trim_box`` / ``bleed_box`` are (x, y, w, h) in mm covering all parts on the page.
+    ``placements`` lists (component name, x, y, w, h, shape) of every trimmed part, for cut paths
+    and the manifest. ``label`` is the footer's component name; ``side`` is "front" or "back".
+    """
+    width: float
+    height: float
+    items: tuple[Shape, ...]
+    label: str
+    trim_box: tuple[float, float, float, float] | None = None
+    bleed_box: tuple[float, float, float, float] | None = None
+    placements: tuple[tuple[str, float, float, float, float, str], ...] = ()
+    side: str = "front"
+    tile: "TileInfo | None" = None
+
+
+@dataclass(frozen=True)
+class TileInfo:
+    """Where a poster piece sits: ``name`` ("B2"), grid ``cols`` x ``rows``, the board window
+    (bx, by, w, h) in board mm, and the page position (px, py) of that window's top-left corner."""
+    name: str
+    cols: int
+    rows: int
+    window: tuple[float, float, float, float]
+    page_xy: tuple[float, float]

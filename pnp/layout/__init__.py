@@ -1,0 +1,1 @@
+"""Imposition: placing components on sheets (N-up grids, crop marks, duplex backs, poster tiling)."""

@@ -1,0 +1,244 @@
+"""N-up imposition: a grid of components inside the printable area, with gutters, crop marks,
+a footer and scale bar on every page, a bill-of-materials first page, and mirrored duplex backs.
+
+Pages are produced lazily (a generator), so a deck of any size is imposed and written as a stream.
+"""
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+from typing import Iterator, Sequence
+
+from ..errors import LayoutError
+from ..ir import Component, Drawing, Group, Line, Page, Text
+from ..units import fmt_mm
+from . import marks
+from .bleed import extend_for_bleed
+from .sheets import Sheet
+from .tiling import Imposed, board_pages, board_piece_count
+
+DUPLEX_MODES = ("none", "long", "short")
+
+
+@dataclass(frozen=True)
+class ImposeOptions:
+    """How to impose: ``bleed`` in mm, ``duplex`` "none" | "long" | "short" (flip edge),
+    ``back_offset`` (dx, dy) in mm added to back sheets to correct a printer's misregistration,
+    ``overlap`` of poster pieces in mm."""
+    bleed: float = 0.0
+    duplex: str = "none"
+    back_offset: tuple[float, float] = (0.0, 0.0)
+    overlap: float = 10.0
+
+
+@dataclass(frozen=True)
+class Grid:
+    """An N-up grid: ``cols`` x ``rows`` cells; trim of cell (c, r) at (x0 + c*pitch_x, y0 + r*pitch_y)."""
+    cols: int
+    rows: int
+    x0: float
+    y0: float
+    pitch_x: float
+    pitch_y: float
+    width: float
+    height: float
+
+    @property
+    def per_page(self) -> int:
+        return self.cols * self.rows
+
+    def slot(self, i: int) -> tuple[float, float]:
+        """Top-left of the trim of the i-th slot (row-major)."""
+        return (self.x0 + (i % self.cols) * self.pitch_x, self.y0 + (i // self.cols) * self.pitch_y)
+
+
+def content_area(sheet: Sheet) -> tuple[float, float, float, float]:
+    """(x, y, w, h): the printable area less the footer band."""
+    x, y, w, h = sheet.printable
+    return (x, y, w, h - marks.FOOTER_BAND)
+
+
+def mark_reserve(sheet: Sheet, bleed: float) -> tuple[float, float]:
+    """(offset, reserve): crop marks start ``offset`` mm outside the trim (past any bleed) and
+    need ``reserve`` mm of room around the block of components."""
+    offset = max(sheet.crop_marks.offset, bleed + 1.0 if bleed > 0 else 0.0)
+    return offset, offset + sheet.crop_marks.length
+
+
+def grid_for(comp: Component, sheet: Sheet, bleed: float = 0.0) -> Grid:
+    """The largest N-up grid of ``comp`` that fits the content area with crop marks, centred.
+
+    The gap between neighbours is the sheet's gutter, widened to 2 x bleed when bleed needs more.
+
+    Raises:
+        LayoutError: the component does not fit, naming by how many mm.
+    """
+    cx, cy, cw, ch = content_area(sheet)
+    _, reserve = mark_reserve(sheet, bleed)
+    aw, ah = cw - 2 * reserve - 2 * bleed, ch - 2 * reserve - 2 * bleed
+    gap = max(sheet.gutter, 2 * bleed)
+    if comp.width > aw or comp.height > ah:
+        over_w, over_h = max(0.0, comp.width - aw), max(0.0, comp.height - ah)
+        raise LayoutError(
+            f"component {comp.name!r} ({fmt_mm(comp.width)} x {fmt_mm(comp.height)}) does not fit the printable "
+            f"area of {sheet.name} ({fmt_mm(aw)} x {fmt_mm(ah)} after margins, footer and crop marks) "
+            f"by {fmt_mm(max(over_w, over_h))}.",
+            field=comp.name, hint="make it smaller in the spec, or use a larger --paper (a3, tabloid)")
+    cols = max(1, int((aw + gap + 1e-9) // (comp.width + gap)))
+    rows = max(1, int((ah + gap + 1e-9) // (comp.height + gap)))
+    bw = cols * comp.width + (cols - 1) * gap
+    bh = rows * comp.height + (rows - 1) * gap
+    return Grid(cols, rows, cx + (cw - bw) / 2, cy + (ch - bh) / 2, comp.width + gap, comp.height + gap,
+                comp.width, comp.height)
+
+
+def _pages_of(comp: Component, sheet: Sheet, opts: ImposeOptions) -> int:
+    if comp.board:
+        return board_piece_count(comp, sheet, opts.overlap)
+    per = grid_for(comp, sheet, opts.bleed).per_page
+    sheets = math.ceil(comp.count / per)
+    return sheets * (2 if _has_backs(comp, opts) else 1)
+
+
+def _has_backs(comp: Component, opts: ImposeOptions) -> bool:
+    return opts.duplex != "none" and comp.back is not None
+
+
+def plan_pages(components: Sequence[Component], sheet: Sheet, opts: ImposeOptions) -> list[tuple[int, int]]:
+    """For each component, (first page, page count), 1-based, after the bill-of-materials page.
+
+    Raises:
+        LayoutError: a component that is not a board does not fit the sheet.
+    """
+    out, page = [], 2
+    for comp in components:
+        n = _pages_of(comp, sheet, opts)
+        out.append((page, n))
+        page += n
+    return out
+
+
+def impose(title: str, components: Sequence[Component], sheet: Sheet,
+           opts: ImposeOptions = ImposeOptions()) -> tuple[int, list[tuple[int, int]], Iterator[Page]]:
+    """Impose a kit: returns (total pages, per-component (first page, count), lazy page iterator).
+
+    Page 1 is the bill of materials; then every component in order. Each page has a footer
+    "<title> — <component> — page i of n" and the 50 mm scale check.
+
+    Raises:
+        LayoutError: a component does not fit (checked before any page is made).
+    """
+    if opts.duplex not in DUPLEX_MODES:
+        raise LayoutError(f"unknown duplex mode {opts.duplex!r}.", field="--duplex", hint="use none, long or short")
+    plan = plan_pages(components, sheet, opts)
+    total = 1 + sum(n for _, n in plan)
+
+    def pages() -> Iterator[Page]:
+        yield bom_page(title, components, plan, sheet, opts, total)
+        number = 2
+        for comp in components:
+            if comp.board:
+                gen = board_pages(comp, sheet, opts.overlap)
+            else:
+                gen = component_pages(comp, sheet, opts)
+            for part in gen:
+                text = f"{title} \u2014 {comp.name}{' (backs)' if part.side == 'back' else ''} \u2014 page {number} of {total}"
+                yield Page(sheet.width, sheet.height, part.items + marks.footer(sheet, text), comp.name,
+                           trim_box=part.trim, bleed_box=part.bleed_box, placements=part.placements,
+                           side=part.side, tile=part.tile)
+                number += 1
+
+    return total, plan, pages()
+
+
+def component_pages(comp: Component, sheet: Sheet, opts: ImposeOptions):
+    """Yield an Imposed sheet for each sheet of ``comp``,
+    each fronts sheet followed by its backs sheet when duplex is on."""
+    grid = grid_for(comp, sheet, opts.bleed)
+    per = grid.per_page
+    b = opts.bleed
+    offset, _ = mark_reserve(sheet, b)
+    cm = sheet.crop_marks
+    back = extend_for_bleed(comp.back, comp.width, comp.height, b) if comp.back is not None else None
+    n_front = len(comp.fronts)
+    total = comp.count
+    for start in range(0, total, per):
+        n = min(per, total - start)
+        items: list = []
+        placements = []
+        for i in range(n):
+            x, y = grid.slot(i)
+            face = comp.fronts[(start + i) // comp.copies] if n_front else ()
+            items.append(_place(extend_for_bleed(face, comp.width, comp.height, b), x, y, comp, b))
+            placements.append((comp.name, x, y, comp.width, comp.height, comp.shape))
+        used_cols = min(n, grid.cols)
+        used_rows = math.ceil(n / grid.cols)
+        xs = [grid.x0 + c * grid.pitch_x + d for c in range(used_cols) for d in (0, comp.width)]
+        ys = [grid.y0 + r * grid.pitch_y + d for r in range(used_rows) for d in (0, comp.height)]
+        bw = (used_cols - 1) * grid.pitch_x + comp.width
+        bh = (used_rows - 1) * grid.pitch_y + comp.height
+        block = (grid.x0 - b, grid.y0 - b, bw + 2 * b, bh + 2 * b)
+        items.extend(marks.crop_marks(xs, ys, (grid.x0, grid.y0, bw, bh), offset, cm.length, cm.width))
+        trim = (grid.x0, grid.y0, bw, bh)
+        yield Imposed(tuple(items), "front", trim, (block if b > 0 else None), tuple(placements))
+        if back is not None and opts.duplex != "none":
+            yield _backs(comp, back, grid, n, sheet, opts)
+
+
+def _backs(comp: Component, back: Drawing, grid: Grid, n: int, sheet: Sheet, opts: ImposeOptions):
+    """The backs sheet for a fronts sheet of ``n`` parts, mirrored for the flip edge and shifted."""
+    dx, dy = opts.back_offset
+    b = opts.bleed
+    items, placements = [], []
+    xs, ys = [], []
+    for i in range(n):
+        x, y = grid.slot(i)
+        if opts.duplex == "long":
+            x = sheet.width - x - comp.width
+        else:
+            y = sheet.height - y - comp.height
+        x, y = x + dx, y + dy
+        items.append(_place(back, x, y, comp, b))
+        placements.append((comp.name, x, y, comp.width, comp.height, comp.shape))
+        xs.append(x)
+        ys.append(y)
+    x0, y0 = min(xs), min(ys)
+    trim = (x0, y0, max(xs) + comp.width - x0, max(ys) + comp.height - y0)
+    bleed_box = (trim[0] - b, trim[1] - b, trim[2] + 2 * b, trim[3] + 2 * b) if b > 0 else None
+    return Imposed(tuple(items), "back", trim, bleed_box, tuple(placements))
+
+
+def _place(drawing: Drawing, x: float, y: float, comp: Component, bleed: float) -> Group:
+    return Group(tuple(drawing), dx=x, dy=y, clip=(-bleed, -bleed, comp.width + 2 * bleed, comp.height + 2 * bleed))
+
+
+def bom_page(title: str, components: Sequence[Component], plan, sheet: Sheet, opts: ImposeOptions, total: int) -> Page:
+    """Page 1: the bill of materials — every component with its count, trim size and pages."""
+    x, y, w, _ = sheet.printable
+    items: list = [Text(x, y + 8, f"{title} \u2014 print-and-play kit", size_pt=18, bold=True),
+                   Text(x, y + 15, f"Paper {sheet.name.upper()} ({fmt_mm(sheet.width)} x {fmt_mm(sheet.height)}), "
+                        f"bleed {fmt_mm(opts.bleed)}, duplex {opts.duplex}, {total} pages. "
+                        "Print at 100 % / Actual size.", size_pt=9),
+                   Text(x, y + 26, "Bill of materials", size_pt=13, bold=True)]
+    cols = (x, x + 60, x + 80, x + 125)
+    heads = ("component", "count", "trim size", "pages")
+    row_y = y + 34
+    for cx, head in zip(cols, heads):
+        items.append(Text(cx, row_y, head, size_pt=9, bold=True))
+    items.append(Line(x, row_y + 1.5, x + w, row_y + 1.5, stroke_width=0.2))
+    for comp, (first, n) in zip(components, plan):
+        row_y += 6
+        size = f"\u2300 {fmt_mm(comp.width)}" if comp.shape == "circle" else f"{fmt_mm(comp.width)} x {fmt_mm(comp.height)}"
+        pages = f"{first}" if n == 1 else f"{first}\u2013{first + n - 1}"
+        for cx, value in zip(cols, (comp.name, str(comp.count), size, pages)):
+            items.append(Text(cx, row_y, value, size_pt=9))
+        if comp.note:
+            row_y += 4.5
+            items.append(Text(x + 4, row_y, comp.note, size_pt=7.5, fill="#444444"))
+    row_y += 12
+    for line in ("Cut on the crop marks (short lines outside each part). Check the scale bar below before cutting.",
+                 "Boards larger than the paper are split into pieces with an overlap strip: align the targets, then glue."):
+        items.append(Text(x, row_y, line, size_pt=8.5))
+        row_y += 5
+    text = f"{title} \u2014 bill of materials \u2014 page 1 of {total}"
+    return Page(sheet.width, sheet.height, tuple(items) + marks.footer(sheet, text), "bill of materials")

@@ -1,0 +1,74 @@
+"""Page furniture: crop marks, the 50 mm scale check, the footer, alignment marks and assembly maps.
+
+All functions return Drawings (tuples of IR shapes) in page millimetres.
+"""
+from __future__ import annotations
+
+from ..ir import BLACK, Circle, Drawing, Line, Rect, Text
+from .sheets import Sheet
+
+FOOTER_BAND = 13.0          # mm reserved at the bottom of the printable area for footer + scale bar
+SCALE_BAR = 50.0            # mm
+SCALE_LABEL = "must measure 50 mm \u2014 print at 100 % / Actual size"
+MARK_GREY = "#000000"
+
+
+def crop_marks(xs: list[float], ys: list[float], block: tuple[float, float, float, float],
+               offset: float, length: float, width: float) -> Drawing:
+    """Crop marks in line with every cut: vertical cuts at ``xs``, horizontal cuts at ``ys``.
+
+    Marks sit outside ``block`` (x, y, w, h: the union of all trims on the page, plus bleed),
+    starting ``offset`` mm from it and ``length`` mm long, so they never touch a component.
+    """
+    bx, by, bw, bh = block
+    out = []
+    for x in sorted(set(round(v, 4) for v in xs)):
+        out.append(Line(x, by - offset - length, x, by - offset, stroke=BLACK, stroke_width=width))
+        out.append(Line(x, by + bh + offset, x, by + bh + offset + length, stroke=BLACK, stroke_width=width))
+    for y in sorted(set(round(v, 4) for v in ys)):
+        out.append(Line(bx - offset - length, y, bx - offset, y, stroke=BLACK, stroke_width=width))
+        out.append(Line(bx + bw + offset, y, bx + bw + offset + length, y, stroke=BLACK, stroke_width=width))
+    return tuple(out)
+
+
+def footer(sheet: Sheet, text: str) -> Drawing:
+    """The bottom band of every page: a 50 mm scale bar with its label on the left, ``text`` on the right."""
+    x, y, w, h = sheet.printable
+    base = y + h
+    bar_y = base - 7.5
+    tick = 1.5
+    shapes: list = [
+        Line(x, bar_y, x + SCALE_BAR, bar_y, stroke_width=0.35),
+        Line(x, bar_y - tick, x, bar_y + tick, stroke_width=0.35),
+        Line(x + SCALE_BAR, bar_y - tick, x + SCALE_BAR, bar_y + tick, stroke_width=0.35),
+    ]
+    for i in range(1, 5):
+        shapes.append(Line(x + 10 * i, bar_y - tick / 2, x + 10 * i, bar_y, stroke_width=0.2))
+    shapes.append(Text(x, base - 1.0, SCALE_LABEL, size_pt=6.5))
+    shapes.append(Text(x + w, base - 1.0, text, size_pt=8, anchor="end"))
+    return tuple(shapes)
+
+
+def alignment_target(x: float, y: float, size: float = 6.0) -> Drawing:
+    """A registration target (circle with cross) centred on (x, y), for lining up overlapping pieces."""
+    r = size / 2
+    return (Circle(x, y, r * 0.6, stroke=BLACK, stroke_width=0.2),
+            Line(x - r, y, x + r, y, stroke_width=0.2), Line(x, y - r, x, y + r, stroke_width=0.2))
+
+
+def assembly_map(x: float, y: float, cols: int, rows: int, col: int, row: int, cell: float = 4.0) -> Drawing:
+    """A small cols x rows grid with the piece (col, row) filled, top-left at (x, y), plus its name."""
+    shapes: list = []
+    for r in range(rows):
+        for c in range(cols):
+            here = (c, r) == (col, row)
+            shapes.append(Rect(x + c * cell, y + r * cell, cell, cell, fill="#555555" if here else None,
+                               stroke=BLACK, stroke_width=0.15))
+    shapes.append(Text(x + cols * cell + 2, y + min(rows * cell, 8) / 2, f"{piece_name(col, row)} of {cols}\u00d7{rows}",
+                       size_pt=8, valign="middle", bold=True))
+    return tuple(shapes)
+
+
+def piece_name(col: int, row: int) -> str:
+    """Name of a poster piece: column letter then row number, 0-based inputs ("B2" = col 1, row 1)."""
+    return f"{chr(ord('A') + col)}{row + 1}"

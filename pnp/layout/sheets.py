@@ -1,0 +1,60 @@
+"""Sheet templates (templates/sheets/<paper>.yaml): paper size, margin, gutter and crop-mark style."""
+from __future__ import annotations
+
+from pathlib import Path
+
+from pydantic import BaseModel, ConfigDict
+
+from ..errors import SpecError
+from ..resources import sheets_dir
+from ..spec import Length, OptionalLength, load_yaml, validate_model
+
+
+class CropMarkStyle(BaseModel):
+    """Crop marks: ``offset`` from the trim to the mark, mark ``length`` and line ``width`` (mm)."""
+    model_config = ConfigDict(extra="forbid", frozen=True)
+    offset: OptionalLength = 2.0
+    length: Length = 4.0
+    width: Length = 0.0882
+
+
+class Sheet(BaseModel):
+    """A paper sheet. All lengths in mm."""
+    model_config = ConfigDict(extra="forbid", frozen=True)
+    name: str
+    width: Length
+    height: Length
+    margin: OptionalLength = 10.0
+    gutter: OptionalLength = 3.0
+    crop_marks: CropMarkStyle = CropMarkStyle()
+
+    @property
+    def printable(self) -> tuple[float, float, float, float]:
+        """(x, y, w, h) of the area inside the margin."""
+        m = self.margin
+        return (m, m, self.width - 2 * m, self.height - 2 * m)
+
+
+def available_papers() -> list[str]:
+    """Names of the sheet templates shipped with pnp."""
+    return sorted(p.stem for p in sheets_dir().glob("*.yaml"))
+
+
+def load_sheet(paper: str) -> Sheet:
+    """Load the sheet template named ``paper`` (a4, letter, a3, tabloid) or a path to a YAML file.
+
+    Raises:
+        SpecError: unknown paper, or an invalid template.
+    """
+    path = Path(paper)
+    if not (paper.endswith((".yaml", ".yml")) and path.is_file()):
+        path = sheets_dir() / f"{paper.lower()}.yaml"
+        if not path.is_file():
+            raise SpecError(f"unknown paper {paper!r}.", field="--paper",
+                            hint=f"use one of: {', '.join(available_papers())}")
+    data, lines = load_yaml(path)
+    sheet = validate_model(Sheet, data, path, lines)
+    if sheet.width <= 2 * sheet.margin + 40 or sheet.height <= 2 * sheet.margin + 40:
+        raise SpecError("the margins leave no printable area.", file=path, field="margin",
+                        hint="use a smaller margin")
+    return sheet

@@ -1,0 +1,147 @@
+"""PDF backend (reportlab). The only module that converts millimetres to points.
+
+The page's coordinate system is set to millimetres with y pointing down, so the IR is drawn as is.
+Every page gets a TrimBox (and a BleedBox when there is bleed); the document sets the viewer
+preference /PrintScaling /None and, for duplex kits, /Duplex. Output is deterministic
+(reportlab's invariant mode: no timestamps, fixed document ID).
+"""
+from __future__ import annotations
+
+from pathlib import Path
+
+from reportlab.lib.colors import HexColor
+from reportlab.pdfgen import canvas as rl_canvas
+
+from ..fonts import CAP_HEIGHT, FONT_NAME, text_width_mm, ttfont
+from ..ir import Circle, Group, Line, Page, Polygon, Rect, Text
+from ..units import mm_to_pt
+
+DUPLEX_PREF = {"long": "DuplexFlipLongEdge", "short": "DuplexFlipShortEdge"}
+PT_TO_MM_FONT = 25.4 / 72.0
+
+
+def _box(box, page_h_mm: float):
+    x, y, w, h = box
+    return (mm_to_pt(x), mm_to_pt(page_h_mm - y - h), mm_to_pt(x + w), mm_to_pt(page_h_mm - y))
+
+
+class PdfWriter:
+    """Write Pages to one PDF file, page by page (a stream: nothing is kept after a page is drawn).
+
+    Args:
+        path: file to write (created on close()).
+        title: document title metadata.
+        duplex: "none", "long" or "short"; sets the /Duplex viewer preference.
+    """
+
+    def __init__(self, path: Path, title: str = "", duplex: str = "none") -> None:
+        ttfont()
+        self.canvas = rl_canvas.Canvas(str(path), invariant=1, pageCompression=1, initialFontName=FONT_NAME)
+        self.canvas.setTitle(title)
+        self.canvas.setCreator("pnp")
+        self.canvas.setProducer("pnp (reportlab)")
+        self.canvas.setViewerPreference("PrintScaling", "None")
+        if duplex in DUPLEX_PREF:
+            self.canvas.setViewerPreference("Duplex", DUPLEX_PREF[duplex])
+        self.pages = 0
+
+    def add(self, page: Page) -> None:
+        """Draw one page."""
+        c = self.canvas
+        c.setPageSize((mm_to_pt(page.width), mm_to_pt(page.height)))
+        c.setTrimBox(_box(page.trim_box or (0, 0, page.width, page.height), page.height))
+        c.setBleedBox(_box(page.bleed_box, page.height) if page.bleed_box else None)
+        c.saveState()
+        c.translate(0, mm_to_pt(page.height))
+        c.scale(mm_to_pt(1), -mm_to_pt(1))
+        c.setLineCap(0)
+        for shape in page.items:
+            self._draw(shape)
+        c.restoreState()
+        c.showPage()
+        self.pages += 1
+
+    def close(self) -> None:
+        """Finish and write the file."""
+        self.canvas.save()
+
+    # -- shapes ---------------------------------------------------------------------------------
+    def _paint(self, fill, stroke, width) -> tuple[int, int]:
+        c = self.canvas
+        if fill:
+            c.setFillColor(HexColor(fill))
+        if stroke:
+            c.setStrokeColor(HexColor(stroke))
+            c.setLineWidth(width)
+        return (1 if fill else 0), (1 if stroke and width > 0 else 0)
+
+    def _draw(self, s) -> None:
+        c = self.canvas
+        if isinstance(s, Rect):
+            fill, stroke = self._paint(s.fill, s.stroke, s.stroke_width)
+            if fill or stroke:
+                c.rect(s.x, s.y, s.w, s.h, stroke=stroke, fill=fill)
+        elif isinstance(s, Circle):
+            fill, stroke = self._paint(s.fill, s.stroke, s.stroke_width)
+            if fill or stroke:
+                c.circle(s.cx, s.cy, s.r, stroke=stroke, fill=fill)
+        elif isinstance(s, Polygon):
+            fill, stroke = self._paint(s.fill, s.stroke, s.stroke_width)
+            path = c.beginPath()
+            path.moveTo(*s.points[0])
+            for pt in s.points[1:]:
+                path.lineTo(*pt)
+            path.close()
+            c.drawPath(path, stroke=stroke, fill=fill)
+        elif isinstance(s, Line):
+            self._paint(None, s.stroke, s.stroke_width)
+            if s.dash:
+                c.setDash(list(s.dash), 0)
+            c.line(s.x1, s.y1, s.x2, s.y2)
+            if s.dash:
+                c.setDash([], 0)
+        elif isinstance(s, Text):
+            self._text(s)
+        elif isinstance(s, Group):
+            c.saveState()
+            if s.dx or s.dy:
+                c.translate(s.dx, s.dy)
+            if s.rotate:
+                c.rotate(s.rotate)
+            if (s.sx, s.sy) != (1, 1):
+                c.scale(s.sx, s.sy)
+            if s.clip:
+                path = c.beginPath()
+                path.rect(*s.clip)
+                c.clipPath(path, stroke=0, fill=0)
+            for child in s.children:
+                self._draw(child)
+            c.restoreState()
+        else:  # pragma: no cover - the IR is closed
+            raise TypeError(f"unknown shape {type(s).__name__}")
+
+    def _text(self, t: Text) -> None:
+        c = self.canvas
+        size = t.size_pt * PT_TO_MM_FONT
+        width = text_width_mm(t.text, t.size_pt)
+        x0 = {"start": 0.0, "middle": -width / 2, "end": -width}[t.anchor]
+        shift = CAP_HEIGHT * size / 2 if t.valign == "middle" else 0.0
+        c.saveState()
+        c.translate(t.x, t.y)
+        if t.rotate:
+            c.rotate(t.rotate)
+        c.setFillColor(HexColor(t.fill))
+        if t.underline:
+            c.setStrokeColor(HexColor(t.fill))
+            c.setLineWidth(size * 0.06)
+            c.line(x0, shift + size * 0.12, x0 + width, shift + size * 0.12)
+        c.scale(1, -1)
+        obj = c.beginText(x0, -shift)
+        obj.setFont(FONT_NAME, size)
+        if t.bold:
+            c.setStrokeColor(HexColor(t.fill))
+            obj.setTextRenderMode(2)
+            c.setLineWidth(size * 0.035)
+        obj.textOut(t.text)
+        c.drawText(obj)
+        c.restoreState()

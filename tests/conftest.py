@@ -1,0 +1,51 @@
+"""Shared fixtures: kits built once per session into a temporary folder, and PDF read-back helpers."""
+from __future__ import annotations
+
+from pathlib import Path
+
+import pdfplumber
+import pytest
+
+from pnp.kit import build_kit
+
+PT = 25.4 / 72.0  # mm per point
+REPO = Path(__file__).resolve().parent.parent
+
+
+@pytest.fixture(scope="session")
+def built(tmp_path_factory):
+    """Build a kit once per (game, paper): built(game, paper) -> KitResult."""
+    root = tmp_path_factory.mktemp("kits")
+    cache = {}
+
+    def get(game: str, paper: str = "a4", **kw):
+        key = (game, paper, tuple(sorted(kw.items())))
+        if key not in cache:
+            cache[key] = build_kit(game, paper=paper, out=root / f"{paper}-{len(cache)}", **kw)
+        return cache[key]
+    return get
+
+
+def pdf_of(result) -> Path:
+    return next(p for p in result.files if p.suffix == ".pdf")
+
+
+def mm(v: float) -> float:
+    return v * PT
+
+
+def filled_rects(page, colour=None):
+    """Filled rectangles on a pdfplumber page as (x, y, w, h) mm, y from the top; optional fill colour."""
+    out = []
+    for r in page.rects:
+        if not r.get("fill"):
+            continue
+        col = tuple(round(c, 3) for c in (r.get("non_stroking_color") or ()))
+        if colour is not None and col != colour:
+            continue
+        out.append((mm(r["x0"]), mm(r["top"]), mm(r["x1"] - r["x0"]), mm(r["bottom"] - r["top"])))
+    return out
+
+
+def open_pdf(path):
+    return pdfplumber.open(str(path))

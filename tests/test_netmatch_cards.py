@@ -1,0 +1,49 @@
+"""NetMatch word cards: every word found in the PDF text, card size measured, Unicode lists."""
+import pypdf
+import pytest
+
+from conftest import REPO, filled_rects, open_pdf, pdf_of
+from pnp.kit import build_kit
+
+
+def _seed_words():
+    return [w for w in (REPO / "specs" / "netmatch-words.txt").read_text(encoding="utf-8").split()
+            if w.isalpha() and w.isupper() and len(w) == 4]
+
+
+def test_every_word_is_printed(built):
+    words = _seed_words()
+    assert len(words) == 75
+    reader = pypdf.PdfReader(pdf_of(built("netmatch")))
+    text = "\n".join(p.extract_text() for p in reader.pages[1:])
+    for w in words:
+        assert w in text, w
+
+
+def test_card_trim_44_by_68(built):
+    with open_pdf(pdf_of(built("netmatch"))) as pdf:
+        white = filled_rects(pdf.pages[1], (1.0, 1.0, 1.0))
+        cards = [r for r in white if abs(r[2] - 44) < 0.1 and abs(r[3] - 68) < 0.1]
+        assert len(cards) == 9
+
+
+def test_unicode_words_embed_the_font(tmp_path):
+    words = tmp_path / "w.txt"
+    words.write_text("# mixed scripts\nΛΟΓΟ\nЖИЗН\ncafé\nÑAND\n\nüber\n", encoding="utf-8")
+    result = build_kit("netmatch", out=tmp_path / "o", words=words)
+    reader = pypdf.PdfReader(pdf_of(result))
+    text = "\n".join(p.extract_text() for p in reader.pages)
+    for w in ("ΛΟΓΟ", "ЖИЗН", "café", "ÑAND", "über"):
+        assert w in text
+    fonts = [f.get_object() for f in reader.pages[1]["/Resources"]["/Font"].values()]
+    assert fonts and all("NotoSans" in str(f["/BaseFont"]) for f in fonts)  # no unembedded Helvetica
+    descriptor = fonts[0]["/FontDescriptor"] if "/FontDescriptor" in fonts[0] else None
+    assert descriptor is not None and "/FontFile2" in descriptor  # the TrueType program is embedded
+    assert result.manifest["components"][0]["count"] == 5
+
+
+def test_decomposed_accent_counts_as_one_letter(tmp_path):
+    from pnp.wordlist import read_words
+    p = tmp_path / "w.txt"
+    p.write_text("cafe\u0301\n", encoding="utf-8")  # 'é' as e + combining acute: 5 code points, 4 letters
+    assert read_words(p).words == ("café",)

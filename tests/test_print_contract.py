@@ -1,0 +1,107 @@
+"""The print contract of every page: viewer prefs, TrimBox, footer, 50 mm scale bar, crop marks
+that never touch a component, SVG geometry in mm, manifest hashes, byte-identical rebuilds."""
+import hashlib
+import json
+import re
+import xml.etree.ElementTree as ET
+
+import pypdf
+import pytest
+
+from conftest import PT, open_pdf, pdf_of
+from pnp.kit import build_kit
+
+GAMES = ["nonads", "netmatch"]
+SVG = "{http://www.w3.org/2000/svg}"
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_viewer_prefs_and_trimbox(built, game):
+    reader = pypdf.PdfReader(pdf_of(built(game)))
+    prefs = reader.trailer["/Root"]["/ViewerPreferences"]
+    assert prefs["/PrintScaling"] == "/None"
+    for page in reader.pages:
+        assert "/TrimBox" in page
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_footer_and_scale_bar_on_every_page(built, game):
+    with open_pdf(pdf_of(built(game))) as pdf:
+        n = len(pdf.pages)
+        for i, page in enumerate(pdf.pages, start=1):
+            text = page.extract_text()
+            assert f"page {i} of {n}" in text
+            assert "must measure 50 mm" in text
+            bars = [l for l in page.lines if abs(l["top"] - l["bottom"]) < 0.01
+                    and abs((l["x1"] - l["x0"]) * PT - 50) < 0.05]
+            assert bars, f"no 50 mm bar on page {i}"
+
+
+def test_bill_of_materials_lists_components(built):
+    with open_pdf(pdf_of(built("nonads"))) as pdf:
+        text = pdf.pages[0].extract_text()
+    assert "Bill of materials" in text and "tile" in text and "34" in text and "30 mm x 30 mm" in text
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_crop_marks_never_touch_a_component(built, game):
+    result = built(game)
+    with open_pdf(pdf_of(result)) as pdf:
+        for page in pdf.pages[1:]:
+            parts = [r for r in page.rects if r.get("fill") and (r["x1"] - r["x0"]) * PT > 20]
+            marks = [l for l in page.lines if l.get("linewidth", 1) < 0.3 and l["top"] < page.height - 60]
+            assert marks
+            for m in marks:
+                for r in parts:
+                    inside_x = r["x0"] - 0.5 < (m["x0"] + m["x1"]) / 2 < r["x1"] + 0.5
+                    inside_y = r["top"] - 0.5 < (m["top"] + m["bottom"]) / 2 < r["bottom"] + 0.5
+                    assert not (inside_x and inside_y), "crop mark touches a component"
+            # every vertical cut line has a mark in line with it
+            vertical = {round(l["x0"], 1) for l in marks if abs(l["x0"] - l["x1"]) < 0.01}
+            for r in parts:
+                assert round(r["x0"], 1) in vertical or any(abs(r["x0"] - v) < 0.2 for v in vertical)
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_svgs_parse_with_mm_geometry(built, game):
+    result = built(game)
+    svgs = [p for p in result.files if p.suffix == ".svg"]
+    assert len(svgs) == result.pages
+    for p in svgs:
+        root = ET.parse(p).getroot()
+        assert root.get("width") == "210mm" and root.get("height") == "297mm"
+        assert root.get("viewBox") == "0 0 210 297"
+
+
+def test_svg_and_pdf_draw_the_same_tiles(built):
+    result = built("nonads")
+    svg = [p for p in result.files if p.suffix == ".svg"][1]
+    root = ET.parse(svg).getroot()
+    blacks = [r for r in root.iter(f"{SVG}rect") if r.get("fill") == "#000000"
+              and abs(float(r.get("width")) - 10) < 0.01]
+    assert len(blacks) == 34 * 4
+
+
+def test_manifest_matches_files(built):
+    result = built("nonads")
+    manifest = json.loads((result.files[0].parent / "manifest.json").read_text())
+    assert manifest["game"] == "nonads" and manifest["paper"] == "a4" and manifest["pages"] == result.pages
+    comp = manifest["components"][0]
+    assert comp["name"] == "tile" and comp["trim_mm"] == [30.0, 30.0]
+    for entry in manifest["files"]:
+        data = (result.files[0].parent / entry["path"]).read_bytes()
+        assert hashlib.sha256(data).hexdigest() == entry["sha256"]
+
+
+def test_rebuild_is_byte_identical(tmp_path, monkeypatch):
+    a = build_kit("nonads", out=tmp_path / "a")
+    monkeypatch.chdir(tmp_path)
+    b = build_kit("nonads", out=tmp_path / "b")
+    for fa, fb in zip(a.files, b.files):
+        assert fa.read_bytes() == fb.read_bytes(), fa.name
+
+
+def test_letter_pages_are_letter(built):
+    reader = pypdf.PdfReader(pdf_of(built("netmatch", "letter")))
+    box = reader.pages[0].mediabox
+    assert (float(box.width), float(box.height)) == pytest.approx((612, 792), abs=0.01)
