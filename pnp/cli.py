@@ -16,8 +16,10 @@ from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, T
 from .errors import PnpError
 from .findings import FAIL, PASS, WARN
 from .games import registry
-from .kit import FORMATS, ValidationFailed, build_kit, load_target, validate_target
+from .kit import (DEFAULT_FORMATS, FORMATS, ValidationFailed, build_calibration, build_kit, load_target,
+                  preview_kit, validate_target)
 from .layout.impose import ImposeOptions
+from .units import parse_length
 
 app = typer.Typer(add_completion=False, no_args_is_help=True, pretty_exceptions_enable=False,
                   help="pnp: compile print-and-play kits (PDF, SVG) for abstract games, and prove their parts match the rules.")
@@ -41,22 +43,47 @@ def _targets(games: list[str] | None) -> list[str]:
     return list(games) if games else list(registry())
 
 
+def _offset(text: str) -> tuple[float, float]:
+    parts = text.split(",")
+    try:
+        if len(parts) != 2:
+            raise ValueError("expected two values")
+        return (parse_length(parts[0]), parse_length(parts[1]))
+    except ValueError as exc:
+        raise PnpError(f"--back-offset {text!r} is not DX,DY in mm ({exc}).", field="--back-offset",
+                       hint="write e.g. --back-offset 1.5,-0.5 (read it off `pnp calibrate`)") from None
+
+
+def _progress():
+    return Progress(TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(),
+                    console=err, transient=True, disable=not err.is_terminal)
+
+
 @app.command()
 def build(
     games: Optional[List[str]] = typer.Argument(None, help="Games or spec files to build (default: every game)."),
     paper: str = typer.Option("a4", "--paper", "-p", help="a4, letter, a3, tabloid, or a sheet YAML file."),
-    fmt: List[str] = typer.Option(list(FORMATS), "--format", "-f", help="pdf, svg (repeat or comma-separate)."),
+    fmt: List[str] = typer.Option(list(DEFAULT_FORMATS), "--format", "-f",
+                                  help=f"{', '.join(FORMATS)} (repeat or comma-separate)."),
     out_dir: Path = typer.Option(Path("output"), "--out", "-o", help="Output folder."),
     words: Optional[Path] = typer.Option(None, "--words", help="NetMatch word list (UTF-8, one word per line)."),
+    bleed: str = typer.Option("0", "--bleed", help="Bleed past the trim, mm (a print shop wants 3)."),
+    duplex: str = typer.Option("none", "--duplex", help="Backs for duplex printing: none, long or short (flip edge)."),
+    back_offset: str = typer.Option("0,0", "--back-offset", help="DX,DY mm added to back sheets (see `pnp calibrate`)."),
 ) -> None:
     """Build kits into OUT/<game>/: the PDF, one SVG per page and manifest.json."""
     try:
         formats = _split_formats(fmt)
-        opts = ImposeOptions()
+        try:
+            bleed_mm = parse_length(bleed)
+        except ValueError as exc:
+            raise PnpError(f"--bleed: {exc}.", field="--bleed", hint="write e.g. --bleed 3") from None
+        if duplex not in ("none", "long", "short"):
+            raise PnpError(f"--duplex {duplex!r} is not none, long or short.", field="--duplex")
+        opts = ImposeOptions(bleed=bleed_mm, duplex=duplex, back_offset=_offset(back_offset))
         for target in _targets(games):
             start = time.perf_counter()
-            with Progress(TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(),
-                          console=err, transient=True, disable=not err.is_terminal) as bar:
+            with _progress() as bar:
                 task = bar.add_task(f"building {target}", total=None)
                 result = build_kit(target, paper=paper, formats=formats, out=out_dir, words=words, opts=opts,
                                    progress=lambda done, total: bar.update(task, completed=done, total=total))
@@ -85,6 +112,40 @@ def validate(
     except PnpError as exc:
         _fail(exc)
     raise typer.Exit(1 if failed else 0)
+
+
+@app.command()
+def calibrate(
+    paper: str = typer.Option("a4", "--paper", "-p", help="a4, letter, a3, tabloid."),
+    duplex: str = typer.Option("long", "--duplex", help="long or short (flip edge)."),
+    step: float = typer.Option(1.0, "--step", help="Offset step between targets, mm."),
+    out_dir: Path = typer.Option(Path("output"), "--out", "-o", help="Output folder."),
+) -> None:
+    """Print a two-sided test sheet to read your printer's --back-offset from."""
+    try:
+        path = build_calibration(paper, duplex, out_dir, step)
+        out.print(f"calibration sheet: {path} (print both sides at 100 %, flip on the {duplex} edge)")
+    except PnpError as exc:
+        _fail(exc)
+
+
+@app.command()
+def preview(
+    games: Optional[List[str]] = typer.Argument(None, help="Games or spec files (default: every game)."),
+    paper: str = typer.Option("a4", "--paper", "-p"),
+    dpi: int = typer.Option(50, "--dpi", help="Resolution of the PNGs."),
+    out_dir: Path = typer.Option(Path("output"), "--out", "-o", help="Output folder."),
+) -> None:
+    """Render every page of each kit to PNG (PyMuPDF), plus one contact sheet per kit."""
+    try:
+        for target in _targets(games):
+            with _progress() as bar:
+                task = bar.add_task(f"preview {target}", total=None)
+                paths = preview_kit(target, paper, out_dir, dpi,
+                                    progress=lambda done, total: bar.update(task, completed=done, total=total))
+            out.print(f"{target}: {len(paths) - 1} pages at {dpi} dpi, contact sheet {paths[-1]}")
+    except PnpError as exc:
+        _fail(exc)
 
 
 @app.command("list")

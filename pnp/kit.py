@@ -22,11 +22,13 @@ from .ir import Component
 from .layout.impose import ImposeOptions, impose
 from .layout.sheets import load_sheet
 from .render.pdf import PdfWriter
-from .render.svg import write_svg
+from .render.svg import write_cut_svg, write_svg
 from .resources import builtin_spec
 from .spec import SpecBase, load_yaml, validate_model
 
-FORMATS = ("pdf", "svg")
+FORMATS = ("pdf", "svg", "cut-svg", "tts")
+DEFAULT_FORMATS = ("pdf", "svg")
+MAX_BLEED = 10.0
 _SAFE_NAME = re.compile(r"^[a-z0-9][a-z0-9_-]{0,40}$")
 
 
@@ -108,7 +110,30 @@ def _prepare_out(out: Path, game: str) -> Path:
     return target
 
 
-def build_kit(target: str, paper: str = "a4", formats: tuple[str, ...] = FORMATS, out: Path = Path("output"),
+def check_options(formats: tuple[str, ...], opts: ImposeOptions) -> None:
+    """Refuse unknown formats, a bleed outside 0..10 mm, a back offset over 20 mm, a bad SOURCE_DATE_EPOCH.
+
+    Raises:
+        SpecError: naming the option.
+    """
+    for fmt in formats:
+        if fmt not in FORMATS:
+            raise SpecError(f"unknown format {fmt!r}.", field="--format", hint=f"use {', '.join(FORMATS)}")
+    if not formats:
+        raise SpecError("no output format given.", field="--format", hint=f"use {', '.join(FORMATS)}")
+    if not 0 <= opts.bleed <= MAX_BLEED:
+        raise SpecError(f"bleed {opts.bleed:g} mm is outside 0..{MAX_BLEED:g} mm.", field="--bleed",
+                        hint="a print shop wants 3 mm; home printing 0-2 mm")
+    if any(abs(v) > 20 for v in opts.back_offset):
+        raise SpecError(f"back offset {opts.back_offset} is more than 20 mm.", field="--back-offset",
+                        hint="printers are off by 1-4 mm; measure it with `pnp calibrate`")
+    sde = os.environ.get("SOURCE_DATE_EPOCH", "").strip()
+    if sde and not sde.isdigit():
+        raise SpecError(f"SOURCE_DATE_EPOCH={sde!r} is not a whole number of seconds.", field="SOURCE_DATE_EPOCH",
+                        hint="set it to a Unix time such as 1700000000, or unset it")
+
+
+def build_kit(target: str, paper: str = "a4", formats: tuple[str, ...] = DEFAULT_FORMATS, out: Path = Path("output"),
               words: Path | None = None, opts: ImposeOptions = ImposeOptions(),
               progress: Callable[[int, int], None] | None = None) -> KitResult:
     """Build one kit into ``out/<game>/``.
@@ -121,9 +146,7 @@ def build_kit(target: str, paper: str = "a4", formats: tuple[str, ...] = FORMATS
         PnpError: bad spec, word list, paper or output folder (nothing is written).
         ValidationFailed: the components break a rule (nothing is written).
     """
-    for fmt in formats:
-        if fmt not in FORMATS:
-            raise SpecError(f"unknown format {fmt!r}.", field="--format", hint=f"use {', '.join(FORMATS)}")
+    check_options(formats, opts)
     loaded = load_target(target)
     game, spec = loaded.game, loaded.spec
     ctx = KitContext(loaded.path, words)
@@ -145,11 +168,13 @@ def build_kit(target: str, paper: str = "a4", formats: tuple[str, ...] = FORMATS
     try:
         (staging / "svg").mkdir(parents=True)
         written = _write_pages(pages, total, staging, stem, title, formats, opts, progress)
+        if "tts" in formats:
+            written += _write_tts(components, staging, stem)
         manifest = _manifest(game.name, sheet.name, total, components, plan, opts, staging, written)
         (staging / "manifest.json").write_text(json.dumps(manifest, indent=2, ensure_ascii=False) + "\n",
                                                encoding="utf-8")
         written.append(Path("manifest.json"))
-        _commit(staging, target_dir, stem, written)
+        _commit(staging, target_dir, stem, written, formats)
     except OSError as exc:
         raise OutputError(f"writing the kit failed: {exc.strerror or exc}.", file=target_dir, field="--out",
                           hint="check the folder is writable and has space") from None
@@ -169,12 +194,26 @@ def _write_pages(pages, total, staging: Path, stem: str, title: str, formats, op
             rel = Path("svg") / f"{stem}-p{number:0{width}d}.svg"
             write_svg(page, staging / rel)
             written.append(rel)
+        if "cut-svg" in formats and page.placements:
+            rel = Path("cut") / f"{stem}-p{number:0{width}d}-cut.svg"
+            (staging / "cut").mkdir(exist_ok=True)
+            write_cut_svg(page, staging / rel)
+            written.append(rel)
         if progress:
             progress(number, total)
     if pdf:
         pdf.close()
         written.insert(0, Path(f"{stem}.pdf"))
     return written
+
+
+def _write_tts(components: list[Component], staging: Path, stem: str) -> list[Path]:
+    from .tts import eligible, write_decks
+    out = []
+    for comp in components:
+        if eligible(comp):
+            out += [p.relative_to(staging) for p in write_decks(comp, staging / "tts", stem)]
+    return out
 
 
 def _manifest(game: str, paper: str, total: int, components: list[Component], plan, opts: ImposeOptions,
@@ -194,12 +233,79 @@ def _manifest(game: str, paper: str, total: int, components: list[Component], pl
     }
 
 
-def _commit(staging: Path, target: Path, stem: str, written: list[Path]) -> None:
-    """Move staged files into place (os.replace is atomic per file); drop stale pages of this paper."""
-    (target / "svg").mkdir(exist_ok=True)
+def _commit(staging: Path, target: Path, stem: str, written: list[Path], formats) -> None:
+    """Move staged files into place (os.replace is atomic per file); drop stale pages of this paper
+    in the folders of the formats just built."""
     keep = {p.as_posix() for p in written}
-    for old in (target / "svg").glob(f"{stem}-p*.svg"):
-        if f"svg/{old.name}" not in keep:
-            old.unlink()
+    for folder, fmt in (("svg", "svg"), ("cut", "cut-svg"), ("tts", "tts")):
+        if fmt not in formats:
+            continue
+        for old in (target / folder).glob(f"{stem}-*"):
+            if f"{folder}/{old.name}" not in keep:
+                old.unlink()
     for rel in written:
+        (target / rel).parent.mkdir(parents=True, exist_ok=True)
         os.replace(staging / rel, target / rel)
+
+
+def build_calibration(paper: str, duplex: str, out: Path = Path("output"), step: float = 1.0) -> Path:
+    """Write ``OUT/calibrate/calibrate-<paper>-<duplex>.pdf``: the two-sided duplex test sheet.
+
+    Raises:
+        SpecError: duplex is not long/short, step outside 0.1..2 mm, or unknown paper.
+        OutputError: the folder cannot be written.
+    """
+    from .layout.calibrate import calibration_pages
+    if duplex not in ("long", "short"):
+        raise SpecError(f"duplex {duplex!r} cannot be calibrated.", field="--duplex", hint="use long or short")
+    if not 0.1 <= step <= 2.0:
+        raise SpecError(f"step {step:g} mm is outside 0.1..2 mm.", field="--step")
+    sheet = load_sheet(paper)
+    target = _prepare_out(Path(out), "calibrate")
+    path = target / f"calibrate-{sheet.name}-{duplex}.pdf"
+    tmp = path.with_name(f".{path.name}.tmp-{os.getpid()}")
+    try:
+        writer = PdfWriter(tmp, title="pnp duplex calibration", duplex=duplex)
+        for page in calibration_pages(sheet, duplex, step):
+            writer.add(page)
+        writer.close()
+        os.replace(tmp, path)
+    finally:
+        tmp.unlink(missing_ok=True)
+    return path
+
+
+def preview_kit(target: str, paper: str = "a4", out: Path = Path("output"), dpi: int = 50,
+                progress: Callable[[int, int], None] | None = None) -> list[Path]:
+    """Render every page of the built kit's PDF to PNG in ``OUT/<game>/preview/``, plus a contact
+    sheet ``<game>-<paper>-contact.png``. Builds the PDF first if it is missing.
+
+    Raises:
+        SpecError: dpi outside 10..600, or a bad target.
+    """
+    from .render.raster import contact_sheet, pdf_pages_to_png
+    if not 10 <= dpi <= 600:
+        raise SpecError(f"dpi {dpi} is outside 10..600.", field="--dpi")
+    loaded = load_target(target)
+    sheet = load_sheet(paper)
+    folder = Path(out) / loaded.game.name
+    pdf = folder / f"{loaded.game.name}-{sheet.name}.pdf"
+    if not pdf.is_file():
+        build_kit(target, paper=paper, formats=("pdf",), out=out)
+    stem = f"{loaded.game.name}-{sheet.name}"
+    preview = folder / "preview"
+    staging = Path(out) / f".pnp-staging-preview-{stem}-{os.getpid()}"
+    shutil.rmtree(staging, ignore_errors=True)
+    try:
+        pages = pdf_pages_to_png(pdf, staging, stem, dpi, progress)
+        contact = contact_sheet(pages, staging / f"{stem}-contact.png")
+        preview.mkdir(parents=True, exist_ok=True)
+        for old in preview.glob(f"{stem}-p*.png"):
+            old.unlink()
+        result = []
+        for p in pages + [contact]:
+            os.replace(p, preview / p.name)
+            result.append(preview / p.name)
+    finally:
+        shutil.rmtree(staging, ignore_errors=True)
+    return result

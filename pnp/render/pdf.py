@@ -29,14 +29,14 @@ class PdfWriter:
     """Write Pages to one PDF file, page by page (a stream: nothing is kept after a page is drawn).
 
     Args:
-        path: file to write (created on close()).
+        path: file to write (created on close()), or a binary file object.
         title: document title metadata.
         duplex: "none", "long" or "short"; sets the /Duplex viewer preference.
     """
 
-    def __init__(self, path: Path, title: str = "", duplex: str = "none") -> None:
+    def __init__(self, path, title: str = "", duplex: str = "none") -> None:
         ttfont()
-        self.canvas = rl_canvas.Canvas(str(path), invariant=1, pageCompression=1, initialFontName=FONT_NAME)
+        self.canvas = rl_canvas.Canvas(path if hasattr(path, "write") else str(path), invariant=1, pageCompression=1, initialFontName=FONT_NAME)
         self.canvas.setTitle(title)
         self.canvas.setCreator("pnp")
         self.canvas.setProducer("pnp (reportlab)")

@@ -102,3 +102,26 @@ def _text(t: Text, dwg):
         transform += f" rotate({_n(t.rotate)})"
     el["transform"] = transform
     return el
+
+
+CUT_COLOUR = "#ff0000"
+CUT_WIDTH = 0.025  # mm: a hairline (0.001 in), what laser and vinyl cutter software expects
+
+
+def cut_outlines(page: Page) -> tuple:
+    """One closed outline per trimmed part on the page: a Circle for round parts, else a Rect."""
+    out = []
+    for _name, x, y, w, h, shape in page.placements:
+        if shape == "circle":
+            out.append(Circle(x + w / 2, y + h / 2, w / 2, fill=None, stroke=CUT_COLOUR, stroke_width=CUT_WIDTH))
+        else:
+            out.append(Rect(x, y, w, h, fill=None, stroke=CUT_COLOUR, stroke_width=CUT_WIDTH))
+    return tuple(out)
+
+
+def write_cut_svg(page: Page, path: Path) -> None:
+    """Write a cutter SVG: an Inkscape layer "art" with the artwork and a layer "cut" holding only the
+    cut outlines (hairline, pure red, one closed shape per component), sizes in mm."""
+    from dataclasses import replace
+    layered = replace(page, items=(Group(page.items, layer="art"), Group(cut_outlines(page), layer="cut")))
+    write_svg(layered, path)

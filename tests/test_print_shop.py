@@ -1,0 +1,158 @@
+"""Print-shop and cutter output: bleed, duplex backs, cut SVG, SOURCE_DATE_EPOCH, previews, TTS decks."""
+import json
+import os
+import xml.etree.ElementTree as ET
+
+import pypdf
+import pytest
+from PIL import Image
+from typer.testing import CliRunner
+
+from conftest import PT, filled_rects, open_pdf, pdf_of
+from pnp.cli import app
+from pnp.kit import build_kit
+from pnp.layout.impose import ImposeOptions
+
+SVG = "{http://www.w3.org/2000/svg}"
+INK = "{http://www.inkscape.org/namespaces/inkscape}"
+BACK_BLUE = (round(0x1f / 255, 3), round(0x3a / 255, 3), round(0x5f / 255, 3))
+
+
+@pytest.fixture(scope="module")
+def bleed_kit(tmp_path_factory):
+    out = tmp_path_factory.mktemp("bleed")
+    return build_kit("netmatch", out=out, opts=ImposeOptions(bleed=3.0, duplex="long"),
+                     formats=("pdf", "svg", "cut-svg"))
+
+
+def test_bleed_box_and_extended_artwork(bleed_kit):
+    reader = pypdf.PdfReader(pdf_of(bleed_kit))
+    for page in reader.pages[1:]:
+        trim, bleed = page.trimbox, page.bleedbox
+        assert float(bleed.width) - float(trim.width) == pytest.approx(6 / PT, abs=0.01)
+    with open_pdf(pdf_of(bleed_kit)) as pdf:
+        white = filled_rects(pdf.pages[1], (1.0, 1.0, 1.0))
+        # the card background reaches 3 mm past the 44 x 68 trim on every side
+        assert sum(1 for r in white if abs(r[2] - 50) < 0.1 and abs(r[3] - 74) < 0.1) == 9
+        text = pdf.pages[0].extract_text()
+    assert "bleed 3 mm" in text
+
+
+def test_crop_marks_stay_at_the_trim_with_bleed(bleed_kit):
+    with open_pdf(pdf_of(bleed_kit)) as pdf:
+        page = pdf.pages[1]
+        cards = [r for r in filled_rects(page, (1.0, 1.0, 1.0)) if abs(r[2] - 50) < 0.1]
+        trims_x = sorted({round(r[0] + 3, 1) for r in cards} | {round(r[0] + 47, 1) for r in cards})
+        marks_x = sorted({round(l["x0"] * PT, 1) for l in page.lines if abs(l["x0"] - l["x1"]) < 0.01
+                          and l["top"] * PT < 40})
+        assert marks_x == trims_x
+
+
+def test_duplex_backs_follow_fronts_mirrored(bleed_kit):
+    reader = pypdf.PdfReader(pdf_of(bleed_kit))
+    assert reader.trailer["/Root"]["/ViewerPreferences"]["/Duplex"] == "/DuplexFlipLongEdge"
+    with open_pdf(pdf_of(bleed_kit)) as pdf:
+        fronts = pdf.pages[1]
+        backs = pdf.pages[2]
+        width = fronts.width * PT
+        f = sorted((round(r[0] + 3, 2), round(r[1] + 3, 2)) for r in filled_rects(fronts, (1.0, 1.0, 1.0))
+                   if abs(r[2] - 50) < 0.1)
+        b = sorted((round(r[0] + 3, 2), round(r[1] + 3, 2)) for r in filled_rects(backs, BACK_BLUE)
+                   if abs(r[2] - 50) < 0.1)
+        assert len(f) == len(b) == 9
+        mirrored = sorted((round(width - x - 44, 2), y) for x, y in f)
+        assert b == mirrored
+        assert "(backs)" in backs.extract_text()
+
+
+@pytest.mark.parametrize("edge,offset", [("short", (0.0, 0.0)), ("long", (1.5, -2.0))])
+def test_short_edge_mirrors_rows_and_offset_shifts(tmp_path, edge, offset):
+    result = build_kit("netmatch", out=tmp_path, opts=ImposeOptions(duplex=edge, back_offset=offset),
+                       formats=("pdf",))
+    with open_pdf(pdf_of(result)) as pdf:
+        w, h = pdf.pages[1].width * PT, pdf.pages[1].height * PT
+        f = sorted((round(r[0], 2), round(r[1], 2)) for r in filled_rects(pdf.pages[1], (1.0, 1.0, 1.0))
+                   if abs(r[2] - 44) < 0.1)
+        b = sorted((round(r[0], 2), round(r[1], 2)) for r in filled_rects(pdf.pages[2], BACK_BLUE)
+                   if abs(r[2] - 44) < 0.1)
+    if edge == "short":
+        expected = sorted((x, round(h - y - 68, 2)) for x, y in f)
+    else:
+        expected = sorted((round(w - x - 44 + offset[0], 2), round(y + offset[1], 2)) for x, y in f)
+    assert b == pytest.approx(expected, abs=0.02)
+
+
+def test_cut_svg_layers(bleed_kit):
+    cuts = [p for p in bleed_kit.files if p.parent.name == "cut"]
+    manifest = bleed_kit.manifest
+    assert len(cuts) == manifest["pages"] - 1  # every page but the bill of materials holds parts
+    total = 0
+    for p in cuts:
+        root = ET.parse(p).getroot()
+        assert root.get("width").endswith("mm")
+        layers = {g.get(f"{INK}label"): g for g in root.iter(f"{SVG}g") if g.get(f"{INK}groupmode") == "layer"}
+        assert set(layers) == {"art", "cut"}
+        shapes = list(layers["cut"])
+        assert all(s.tag in (f"{SVG}rect", f"{SVG}circle") for s in shapes)
+        for s in shapes:
+            assert s.get("stroke") == "#ff0000" and float(s.get("stroke-width")) <= 0.03 and s.get("fill") == "none"
+            assert (float(s.get("width")), float(s.get("height"))) == (44, 68)
+        total += len(shapes)
+    assert total == 2 * 75  # fronts and backs
+
+
+def test_source_date_epoch_is_honoured_and_reproducible(tmp_path, monkeypatch):
+    monkeypatch.setenv("SOURCE_DATE_EPOCH", "1700000000")
+    monkeypatch.chdir(tmp_path)
+    a = build_kit("nonads", out=tmp_path / "a", formats=("pdf", "svg", "cut-svg"))
+    os.makedirs(tmp_path / "elsewhere")
+    monkeypatch.chdir(tmp_path / "elsewhere")
+    b = build_kit("nonads", out=tmp_path / "b", formats=("pdf", "svg", "cut-svg"))
+    assert [f.read_bytes() for f in a.files] == [f.read_bytes() for f in b.files]
+    info = pypdf.PdfReader(pdf_of(a)).metadata
+    assert info["/CreationDate"].startswith("D:20231114")
+
+
+def test_bad_source_date_epoch(tmp_path, monkeypatch):
+    monkeypatch.setenv("SOURCE_DATE_EPOCH", "yesterday")
+    r = CliRunner().invoke(app, ["build", "nonads", "--out", str(tmp_path)])
+    assert r.exit_code == 2 and "SOURCE_DATE_EPOCH" in r.output
+
+
+def test_preview_pages_and_contact_sheet(tmp_path):
+    r = CliRunner().invoke(app, ["preview", "nonads", "--dpi", "30", "--out", str(tmp_path)])
+    assert r.exit_code == 0, r.output
+    folder = tmp_path / "nonads" / "preview"
+    pages = sorted(folder.glob("nonads-a4-p*.png"))
+    manifest = json.loads((tmp_path / "nonads" / "manifest.json").read_text())
+    assert len(pages) == manifest["pages"]
+    with Image.open(pages[0]) as im:
+        assert im.size[0] == pytest.approx(210 / 25.4 * 30, abs=1) and im.size[1] == pytest.approx(297 / 25.4 * 30, abs=1)
+    assert (folder / "nonads-a4-contact.png").is_file()
+
+
+def test_tts_deck_sheets(tmp_path):
+    result = build_kit("netmatch", out=tmp_path, formats=("tts",))
+    info = json.loads((tmp_path / "netmatch" / "tts" / "netmatch-a4-word-card.json").read_text())
+    assert sum(s["cards"] for s in info["sheets"]) == 75
+    for s in info["sheets"]:
+        assert s["NumWidth"] <= 10 and s["NumHeight"] <= 7
+        assert s["cards"] <= s["NumWidth"] * s["NumHeight"] - 1
+        with Image.open(tmp_path / "netmatch" / "tts" / s["FaceURL"]) as im:
+            assert im.mode == "RGB" and max(im.size) <= 4096
+            cw, ch = im.width // s["NumWidth"], im.height // s["NumHeight"]
+            assert cw / ch == pytest.approx(44 / 68, abs=0.01)
+            # the hidden-card face (the card back, dark blue) fills the last slot
+            last = im.getpixel((im.width - cw + 3, im.height - 3))
+            assert all(abs(a - b) <= 2 for a, b in zip(last, (0x1f, 0x3a, 0x5f)))
+
+
+def test_calibration_sheet(tmp_path):
+    r = CliRunner().invoke(app, ["calibrate", "--paper", "letter", "--duplex", "short", "--out", str(tmp_path)])
+    assert r.exit_code == 0, r.output
+    pdf = tmp_path / "calibrate" / "calibrate-letter-short.pdf"
+    reader = pypdf.PdfReader(pdf)
+    assert len(reader.pages) == 2
+    assert reader.trailer["/Root"]["/ViewerPreferences"]["/Duplex"] == "/DuplexFlipShortEdge"
+    back = reader.pages[1].extract_text()
+    assert "+0,+0" in back and "-4,-4" in back and "+4,+4" in back
