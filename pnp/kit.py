@@ -243,9 +243,13 @@ def _commit(staging: Path, target: Path, stem: str, written: list[Path], formats
         for old in (target / folder).glob(f"{stem}-*"):
             if f"{folder}/{old.name}" not in keep:
                 old.unlink()
+    root = target.resolve()
     for rel in written:
-        (target / rel).parent.mkdir(parents=True, exist_ok=True)
-        os.replace(staging / rel, target / rel)
+        dest = (target / rel).resolve()
+        if rel.is_absolute() or root not in dest.parents:
+            raise OutputError(f"refusing to write {rel} outside the output folder.", file=target, field="--out")
+        dest.parent.mkdir(parents=True, exist_ok=True)
+        os.replace(staging / rel, dest)
 
 
 def build_calibration(paper: str, duplex: str, out: Path = Path("output"), step: float = 1.0) -> Path:

@@ -109,7 +109,8 @@ def load_yaml(path: Path) -> tuple[dict, dict[tuple, int]]:
         mark = getattr(exc, "problem_mark", None)
         line = mark.line + 1 if mark is not None else None
         problem = getattr(exc, "problem", None) or str(exc).splitlines()[0]
-        hint = "indent with spaces, not tabs" if "\t" in text and "tab" in str(exc).lower() else \
+        tabbed = line is not None and "\t" in (text.splitlines()[line - 1:line] or [""])[0]
+        hint = "indent with spaces, not tabs (YAML forbids tabs)" if tabbed else \
             "check the indentation and quoting on that line"
         raise SpecError(f"malformed YAML: {problem}.", file=path, line=line, hint=hint) from None
     if node is None or data is None:

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import json
 import math
+import re
 from pathlib import Path
 
 from PIL import Image
@@ -45,7 +46,7 @@ def write_decks(comp: Component, folder: Path, stem: str) -> list[Path]:
     per_sheet = cols * rows - 1
     px_per_mm = min(MAX_PIXELS / (cols * comp.width), MAX_PIXELS / (rows * comp.height), MAX_DPI / 25.4)
     cw, ch = int(comp.width * px_per_mm), int(comp.height * px_per_mm)
-    name = comp.name.replace(" ", "-")
+    name = re.sub(r"[^a-z0-9_]+", "-", comp.name.lower()).strip("-") or "part"
     written, sheets = [], []
     back_img = next(drawings_to_images([hidden_face(comp)], comp.width, comp.height, px_per_mm * 25.4))
     back_img = back_img.resize((cw, ch))

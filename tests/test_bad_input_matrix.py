@@ -1,0 +1,216 @@
+"""The bad-input matrix: every spec and every CLI option refused cleanly.
+
+Each case must give exit code 2, one message naming the file / line / field concerned, no
+traceback, and leave an earlier kit byte-for-byte intact. Spec cases are generated from every
+registered game's built-in spec and model, so a new game is covered without editing this file.
+"""
+from __future__ import annotations
+
+import hashlib
+import os
+import subprocess
+import typing
+from pathlib import Path
+
+import pytest
+from typer.testing import CliRunner
+
+from pnp.cli import app
+from pnp.games import registry
+from pnp.resources import builtin_spec
+
+runner = CliRunner()
+
+
+def snapshot(folder: Path) -> dict:
+    return {p.relative_to(folder).as_posix(): hashlib.sha256(p.read_bytes()).hexdigest()
+            for p in sorted(folder.rglob("*")) if p.is_file()}
+
+
+@pytest.fixture(scope="module")
+def existing(tmp_path_factory):
+    out = tmp_path_factory.mktemp("existing")
+    r = runner.invoke(app, ["build", "nonads", "--out", str(out)])
+    assert r.exit_code == 0, r.output
+    return out
+
+
+def _top_level_fields(model, kind: str) -> list[str]:
+    """Names of top-level fields annotated with pnp.spec.Length (kind="Length") or Colour."""
+    from pnp import spec as specmod
+    target = getattr(specmod, kind)
+    return [name for name, info in model.model_fields.items()
+            if info.metadata and typing.Annotated[info.annotation, *info.metadata] == target]
+
+
+def _replace_field(text: str, field: str, value: str) -> tuple[str, int]:
+    lines = text.splitlines()
+    for i, line in enumerate(lines):
+        if line.startswith(f"{field}:"):
+            lines[i] = f"{field}: {value}"
+            return "\n".join(lines) + "\n", i + 1
+    return text + f"{field}: {value}\n", len(lines) + 1
+
+
+def spec_cases():
+    cases = []
+    for name, game in registry().items():
+        text = builtin_spec(name).read_text(encoding="utf-8")
+        n = len(text.splitlines())
+        cases += [
+            (f"{name}-malformed", text + "broken: [unclosed\n", "malformed YAML", n + 2),
+            (f"{name}-tab-indent", text + "extra:\n\tkey: 1\n", "tabs", n + 2),
+            (f"{name}-empty", "", "empty", None),
+            (f"{name}-unknown-key", text + "colour_sceme: dark\n", "unknown key 'colour_sceme'", n + 1),
+            (f"{name}-wrong-type", _replace_field(text, "title", "[1, 2]")[0], "valid string",
+             _replace_field(text, "title", "[1, 2]")[1]),
+            (f"{name}-missing-game", "\n".join(l for l in text.splitlines() if not l.startswith("game:")) + "\n",
+             "game:", None),
+            (f"{name}-not-a-mapping", "- just\n- a list\n", "mapping", 1),
+        ]
+        for field in _top_level_fields(game.spec_model, "Length"):
+            for label, value, needle in (("negative", "-4mm", "greater than zero"), ("zero", "0", "greater than zero"),
+                                         ("absurd", "1km", "unknown unit"), ("huge", "1000000mm", "absurdly large"),
+                                         ("unit", "3 parsecs", "unknown unit")):
+                new, line = _replace_field(text, field, value)
+                cases.append((f"{name}-{field}-{label}", new, needle, line))
+        for field in _top_level_fields(game.spec_model, "Colour"):
+            new, line = _replace_field(text, field, '"blurple"')
+            cases.append((f"{name}-{field}-not-a-colour", new, "is not a colour", line))
+    return cases
+
+
+SPEC_CASES = spec_cases()
+
+
+def test_matrix_is_large_enough():
+    assert len(SPEC_CASES) + len(OPTION_CASES) >= 60
+
+
+@pytest.mark.parametrize("case", SPEC_CASES, ids=[c[0] for c in SPEC_CASES])
+def test_bad_spec(existing, tmp_path, case):
+    name, text, needle, line = case
+    spec = tmp_path / f"{name}.yaml"
+    spec.write_text(text, encoding="utf-8")
+    before = snapshot(existing)
+    r = runner.invoke(app, ["build", str(spec), "--out", str(existing)])
+    flat = " ".join(r.output.split())
+    assert r.exit_code == 2, r.output
+    assert needle in flat, flat
+    assert spec.name in flat and "Traceback" not in flat
+    if line:
+        assert f"line {line}" in flat, flat
+    assert snapshot(existing) == before
+    assert not list(existing.glob(".pnp-staging-*"))
+
+
+def _sheet(tmp_path, text):
+    p = tmp_path / "sheet.yaml"
+    p.write_text(text, encoding="utf-8")
+    return str(p)
+
+
+OPTION_CASES = [
+    ("paper-unknown", ["build", "nonads", "--paper", "b5"], "unknown paper 'b5'"),
+    ("paper-sheet-bad-width", ["build", "nonads", "--paper", "{sheet:name: x\nwidth: -210mm\nheight: 297mm\n}"],
+     "greater than zero"),
+    ("paper-sheet-path-name", ["build", "nonads", "--paper",
+                               "{sheet:name: ../../evil\nwidth: 210mm\nheight: 297mm\n}"], "cannot be used in file names"),
+    ("paper-too-small", ["build", "nonads", "--paper", "{sheet:name: tiny\nwidth: 50mm\nheight: 60mm\n}"],
+     "no printable area"),
+    ("format-unknown", ["build", "nonads", "--format", "bmp"], "unknown format 'bmp'"),
+    ("format-empty", ["build", "nonads", "--format", ","], "no output format"),
+    ("bleed-negative", ["build", "nonads", "--bleed", "-1"], "outside 0..10 mm"),
+    ("bleed-huge", ["build", "nonads", "--bleed", "50mm"], "outside 0..10 mm"),
+    ("bleed-text", ["build", "nonads", "--bleed", "lots"], "--bleed"),
+    ("duplex-unknown", ["build", "nonads", "--duplex", "diagonal"], "not none, long or short"),
+    ("offset-one-value", ["build", "nonads", "--duplex", "long", "--back-offset", "1"], "not DX,DY"),
+    ("offset-text", ["build", "nonads", "--back-offset", "a,b"], "not DX,DY"),
+    ("offset-huge", ["build", "nonads", "--back-offset", "30,0"], "more than 20 mm"),
+    ("words-missing", ["build", "netmatch", "--words", "{tmp}/nope.txt"], "does not exist"),
+    ("words-directory", ["build", "netmatch", "--words", "{tmp}"], "not a file"),
+    ("words-latin1", ["build", "netmatch", "--words", "{latin1}"], "not UTF-8"),
+    ("words-glyph", ["build", "netmatch", "--words", "{glyph}"], "cannot draw"),
+    ("words-nul-path", ["build", "netmatch", "--words", "a\x00b.txt"], "--words"),
+    ("spec-missing", ["build", "{tmp}/none.yaml"], "does not exist"),
+    ("spec-directory", ["build", "{tmp}/adir.yaml"], "not a file"),
+    ("game-unknown", ["build", "chess"], "unknown game 'chess'"),
+    ("out-is-file", ["build", "nonads", "--out", "{file}"], "is a file"),
+    ("out-nul", ["build", "nonads", "--out", "bad\x00dir"], "--out"),
+    ("validate-unknown", ["validate", "chess"], "unknown game"),
+    ("preview-dpi", ["preview", "nonads", "--dpi", "0"], "dpi 0"),
+    ("calibrate-duplex", ["calibrate", "--duplex", "none"], "cannot be calibrated"),
+    ("calibrate-step", ["calibrate", "--step", "5"], "outside 0.1..2 mm"),
+    ("calibrate-paper", ["calibrate", "--paper", "b5"], "unknown paper"),
+]
+
+
+@pytest.mark.parametrize("case", OPTION_CASES, ids=[c[0] for c in OPTION_CASES])
+def test_bad_option(existing, tmp_path, case):
+    name, args, needle = case
+    latin1 = tmp_path / "latin1.txt"
+    latin1.write_bytes("TEST\nCAFÉ\n".encode("latin-1"))
+    glyph = tmp_path / "glyph.txt"
+    glyph.write_text("TEST\n日本語字\n", encoding="utf-8")
+    afile = tmp_path / "afile"
+    afile.write_text("x")
+    (tmp_path / "adir.yaml").mkdir()
+    subs = {"{tmp}": str(tmp_path), "{latin1}": str(latin1), "{glyph}": str(glyph), "{file}": str(afile)}
+    argv = []
+    for a in args:
+        if a.startswith("{sheet:"):
+            a = _sheet(tmp_path, a[len("{sheet:"):-1])
+        for k, v in subs.items():
+            a = a.replace(k, v)
+        argv.append(a)
+    if "--out" not in argv and argv[0] != "validate":
+        argv += ["--out", str(existing)]
+    before = snapshot(existing)
+    r = runner.invoke(app, argv)
+    flat = " ".join(r.output.split())
+    assert r.exit_code == 2, r.output
+    assert needle in flat, flat
+    assert "Traceback" not in flat
+    assert snapshot(existing) == before
+
+
+def _make_readonly(path: Path):
+    if os.geteuid() == 0:  # root ignores permission bits; the immutable flag stops even root
+        if subprocess.run(["chattr", "+i", str(path)], capture_output=True).returncode != 0:
+            pytest.skip("cannot make a read-only folder here (chattr unsupported)")
+        return lambda: subprocess.run(["chattr", "-i", str(path)], capture_output=True)
+    path.chmod(0o555)
+    return lambda: path.chmod(0o755)
+
+
+def test_read_only_output_folder(tmp_path):
+    out = tmp_path / "ro"
+    out.mkdir()
+    restore = _make_readonly(out)
+    try:
+        r = runner.invoke(app, ["build", "nonads", "--out", str(out)])
+    finally:
+        restore()
+    flat = " ".join(r.output.split())
+    assert r.exit_code == 2 and "cannot write to the output folder" in flat and "--out" in flat
+
+
+@pytest.mark.parametrize("variant", ["bom", "crlf", "bom+crlf"])
+def test_bom_and_crlf_word_lists_are_accepted(tmp_path, variant):
+    words = ["TEST", "WITH", "ΛΟΓΟ"]
+    text = ("\r\n" if "crlf" in variant else "\n").join(words) + "\r\n"
+    data = (b"\xef\xbb\xbf" if "bom" in variant else b"") + text.encode("utf-8")
+    p = tmp_path / "w.txt"
+    p.write_bytes(data)
+    from pnp.wordlist import read_words
+    assert read_words(p).words == tuple(words)
+
+
+def test_100k_line_word_list_is_read(tmp_path):
+    import itertools
+    letters = "ABCDEFGHIJKLMNOPQRSTUVWXYZ"
+    words = ["".join(p) for p in itertools.islice(itertools.product(letters, repeat=4), 100_000)]
+    p = tmp_path / "big.txt"
+    p.write_text("\n".join(words) + "\n", encoding="utf-8")
+    r = runner.invoke(app, ["validate", "netmatch", "--words", str(p)])
+    assert r.exit_code == 0 and "100000 word cards" in r.output
