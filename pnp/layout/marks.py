@@ -11,6 +11,7 @@ FOOTER_BAND = 13.0          # mm reserved at the bottom of the printable area fo
 SCALE_BAR = 50.0            # mm
 SCALE_LABEL = "must measure 50 mm \u2014 print at 100 % / Actual size"
 MARK_GREY = "#000000"
+JOIN_WIDTH = 0.35           # mm: registration targets and overlap edges, heavier than crop marks
 
 
 def crop_marks(xs: list[float], ys: list[float], block: tuple[float, float, float, float],
@@ -52,8 +53,8 @@ def footer(sheet: Sheet, text: str) -> Drawing:
 def alignment_target(x: float, y: float, size: float = 6.0) -> Drawing:
     """A registration target (circle with cross) centred on (x, y), for lining up overlapping pieces."""
     r = size / 2
-    return (Circle(x, y, r * 0.6, stroke=BLACK, stroke_width=0.2),
-            Line(x - r, y, x + r, y, stroke_width=0.2), Line(x, y - r, x, y + r, stroke_width=0.2))
+    return (Circle(x, y, r * 0.6, stroke=BLACK, stroke_width=JOIN_WIDTH),
+            Line(x - r, y, x + r, y, stroke_width=JOIN_WIDTH), Line(x, y - r, x, y + r, stroke_width=JOIN_WIDTH))
 
 
 def assembly_map(x: float, y: float, cols: int, rows: int, col: int, row: int, cell: float = 4.0) -> Drawing:

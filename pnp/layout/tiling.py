@@ -43,8 +43,24 @@ def _split(length: float, avail: float, overlap: float) -> int:
     return math.ceil((length - overlap) / (avail - overlap) - 1e-9)
 
 
+def rotated(comp: Component, sheet: Sheet) -> bool:
+    """True when the board is turned a quarter turn on the page: only when it then fits on one
+    page and does not fit upright (so tiled pieces are never rotated)."""
+    _, _, aw, ah = board_area(sheet)
+    upright = comp.width <= aw + 1e-9 and comp.height <= ah + 1e-9
+    turned = comp.height <= aw + 1e-9 and comp.width <= ah + 1e-9
+    return turned and not upright
+
+
 def piece_grid(comp: Component, sheet: Sheet, overlap: float) -> tuple[int, int]:
-    """(cols, rows) of poster pieces needed for the board ``comp`` on ``sheet``."""
+    """(cols, rows) of poster pieces needed for the board ``comp`` on ``sheet`` (1, 1 when it fits
+    upright or turned a quarter turn).
+
+    Raises:
+        LayoutError: the overlap is wider than the printable area.
+    """
+    if rotated(comp, sheet):
+        return 1, 1
     _, _, aw, ah = board_area(sheet)
     return _split(comp.width, aw, overlap), _split(comp.height, ah, overlap)
 
@@ -56,35 +72,49 @@ def board_piece_count(comp: Component, sheet: Sheet, overlap: float) -> int:
 
 
 def fits_on_one_page(comp: Component, sheet: Sheet) -> bool:
-    """True when the whole board fits the printable area of ``sheet``."""
+    """True when the whole board fits the printable area of ``sheet`` (upright or turned)."""
     return board_piece_count(comp, sheet, 10.0) == 1
+
+
+def _spans(length: float, n: int, overlap: float) -> list[tuple[float, float]]:
+    """``n`` equal (start, size) spans covering 0..length, neighbours sharing ``overlap`` mm."""
+    if n == 1:
+        return [(0.0, length)]
+    size = (length + (n - 1) * overlap) / n
+    return [(i * (size - overlap), size) for i in range(n)]
 
 
 def windows(comp: Component, sheet: Sheet, overlap: float) -> list[tuple[int, int, float, float, float, float]]:
     """Every piece as (col, row, bx, by, w, h): its window in board mm, row-major.
 
-    Consecutive windows overlap by exactly ``overlap`` mm; together they cover the board.
+    The pieces of a row (column) are equally wide (tall); consecutive windows overlap by exactly
+    ``overlap`` mm; together they cover the board.
     """
-    ax, ay, aw, ah = board_area(sheet)
     cols, rows = piece_grid(comp, sheet, overlap)
-    step_x, step_y = aw - overlap, ah - overlap
-    out = []
-    for r in range(rows):
-        by = r * step_y if rows > 1 else 0.0
-        h = min(ah, comp.height - by)
-        for c in range(cols):
-            bx = c * step_x if cols > 1 else 0.0
-            w = min(aw, comp.width - bx)
-            out.append((c, r, bx, by, w, h))
-    return out
+    return [(c, r, bx, by, w, h)
+            for r, (by, h) in enumerate(_spans(comp.height, rows, overlap))
+            for c, (bx, w) in enumerate(_spans(comp.width, cols, overlap))]
 
 
 def board_pages(comp: Component, sheet: Sheet, overlap: float) -> Iterator[Imposed]:
-    """Yield one Imposed page per poster piece of the board ``comp`` (or one page if it fits)."""
+    """Yield one Imposed page per poster piece of the board ``comp`` (or one page if it fits).
+
+    A piece's window (bx, by, w, h) of the board is drawn at true scale, centred in the board area,
+    with its top-left at page (px, py) (TileInfo.page_xy): board point (x, y) prints at
+    (x - bx + px, y - by + py). A board that fits only when turned is drawn a quarter turn
+    clockwise on one page (no TileInfo).
+    """
     ax, ay, aw, ah = board_area(sheet)
     cols, rows = piece_grid(comp, sheet, overlap)
     offset, length, width = sheet.crop_marks.offset, sheet.crop_marks.length, sheet.crop_marks.width
     board = comp.fronts[0]
+    if rotated(comp, sheet):
+        w, h = comp.height, comp.width
+        px, py = ax + (aw - w) / 2, ay + (ah - h) / 2
+        items = [Group(tuple(board), dx=px + w, dy=py, rotate=90, clip=(0, 0, comp.width, comp.height))]
+        items.extend(marks.crop_marks([px, px + w], [py, py + h], (px, py, w, h), offset, length, width))
+        yield Imposed(tuple(items), "front", (px, py, w, h), None, ((comp.name, px, py, w, h, "rect"),))
+        return
     for c, r, bx, by, w, h in windows(comp, sheet, overlap):
         px, py = ax + (aw - w) / 2, ay + (ah - h) / 2
         shift_x, shift_y = px - bx, py - by
@@ -105,30 +135,27 @@ def _join_marks(c, r, cols, rows, bx, by, w, h, ov, sx, sy) -> list:
     """Dashed strip edges and registration targets in every overlap strip of this piece.
 
     The targets sit at fixed board positions in each strip, so they print identically on both
-    pieces of a join.
+    pieces of a join. Lines are marks.JOIN_WIDTH wide, heavier than the hairline crop marks.
     """
     out: list = []
     dash = (1.5, 1.0)
-    strips_x = []
-    if c > 0:
-        strips_x.append((bx, bx + ov, bx + ov))            # left strip; inner edge on its right
-    if c < cols - 1:
-        strips_x.append((bx + w - ov, bx + w, bx + w - ov))  # right strip; inner edge on its left
-    for x0, x1, edge in strips_x:
-        out.append(Line(edge + sx, by + sy, edge + sx, by + h + sy, stroke_width=0.2, dash=dash))
-        xm = (x0 + x1) / 2
-        for f in (0.2, 0.5, 0.8):
-            out.extend(marks.alignment_target(xm + sx, by + h * f + sy))
-        out.append(Text(xm + sx, by + h * 0.35 + sy, "overlap", size_pt=6, anchor="middle", rotate=90))
-    strips_y = []
-    if r > 0:
-        strips_y.append((by, by + ov, by + ov))
-    if r < rows - 1:
-        strips_y.append((by + h - ov, by + h, by + h - ov))
-    for y0, y1, edge in strips_y:
-        out.append(Line(bx + sx, edge + sy, bx + w + sx, edge + sy, stroke_width=0.2, dash=dash))
-        ym = (y0 + y1) / 2
-        for f in (0.2, 0.5, 0.8):
-            out.extend(marks.alignment_target(bx + w * f + sx, ym + sy))
-        out.append(Text(bx + w * 0.35 + sx, ym + sy, "overlap", size_pt=6, anchor="middle", valign="middle"))
+    # (strip start, inner edge) along the split axis, for each neighbour this piece has
+    for vertical, index, count, start, span, lo, extent in ((True, c, cols, bx, w, by, h), (False, r, rows, by, h, bx, w)):
+        strips = []
+        if index > 0:
+            strips.append((start, start + ov))                 # strip at the low side; inner edge after it
+        if index < count - 1:
+            strips.append((start + span - ov, start + span - ov))  # strip at the high side; inner edge before it
+        for s0, edge in strips:
+            mid = s0 + ov / 2
+            if vertical:
+                out.append(Line(edge + sx, lo + sy, edge + sx, lo + extent + sy, stroke_width=marks.JOIN_WIDTH, dash=dash))
+                points = [(mid, lo + extent * f) for f in (0.2, 0.5, 0.8)]
+                out.append(Text(mid + sx, lo + extent * 0.35 + sy, "overlap", size_pt=6, anchor="middle", rotate=90))
+            else:
+                out.append(Line(lo + sx, edge + sy, lo + extent + sx, edge + sy, stroke_width=marks.JOIN_WIDTH, dash=dash))
+                points = [(lo + extent * f, mid) for f in (0.2, 0.5, 0.8)]
+                out.append(Text(lo + extent * 0.35 + sx, mid + sy, "overlap", size_pt=6, anchor="middle", valign="middle"))
+            for x, y in points:
+                out.extend(marks.alignment_target(x + sx, y + sy))
     return out

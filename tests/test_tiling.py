@@ -1,0 +1,88 @@
+"""Poster tiling: windows cover the board with the stated overlap on as few pages as fit; the
+Nooks board read back from its A4 pieces lands at true scale in board coordinates."""
+import math
+from itertools import product
+
+import pytest
+
+from boardread import board_readback, dist
+from pnp.ir import Component, Rect
+from pnp.layout import tiling
+from pnp.layout.impose import ImposeOptions, impose
+from pnp.layout.sheets import load_sheet
+
+
+def _board(w, h):
+    return Component("board", w, h, [(Rect(0, 0, w, h, fill="#eeeeee"),)], board=True)
+
+
+@pytest.mark.parametrize("paper,w,h,overlap", list(product(["a4", "letter", "a3"], [100, 298.2, 450, 900],
+                                                           [150, 259.5, 700], [10.0, 5.0])))
+def test_windows_cover_with_overlap_and_are_fewest(paper, w, h, overlap):
+    sheet = load_sheet(paper)
+    comp = _board(w, h)
+    _, _, aw, ah = tiling.board_area(sheet)
+    cols, rows = tiling.piece_grid(comp, sheet, overlap)
+    wins = tiling.windows(comp, sheet, overlap)
+    if tiling.rotated(comp, sheet):
+        assert (cols, rows) == (1, 1) and h <= aw and w <= ah and not (w <= aw and h <= ah)
+        return
+    assert len(wins) == cols * rows
+    for c, r, bx, by, ww, hh in wins:
+        assert ww <= aw + 1e-9 and hh <= ah + 1e-9
+    xs = sorted({(bx, ww) for c, r, bx, by, ww, hh in wins})
+    ys = sorted({(by, hh) for c, r, bx, by, ww, hh in wins})
+    for spans, length in ((xs, w), (ys, h)):
+        assert spans[0][0] == 0 and spans[-1][0] + spans[-1][1] == pytest.approx(length)
+        for (a, la), (b, _) in zip(spans, spans[1:]):
+            assert a + la - b == pytest.approx(overlap)
+    # fewest: one piece fewer along an axis cannot cover it
+    if cols > 1:
+        assert (cols - 1) * aw - (cols - 2) * overlap < w
+    if rows > 1:
+        assert (rows - 1) * ah - (rows - 2) * overlap < h
+
+
+def test_board_that_fits_turned_is_one_rotated_page():
+    sheet = load_sheet("a3")
+    comp = _board(298.2, 259.5)  # the Nooks board: too wide for A3 upright
+    _, _, pages = impose("t", [comp], sheet)
+    pages = list(pages)[1:]
+    assert len(pages) == 1 and pages[0].tile is None
+    _, x, y, w, h, _ = pages[0].placements[0]
+    assert (w, h) == (259.5, 298.2)
+
+
+def test_assembly_map_and_names():
+    sheet = load_sheet("a4")
+    _, _, pages = impose("t", [_board(400, 300)], sheet)
+    tiles = [p.tile for p in list(pages)[1:]]
+    assert [t.name for t in tiles] == ["A1", "B1", "C1", "A2", "B2", "C2"]
+    assert {(t.cols, t.rows) for t in tiles} == {(3, 2)}
+
+
+@pytest.mark.parametrize("paper", ["a4", "letter"])
+def test_nooks_pieces_reassemble_at_true_scale(built, paper):
+    cells, _, pieces = board_readback(built("nooks", paper), "nooks", "board")
+    assert len(pieces) == 4
+    # windows: 2 x 2, neighbours overlap by exactly 10 mm, union = the board
+    wins = dict(pieces)
+    a1, b1, a2 = wins["A1"], wins["B1"], wins["A2"]
+    assert a1[0] + a1[2] - b1[0] == pytest.approx(10.0)
+    assert a1[1] + a1[3] - a2[1] == pytest.approx(10.0)
+    # every cell read from any piece maps to one board position; cells seen on two pieces agree
+    merged = []
+    for x, y, name in cells:
+        for m in merged:
+            if dist(m[0], (x, y)) < 0.1:
+                m[1].add(name)
+                break
+        else:
+            merged.append(((x, y), {name}))
+    assert len(merged) == 169
+    shared = [m for m in merged if len(m[1]) > 1]
+    assert shared  # the overlap strips carry cells printed on both pieces
+    pts = [m[0] for m in merged]
+    for a in pts:
+        near = [dist(a, b) for b in pts if 0 < dist(a, b) < 25]
+        assert near and all(abs(d - 19.0) < 0.1 for d in near)
