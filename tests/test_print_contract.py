@@ -46,8 +46,12 @@ def test_bill_of_materials_lists_components(built):
 @pytest.mark.parametrize("game", GAMES)
 def test_crop_marks_never_touch_a_component(built, game):
     result = built(game)
+    # N-up pages only: a tiled board's overlap strips carry alignment targets inside the board on purpose
+    boards = {p for c in result.manifest["components"] if c["name"] == "board" for p in c["pages"]}
     with open_pdf(pdf_of(result)) as pdf:
-        for page in pdf.pages[1:]:
+        for number, page in enumerate(pdf.pages[1:], start=2):
+            if number in boards:
+                continue
             parts = [r for r in page.rects if r.get("fill") and (r["x1"] - r["x0"]) * PT > 20]
             marks = [l for l in page.lines if l.get("linewidth", 1) < 0.3 and l["top"] < page.height - 60]
             assert marks

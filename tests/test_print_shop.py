@@ -1,6 +1,7 @@
 """Print-shop and cutter output: bleed, duplex backs, cut SVG, SOURCE_DATE_EPOCH, previews, TTS decks."""
 import json
 import os
+import re
 import xml.etree.ElementTree as ET
 
 import pypdf
@@ -27,7 +28,10 @@ def bleed_kit(tmp_path_factory):
 
 def test_bleed_box_and_extended_artwork(bleed_kit):
     reader = pypdf.PdfReader(pdf_of(bleed_kit))
-    for page in reader.pages[1:]:
+    boards = {p for c in bleed_kit.manifest["components"] if c["name"] == "board" for p in c["pages"]}
+    for number, page in enumerate(reader.pages[1:], start=2):
+        if number in boards:  # a tiled board is printed at its trim, without bleed
+            continue
         trim, bleed = page.trimbox, page.bleedbox
         assert float(bleed.width) - float(trim.width) == pytest.approx(6 / PT, abs=0.01)
     with open_pdf(pdf_of(bleed_kit)) as pdf:
@@ -86,6 +90,7 @@ def test_cut_svg_layers(bleed_kit):
     cuts = [p for p in bleed_kit.files if p.parent.name == "cut"]
     manifest = bleed_kit.manifest
     assert len(cuts) == manifest["pages"] - 1  # every page but the bill of materials holds parts
+    owner = {p: c for c in manifest["components"] for p in c["pages"]}
     total = 0
     for p in cuts:
         root = ET.parse(p).getroot()
@@ -94,11 +99,18 @@ def test_cut_svg_layers(bleed_kit):
         assert set(layers) == {"art", "cut"}
         shapes = list(layers["cut"])
         assert all(s.tag in (f"{SVG}rect", f"{SVG}circle") for s in shapes)
+        comp = owner[int(re.search(r"-p(\d+)-cut", p.name).group(1))]
         for s in shapes:
             assert s.get("stroke") == "#ff0000" and float(s.get("stroke-width")) <= 0.03 and s.get("fill") == "none"
-            assert (float(s.get("width")), float(s.get("height"))) == (44, 68)
-        total += len(shapes)
-    assert total == 2 * 75  # fronts and backs
+            if s.tag == f"{SVG}circle":
+                size = (2 * float(s.get("r")),) * 2
+            else:
+                size = (float(s.get("width")), float(s.get("height")))
+            if comp["name"] != "board":  # a board piece's cut is its window, not the whole trim
+                assert size == pytest.approx(tuple(comp["trim_mm"]), abs=0.01)
+        if comp["name"] == "word card":
+            total += len(shapes)
+    assert total == 2 * 75  # word-card fronts and backs
 
 
 def test_source_date_epoch_is_honoured_and_reproducible(tmp_path, monkeypatch):
