@@ -150,12 +150,12 @@ def _join_marks(c, r, cols, rows, bx, by, w, h, ov, sx, sy) -> list:
             mid = s0 + ov / 2
             if vertical:
                 out.append(Line(edge + sx, lo + sy, edge + sx, lo + extent + sy, stroke_width=marks.JOIN_WIDTH, dash=dash))
-                points = [(mid, lo + extent * f) for f in (0.2, 0.5, 0.8)]
-                out.append(Text(mid + sx, lo + extent * 0.35 + sy, "overlap", size_pt=6, anchor="middle", rotate=90))
+                points = [(mid, lo + extent * f) for f in (0.3, 0.5, 0.7)]
+                out.append(Text(mid + sx, lo + extent * 0.4 + sy, "overlap", size_pt=6, anchor="middle", rotate=90))
             else:
                 out.append(Line(lo + sx, edge + sy, lo + extent + sx, edge + sy, stroke_width=marks.JOIN_WIDTH, dash=dash))
-                points = [(lo + extent * f, mid) for f in (0.2, 0.5, 0.8)]
-                out.append(Text(lo + extent * 0.35 + sx, mid + sy, "overlap", size_pt=6, anchor="middle", valign="middle"))
+                points = [(lo + extent * f, mid) for f in (0.3, 0.5, 0.7)]
+                out.append(Text(lo + extent * 0.4 + sx, mid + sy, "overlap", size_pt=6, anchor="middle", valign="middle"))
             for x, y in points:
                 out.extend(marks.alignment_target(x + sx, y + sy))
     return out
