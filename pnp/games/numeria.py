@@ -66,21 +66,23 @@ def primes(limit: int) -> list[int]:
 
 def _window_of(sequence: list[int], t: tuple[int, ...]) -> bool:
     """True when ``t`` is a run of consecutive members of the ascending ``sequence``."""
-    try:
-        i = sequence.index(t[0])
-    except ValueError:
-        return False
-    return tuple(sequence[i:i + len(t)]) == t
+    i = _index(tuple(sequence)).get(t[0])
+    return i is not None and tuple(sequence[i:i + len(t)]) == t
 
 
-def _steps(t: tuple[int, ...]) -> list[int]:
-    return [b - a for a, b in zip(t, t[1:])]
+@lru_cache(maxsize=64)
+def _index(sequence: tuple[int, ...]) -> dict[int, int]:
+    return {x: i for i, x in enumerate(sequence)}
 
 
-def _arith(t) -> int:
-    """The common step of an arithmetic run, else 0."""
-    s = _steps(t)
-    return s[0] if len(set(s)) == 1 else 0
+def steps(t: tuple[int, ...]) -> tuple[int, ...]:
+    """Differences between neighbours: (2, 3, 5, 8) -> (1, 2, 3)."""
+    return tuple(b - a for a, b in zip(t, t[1:]))
+
+
+def _arith(d: tuple[int, ...]) -> int:
+    """The common step of an arithmetic run with steps ``d``, else 0."""
+    return d[0] if d.count(d[0]) == len(d) else 0
 
 
 def _power(t) -> bool:
@@ -96,12 +98,13 @@ def _power(t) -> bool:
 @dataclass(frozen=True)
 class TropeType:
     """One trope type: ``key`` (spec name), card ``name``, human ``definition`` and the predicate
-    ``test(t, n)`` on an ascending tuple ``t`` of tile numbers from 1..n; ``sequence(n)`` is set for
+    ``test(t, d, n)`` on an ascending tuple ``t`` of tile numbers from 1..n with steps ``d``
+    (see steps()); ``sequence(n)`` is set for
     types that are runs of consecutive members of a sequence (used to explain a failed example)."""
     key: str
     name: str
     definition: str
-    test: Callable[[tuple[int, ...], int], bool]
+    test: Callable[[tuple[int, ...], tuple[int, ...], int], bool]
     sequence: Callable[[int], list[int]] | None = None
     member: str = ""
 
@@ -115,18 +118,18 @@ def _fib(n: int) -> list[int]:
 
 
 def _seq_type(key, name, definition, seq, member) -> TropeType:
-    return TropeType(key, name, definition, lambda t, n: _window_of(seq(n), t), seq, member)
+    return TropeType(key, name, definition, lambda t, d, n: _window_of(seq(n), t), seq, member)
 
 
 TROPES: tuple[TropeType, ...] = (
-    TropeType("consecutive", "Consecutive", "a, a+1, a+2, a+3", lambda t, n: _arith(t) == 1),
+    TropeType("consecutive", "Consecutive", "a, a+1, a+2, a+3", lambda t, d, n: _arith(d) == 1),
     TropeType("multiples", "Multiples", "a, a+d, a+2d, a+3d; step d > 1 divides a",
-              lambda t, n: _arith(t) >= 2 and t[0] % _arith(t) == 0),
+              lambda t, d, n: _arith(d) >= 2 and t[0] % d[0] == 0),
     TropeType("irregular", "Irregular repeating", "a, a+d, a+2d, a+3d; step d > 1 does not divide a",
-              lambda t, n: _arith(t) >= 2 and t[0] % _arith(t) != 0),
-    TropeType("plus123", "Plus 1 Plus 2 Plus 3", "a, a+1, a+3, a+6", lambda t, n: _steps(t) == [1, 2, 3]),
+              lambda t, d, n: _arith(d) >= 2 and t[0] % d[0] != 0),
+    TropeType("plus123", "Plus 1 Plus 2 Plus 3", "a, a+1, a+3, a+6", lambda t, d, n: d == (1, 2, 3)),
     _seq_type("prime", "Prime", "consecutive primes", primes, "prime"),
-    TropeType("power", "Power", "b^k, b^(k+1), b^(k+2), b^(k+3); b > 1, k = 0, 1, 2, \u2026", lambda t, n: _power(t)),
+    TropeType("power", "Power", "b^k, b^(k+1), b^(k+2), b^(k+3); b > 1, k = 0, 1, 2, \u2026", lambda t, d, n: _power(t)),
     _seq_type("squares", "Squares", "consecutive squares n\u00b2, (n+1)\u00b2, \u2026",
               lru_cache(maxsize=64)(lambda n: [i * i for i in range(1, n + 1) if i * i <= n]), "a square"),
     _seq_type("triangular", "Triangular", "consecutive triangular numbers n(n+1)/2",
@@ -145,8 +148,9 @@ def instances(n: int, length: int = 4) -> dict[str, tuple[tuple[int, ...], ...]]
     """
     out: dict[str, list] = {t.key: [] for t in TROPES}
     for combo in combinations(range(1, n + 1), length):
+        d = steps(combo)
         for t in TROPES:
-            if t.test(combo, n):
+            if t.test(combo, d, n):
                 out[t.key].append(combo)
     return {k: tuple(v) for k, v in out.items()}
 
@@ -213,7 +217,7 @@ def parse_examples(line: str) -> list[Example]:
 
 def explain(kind: TropeType, t: tuple[int, ...], n: int) -> str:
     """Why ``t`` fails ``kind``'s definition, in words (empty when it does not fail)."""
-    if kind.test(t, n):
+    if kind.test(t, steps(t), n):
         return ""
     if kind.sequence is None:
         return f"does not fit {kind.definition}"
@@ -251,8 +255,8 @@ def check_examples(spec: NumeriaSpec) -> list[Finding]:
                 problems.append(f"typo: {ex.typo}, {len(ex.numbers)} numbers {fmt_set(ex.numbers)}")
             if len(t) != spec.trope_length or len(set(t)) != len(t) or not all(1 <= x <= n for x in t):
                 problems.append(f"not {spec.trope_length} distinct tiles in 1..{n}")
-            elif not kind.test(t, n):
-                others = [k.name for k in TROPES if k.test(t, n)]
+            elif not kind.test(t, steps(t), n):
+                others = [k.name for k in TROPES if k.test(t, steps(t), n)]
                 problems.append(f"not a {kind.name} run: {explain(kind, t, n)}")
                 problems.append(f"it is a {' and '.join(others)} trope, so only the label is wrong" if others
                                 else "it is not a trope of any type")

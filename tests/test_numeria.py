@@ -1,0 +1,156 @@
+"""Numeria: board squares and tile numbers read back from the PDF, the trope card against an
+independent enumeration, and the validator's errata found by checking the seed's examples."""
+import re
+
+import pytest
+
+from conftest import PT, filled_rects, open_pdf, pdf_of
+from pnp.findings import FAIL, PASS, WARN
+from pnp.games import KitContext
+from pnp.games.numeria import GAME, TILE_FILL, NumeriaSpec
+from pnp.kit import load_target
+
+
+def _pages(result, name):
+    return next(c["pages"] for c in result.manifest["components"] if c["name"] == name)
+
+
+def _independent_tropes(n=36):
+    """The trope types of shared/games/numeria.md built constructively (no predicates)."""
+    primes = [p for p in range(2, n + 1) if all(p % q for q in range(2, p))]
+    fib = [1, 2]
+    while fib[-1] + fib[-2] <= n:
+        fib.append(fib[-1] + fib[-2])
+    squares = [i * i for i in range(1, 7) if i * i <= n]
+    tri = [i * (i + 1) // 2 for i in range(1, 9) if i * (i + 1) // 2 <= n]
+
+    def windows(seq):
+        return {tuple(seq[i:i + 4]) for i in range(len(seq) - 3)}
+
+    arith = {(a, a + d, a + 2 * d, a + 3 * d) for d in range(1, n) for a in range(1, n + 1) if a + 3 * d <= n}
+    powers = set()
+    for b in range(2, n + 1):
+        seq = [b ** k for k in range(0, 7) if b ** k <= n]
+        powers |= windows(seq)
+    return {
+        "Consecutive": {t for t in arith if t[1] - t[0] == 1},
+        "Multiples": {t for t in arith if t[1] - t[0] >= 2 and t[0] % (t[1] - t[0]) == 0},
+        "Irregular repeating": {t for t in arith if t[1] - t[0] >= 2 and t[0] % (t[1] - t[0])},
+        "Plus 1 Plus 2 Plus 3": {(a, a + 1, a + 3, a + 6) for a in range(1, n - 5)},
+        "Prime": windows(primes),
+        "Power": powers,
+        "Squares": windows(squares),
+        "Triangular": windows(tri),
+        "Fibonacci": windows(fib),
+    }
+
+
+def test_board_has_64_labelled_squares_on_one_page(built):
+    for paper in ("a4", "letter"):
+        result = built("numeria", paper)
+        pages = _pages(result, "board")
+        assert len(pages) == 1, paper
+    with open_pdf(pdf_of(built("numeria"))) as pdf:
+        words = pdf.pages[pages[0] - 1].extract_words()
+    labels = {w["text"] for w in words if re.fullmatch(r"[a-h][1-8]", w["text"])}
+    assert len(labels) == 64
+
+
+def test_36_distinct_numbers_on_the_tiles(built):
+    result = built("numeria")
+    with open_pdf(pdf_of(result)) as pdf:
+        words = [w for p in _pages(result, "tile") for w in pdf.pages[p - 1].extract_words(extra_attrs=["size"])]
+    numbers = [int(w["text"]) for w in words if w["size"] > 12 and w["upright"]]  # the large centre number
+    assert sorted(numbers) == list(range(1, 37))
+
+
+def test_only_6_and_9_are_underlined(built):
+    result = built("numeria")
+    fill = tuple(round(int(TILE_FILL[i:i + 2], 16) / 255, 3) for i in (1, 3, 5))
+    underlined = set()
+    with open_pdf(pdf_of(result)) as pdf:
+        for p in _pages(result, "tile"):
+            page = pdf.pages[p - 1]
+            tiles = filled_rects(page, fill)
+            words = page.extract_words(extra_attrs=["size"])
+            for x, y, w, h in tiles:
+                rules = [l for l in page.lines if x < l["x0"] * PT < x + w and y < l["top"] * PT < y + h]
+                if rules:
+                    underlined |= {int(t["text"]) for t in words if t["size"] > 12
+                                   and x < t["x0"] * PT < x + w and y < t["top"] * PT < y + h}
+    assert underlined == {6, 9}
+
+
+def test_trope_card_matches_an_independent_enumeration(built):
+    result = built("numeria")
+    (page_no,) = _pages(result, "trope card")
+    with open_pdf(pdf_of(result)) as pdf:
+        text = pdf.pages[page_no - 1].extract_text()
+    expected = _independent_tropes()
+    found, current = {}, None
+    for line in text.splitlines():
+        head = re.match(r"(.+?) \u2014 .* \u2014 (\d+)$", line.strip())
+        if head and head.group(1) in expected:
+            current = head.group(1)
+            found[current] = set()
+            declared = int(head.group(2))
+            continue
+        if current:
+            for m in re.findall(r"\d+, \d+, \d+, \d+", line):
+                found[current].add(tuple(map(int, m.split(", "))))
+    assert set(found) == set(expected)
+    for name, sets in expected.items():
+        assert found[name] == sets, name
+    union = set().union(*expected.values())
+    assert len(union) == 252  # shared/games/numeria.md
+    assert f"{len(union)} distinct sets" in text
+    assert declared == len(expected["Fibonacci"])
+
+
+def test_trope_card_text_is_at_least_7_pt(built):
+    result = built("numeria")
+    (page_no,) = _pages(result, "trope card")
+    with open_pdf(pdf_of(result)) as pdf:
+        page = pdf.pages[page_no - 1]
+        sizes = [c["size"] * 1.0 for c in page.chars if c["top"] < page.height - 60]  # above the footer
+    assert min(sizes) >= 7 * 0.9  # the intro line is 0.9 x the card size
+
+
+def _findings(data=None):
+    spec = load_target("numeria").spec if data is None else NumeriaSpec.model_validate(data)
+    return GAME.check(spec, KitContext(load_target("numeria").path))
+
+
+def test_errata_are_found_by_the_check():
+    findings = _findings()
+    warnings = [f.check for f in findings if f.status == WARN]
+    assert not [f for f in findings if f.status == FAIL]
+    assert any("1, 2, 3, 5" in w and "1 is not prime" in w and "Fibonacci" in w for w in warnings)
+    assert any("23, 29, 31, 33" in w and "33 = 3 \u00d7 11" in w and "19, 23, 29, 31" in w for w in warnings)
+    assert any("\"2 5\" read as 25" in w for w in warnings)
+    assert len(warnings) == 3
+
+
+def test_corrected_examples_give_no_warnings():
+    data = load_target("numeria").spec.model_dump()
+    line, text = data["examples"]["prime"]
+    data["examples"]["prime"] = (line, text.replace("1, 2, 3, 5,", "2, 3, 5, 7").replace("23, 29, 31, 33", "19, 23, 29, 31"))
+    line, text = data["examples"]["irregular"]
+    data["examples"]["irregular"] = (line, text.replace("21,2 5", "21, 25"))
+    assert [f.check for f in _findings(data) if f.status != PASS] == []
+    data["examples"]["squares"] = (30, "Squares Run--- Example: 1, 4, 9, 15")
+    assert any("15 = 3 \u00d7 5 is not a square" in f.check for f in _findings(data) if f.status == WARN)
+
+
+def test_counts_per_type_match_the_independent_enumeration():
+    text = " ".join(f.check for f in _findings())
+    for name, sets in _independent_tropes().items():
+        assert f"{name} {len(sets)}" in text
+
+
+@pytest.mark.parametrize("field,value,needle", [("tiles", 35, "35 tiles"), ("setup_area", ["b2", "g6"], "30 squares"),
+                                                 ("centre", ["a1", "e4", "d5", "e5"], "central")])
+def test_broken_setup_fails(field, value, needle):
+    data = load_target("numeria").spec.model_dump()
+    data[field] = value
+    assert any(needle in f.check for f in _findings(data) if f.status == FAIL)
