@@ -66,20 +66,71 @@ def canonical(mask: int, n: int, group: str) -> int:
     return min(orbit(mask, n, group))
 
 
+@lru_cache(maxsize=None)
+def byte_tables(n: int, group: str) -> tuple[tuple[tuple[int, ...], ...], ...]:
+    """For each non-identity group element, one 256-entry table per byte of the mask:
+    ``table[c][v]`` is the image of the bits ``v << 8c``. Applying an element is then one lookup per byte."""
+    out = []
+    for perm in group_permutations(n, group)[1:]:
+        chunks = []
+        for c in range((n * n + 7) // 8):
+            chunks.append(tuple(apply(v << (8 * c), perm) for v in range(256)))
+        out.append(tuple(chunks))
+    return tuple(out)
+
+
+VECTOR_THRESHOLD = 50_000  # subsets; above this the NumPy path is used
+
+
 def enumerate_classes(n: int, k: int, group: str) -> list[int]:
     """Canonical masks of all n x n patterns with k black cells, one per orbit, ascending.
 
-    Enumerates all C(n*n, k) subsets and keeps each whose mask is the minimum of its orbit.
+    Visits all C(n*n, k) subsets and keeps each whose mask is the minimum of its orbit. Large
+    cases (more than VECTOR_THRESHOLD subsets) run the same test vectorised with NumPy.
     """
-    perms = group_permutations(n, group)[1:]
+    if comb(n * n, k) > VECTOR_THRESHOLD:
+        return _enumerate_vectorised(n, k, group)
+    tables = byte_tables(n, group)
+    nbytes = (n * n + 7) // 8
     out = []
     for cells in combinations(range(n * n), k):
         mask = 0
         for c in cells:
             mask |= 1 << c
-        if all(apply(mask, p) >= mask for p in perms):
+        for table in tables:
+            image = 0
+            for c in range(nbytes):
+                image |= table[c][(mask >> (8 * c)) & 255]
+            if image < mask:
+                break
+        else:
             out.append(mask)
     return sorted(out)
+
+
+def _enumerate_vectorised(n: int, k: int, group: str, block_bits: int = 22) -> list[int]:
+    import numpy as np
+    cells = n * n
+    if cells > 62:
+        raise ValueError("grids larger than 7 x 7 are not supported")
+    dtype = np.uint64
+    tables = [[np.array(t, dtype=dtype) for t in chunks] for chunks in byte_tables(n, group)]
+    popcount = np.array([bin(v).count("1") for v in range(256)], dtype=np.uint8)
+    found = []
+    block = 1 << min(block_bits, cells)
+    for start in range(0, 1 << cells, block):
+        masks = np.arange(start, start + block, dtype=dtype)
+        count = np.zeros(block, dtype=np.uint8)
+        for c in range((cells + 7) // 8):
+            count += popcount[(masks >> dtype(8 * c)) & dtype(255)]
+        masks = masks[count == k]
+        for chunks in tables:
+            image = np.zeros_like(masks)
+            for c, table in enumerate(chunks):
+                image |= table[(masks >> dtype(8 * c)) & dtype(255)]
+            masks = masks[image >= masks]
+        found.append(masks)
+    return [int(m) for m in np.concatenate(found)] if found else []
 
 
 def _cycle_lengths(perm: tuple[int, ...]) -> list[int]:

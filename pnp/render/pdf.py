@@ -15,6 +15,12 @@ from reportlab.pdfgen import canvas as rl_canvas
 from ..fonts import CAP_HEIGHT, FONT_NAME, text_width_mm, ttfont
 from ..ir import Circle, Group, Line, Page, Polygon, Rect, Text
 from ..units import mm_to_pt
+from functools import lru_cache
+
+
+@lru_cache(maxsize=256)
+def _colour(hex_colour: str):
+    return HexColor(hex_colour)
 
 DUPLEX_PREF = {"long": "DuplexFlipLongEdge", "short": "DuplexFlipShortEdge"}
 PT_TO_MM_FONT = 25.4 / 72.0
@@ -44,6 +50,8 @@ class PdfWriter:
         if duplex in DUPLEX_PREF:
             self.canvas.setViewerPreference("Duplex", DUPLEX_PREF[duplex])
         self.pages = 0
+        self._state = [None, None, None, 0]  # fill, stroke, line width, text render mode
+        self._stack: list[list] = []
 
     def add(self, page: Page) -> None:
         """Draw one page."""
@@ -55,6 +63,7 @@ class PdfWriter:
         c.translate(0, mm_to_pt(page.height))
         c.scale(mm_to_pt(1), -mm_to_pt(1))
         c.setLineCap(0)
+        self._state = [None, None, None, 0]
         for shape in page.items:
             self._draw(shape)
         c.restoreState()
@@ -66,13 +75,34 @@ class PdfWriter:
         self.canvas.save()
 
     # -- shapes ---------------------------------------------------------------------------------
+    # The graphics state is tracked here (and saved/restored with the canvas), so colours and line
+    # widths are written only when they change: most shapes then cost one operator.
+    def _save(self) -> None:
+        self.canvas.saveState()
+        self._stack.append(list(self._state))
+
+    def _restore(self) -> None:
+        self.canvas.restoreState()
+        self._state = self._stack.pop()
+
+    def _fill(self, colour: str) -> None:
+        if self._state[0] != colour:
+            self.canvas.setFillColor(_colour(colour))
+            self._state[0] = colour
+
+    def _stroke(self, colour: str, width: float) -> None:
+        if self._state[1] != colour:
+            self.canvas.setStrokeColor(_colour(colour))
+            self._state[1] = colour
+        if self._state[2] != width:
+            self.canvas.setLineWidth(width)
+            self._state[2] = width
+
     def _paint(self, fill, stroke, width) -> tuple[int, int]:
-        c = self.canvas
         if fill:
-            c.setFillColor(HexColor(fill))
-        if stroke:
-            c.setStrokeColor(HexColor(stroke))
-            c.setLineWidth(width)
+            self._fill(fill)
+        if stroke and width > 0:
+            self._stroke(stroke, width)
         return (1 if fill else 0), (1 if stroke and width > 0 else 0)
 
     def _draw(self, s) -> None:
@@ -103,7 +133,11 @@ class PdfWriter:
         elif isinstance(s, Text):
             self._text(s)
         elif isinstance(s, Group):
-            c.saveState()
+            if not (s.dx or s.dy or s.rotate or s.clip) and (s.sx, s.sy) == (1, 1):
+                for child in s.children:
+                    self._draw(child)
+                return
+            self._save()
             if s.dx or s.dy:
                 c.translate(s.dx, s.dy)
             if s.rotate:
@@ -116,7 +150,7 @@ class PdfWriter:
                 c.clipPath(path, stroke=0, fill=0)
             for child in s.children:
                 self._draw(child)
-            c.restoreState()
+            self._restore()
         else:  # pragma: no cover - the IR is closed
             raise TypeError(f"unknown shape {type(s).__name__}")
 
@@ -126,22 +160,28 @@ class PdfWriter:
         width = text_width_mm(t.text, t.size_pt)
         x0 = {"start": 0.0, "middle": -width / 2, "end": -width}[t.anchor]
         shift = CAP_HEIGHT * size / 2 if t.valign == "middle" else 0.0
-        c.saveState()
-        c.translate(t.x, t.y)
-        if t.rotate:
+        rotated = bool(t.rotate)
+        if rotated:
+            self._save()
+            c.translate(t.x, t.y)
             c.rotate(t.rotate)
-        c.setFillColor(HexColor(t.fill))
+            ox, oy = 0.0, 0.0
+        else:
+            ox, oy = t.x, t.y
+        self._fill(t.fill)
         if t.underline:
-            c.setStrokeColor(HexColor(t.fill))
-            c.setLineWidth(size * 0.06)
-            c.line(x0, shift + size * 0.12, x0 + width, shift + size * 0.12)
-        c.scale(1, -1)
-        obj = c.beginText(x0, -shift)
-        obj.setFont(FONT_NAME, size)
+            self._stroke(t.fill, size * 0.06)
+            c.line(ox + x0, oy + shift + size * 0.12, ox + x0 + width, oy + shift + size * 0.12)
+        mode = 2 if t.bold else 0
         if t.bold:
-            c.setStrokeColor(HexColor(t.fill))
-            obj.setTextRenderMode(2)
-            c.setLineWidth(size * 0.035)
+            self._stroke(t.fill, size * 0.035)
+        obj = c.beginText()
+        obj.setTextTransform(1, 0, 0, -1, ox + x0, oy + shift)  # undo the page's y flip for glyphs
+        obj.setFont(FONT_NAME, size)
+        if self._state[3] != mode:
+            obj.setTextRenderMode(mode)
+            self._state[3] = mode
         obj.textOut(t.text)
         c.drawText(obj)
-        c.restoreState()
+        if rotated:
+            self._restore()

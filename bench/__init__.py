@@ -1,0 +1,1 @@
+"""pnp benchmarks: `python -m bench`. Never part of the test suite."""
