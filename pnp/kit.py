@@ -149,7 +149,7 @@ def build_kit(target: str, paper: str = "a4", formats: tuple[str, ...] = DEFAULT
     check_options(formats, opts)
     loaded = load_target(target)
     game, spec = loaded.game, loaded.spec
-    ctx = KitContext(loaded.path, words)
+    ctx = KitContext(loaded.path, words, full=False)
     failed = [f for f in game.check(spec, ctx) if f.status == FAIL]
     if failed:
         raise ValidationFailed(f"{game.name} fails {len(failed)} rules check(s), e.g. {failed[0].check} "

@@ -16,11 +16,15 @@ from ..spec import SpecBase
 
 @dataclass(frozen=True)
 class KitContext:
-    """Inputs beside the spec: the spec's own path (relative files resolve against its folder) and
-    an optional word list that overrides the spec's (``--words``)."""
+    """Inputs beside the spec: the spec's own path (relative files resolve against its folder), an
+    optional word list that overrides the spec's (``--words``), and ``full``: True for `pnp validate`,
+    which also runs the slow analyses that cannot fail a kit (self-checks of the enumerator,
+    searches behind warnings); `pnp build` sets it False and runs only the checks that decide
+    whether the kit may be printed."""
     spec_path: Path
     words: Path | None = None
     options: dict = field(default_factory=dict)
+    full: bool = True
 
 
 @dataclass(frozen=True)

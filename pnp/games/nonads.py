@@ -101,10 +101,11 @@ def check(spec: NonadsSpec, ctx: KitContext) -> list[Finding]:
     b = sum(terms) // len(terms)
     out.append(verdict(b == len(tiles), f"Burnside's lemma: ({' + '.join(map(str, terms))}) / {len(terms)} = {b} "
                        f"= {len(tiles)} tiles", "Burnside's lemma (independent count)"))
-    cases = [(nn, kk, g) for nn in range(1, 5) for kk in range(nn * nn + 1) for g in ("C4", "D4")]
-    bad = [c for c in cases if len(enumerate_classes(*c)) != burnside_count(*c)]
-    out.append(verdict(not bad, "general enumerator agrees with Burnside for every n <= 4, every k, C4 and D4"
-                       + (f" (disagrees at {bad[:3]})" if bad else f" ({len(cases)} cases)"), "Burnside's lemma"))
+    if ctx.full:  # a self-check of the enumerator, independent of this spec: `pnp validate` only
+        cases = [(nn, kk, g) for nn in range(1, 5) for kk in range(nn * nn + 1) for g in ("C4", "D4")]
+        bad = [c for c in cases if len(enumerate_classes(*c)) != burnside_count(*c)]
+        out.append(verdict(not bad, "general enumerator agrees with Burnside for every n <= 4, every k, C4 and D4"
+                           + (f" (disagrees at {bad[:3]})" if bad else f" ({len(cases)} cases)"), "Burnside's lemma"))
     full = (1 << cells) - 1
     complements = sorted(canonical(full ^ m, n, group) for m in tiles)
     dual = enumerate_classes(n, cells - k, group)

@@ -168,9 +168,10 @@ def _mask(cells: Sequence[Hashable], index: dict) -> int:
     return sum(1 << index[c] for c in cells)
 
 
-def check_board(board: WallBoard, stones: Stones, expect: dict | None = None) -> list[Finding]:
+def check_board(board: WallBoard, stones: Stones, expect: dict | None = None, search: bool = True) -> list[Finding]:
     """The validator's checks on one wall board (shared/games/nooks.md, "What pnp validate nooks
-    proves"). ``expect`` holds the rules-doc figures to compare with (cells, placements)."""
+    proves"). ``expect`` holds the rules-doc figures to compare with (cells, placements).
+    ``search`` runs the blocked-board search behind the scoring-stone warning (it cannot fail a kit)."""
     expect = expect or {}
     out = []
     n = len(board.cells)
@@ -193,6 +194,18 @@ def check_board(board: WallBoard, stones: Stones, expect: dict | None = None) ->
                        f"{board.name}: wall stones suffice: {free} free cells hold at most {free}//4 = {most} walls, "
                        f"{len(setup)} + 4x{most} = {needed} <= {stones.neutral} neutral stones",
                        f"{RULE}: Components"))
+    if search:
+        out.append(_scoring_stones(board, stones, setup))
+    parity = "odd" if free % 2 else "even"
+    out.append(verdict(free % 2 == 1, f"{board.name}: ties are impossible: every empty cell ends in a nook, and "
+                       f"scored cells = {free} - 4W is always {parity}, so the two scores differ",
+                       f"{RULE}: \"Ties are not possible\""))
+    return out
+
+
+def _scoring_stones(board: WallBoard, stones: Stones, setup: set) -> Finding:
+    """Search for a sparse finished board and compare its winner's stones with the supply."""
+    n = len(board.cells)
     walls = blocked_board(board)
     taken = setup.union(*walls) if walls else setup
     finished = not free_walls(board, taken) and len(taken) == len(setup) + WALL * len(walls)
@@ -203,19 +216,13 @@ def check_board(board: WallBoard, stones: Stones, expect: dict | None = None) ->
              f"({', '.join(board.wall_name(w) for w in walls)}) and leaves {nook} cells in nooks, "
              f"so its winner holds at least {winner} scoring stones")
     if not finished:
-        out.append(verdict(False, found + ", but a wall still fits there (search error)", f"{RULE}: Game play"))
-    elif winner > supply:
-        out.append(verdict(False, f"{found} > {supply}: scoring stones can run out; the seed's fallback applies: "
-                           "\"use one stone to mark a captured nook\"", f"{RULE}: Game play (fallback rule)", warn=True))
-    else:
-        out.append(verdict(True, f"{found} <= {supply}: no forced shortage found (a one-sided game may still need "
-                           "more; the seed's fallback: \"use one stone to mark a captured nook\")",
-                           f"{RULE}: Game play (fallback rule)"))
-    parity = "odd" if free % 2 else "even"
-    out.append(verdict(free % 2 == 1, f"{board.name}: ties are impossible: every empty cell ends in a nook, and "
-                       f"scored cells = {free} - 4W is always {parity}, so the two scores differ",
-                       f"{RULE}: \"Ties are not possible\""))
-    return out
+        return verdict(False, found + ", but a wall still fits there (search error)", f"{RULE}: Game play")
+    if winner > supply:
+        return verdict(False, f"{found} > {supply}: scoring stones can run out; the seed's fallback applies: "
+                       "\"use one stone to mark a captured nook\"", f"{RULE}: Game play (fallback rule)", warn=True)
+    return verdict(True, f"{found} <= {supply}: no forced shortage found (a one-sided game may still need "
+                   "more; the seed's fallback: \"use one stone to mark a captured nook\")",
+                   f"{RULE}: Game play (fallback rule)")
 
 
 def check(spec: NooksSpec, ctx: KitContext) -> list[Finding]:
@@ -239,13 +246,13 @@ def check(spec: NooksSpec, ctx: KitContext) -> list[Finding]:
                 for c in board.setup]
         text = ", ".join(f"{hexgrid.label(c, side)} is {d} from corner {k}" for c, (d, k) in zip(board.setup, near))
         out.append(verdict(len(corner_names) == 6, f"setup: {text}", f"{RULE}: Setup (Figure 1)"))
-    out += check_board(board, spec.stones, expect)
+    out += check_board(board, spec.stones, expect, search=ctx.full)
     if spec.square.include:
         n = spec.square.size
         sq, bad = square_board(n, spec.square.setup)
         out.append(verdict(not bad, f"square setup cells {', '.join(spec.square.setup) or 'none'} are on the "
                            f"{n}x{n} board" + (f" (not: {', '.join(bad)})" if bad else ""), f"{DOC}: Square variant"))
-        out += check_board(sq, spec.stones, {"cells": 121, "placements": 176} if n == 11 else {})
+        out += check_board(sq, spec.stones, {"cells": 121, "placements": 176} if n == 11 else {}, search=ctx.full)
     diameter = spec.stones.diameter
     out.append(verdict(diameter <= spec.cell_size, f"stones ({diameter:g} mm) fit inside a cell "
                        f"({spec.cell_size:g} mm across the flats)", f"{DOC}: Stones"))
