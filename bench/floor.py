@@ -35,6 +35,7 @@ def reportlab_floor(counts: list[Counter], font_path: str) -> bytes:
     buf = io.BytesIO()
     c = canvas.Canvas(buf, pagesize=(210 * mm, 297 * mm), invariant=1, pageCompression=1)
     for page in counts:
+        c.setFillColorRGB(0.2, 0.3, 0.4)
         for i in range(page["rect"]):
             c.rect(20 * mm + i % 50, 20 * mm + i % 70, 10 * mm, 10 * mm, stroke=1, fill=1)
         for i in range(page["circle"]):
@@ -61,15 +62,17 @@ def svgwrite_floor(counts: list[Counter]) -> list[str]:
     for page in counts:
         d = svgwrite.Drawing(size=("210mm", "297mm"), profile="full", debug=False)
         d["viewBox"] = "0 0 210 297"
+        # float coordinates rounded as a careful writer would (pnp writes 4 decimals)
         for i in range(page["rect"]):
-            d.add(d.rect((20 + i % 50, 20), (10, 10), fill="#000000", stroke="#000000"))
+            d.add(d.rect((round(20.25 + i % 50 * 1.37, 4), 20.5), (10.5, 10.25), fill="#000000", stroke="#000000"))
         for i in range(page["circle"]):
-            d.add(d.circle((50, 50 + i % 90), 5, fill="#ff0000"))
+            d.add(d.circle((50.5, round(50.25 + i % 90 * 1.13, 4)), 5.25, fill="#ff0000"))
         for i in range(page["polygon"]):
-            d.add(d.polygon([(10, 10 + i % 50), (30, 10), (20, 30)], fill="#00ff00"))
+            d.add(d.polygon([(10.5, round(10.25 + i % 50 * 1.1, 4)), (30.25, 10.5), (20.75, 30.5)], fill="#00ff00"))
         for i in range(page["line"]):
-            d.add(d.line((10, 10 + i % 80), (100, 10 + i % 80), stroke="#000000", stroke_width=0.2))
+            y = round(10.5 + i % 80 * 1.7, 4)
+            d.add(d.line((10.25, y), (100.5, y), stroke="#000000", stroke_width=0.2))
         for i in range(page["text"]):
-            d.add(d.text("WORD", insert=(30, 30 + i % 100), font_size=4))
+            d.add(d.text("WORD", insert=(30.5, round(30.25 + i % 100 * 1.3, 4)), font_size=4.23))
         out.append(d.tostring())
     return out

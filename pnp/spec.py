@@ -56,6 +56,7 @@ class SpecBase(BaseModel):
 
 
 M = TypeVar("M", bound=BaseModel)
+_SafeLoader = getattr(yaml, "CSafeLoader", yaml.SafeLoader)  # libyaml when present; safe either way
 
 
 def _line_map(node: yaml.Node, path: tuple = (), out: dict | None = None) -> dict[tuple, int]:
@@ -102,9 +103,10 @@ def load_yaml(path: Path) -> tuple[dict, dict[tuple, int]]:
         SpecError: missing file, bad encoding, malformed YAML, empty file or not a mapping.
     """
     text = read_text(path, "spec file")
-    try:
-        node = yaml.compose(text, Loader=yaml.SafeLoader)
-        data = yaml.safe_load(text)
+    loader = _SafeLoader(text)
+    try:  # one pass: compose the node tree (for line numbers), then construct the data from it
+        node = loader.get_single_node()
+        data = loader.construct_document(node) if node is not None else None
     except yaml.YAMLError as exc:
         mark = getattr(exc, "problem_mark", None)
         line = mark.line + 1 if mark is not None else None
@@ -113,6 +115,8 @@ def load_yaml(path: Path) -> tuple[dict, dict[tuple, int]]:
         hint = "indent with spaces, not tabs (YAML forbids tabs)" if tabbed else \
             "check the indentation and quoting on that line"
         raise SpecError(f"malformed YAML: {problem}.", file=path, line=line, hint=hint) from None
+    finally:
+        loader.dispose()
     if node is None or data is None:
         raise SpecError("spec file is empty.", file=path, hint="start from a built-in spec: copy specs/<game>.yaml")
     if not isinstance(data, dict):

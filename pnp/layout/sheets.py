@@ -1,6 +1,7 @@
 """Sheet templates (templates/sheets/<paper>.yaml): paper size, margin, gutter and crop-mark style."""
 from __future__ import annotations
 
+from functools import lru_cache
 from pathlib import Path
 
 from pydantic import BaseModel, ConfigDict
@@ -41,7 +42,8 @@ def available_papers() -> list[str]:
 
 
 def load_sheet(paper: str) -> Sheet:
-    """Load the sheet template named ``paper`` (a4, letter, a3, tabloid) or a path to a YAML file.
+    """Load the sheet template named ``paper`` (a4, letter, a3, tabloid) or a path to a YAML file;
+    cached per file and modification time.
 
     Raises:
         SpecError: unknown paper, or an invalid template.
@@ -52,6 +54,12 @@ def load_sheet(paper: str) -> Sheet:
         if not path.is_file():
             raise SpecError(f"unknown paper {paper!r}.", field="--paper",
                             hint=f"use one of: {', '.join(available_papers())}")
+    stat = path.stat()
+    return _load_sheet_file(path, stat.st_mtime_ns, stat.st_size)
+
+
+@lru_cache(maxsize=32)
+def _load_sheet_file(path: Path, mtime_ns: int, size: int) -> Sheet:
     data, lines = load_yaml(path)
     sheet = validate_model(Sheet, data, path, lines)
     if sheet.width <= 2 * sheet.margin + 40 or sheet.height <= 2 * sheet.margin + 40:
