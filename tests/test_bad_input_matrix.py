@@ -80,7 +80,30 @@ def spec_cases():
     return cases
 
 
-SPEC_CASES = spec_cases()
+def part_cases():
+    """A pawn or stone larger than the disc, cell or node it stands on (sed-style edits of a spec)."""
+    edits = [
+        ("nooks", "  diameter: 14mm", "  diameter: 25mm", "larger than a cell"),
+        ("nonaga", "pawn: 20mm", "pawn: 40mm", "not smaller than a disc"),
+        ("netmatch", "  diameter: 12mm", "  diameter: 20mm", "wider than the"),
+        ("numeria", "tile_margin: 2mm", "tile_margin: 9mm", "must sit inside its square"),
+    ]
+    out = []
+    for game, old, new, needle in edits:
+        if game not in registry():
+            continue
+        text = builtin_spec(game).read_text(encoding="utf-8")
+        lines = text.splitlines()
+        idx = next(i for i, l in enumerate(lines) if l.startswith(old))
+        lines[idx] = new + lines[idx][len(old):]
+        # the error is reported on the field that holds the part (its key line)
+        key = new.strip().split(":")[0] if not new.startswith(" ") else None
+        line = idx + 1 if key else max(i for i in range(idx) if not lines[i].startswith(" ")) + 1
+        out.append((f"{game}-part-too-large", "\n".join(lines) + "\n", needle, line))
+    return out
+
+
+SPEC_CASES = spec_cases() + part_cases()
 
 
 def test_matrix_is_large_enough():

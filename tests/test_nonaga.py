@@ -84,5 +84,8 @@ def test_validator_passes_and_reports_numbers():
     assert all(f.status == "pass" for f in findings)
     text = " | ".join(f.check for f in findings)
     assert "19 cells" in text and "42 adjacent pairs" in text and "6 corner discs" in text
-    bad = GAME.check(NonagaSpec(game="nonaga", discs=18, pawn=40), KitContext(loaded.path))
-    assert sum(f.status == "fail" for f in bad) == 2
+    bad = GAME.check(NonagaSpec(game="nonaga", discs=18), KitContext(loaded.path))
+    assert sum(f.status == "fail" for f in bad) == 1
+    import pydantic
+    with pytest.raises(pydantic.ValidationError, match="not smaller than a disc"):
+        NonagaSpec(game="nonaga", pawn=40)  # a pawn larger than its disc is refused as bad input

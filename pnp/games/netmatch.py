@@ -14,7 +14,7 @@ from pathlib import Path
 
 from typing import Literal
 
-from pydantic import BaseModel, ConfigDict, model_validator
+from pydantic import BaseModel, ConfigDict, model_validator, ValidationInfo, field_validator
 
 from ..errors import SpecError
 from ..findings import Finding, verdict
@@ -106,6 +106,17 @@ class NetMatchSpec(SpecBase):
     side_colours: tuple[str, ...] = ("A", "B", "C", "D")
     full_board_3p: tuple[str, ...] = ("A", "B", "C")
     pawn: PawnSpec = PawnSpec()
+
+    @field_validator("pawn")
+    @classmethod
+    def _pawn_fits_a_node(cls, pawn: PawnSpec, info: ValidationInfo) -> PawnSpec:
+        network = info.data.get("network")
+        if network is not None and pawn.diameter + 2 > network.spacing:
+            raise ValueError(f"pawn.diameter {pawn.diameter:g} mm needs a node circle of {pawn.diameter + 2:g} mm, "
+                             f"wider than the {network.spacing:g} mm between neighbouring nodes. Make the pawns "
+                             "smaller or network.spacing larger")
+        return pawn
+
     token_size: Length = 18.0
     card_box_margin: Length = 3.0
 

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from itertools import combinations
 
-from pydantic import Field
+from pydantic import Field, ValidationInfo, field_validator
 
 from ..findings import Finding, verdict
 from ..geometry import hexgrid
@@ -29,6 +29,15 @@ class NonagaSpec(SpecBase):
     """specs/nonaga.yaml. Lengths in mm (or "35mm", "1.4in")."""
     disc: Length = 35.0
     pawn: Length = 20.0
+
+    @field_validator("pawn")
+    @classmethod
+    def _pawn_fits_a_disc(cls, pawn: float, info: ValidationInfo) -> float:
+        disc = info.data.get("disc")
+        if disc is not None and pawn >= disc:
+            raise ValueError(f"pawn {pawn:g} mm is not smaller than a disc ({disc:g} mm); a pawn stands on a disc "
+                             "(Nonaga rules: Components). Make the pawn smaller or the disc larger")
+        return pawn
     discs: int = Field(19, ge=1)
     disc_colour: Colour = "#e9d8b4"
     edge_colour: Colour = "#8a6d3b"

@@ -15,7 +15,7 @@ import random
 from dataclasses import dataclass
 from typing import Callable, Hashable, Sequence
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, ConfigDict, Field, ValidationInfo, field_validator
 
 from ..findings import Finding, verdict
 from ..geometry import hexgrid, squaregrid
@@ -63,6 +63,16 @@ class NooksSpec(SpecBase):
     line_colour: Colour = "#4a3b2a"
     square: SquareVariant = SquareVariant()
     stones: Stones = Stones()
+
+    @field_validator("stones")
+    @classmethod
+    def _stones_fit_a_cell(cls, stones: Stones, info: ValidationInfo) -> Stones:
+        cell = info.data.get("cell_size")
+        if cell is not None and stones.diameter > cell:
+            raise ValueError(f"stones.diameter {stones.diameter:g} mm is larger than a cell ({cell:g} mm across the "
+                             "flats); a stone must sit inside the cell it marks (Nooks rules: Stones). "
+                             "Make the stones smaller or the cells larger")
+        return stones
 
 
 # -- the two boards as abstract wall boards -----------------------------------------------------

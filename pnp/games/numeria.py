@@ -13,7 +13,7 @@ from functools import lru_cache
 from itertools import combinations
 from typing import Callable
 
-from pydantic import BaseModel, ConfigDict
+from pydantic import BaseModel, ConfigDict, ValidationInfo, field_validator
 
 from ..findings import Finding, verdict
 from ..fonts import missing_glyphs, text_width_mm
@@ -50,6 +50,15 @@ class NumeriaSpec(SpecBase):
     corners: tuple[str, ...] = ("a1", "h1", "a8", "h8")
     tiles: int = 36
     tile_margin: Length = 2.0
+
+    @field_validator("tile_margin")
+    @classmethod
+    def _tile_fits_a_square(cls, margin: float, info: ValidationInfo) -> float:
+        square = info.data.get("square")
+        if square is not None and square - 2 * margin < 5:
+            raise ValueError(f"tile_margin {margin:g} mm leaves a tile of {square - 2 * margin:g} mm in a {square:g} mm "
+                             "square; a tile must sit inside its square with room for its number. Use a smaller margin")
+        return margin
     trope_length: int = 4
     min_card_pt: float = 7.0
     card: CardSpec = CardSpec()
