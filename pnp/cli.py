@@ -19,7 +19,7 @@ from .games import registry
 from .kit import (DEFAULT_FORMATS, FORMATS, ValidationFailed, build_calibration, build_kit, load_target,
                   preview_kit, validate_target)
 from .layout.impose import ImposeOptions
-from .units import parse_length
+from .units import fmt_mm, parse_length
 
 app = typer.Typer(add_completion=False, no_args_is_help=True, pretty_exceptions_enable=False,
                   help="pnp: compile print-and-play kits (PDF, SVG) for abstract games, and prove their parts match the rules.")
@@ -157,7 +157,8 @@ def list_games() -> None:
             loaded = load_target(name)
             out.print(f"[bold]{name}[/]: {game.summary}")
             for comp in game.components(loaded.spec, KitContext(loaded.path)):
-                size = f"diameter {comp.width:g} mm" if comp.shape == "circle" else f"{comp.width:g} x {comp.height:g} mm"
+                size = (f"diameter {fmt_mm(comp.width)}" if comp.shape == "circle"
+                        else f"{fmt_mm(comp.width)} x {fmt_mm(comp.height)}")
                 out.print(f"    {comp.count:4d} x {comp.name} ({size})")
     except PnpError as exc:
         _fail(exc)
