@@ -19,7 +19,7 @@ from .errors import OutputError, PnpError, SpecError
 from .findings import FAIL, Finding
 from .games import Game, KitContext, get_game, registry
 from .ir import Component
-from .layout.impose import ImposeOptions, impose
+from .layout.impose import ImposeOptions, effective_options, impose
 from .layout.sheets import load_sheet
 from .render.pdf import PdfWriter
 from .render.svg import write_cut_svg, write_svg
@@ -160,6 +160,7 @@ def build_kit(target: str, paper: str = "a4", formats: tuple[str, ...] = DEFAULT
         raise SpecError(f"sheet name {sheet.name!r} cannot be used in file names.", field="name",
                         hint="use lower-case letters, digits, - and _")
     title = spec.title or game.title
+    opts = effective_options(components, opts)
     total, plan, pages = impose(title, components, sheet, opts)
     target_dir = _prepare_out(Path(out), game.name)
     stem = f"{game.name}-{sheet.name}"

@@ -26,16 +26,24 @@ def bleed_kit(tmp_path_factory):
                      formats=("pdf", "svg", "cut-svg"))
 
 
+def _first_card_page(result) -> int:
+    """0-based index of the first word-card fronts page, from the manifest."""
+    return next(c["pages"][0] for c in result.manifest["components"] if c["name"] == "word card") - 1
+
+
 def test_bleed_box_and_extended_artwork(bleed_kit):
     reader = pypdf.PdfReader(pdf_of(bleed_kit))
     boards = {p for c in bleed_kit.manifest["components"] if c["name"] == "board" for p in c["pages"]}
+    checked = 0
     for number, page in enumerate(reader.pages[1:], start=2):
-        if number in boards:  # a tiled board is printed at its trim, without bleed
-            continue
+        if number in boards or "intentionally left blank" in page.extract_text():
+            continue  # a tiled board is printed at its trim, without bleed; blank backs hold no parts
         trim, bleed = page.trimbox, page.bleedbox
         assert float(bleed.width) - float(trim.width) == pytest.approx(6 / PT, abs=0.01)
+        checked += 1
+    assert checked >= 18
     with open_pdf(pdf_of(bleed_kit)) as pdf:
-        white = filled_rects(pdf.pages[1], (1.0, 1.0, 1.0))
+        white = filled_rects(pdf.pages[_first_card_page(bleed_kit)], (1.0, 1.0, 1.0))
         # the card background reaches 3 mm past the 44 x 68 trim on every side
         assert sum(1 for r in white if abs(r[2] - 50) < 0.1 and abs(r[3] - 74) < 0.1) == 9
         text = pdf.pages[0].extract_text()
@@ -44,7 +52,7 @@ def test_bleed_box_and_extended_artwork(bleed_kit):
 
 def test_crop_marks_stay_at_the_trim_with_bleed(bleed_kit):
     with open_pdf(pdf_of(bleed_kit)) as pdf:
-        page = pdf.pages[1]
+        page = pdf.pages[_first_card_page(bleed_kit)]
         cards = [r for r in filled_rects(page, (1.0, 1.0, 1.0)) if abs(r[2] - 50) < 0.1]
         trims_x = sorted({round(r[0] + 3, 1) for r in cards} | {round(r[0] + 47, 1) for r in cards})
         marks_x = sorted({round(l["x0"] * PT, 1) for l in page.lines if abs(l["x0"] - l["x1"]) < 0.01
@@ -55,9 +63,10 @@ def test_crop_marks_stay_at_the_trim_with_bleed(bleed_kit):
 def test_duplex_backs_follow_fronts_mirrored(bleed_kit):
     reader = pypdf.PdfReader(pdf_of(bleed_kit))
     assert reader.trailer["/Root"]["/ViewerPreferences"]["/Duplex"] == "/DuplexFlipLongEdge"
+    first = _first_card_page(bleed_kit)
     with open_pdf(pdf_of(bleed_kit)) as pdf:
-        fronts = pdf.pages[1]
-        backs = pdf.pages[2]
+        fronts = pdf.pages[first]
+        backs = pdf.pages[first + 1]
         width = fronts.width * PT
         f = sorted((round(r[0] + 3, 2), round(r[1] + 3, 2)) for r in filled_rects(fronts, (1.0, 1.0, 1.0))
                    if abs(r[2] - 50) < 0.1)
@@ -73,11 +82,12 @@ def test_duplex_backs_follow_fronts_mirrored(bleed_kit):
 def test_short_edge_mirrors_rows_and_offset_shifts(tmp_path, edge, offset):
     result = build_kit("netmatch", out=tmp_path, opts=ImposeOptions(duplex=edge, back_offset=offset),
                        formats=("pdf",))
+    first = _first_card_page(result)
     with open_pdf(pdf_of(result)) as pdf:
-        w, h = pdf.pages[1].width * PT, pdf.pages[1].height * PT
-        f = sorted((round(r[0], 2), round(r[1], 2)) for r in filled_rects(pdf.pages[1], (1.0, 1.0, 1.0))
+        w, h = pdf.pages[first].width * PT, pdf.pages[first].height * PT
+        f = sorted((round(r[0], 2), round(r[1], 2)) for r in filled_rects(pdf.pages[first], (1.0, 1.0, 1.0))
                    if abs(r[2] - 44) < 0.1)
-        b = sorted((round(r[0], 2), round(r[1], 2)) for r in filled_rects(pdf.pages[2], BACK_BLUE)
+        b = sorted((round(r[0], 2), round(r[1], 2)) for r in filled_rects(pdf.pages[first + 1], BACK_BLUE)
                    if abs(r[2] - 44) < 0.1)
     if edge == "short":
         expected = sorted((x, round(h - y - 68, 2)) for x, y in f)
@@ -89,7 +99,9 @@ def test_short_edge_mirrors_rows_and_offset_shifts(tmp_path, edge, offset):
 def test_cut_svg_layers(bleed_kit):
     cuts = [p for p in bleed_kit.files if p.parent.name == "cut"]
     manifest = bleed_kit.manifest
-    assert len(cuts) == manifest["pages"] - 1  # every page but the bill of materials holds parts
+    blanks = sum("intentionally left blank" in p.extract_text() for p in pypdf.PdfReader(pdf_of(bleed_kit)).pages)
+    assert blanks >= 1
+    assert len(cuts) == manifest["pages"] - 1 - blanks  # every page but the bill of materials and blanks
     owner = {p: c for c in manifest["components"] for p in c["pages"]}
     total = 0
     for p in cuts:
@@ -168,3 +180,21 @@ def test_calibration_sheet(tmp_path):
     assert reader.trailer["/Root"]["/ViewerPreferences"]["/Duplex"] == "/DuplexFlipShortEdge"
     back = reader.pages[1].extract_text()
     assert "+0,+0" in back and "-4,-4" in back and "+4,+4" in back
+
+
+def test_duplex_pairs_every_front_with_its_back_or_a_blank(bleed_kit):
+    reader = pypdf.PdfReader(pdf_of(bleed_kit))
+    texts = [p.extract_text() for p in reader.pages]
+    assert len(texts) % 2 == 0
+    for i in range(0, len(texts), 2):
+        front, back = texts[i], texts[i + 1]
+        assert "(backs)" not in front and "intentionally left blank" not in front, f"page {i + 1} is not a front"
+        assert "(backs)" in back or "intentionally left blank" in back, f"page {i + 2} is not a back"
+
+
+def test_kit_without_backs_never_asks_for_duplex(tmp_path):
+    result = build_kit("nooks", out=tmp_path, opts=ImposeOptions(duplex="long"), formats=("pdf",))
+    reader = pypdf.PdfReader(pdf_of(result))
+    assert "/Duplex" not in reader.trailer["/Root"]["/ViewerPreferences"]
+    assert result.manifest["duplex"] == "none"
+    assert not any("intentionally left blank" in p.extract_text() for p in reader.pages)

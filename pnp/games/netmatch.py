@@ -142,7 +142,6 @@ def draw_card(word: str, spec: NetMatchSpec):
     size = fit_size(word, w - 2 * SAFE - 2, spec.word_size_pt)
     small = fit_size(word, w / 2, 11.0)
     return (Rect(0, 0, w, h, fill=WHITE, stroke=None, bleed=True),
-            Rect(SAFE / 2, SAFE / 2, w - SAFE, h - SAFE, fill=None, stroke=spec.back_colour, stroke_width=0.5),
             Text(w / 2, h / 2, word, size_pt=size, anchor="middle", valign="middle", bold=True),
             Text(w / 2, SAFE + 4, word, size_pt=small, anchor="middle", valign="middle", rotate=180, fill="#555555"),
             Text(w / 2, h - SAFE - 3, "NetMatch", size_pt=6, anchor="middle", fill="#555555"))

@@ -105,7 +105,7 @@ def components(spec: NonagaSpec, ctx: KitContext) -> list[Component]:
                    stroke_width=0.3),)
     out = [Component("disc", spec.disc, spec.disc, [counter(spec.disc, spec.disc_colour) + ring],
                      copies=spec.discs, shape="circle",
-                     note=f"{spec.discs} discs, \u2300 {spec.disc:g} mm: glue to card or cut from the SVG"),
+                     note=f"{spec.discs} discs, diameter {spec.disc:g} mm: glue to card, or laser-cut from --format cut-svg"),
            Component("pawn", spec.pawn, spec.pawn, [_pawn(spec.red_colour, spec), _pawn(spec.black_colour, spec)],
                      copies=3, shape="circle", note="3 red + 3 black pawn counters")]
     if spec.setup_sheet:

@@ -35,8 +35,8 @@ TILE_FILL = "#fffdf5"
 class CardSpec(BaseModel):
     """Trope reference card trim size in mm."""
     model_config = ConfigDict(extra="forbid", frozen=True)
-    width: Length = 170.0
-    height: Length = 225.0
+    width: Length = 165.0
+    height: Length = 220.0
 
 
 class NumeriaSpec(SpecBase):

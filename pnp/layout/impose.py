@@ -6,11 +6,11 @@ Pages are produced lazily (a generator), so a deck of any size is imposed and wr
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Iterator, Sequence
 
 from ..errors import LayoutError
-from ..ir import Component, Drawing, Group, Line, Page, Text
+from ..ir import Circle, Component, Drawing, Group, Line, Page, Text
 from ..units import fmt_mm
 from . import marks
 from .bleed import extend_for_bleed
@@ -92,16 +92,24 @@ def grid_for(comp: Component, sheet: Sheet, bleed: float = 0.0) -> Grid:
                 comp.width, comp.height)
 
 
+def effective_options(components: Sequence[Component], opts: ImposeOptions) -> ImposeOptions:
+    """``opts`` with duplex turned off when no component has a back: such a kit must not ask the
+    printer for two-sided printing (board pieces would land back to back)."""
+    if opts.duplex != "none" and not any(c.back is not None for c in components):
+        return replace(opts, duplex="none")
+    return opts
+
+
+def _sides(opts: ImposeOptions) -> int:
+    """Pages per sheet of paper: 2 in duplex mode (every front is followed by its back or a blank)."""
+    return 2 if opts.duplex != "none" else 1
+
+
 def _pages_of(comp: Component, sheet: Sheet, opts: ImposeOptions) -> int:
     if comp.board:
-        return board_piece_count(comp, sheet, opts.overlap)
+        return board_piece_count(comp, sheet, opts.overlap) * _sides(opts)
     per = grid_for(comp, sheet, opts.bleed).per_page
-    sheets = math.ceil(comp.count / per)
-    return sheets * (2 if _has_backs(comp, opts) else 1)
-
-
-def _has_backs(comp: Component, opts: ImposeOptions) -> bool:
-    return opts.duplex != "none" and comp.back is not None
+    return math.ceil(comp.count / per) * _sides(opts)
 
 
 def plan_pages(components: Sequence[Component], sheet: Sheet, opts: ImposeOptions) -> list[tuple[int, int]]:
@@ -110,7 +118,7 @@ def plan_pages(components: Sequence[Component], sheet: Sheet, opts: ImposeOption
     Raises:
         LayoutError: a component that is not a board does not fit the sheet.
     """
-    out, page = [], 2
+    out, page = [], 1 + _sides(opts)
     for comp in components:
         n = _pages_of(comp, sheet, opts)
         out.append((page, n))
@@ -123,19 +131,32 @@ def impose(title: str, components: Sequence[Component], sheet: Sheet,
     """Impose a kit: returns (total pages, per-component (first page, count), lazy page iterator).
 
     Page 1 is the bill of materials; then every component in order. Each page has a footer
-    "<title> — <component> — page i of n" and the 50 mm scale check.
+    "<title> — <component> — page i of n" and the 50 mm scale check. In duplex mode every page is
+    followed by its back: mirrored backs for parts that have one, else a blank, so that fronts and
+    backs always share a sheet of paper. Duplex is dropped when no component has a back.
 
     Raises:
         LayoutError: a component does not fit (checked before any page is made).
     """
     if opts.duplex not in DUPLEX_MODES:
         raise LayoutError(f"unknown duplex mode {opts.duplex!r}.", field="--duplex", hint="use none, long or short")
+    opts = effective_options(components, opts)
     plan = plan_pages(components, sheet, opts)
-    total = 1 + sum(n for _, n in plan)
+    total = plan[-1][0] + plan[-1][1] - 1 if plan else _sides(opts)
+
+    def blank(number: int, name: str) -> Page:
+        x, y, w, h = sheet.printable
+        text = f"{title} \u2014 back of page {number - 1} \u2014 page {number} of {total}"
+        return Page(sheet.width, sheet.height, (Text(x + w / 2, y + h / 2, "this side intentionally left blank",
+                                                     size_pt=9, anchor="middle", fill="#888888"),)
+                    + marks.footer(sheet, text), name, side="back")
 
     def pages() -> Iterator[Page]:
         yield bom_page(title, components, plan, sheet, opts, total)
         number = 2
+        if opts.duplex != "none":
+            yield blank(number, "bill of materials")
+            number += 1
         for comp in components:
             if comp.board:
                 gen = board_pages(comp, sheet, opts.overlap)
@@ -147,6 +168,9 @@ def impose(title: str, components: Sequence[Component], sheet: Sheet,
                            trim_box=part.trim, bleed_box=part.bleed_box, placements=part.placements,
                            side=part.side, tile=part.tile)
                 number += 1
+                if opts.duplex != "none" and (comp.back is None or comp.board):
+                    yield blank(number, comp.name)
+                    number += 1
 
     return total, plan, pages()
 
@@ -208,8 +232,17 @@ def _backs(comp: Component, back: Drawing, grid: Grid, n: int, sheet: Sheet, opt
     return Imposed(tuple(items), "back", trim, bleed_box, tuple(placements))
 
 
+CUT_GUIDE = "#9a9a9a"
+
+
 def _place(drawing: Drawing, x: float, y: float, comp: Component, bleed: float) -> Group:
-    return Group(tuple(drawing), dx=x, dy=y, clip=(-bleed, -bleed, comp.width + 2 * bleed, comp.height + 2 * bleed))
+    """The drawing at (x, y), clipped to trim + bleed. Round parts get a thin grey cut circle at the
+    trim, because crop marks can only show their bounding square."""
+    children = tuple(drawing)
+    if comp.shape == "circle":
+        children += (Circle(comp.width / 2, comp.height / 2, comp.width / 2, fill=None, stroke=CUT_GUIDE,
+                            stroke_width=0.12),)
+    return Group(children, dx=x, dy=y, clip=(-bleed, -bleed, comp.width + 2 * bleed, comp.height + 2 * bleed))
 
 
 def bom_page(title: str, components: Sequence[Component], plan, sheet: Sheet, opts: ImposeOptions, total: int) -> Page:
@@ -228,7 +261,7 @@ def bom_page(title: str, components: Sequence[Component], plan, sheet: Sheet, op
     items.append(Line(x, row_y + 1.5, x + w, row_y + 1.5, stroke_width=0.2))
     for comp, (first, n) in zip(components, plan):
         row_y += 6
-        size = f"\u2300 {fmt_mm(comp.width)}" if comp.shape == "circle" else f"{fmt_mm(comp.width)} x {fmt_mm(comp.height)}"
+        size = f"diameter {fmt_mm(comp.width)}" if comp.shape == "circle" else f"{fmt_mm(comp.width)} x {fmt_mm(comp.height)}"
         pages = f"{first}" if n == 1 else f"{first}\u2013{first + n - 1}"
         for cx, value in zip(cols, (comp.name, str(comp.count), size, pages)):
             items.append(Text(cx, row_y, value, size_pt=9))
@@ -237,7 +270,8 @@ def bom_page(title: str, components: Sequence[Component], plan, sheet: Sheet, op
             items.append(Text(x + 4, row_y, comp.note, size_pt=7.5, fill="#444444"))
     row_y += 12
     for line in ("Cut on the crop marks (short lines outside each part). Check the scale bar below before cutting.",
-                 "Boards larger than the paper are split into pieces with an overlap strip: align the targets, then glue."):
+                 "Round parts have a thin grey cut circle. Boards larger than the paper come in pieces: trim each piece's",
+                 "\"trim off\" strip along the dashed line, lay that edge on the neighbour's dashed line (\"glue\" strip), glue."):
         items.append(Text(x, row_y, line, size_pt=8.5))
         row_y += 5
     text = f"{title} \u2014 bill of materials \u2014 page 1 of {total}"

@@ -143,19 +143,19 @@ def _join_marks(c, r, cols, rows, bx, by, w, h, ov, sx, sy) -> list:
     for vertical, index, count, start, span, lo, extent in ((True, c, cols, bx, w, by, h), (False, r, rows, by, h, bx, w)):
         strips = []
         if index > 0:
-            strips.append((start, start + ov))                 # strip at the low side; inner edge after it
+            strips.append((start, start + ov, "trim off"))                 # low side: cut along the inner edge
         if index < count - 1:
-            strips.append((start + span - ov, start + span - ov))  # strip at the high side; inner edge before it
-        for s0, edge in strips:
+            strips.append((start + span - ov, start + span - ov, "glue"))  # high side: the neighbour lies on it
+        for s0, edge, label in strips:
             mid = s0 + ov / 2
             if vertical:
                 out.append(Line(edge + sx, lo + sy, edge + sx, lo + extent + sy, stroke_width=marks.JOIN_WIDTH, dash=dash))
                 points = [(mid, lo + extent * f) for f in (0.3, 0.5, 0.7)]
-                out.append(Text(mid + sx, lo + extent * 0.4 + sy, "overlap", size_pt=6, anchor="middle", rotate=90))
+                out.append(Text(mid + sx, lo + extent * 0.4 + sy, label, size_pt=6, anchor="middle", rotate=90))
             else:
                 out.append(Line(lo + sx, edge + sy, lo + extent + sx, edge + sy, stroke_width=marks.JOIN_WIDTH, dash=dash))
                 points = [(lo + extent * f, mid) for f in (0.3, 0.5, 0.7)]
-                out.append(Text(lo + extent * 0.4 + sx, mid + sy, "overlap", size_pt=6, anchor="middle", valign="middle"))
+                out.append(Text(lo + extent * 0.4 + sx, mid + sy, label, size_pt=6, anchor="middle", valign="middle"))
             for x, y in points:
                 out.extend(marks.alignment_target(x + sx, y + sy))
     return out
