@@ -36,15 +36,27 @@ def timed(fn) -> float:
     return time.perf_counter() - t
 
 
-def run_process(args: list[str], cwd: Path) -> tuple[float, int]:
-    """Run a command; return (wall seconds, peak RSS in MiB) of that process alone."""
+_REPORT_RSS = ("import resource, runpy, sys\n"
+               "sys.argv = ['pnp'] + sys.argv[2:]\n"
+               "try:\n    runpy.run_module('pnp', run_name='__main__')\n"
+               "except SystemExit as exc:\n    code = exc.code or 0\nelse:\n    code = 0\n"
+               "open(__import__('os').environ['PNP_BENCH_RSS'], 'w').write("
+               "str(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss))\n"
+               "sys.exit(code)\n")
+
+
+def run_process(args: list[str], cwd: Path) -> tuple[float, float]:
+    """Run `python -m pnp ARGS...` in a fresh process; return (wall seconds, its peak RSS in MiB),
+    the peak as the process itself reads it from getrusage at exit."""
+    rss_file = cwd / "rss.txt"
+    env = dict(os.environ, PNP_BENCH_RSS=str(rss_file))
     t = time.perf_counter()
-    proc = subprocess.Popen(args, cwd=cwd, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
-    _, status, usage = os.wait4(proc.pid, 0)
+    proc = subprocess.run([sys.executable, "-c", _REPORT_RSS, "--"] + args, cwd=cwd, env=env,
+                          stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
     wall = time.perf_counter() - t
-    if status != 0:
-        raise SystemExit(f"command failed: {' '.join(args)}\n{proc.stderr.read().decode()}")
-    return wall, usage.ru_maxrss / 1024
+    if proc.returncode != 0:
+        raise SystemExit(f"pnp {' '.join(args)} failed:\n{proc.stderr.decode()}")
+    return wall, int(rss_file.read_text()) / 1024
 
 
 def word_list(n: int, path: Path) -> Path:
@@ -59,7 +71,7 @@ def case_a(tmp: Path, reps: int) -> dict:
     samples = []
     for i in range(reps):
         out = tmp / f"a{i}"
-        samples.append(run_process([sys.executable, "-m", "pnp", "build", "--out", str(out)], tmp)[0])
+        samples.append(run_process(["build", "--out", str(out)], tmp)[0])
         shutil.rmtree(out)
     return stats(samples)
 
@@ -114,8 +126,8 @@ def case_c(tmp: Path, sizes: list[int], reps: int) -> dict:
         walls, rss = [], []
         for i in range(reps if n <= 10_000 else 1):
             out = tmp / f"c{n}-{i}"
-            wall, peak = run_process([sys.executable, "-m", "pnp", "build", "netmatch", "--words", str(words),
-                                      "--out", str(out), "--format", "pdf,svg"], tmp)
+            wall, peak = run_process(["build", "netmatch", "--words", str(words), "--out", str(out),
+                                      "--format", "pdf,svg"], tmp)
             walls.append(wall)
             rss.append(peak)
             shutil.rmtree(out)

@@ -183,3 +183,34 @@ def test_orbit_sizes_divide_the_group_order(n, data, group):
 def test_enumeration_matches_burnside_property(n, k, group):
     k = min(k, n * n)
     assert len(enumerate_classes(n, k, group)) == burnside_count(n, k, group)
+
+
+def test_long_documents_are_written_in_chunks_and_joined(tmp_path, monkeypatch):
+    """With a tiny chunk size, a 10-page kit is written as 4 chunk files and joined: the result has
+    every page and word, the viewer preferences, passes qpdf, leaves no chunk behind, and is
+    byte-identical when built again."""
+    import pnp.render.pdf as pdfmod
+    from pnp.layout.impose import ImposeOptions
+    monkeypatch.setattr(pdfmod, "CHUNK_PAGES", 3)
+    words = tmp_path / "w.txt"
+    words.write_text("\n".join(["TEST", "WITH", "HILL", "BIRD", "CORN", "BEAR", "SURE", "MOST", "GRAY", "FINE",
+                                "FIND", "KILL", "HOLE", "FORM", "ABLE", "PART", "LAND", "ROSE", "TONE", "FIRE"]),
+                     encoding="utf-8")
+    results = [build_kit("netmatch", out=tmp_path / name, words=words, formats=("pdf",),
+                         opts=ImposeOptions(duplex="long")) for name in ("a", "b")]
+    pdf = next(p for p in results[0].files if p.suffix == ".pdf")
+    reader = pypdf.PdfReader(pdf)
+    assert len(reader.pages) == results[0].pages > 3 * 3
+    assert reader.trailer["/Root"]["/ViewerPreferences"]["/PrintScaling"] == "/None"
+    assert reader.trailer["/Root"]["/ViewerPreferences"]["/Duplex"] == "/DuplexFlipLongEdge"
+    text = "".join(p.extract_text() for p in reader.pages)
+    for w in ("TEST", "FIRE", "ROSE"):
+        assert w in text
+    for i, page in enumerate(reader.pages, start=1):
+        assert f"page {i} of {len(reader.pages)}" in page.extract_text()
+        assert "/TrimBox" in page
+    with pikepdf.open(pdf) as doc:
+        assert not (doc.check_pdf_syntax() if hasattr(doc, "check_pdf_syntax") else doc.check())
+    assert not list(pdf.parent.glob(".*chunk*"))
+    other = next(p for p in results[1].files if p.suffix == ".pdf")
+    assert pdf.read_bytes() == other.read_bytes()

@@ -25,7 +25,7 @@ from ..fonts import CAP_HEIGHT, FONT_NAME, missing_glyphs, text_width_mm, ttfont
 from ..ir import Circle, Group, Line, Page, Polygon, Rect, Text
 from ..units import mm_to_pt
 
-CHUNK_PAGES = 1000
+CHUNK_PAGES = 2000
 
 
 @lru_cache(maxsize=256)
