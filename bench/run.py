@@ -40,14 +40,19 @@ _REPORT_RSS = ("import resource, runpy, sys\n"
                "sys.argv = ['pnp'] + sys.argv[2:]\n"
                "try:\n    runpy.run_module('pnp', run_name='__main__')\n"
                "except SystemExit as exc:\n    code = exc.code or 0\nelse:\n    code = 0\n"
-               "open(__import__('os').environ['PNP_BENCH_RSS'], 'w').write("
-               "str(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss))\n"
+               "peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss\n"
+               "try:\n"
+               "    peak = next(int(l.split()[1]) for l in open('/proc/self/status') if l.startswith('VmHWM'))\n"
+               "except (OSError, StopIteration):\n    pass\n"
+               "open(__import__('os').environ['PNP_BENCH_RSS'], 'w').write(str(peak))\n"
                "sys.exit(code)\n")
 
 
 def run_process(args: list[str], cwd: Path) -> tuple[float, float]:
-    """Run `python -m pnp ARGS...` in a fresh process; return (wall seconds, its peak RSS in MiB),
-    the peak as the process itself reads it from getrusage at exit."""
+    """Run `python -m pnp ARGS...` in a fresh process; return (wall seconds, its peak RSS in MiB).
+
+    The process reads its own high-water mark (VmHWM) at exit: on Linux, getrusage's ru_maxrss
+    survives exec, so a child would report its parent's size whenever the parent was larger."""
     rss_file = cwd / "rss.txt"
     env = dict(os.environ, PNP_BENCH_RSS=str(rss_file))
     t = time.perf_counter()

@@ -1,6 +1,7 @@
 """Shared fixtures: kits built once per session into a temporary folder, and PDF read-back helpers."""
 from __future__ import annotations
 
+import hashlib
 from pathlib import Path
 
 import pdfplumber
@@ -49,3 +50,9 @@ def filled_rects(page, colour=None):
 
 def open_pdf(path):
     return pdfplumber.open(str(path))
+
+
+def snapshot(folder: Path) -> dict:
+    """{relative path: sha256} of every file under ``folder``, to prove a failed run changed nothing."""
+    return {p.relative_to(folder).as_posix(): hashlib.sha256(p.read_bytes()).hexdigest()
+            for p in sorted(folder.rglob("*")) if p.is_file()}

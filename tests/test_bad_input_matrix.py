@@ -6,7 +6,6 @@ registered game's built-in spec and model, so a new game is covered without edit
 """
 from __future__ import annotations
 
-import hashlib
 import os
 import subprocess
 import typing
@@ -18,13 +17,9 @@ from typer.testing import CliRunner
 from pnp.cli import app
 from pnp.games import registry
 from pnp.resources import builtin_spec
+from conftest import snapshot
 
 runner = CliRunner()
-
-
-def snapshot(folder: Path) -> dict:
-    return {p.relative_to(folder).as_posix(): hashlib.sha256(p.read_bytes()).hexdigest()
-            for p in sorted(folder.rglob("*")) if p.is_file()}
 
 
 @pytest.fixture(scope="module")

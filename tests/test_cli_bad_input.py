@@ -1,19 +1,14 @@
 """Bad input through the CLI: one clear message naming file, line and field; exit 2; no traceback;
 earlier outputs left byte-for-byte intact."""
-import hashlib
 from pathlib import Path
 
 import pytest
 from typer.testing import CliRunner
 
 from pnp.cli import app
+from conftest import snapshot
 
 runner = CliRunner()
-
-
-def snapshot(folder: Path) -> dict:
-    return {p.relative_to(folder).as_posix(): hashlib.sha256(p.read_bytes()).hexdigest()
-            for p in sorted(folder.rglob("*")) if p.is_file()}
 
 
 @pytest.fixture(scope="module")

@@ -1,7 +1,6 @@
 """Atomic output, containment, independent parsers (qpdf, PyMuPDF, cairosvg) and fuzzing."""
 from __future__ import annotations
 
-import hashlib
 from pathlib import Path
 
 import cairosvg
@@ -19,14 +18,10 @@ from pnp.kit import build_kit
 from pnp.render.pdf import PdfWriter
 from pnp.spec import load_yaml, validate_model
 from pnp.wordlist import read_words
+from conftest import snapshot
 
 FUZZ = settings(max_examples=60, deadline=None, derandomize=True,
                 suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow])
-
-
-def snapshot(folder: Path) -> dict:
-    return {p.relative_to(folder).as_posix(): hashlib.sha256(p.read_bytes()).hexdigest()
-            for p in sorted(folder.rglob("*")) if p.is_file()}
 
 
 def test_failure_on_third_page_leaves_previous_kit_intact(tmp_path, monkeypatch):
