@@ -11,7 +11,7 @@ MM_PER_IN = 25.4
 MM_PER_PT = 25.4 / 72.0
 MM_PER_CM = 10.0
 
-_UNITS = {"mm": 1.0, "cm": MM_PER_CM, "in": MM_PER_IN, "pt": MM_PER_PT}
+_UNITS = {"mm": 1.0, "cm": MM_PER_CM, "m": 1000.0, "km": 1_000_000.0, "in": MM_PER_IN, "pt": MM_PER_PT}
 _LENGTH_RE = re.compile(r"^\s*([+-]?(?:\d+(?:\.\d*)?|\.\d+)(?:[eE][+-]?\d+)?)\s*([a-z]*)\s*$")
 
 
@@ -33,7 +33,7 @@ def parse_length(value: object) -> float:
             raise ValueError(f"expected a length such as 30mm, 1.2in or 18pt, got {value!r}")
         number, unit = float(match.group(1)), match.group(2) or "mm"
         if unit not in _UNITS:
-            raise ValueError(f"unknown unit {unit!r} in {value!r}; use mm, cm, in or pt")
+            raise ValueError(f"unknown unit {unit!r} in {value!r}; use mm, cm, m, in or pt")
     else:
         raise ValueError(f"expected a length such as 30mm, 1.2in or 18pt, got {value!r}")
     mm = number * _UNITS[unit]

@@ -65,7 +65,7 @@ def spec_cases():
         ]
         for field in _top_level_fields(game.spec_model, "Length"):
             for label, value, needle in (("negative", "-4mm", "greater than zero"), ("zero", "0", "greater than zero"),
-                                         ("absurd", "1km", "unknown unit"), ("huge", "1000000mm", "absurdly large"),
+                                         ("absurd", "1km", "absurdly large"), ("huge", "1000000mm", "absurdly large"),
                                          ("unit", "3 parsecs", "unknown unit")):
                 new, line = _replace_field(text, field, value)
                 cases.append((f"{name}-{field}-{label}", new, needle, line))
