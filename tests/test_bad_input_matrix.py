@@ -35,7 +35,7 @@ def _top_level_fields(model, kind: str) -> list[str]:
     from pnp import spec as specmod
     target = getattr(specmod, kind)
     return [name for name, info in model.model_fields.items()
-            if info.metadata and typing.Annotated[info.annotation, *info.metadata] == target]
+            if info.metadata and tuple(info.metadata) == typing.get_args(target)[1:]]
 
 
 def _replace_field(text: str, field: str, value: str) -> tuple[str, int]:

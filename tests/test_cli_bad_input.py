@@ -1,6 +1,5 @@
 """Bad input through the CLI: one clear message naming file, line and field; exit 2; no traceback;
 earlier outputs left byte-for-byte intact."""
-from pathlib import Path
 
 import pytest
 from typer.testing import CliRunner

@@ -1,6 +1,5 @@
 """NetMatch word cards: every word found in the PDF text, card size measured, Unicode lists."""
 import pypdf
-import pytest
 
 from conftest import REPO, filled_rects, open_pdf, pdf_of
 from pnp.kit import build_kit

@@ -2,7 +2,6 @@
 that never touch a component, SVG geometry in mm, manifest hashes, byte-identical rebuilds."""
 import hashlib
 import json
-import re
 import xml.etree.ElementTree as ET
 
 import pypdf

@@ -158,7 +158,7 @@ def test_preview_pages_and_contact_sheet(tmp_path):
 
 
 def test_tts_deck_sheets(tmp_path):
-    result = build_kit("netmatch", out=tmp_path, formats=("tts",))
+    build_kit("netmatch", out=tmp_path, formats=("tts",))
     info = json.loads((tmp_path / "netmatch" / "tts" / "netmatch-a4-word-card.json").read_text())
     assert sum(s["cards"] for s in info["sheets"]) == 75
     for s in info["sheets"]:

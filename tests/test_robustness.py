@@ -1,7 +1,6 @@
 """Atomic output, containment, independent parsers (qpdf, PyMuPDF, cairosvg) and fuzzing."""
 from __future__ import annotations
 
-from pathlib import Path
 
 import cairosvg
 import pikepdf

@@ -1,6 +1,5 @@
 """Poster tiling: windows cover the board with the stated overlap on as few pages as fit; the
 Nooks board read back from its A4 pieces lands at true scale in board coordinates."""
-import math
 from itertools import product
 
 import pytest
@@ -8,7 +7,7 @@ import pytest
 from boardread import board_readback, dist
 from pnp.ir import Component, Rect
 from pnp.layout import tiling
-from pnp.layout.impose import ImposeOptions, impose
+from pnp.layout.impose import impose
 from pnp.layout.sheets import load_sheet
 
 

@@ -344,9 +344,9 @@ def draw_board(spec: NetMatchSpec):
         shapes.append(Rect(x, box_y, bw, bh, fill=tint(colour.hex, 0.75), stroke=colour.hex, stroke_width=1.2))
         shapes.append(Rect(x + m, box_y + m, spec.card.width, spec.card.height, fill=WHITE, stroke="#777777",
                            stroke_width=0.25))
+        shapes.append(Rect(x - 0.6, box_y - 0.6, bw + 1.2, bh + 1.2, fill=None, stroke=INK, stroke_width=0.2))
         shapes.append(Text(x + bw / 2, box_y + bh / 2 - 4, colour.letter, size_pt=28, anchor="middle",
-                           valign="middle", bold=True, fill=tint(colour.hex, 0.2) if ink_on(colour.hex) == WHITE
-                           else "#555555"))
+                           valign="middle", bold=True, fill=INK))
         shapes.append(Text(x + bw / 2, box_y + bh / 2 + 8, "word card", size_pt=8, anchor="middle", fill="#555555"))
         shapes.append(Text(x + bw / 2, box_y + bh / 2 + 12, "+ 4 letter tokens", size_pt=8, anchor="middle",
                            fill="#555555"))

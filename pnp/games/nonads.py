@@ -13,7 +13,7 @@ from typing import Literal
 from ..combinatorics import (apply, burnside_count, burnside_terms, canonical, enumerate_classes,
                              group_permutations, symmetry_order)
 from ..findings import Finding, verdict
-from ..ir import BLACK, WHITE, Component, Rect, Text
+from ..ir import WHITE, Component, Rect, Text
 from ..spec import Colour, Length, SpecBase
 from . import Game, KitContext
 

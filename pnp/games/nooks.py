@@ -19,7 +19,7 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationInfo, field_validat
 
 from ..findings import Finding, verdict
 from ..geometry import hexgrid, squaregrid
-from ..ir import Circle, Component, Polygon, Rect, Text
+from ..ir import Circle, Component, Rect, Text
 from ..spec import Colour, Length, SpecBase
 from . import Game, KitContext
 from ._pieces import counter, fit, hex_cell, star

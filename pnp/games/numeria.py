@@ -527,7 +527,7 @@ def check(spec: NumeriaSpec, ctx: KitContext) -> list[Finding]:
                            "it will be split", "shared/PRINT.md: fit A4 and Letter", warn=True))
     text = "".join(s.text for s in draw_card(spec) if isinstance(s, Text))
     lacking = missing_glyphs(text)
-    out.append(verdict(not lacking, f"every glyph of the trope card is in the embedded font"
+    out.append(verdict(not lacking, "every glyph of the trope card is in the embedded font"
                        + (f"; missing: {' '.join(lacking)}" if lacking else ""), "shared/PRINT.md: embed every font"))
     t = tile_size(spec)
     out.append(verdict(t > 0, f"tiles {fmt_mm(t)} square sit in {fmt_mm(spec.square)} squares with "

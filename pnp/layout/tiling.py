@@ -11,7 +11,7 @@ import math
 from typing import Iterator, NamedTuple
 
 from ..errors import LayoutError
-from ..ir import BLACK, Component, Group, Line, Page, Rect, Text, TileInfo
+from ..ir import BLACK, Component, Group, Line, Rect, Text, TileInfo
 from . import marks
 from .sheets import Sheet
 

@@ -8,7 +8,7 @@ from pathlib import Path
 import pymupdf
 from PIL import Image
 
-from ..ir import Drawing, Page
+from ..ir import Page
 from .pdf import PdfWriter
 
 
