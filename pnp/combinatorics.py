@@ -172,8 +172,3 @@ def burnside_count(n: int, k: int, group: str) -> int:
 def symmetry_order(mask: int, n: int, group: str) -> int:
     """Size of the stabiliser: how many group elements leave ``mask`` unchanged."""
     return sum(1 for p in group_permutations(n, group) if apply(mask, p) == mask)
-
-
-def all_patterns(n: int, k: int) -> int:
-    """C(n*n, k)."""
-    return comb(n * n, k)

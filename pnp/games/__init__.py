@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import importlib
 import pkgutil
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Callable
 
@@ -23,7 +23,6 @@ class KitContext:
     whether the kit may be printed."""
     spec_path: Path
     words: Path | None = None
-    options: dict = field(default_factory=dict)
     full: bool = True
 
 

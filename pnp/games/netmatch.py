@@ -208,12 +208,6 @@ def tint(hex_colour: str, amount: float) -> str:
     return "#" + "".join(f"{round(c + (255 - c) * amount):02x}" for c in rgb)
 
 
-def ink_on(hex_colour: str) -> str:
-    """Black or white, whichever reads better on ``hex_colour`` (relative luminance)."""
-    r, g, b = (int(hex_colour[i:i + 2], 16) / 255 for i in (1, 3, 5))
-    return INK if 0.2126 * r + 0.7152 * g + 0.0722 * b > 0.45 else WHITE
-
-
 def symbol_shape(symbol: str, cx: float, cy: float, size: float, fill: str | None, stroke: str | None = INK,
                  width: float = 0.3):
     """A symbol as a vector shape centred on (cx, cy) mm, ``size`` mm across (areas roughly equal).

@@ -10,7 +10,6 @@ from .sheets import Sheet
 FOOTER_BAND = 13.0          # mm reserved at the bottom of the printable area for footer + scale bar
 SCALE_BAR = 50.0            # mm
 SCALE_LABEL = "must measure 50 mm \u2014 print at 100 % / Actual size"
-MARK_GREY = "#000000"
 JOIN_WIDTH = 0.35           # mm: registration targets and overlap edges, heavier than crop marks
 
 
