@@ -108,3 +108,18 @@ def test_letter_pages_are_letter(built):
     reader = pypdf.PdfReader(pdf_of(built("netmatch", "letter")))
     box = reader.pages[0].mediabox
     assert (float(box.width), float(box.height)) == pytest.approx((612, 792), abs=0.01)
+
+
+def test_only_bold_text_is_stroked(built):
+    """Bold is drawn as fill + stroke (text render mode 2); the mode must not leak into the normal
+    text that follows (that outlined every small label once)."""
+    import pymupdf
+    result = built("netmatch")
+    first = next(c["pages"][0] for c in result.manifest["components"] if c["name"] == "word card")
+    with pymupdf.open(pdf_of(result)) as doc:
+        traces = doc[first - 1].get_texttrace()
+    stroked = {"".join(chr(c[0]) for c in t["chars"]) for t in traces if t["type"] == 1}
+    small = [t for t in traces if t["size"] < 12]
+    assert small and stroked
+    assert all(t["type"] == 0 for t in small)  # the upside-down word and the "NetMatch" label
+    assert stroked <= {"".join(chr(c[0]) for c in t["chars"]) for t in traces if t["size"] > 30}
