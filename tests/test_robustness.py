@@ -208,3 +208,11 @@ def test_long_documents_are_written_in_chunks_and_joined(tmp_path, monkeypatch):
     assert not list(pdf.parent.glob(".*chunk*"))
     other = next(p for p in results[1].files if p.suffix == ".pdf")
     assert pdf.read_bytes() == other.read_bytes()
+
+
+def test_text_with_a_glyph_the_font_lacks_is_an_error(tmp_path):
+    from pnp.errors import LayoutError
+    from pnp.ir import Page, Text
+    writer = PdfWriter(tmp_path / "x.pdf")
+    with pytest.raises(LayoutError, match="U\\+2300"):
+        writer.add(Page(100, 100, (Text(10, 10, "\u2300 14 mm"),), "test"))
