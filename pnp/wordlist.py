@@ -5,6 +5,7 @@ must be in the embedded font.
 """
 from __future__ import annotations
 
+import hashlib
 import unicodedata
 from dataclasses import dataclass
 from pathlib import Path
@@ -26,7 +27,8 @@ class WordList:
 
 
 def read_words(path: Path, length: int = WORD_LENGTH) -> WordList:
-    """Read and check a word list.
+    """Read and check a word list. The checked list is cached by path and content hash, so the validator
+    and the card drawing of one build read it once.
 
     Raises:
         WordListError: missing or unreadable file, not UTF-8, a word that is not ``length`` letters,
@@ -41,6 +43,17 @@ def read_words(path: Path, length: int = WORD_LENGTH) -> WordList:
         raise WordListError(f"word list is larger than {MAX_BYTES // (1024 * 1024)} MB.", file=path,
                             hint=f"pnp builds decks of at most {MAX_WORDS:,} words")
     raw = path.read_bytes()
+    key = (str(path), length, hashlib.blake2b(raw, digest_size=16).digest())
+    if key not in _CACHE:
+        _CACHE.clear()  # keep one list: the validator and the card drawing of a build share it
+        _CACHE[key] = _check(path, raw, length)
+    return _CACHE[key]
+
+
+_CACHE: dict = {}
+
+
+def _check(path: Path, raw: bytes, length: int) -> WordList:
     try:
         text = raw.decode("utf-8-sig")
     except UnicodeDecodeError as exc:

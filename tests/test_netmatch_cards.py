@@ -46,3 +46,12 @@ def test_decomposed_accent_counts_as_one_letter(tmp_path):
     p = tmp_path / "w.txt"
     p.write_text("cafe\u0301\n", encoding="utf-8")  # 'é' as e + combining acute: 5 code points, 4 letters
     assert read_words(p).words == ("café",)
+
+
+def test_word_list_cache_sees_an_edited_file(tmp_path):
+    from pnp.wordlist import read_words
+    p = tmp_path / "w.txt"
+    p.write_text("TEST\nWITH\n", encoding="utf-8")
+    assert read_words(p).words == ("TEST", "WITH")
+    p.write_text("BIRD\nCORN\n", encoding="utf-8")  # same size, possibly the same mtime tick
+    assert read_words(p).words == ("BIRD", "CORN")
