@@ -60,3 +60,7 @@ class LayoutError(PnpError):
 
 class OutputError(PnpError):
     """The output folder cannot be written, or a path would leave it."""
+
+
+class ValidationFailed(PnpError):
+    """The spec loads but its components break a rule; `pnp build` refuses to write the kit (exit 1)."""

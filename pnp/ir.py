@@ -10,7 +10,7 @@ the sides of that shape that touch the trim outward by the bleed (see pnp/layout
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Callable, Sequence, Union
+from typing import Callable, NamedTuple, Sequence, Union
 
 BLACK = "#000000"
 WHITE = "#ffffff"
@@ -176,3 +176,14 @@ class TileInfo:
     rows: int
     window: tuple[float, float, float, float]
     page_xy: tuple[float, float]
+
+
+class Imposed(NamedTuple):
+    """One imposed sheet before its footer (what layout hands to page assembly): drawing, side
+    ("front" | "back"), trim box and bleed box (x, y, w, h mm, or None), placements (as in Page), tile."""
+    items: tuple
+    side: str
+    trim: tuple[float, float, float, float] | None
+    bleed_box: tuple[float, float, float, float] | None
+    placements: tuple
+    tile: TileInfo | None = None

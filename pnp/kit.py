@@ -1,8 +1,9 @@
-"""build_kit(): spec -> components -> pages -> PDF, SVGs and manifest, written atomically.
+"""build_kit(): spec -> components -> pages -> files (one writer per format) + manifest, written atomically.
 
-Every file is first written into a staging folder inside the output folder, then moved into place
-with os.replace. If anything fails part way, the staging folder is removed and the previous kit is
-left exactly as it was.
+Every file is first written into a staging folder, then the kit is switched in (see _commit). If
+anything fails part way, the staging folder is removed and the previous kit is left as it was.
+Nothing here knows a game by name: games declare their extra inputs (``Game.inputs``) and the
+caller passes overrides by input name.
 """
 from __future__ import annotations
 
@@ -13,27 +14,22 @@ import re
 import shutil
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Callable
+from typing import Callable, Mapping, Sequence
 
-from .errors import OutputError, PnpError, SpecError
+from .errors import OutputError, SpecError, ValidationFailed
 from .findings import FAIL, Finding
 from .games import Game, KitContext, get_game, registry
 from .ir import Component
-from .layout.impose import ImposeOptions, effective_options, impose
-from .layout.sheets import load_sheet
-from .render.pdf import PdfWriter
-from .render.svg import write_cut_svg, write_svg
+from .layout.fit import board_fit
+from .layout.impose import effective_options, impose
+from .layout.options import ImposeOptions
+from .layout.sheets import Sheet, available_papers, load_sheet
+from .render.writers import WRITERS, WriteJob, resolve_formats
 from .resources import builtin_spec
 from .spec import SpecBase, load_yaml, validate_model
 
-FORMATS = ("pdf", "svg", "cut-svg", "tts")
 DEFAULT_FORMATS = ("pdf", "svg")
-MAX_BLEED = 10.0
 _SAFE_NAME = re.compile(r"^[a-z0-9][a-z0-9_-]{0,40}$")
-
-
-class ValidationFailed(PnpError):
-    """The spec loads but its components break a rule; `pnp build` refuses to write the kit (exit 1)."""
 
 
 @dataclass(frozen=True)
@@ -77,11 +73,32 @@ def load_target(target: str) -> LoadedSpec:
     return LoadedSpec(game, validate_model(game.spec_model, data, path, lines), path)
 
 
-def validate_target(target: str, words: Path | None = None) -> tuple[LoadedSpec, list[Finding]]:
-    """Run the game's rules checks without drawing anything."""
+def context(loaded: LoadedSpec, overrides: Mapping[str, Path] | None = None, full: bool = True) -> KitContext:
+    """The KitContext for one kit: ``overrides`` maps input names to files (``--set NAME=FILE``).
+
+    Raises:
+        SpecError: an override names an input this game does not take (the message lists those it does).
+    """
+    overrides = dict(overrides or {})
+    unknown = [name for name in overrides if name not in loaded.game.inputs]
+    if unknown:
+        takes = ", ".join(loaded.game.inputs) or "none"
+        raise SpecError(f"{loaded.game.title} takes no input {unknown[0]!r}.", field="--set",
+                        hint=f"inputs of {loaded.game.name}: {takes}")
+    return KitContext(loaded.path, {k: Path(v) for k, v in overrides.items()}, full)
+
+
+def validate_target(target: str, overrides: Mapping[str, Path] | None = None,
+                    papers: Sequence[str] | None = None) -> tuple[LoadedSpec, list[Finding]]:
+    """Run the game's rules checks, then the board-fit report for ``papers`` (default: every
+    standard paper). Nothing is drawn or written."""
     loaded = load_target(target)
-    ctx = KitContext(loaded.path, words)
-    return loaded, loaded.game.check(loaded.spec, ctx)
+    ctx = context(loaded, overrides)
+    findings = loaded.game.check(loaded.spec, ctx)
+    if not any(f.status == FAIL for f in findings):
+        sheets = [load_sheet(p) for p in (papers or available_papers())]
+        findings += board_fit(loaded.game.components(loaded.spec, ctx), sheets)
+    return loaded, findings
 
 
 def _sha256(path: Path) -> str:
@@ -110,68 +127,64 @@ def _prepare_out(out: Path, game: str) -> Path:
     return target
 
 
-def check_options(formats: tuple[str, ...], opts: ImposeOptions) -> None:
-    """Refuse unknown formats, a bleed outside 0..10 mm, a back offset over 20 mm, a bad SOURCE_DATE_EPOCH.
+def check_environment() -> None:
+    """Refuse a SOURCE_DATE_EPOCH that is not a whole number of seconds.
 
     Raises:
-        SpecError: naming the option.
+        SpecError: naming the variable.
     """
-    for fmt in formats:
-        if fmt not in FORMATS:
-            raise SpecError(f"unknown format {fmt!r}.", field="--format", hint=f"use {', '.join(FORMATS)}")
-    if not formats:
-        raise SpecError("no output format given.", field="--format", hint=f"use {', '.join(FORMATS)}")
-    if not 0 <= opts.bleed <= MAX_BLEED:
-        raise SpecError(f"bleed {opts.bleed:g} mm is outside 0..{MAX_BLEED:g} mm.", field="--bleed",
-                        hint="a print shop wants 3 mm; home printing 0-2 mm")
-    if any(abs(v) > 20 for v in opts.back_offset):
-        raise SpecError(f"back offset {opts.back_offset} is more than 20 mm.", field="--back-offset",
-                        hint="printers are off by 1-4 mm; measure it with `pnp calibrate`")
     sde = os.environ.get("SOURCE_DATE_EPOCH", "").strip()
     if sde and not sde.isdigit():
         raise SpecError(f"SOURCE_DATE_EPOCH={sde!r} is not a whole number of seconds.", field="SOURCE_DATE_EPOCH",
                         hint="set it to a Unix time such as 1700000000, or unset it")
 
 
-def build_kit(target: str, paper: str = "a4", formats: tuple[str, ...] = DEFAULT_FORMATS, out: Path = Path("output"),
-              words: Path | None = None, opts: ImposeOptions = ImposeOptions(),
-              progress: Callable[[int, int], None] | None = None) -> KitResult:
+def _sheet(paper: str) -> Sheet:
+    sheet = load_sheet(paper)
+    if not _SAFE_NAME.match(sheet.name):
+        raise SpecError(f"sheet name {sheet.name!r} cannot be used in file names.", field="name",
+                        hint="use lower-case letters, digits, - and _")
+    return sheet
+
+
+def build_kit(target: str, paper: str = "a4", formats: Sequence[str] = DEFAULT_FORMATS, out: Path = Path("output"),
+              overrides: Mapping[str, Path] | None = None, opts: ImposeOptions = ImposeOptions(),
+              progress: Callable[[int, int], None] | None = None, settings: Mapping | None = None) -> KitResult:
     """Build one kit into ``out/<game>/``.
 
-    Writes ``<game>-<paper>.pdf``, ``svg/<game>-<paper>-pNN.svg`` (one per page) and
-    ``manifest.json`` (game, paper, pages, components with count, trim size in mm and pages, and
-    every file with its sha256). ``progress(done, total)`` is called after each page.
+    Writes, per format (see pnp.render.writers): ``<game>-<paper>.pdf``, ``svg/<game>-<paper>-pNN.svg``
+    (one per page), cutter SVGs, TTS decks or previews, and ``manifest.json`` (game, paper, pages,
+    components with count, trim size in mm and pages, board fit, and every file with its sha256).
+    ``progress(done, total)`` is called after each page; ``settings`` go to the writers (dpi).
 
     Raises:
-        PnpError: bad spec, word list, paper or output folder (nothing is written).
+        PnpError: bad spec, input file, paper, option or output folder (nothing is written).
         ValidationFailed: the components break a rule (nothing is written).
     """
-    check_options(formats, opts)
+    formats = resolve_formats(formats)
+    check_environment()
     loaded = load_target(target)
     game, spec = loaded.game, loaded.spec
-    ctx = KitContext(loaded.path, words, full=False)
+    ctx = context(loaded, overrides, full=False)
     failed = [f for f in game.check(spec, ctx) if f.status == FAIL]
     if failed:
         raise ValidationFailed(f"{game.name} fails {len(failed)} rules check(s), e.g. {failed[0].check} "
                                f"[{failed[0].rule}].", file=loaded.path, hint=f"run `pnp validate {target}`")
     components = game.components(spec, ctx)
-    sheet = load_sheet(paper)
-    if not _SAFE_NAME.match(sheet.name):
-        raise SpecError(f"sheet name {sheet.name!r} cannot be used in file names.", field="name",
-                        hint="use lower-case letters, digits, - and _")
+    sheet = _sheet(paper)
     title = spec.title or game.title
     opts = effective_options(components, opts)
     total, plan, pages = impose(title, components, sheet, opts)
+    fit = board_fit(components, [sheet], opts.overlap)
     target_dir = _prepare_out(Path(out), game.name)
     stem = f"{game.name}-{sheet.name}"
     staging = Path(out) / f".pnp-staging-{stem}-{os.getpid()}"
     shutil.rmtree(staging, ignore_errors=True)
     try:
-        (staging / "svg").mkdir(parents=True)
-        written = _write_pages(pages, total, staging, stem, title, formats, opts, progress)
-        if "tts" in formats:
-            written += _write_tts(components, staging, stem)
-        manifest = _manifest(game.name, sheet.name, total, components, plan, opts, staging, written)
+        staging.mkdir(parents=True)
+        job = WriteJob(staging, stem, total, opts, components, {"title": title}, dict(settings or {}))
+        written = _write(job, formats, pages, progress)
+        manifest = _manifest(game.name, sheet.name, total, components, plan, opts, fit, staging, written)
         (staging / "manifest.json").write_text(json.dumps(manifest, indent=2, ensure_ascii=False) + "\n",
                                                encoding="utf-8")
         written.append(Path("manifest.json"))
@@ -184,41 +197,22 @@ def build_kit(target: str, paper: str = "a4", formats: tuple[str, ...] = DEFAULT
     return KitResult(game.name, sheet.name, total, [target_dir / p for p in written], manifest)
 
 
-def _write_pages(pages, total, staging: Path, stem: str, title: str, formats, opts, progress) -> list[Path]:
-    written: list[Path] = []
-    pdf = PdfWriter(staging / f"{stem}.pdf", title=title, duplex=opts.duplex) if "pdf" in formats else None
-    width = max(2, len(str(total)))
+def _write(job: WriteJob, formats: tuple[str, ...], pages, progress) -> list[Path]:
+    """Send every page to every writer, then finish them in registry order."""
+    writers = [WRITERS[name](job) for name in formats]
     for number, page in enumerate(pages, start=1):
-        if pdf:
-            pdf.add(page)
-        if "svg" in formats:
-            rel = Path("svg") / f"{stem}-p{number:0{width}d}.svg"
-            write_svg(page, staging / rel)
-            written.append(rel)
-        if "cut-svg" in formats and page.placements:
-            rel = Path("cut") / f"{stem}-p{number:0{width}d}-cut.svg"
-            (staging / "cut").mkdir(exist_ok=True)
-            write_cut_svg(page, staging / rel)
-            written.append(rel)
+        for w in writers:
+            w.page(number, page)
         if progress:
-            progress(number, total)
-    if pdf:
-        pdf.close()
-        written.insert(0, Path(f"{stem}.pdf"))
+            progress(number, job.total)
+    written: list[Path] = []
+    for w in writers:
+        written += w.finish()
     return written
 
 
-def _write_tts(components: list[Component], staging: Path, stem: str) -> list[Path]:
-    from .tts import eligible, write_decks
-    out = []
-    for comp in components:
-        if eligible(comp):
-            out += [p.relative_to(staging) for p in write_decks(comp, staging / "tts", stem)]
-    return out
-
-
 def _manifest(game: str, paper: str, total: int, components: list[Component], plan, opts: ImposeOptions,
-              staging: Path, written: list[Path]) -> dict:
+              fit: list[Finding], staging: Path, written: list[Path]) -> dict:
     return {
         "game": game,
         "paper": paper,
@@ -229,6 +223,7 @@ def _manifest(game: str, paper: str, total: int, components: list[Component], pl
             {"name": c.name, "count": c.count, "trim_mm": [round(c.width, 3), round(c.height, 3)], "shape": c.shape,
              "pages": list(range(first, first + n))}
             for c, (first, n) in zip(components, plan)],
+        "board_fit": [{"status": f.status, "check": f.check} for f in fit],
         "files": [{"path": p.as_posix(), "bytes": (staging / p).stat().st_size, "sha256": _sha256(staging / p)}
                   for p in written],
     }
@@ -238,11 +233,13 @@ def _commit(staging: Path, target: Path, stem: str, written: list[Path], formats
     """Move staged files into place (os.replace is atomic per file); drop stale pages of this paper
     in the folders of the formats just built."""
     keep = {p.as_posix() for p in written}
-    for folder, fmt in (("svg", "svg"), ("cut", "cut-svg"), ("tts", "tts")):
-        if fmt not in formats:
+    for fmt in formats:
+        folder = WRITERS[fmt].folder
+        if not folder or not (target / folder).is_dir():
             continue
-        for old in (target / folder).glob(f"{stem}-*"):
-            if f"{folder}/{old.name}" not in keep:
+        for old in (target / folder).iterdir():
+            rel = f"{folder}/{old.name}"
+            if rel not in keep and WRITERS[fmt].owns(rel, stem):
                 old.unlink()
     root = target.resolve()
     for rel in written:
@@ -261,6 +258,7 @@ def build_calibration(paper: str, duplex: str, out: Path = Path("output"), step:
         OutputError: the folder cannot be written.
     """
     from .layout.calibrate import calibration_pages
+    from .render.pdf import PdfWriter
     if duplex not in ("long", "short"):
         raise SpecError(f"duplex {duplex!r} cannot be calibrated.", field="--duplex", hint="use long or short")
     if not 0.1 <= step <= 2.0:
@@ -278,39 +276,3 @@ def build_calibration(paper: str, duplex: str, out: Path = Path("output"), step:
     finally:
         tmp.unlink(missing_ok=True)
     return path
-
-
-def preview_kit(target: str, paper: str = "a4", out: Path = Path("output"), dpi: int = 50,
-                progress: Callable[[int, int], None] | None = None) -> list[Path]:
-    """Render every page of the built kit's PDF to PNG in ``OUT/<game>/preview/``, plus a contact
-    sheet ``<game>-<paper>-contact.png``. Builds the PDF first if it is missing.
-
-    Raises:
-        SpecError: dpi outside 10..600, or a bad target.
-    """
-    from .render.raster import contact_sheet, pdf_pages_to_png
-    if not 10 <= dpi <= 600:
-        raise SpecError(f"dpi {dpi} is outside 10..600.", field="--dpi")
-    loaded = load_target(target)
-    sheet = load_sheet(paper)
-    folder = Path(out) / loaded.game.name
-    pdf = folder / f"{loaded.game.name}-{sheet.name}.pdf"
-    if not pdf.is_file():
-        build_kit(target, paper=paper, formats=("pdf",), out=out)
-    stem = f"{loaded.game.name}-{sheet.name}"
-    preview = folder / "preview"
-    staging = Path(out) / f".pnp-staging-preview-{stem}-{os.getpid()}"
-    shutil.rmtree(staging, ignore_errors=True)
-    try:
-        pages = pdf_pages_to_png(pdf, staging, stem, dpi, progress)
-        contact = contact_sheet(pages, staging / f"{stem}-contact.png")
-        preview.mkdir(parents=True, exist_ok=True)
-        for old in preview.glob(f"{stem}-p*.png"):
-            old.unlink()
-        result = []
-        for p in pages + [contact]:
-            os.replace(p, preview / p.name)
-            result.append(preview / p.name)
-    finally:
-        shutil.rmtree(staging, ignore_errors=True)
-    return result

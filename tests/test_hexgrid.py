@@ -51,7 +51,7 @@ def test_labels_round_trip(side, data):
 
 
 def test_nooks_coordinate_rule():
-    # shared/games/nooks.md: q = c - 8, r = 8 - row; corners a1 a8 h15 o15 o8 h1; centre h8
+    # docs/games/nooks.md: q = c - 8, r = 8 - row; corners a1 a8 h15 o15 o8 h1; centre h8
     assert hexgrid.parse_label("h8", 8) == (0, 0)
     assert hexgrid.parse_label("b8", 8) == (-6, 0) and hexgrid.parse_label("n8", 8) == (6, 0)
     assert hexgrid.parse_label("j12", 8) == (2, -4)

@@ -36,7 +36,7 @@ def test_board_is_one_a3_page_with_a_circle_per_node(built, spec):
     pages = _pages(result, "board")
     assert len(pages) == 1
     nodes = len(network_of(spec).nodes)
-    assert nodes == 85  # shared/games/netmatch.md: the default graph
+    assert nodes == 85  # docs/games/netmatch.md: the default graph
     with open_pdf(pdf_of(result)) as pdf:
         page = pdf.pages[pages[0] - 1]
         circles = [k for k in page.curves if abs((k["x1"] - k["x0"]) * PT - (spec.pawn.diameter + 2)) < 0.15

@@ -29,7 +29,7 @@ def test_card_trim_44_by_68(built):
 def test_unicode_words_embed_the_font(tmp_path):
     words = tmp_path / "w.txt"
     words.write_text("# mixed scripts\nΛΟΓΟ\nЖИЗН\ncafé\nÑAND\n\nüber\n", encoding="utf-8")
-    result = build_kit("netmatch", out=tmp_path / "o", words=words)
+    result = build_kit("netmatch", out=tmp_path / "o", overrides={"words": words})
     reader = pypdf.PdfReader(pdf_of(result))
     text = "\n".join(p.extract_text() for p in reader.pages)
     for w in ("ΛΟΓΟ", "ЖИЗН", "café", "ÑAND", "über"):

@@ -16,7 +16,7 @@ def _pages(result, name):
 
 
 def _independent_tropes(n=36):
-    """The trope types of shared/games/numeria.md built constructively (no predicates)."""
+    """The trope types of docs/games/numeria.md built constructively (no predicates)."""
     primes = [p for p in range(2, n + 1) if all(p % q for q in range(2, p))]
     fib = [1, 2]
     while fib[-1] + fib[-2] <= n:
@@ -102,7 +102,7 @@ def test_trope_card_matches_an_independent_enumeration(built):
     for name, sets in expected.items():
         assert found[name] == sets, name
     union = set().union(*expected.values())
-    assert len(union) == 252  # shared/games/numeria.md
+    assert len(union) == 252  # docs/games/numeria.md
     assert f"{len(union)} distinct sets" in text
     assert declared == len(expected["Fibonacci"])
 

@@ -37,7 +37,7 @@ def test_failure_on_third_page_leaves_previous_kit_intact(tmp_path, monkeypatch)
 
     monkeypatch.setattr(PdfWriter, "add", failing_add)
     with pytest.raises(RuntimeError):
-        build_kit("netmatch", out=tmp_path, words=None)
+        build_kit("netmatch", out=tmp_path)
     assert calls["n"] == 3
     assert snapshot(tmp_path) == before
     assert not list(tmp_path.glob(".pnp-staging-*"))
@@ -190,7 +190,7 @@ def test_long_documents_are_written_in_chunks_and_joined(tmp_path, monkeypatch):
     words.write_text("\n".join(["TEST", "WITH", "HILL", "BIRD", "CORN", "BEAR", "SURE", "MOST", "GRAY", "FINE",
                                 "FIND", "KILL", "HOLE", "FORM", "ABLE", "PART", "LAND", "ROSE", "TONE", "FIRE"]),
                      encoding="utf-8")
-    results = [build_kit("netmatch", out=tmp_path / name, words=words, formats=("pdf",),
+    results = [build_kit("netmatch", out=tmp_path / name, overrides={"words": words}, formats=("pdf",),
                          opts=ImposeOptions(duplex="long")) for name in ("a", "b")]
     pdf = next(p for p in results[0].files if p.suffix == ".pdf")
     reader = pypdf.PdfReader(pdf)

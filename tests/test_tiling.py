@@ -20,7 +20,7 @@ def _board(w, h):
 def test_windows_cover_with_overlap_and_are_fewest(paper, w, h, overlap):
     sheet = load_sheet(paper)
     comp = _board(w, h)
-    _, _, aw, ah = tiling.board_area(sheet)
+    _, _, aw, ah = sheet.board_area
     cols, rows = tiling.piece_grid(comp, sheet, overlap)
     wins = tiling.windows(comp, sheet, overlap)
     if tiling.rotated(comp, sheet):

@@ -1,12 +1,16 @@
-"""Game plug-ins. Each module pnp/games/<game>.py defines ``GAME = Game(...)``; the registry finds
-them, so adding a game means one module and one spec (copy pnp/games/_template.py)."""
+"""Game plug-ins. Each module or package pnp/games/<game> defines ``GAME = Game(...)``; the registry
+finds them, so adding a game means one module and one spec (copy pnp/games/_template.py).
+
+A game never imports pnp.layout or pnp.render: it describes parts (pnp.ir) and checks rules; how the
+parts land on paper, and whether a board fits a sheet, is layout's business (tests/test_layering.py).
+"""
 from __future__ import annotations
 
 import importlib
 import pkgutil
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Callable
+from typing import Any, Callable
 
 from ..errors import SpecError
 from ..findings import Finding
@@ -14,16 +18,42 @@ from ..ir import Component
 from ..spec import SpecBase
 
 
-@dataclass(frozen=True)
+@dataclass
 class KitContext:
-    """Inputs beside the spec: the spec's own path (relative files resolve against its folder), an
-    optional word list that overrides the spec's (``--words``), and ``full``: True for `pnp validate`,
-    which also runs the slow analyses that cannot fail a kit (self-checks of the enumerator,
-    searches behind warnings); `pnp build` sets it False and runs only the checks that decide
-    whether the kit may be printed."""
+    """What a game sees beside its spec.
+
+    Attributes:
+        spec_path: the spec file (relative input files resolve against its folder).
+        overrides: input name -> path given on the command line (``--set words=FILE``); only names
+            the game declares in ``Game.inputs`` are accepted.
+        full: True for `pnp validate`, which also runs the slow analyses that cannot fail a kit
+            (self-checks of the enumerator, searches behind warnings); `pnp build` sets it False
+            and runs only the checks that decide whether the kit may be printed.
+    """
     spec_path: Path
-    words: Path | None = None
+    overrides: dict[str, Path] = field(default_factory=dict)
     full: bool = True
+    _memo: dict[Any, Any] = field(default_factory=dict, repr=False)
+
+    def input_path(self, name: str, spec_value: str, fallback_dir: Path | None = None) -> Path:
+        """Where input ``name`` comes from: its command-line override, else ``spec_value`` resolved
+        beside the spec file (then in ``fallback_dir``, e.g. the built-in specs folder)."""
+        if name in self.overrides:
+            return Path(self.overrides[name])
+        beside = self.spec_path.parent / spec_value
+        if fallback_dir is not None and not beside.exists():
+            return fallback_dir / spec_value
+        return beside
+
+    def overridden(self, name: str) -> bool:
+        """True when input ``name`` was replaced on the command line."""
+        return name in self.overrides
+
+    def once(self, key: Any, load: Callable[[], Any]) -> Any:
+        """``load()``, computed once per build: the validator and the drawing of one kit share it."""
+        if key not in self._memo:
+            self._memo[key] = load()
+        return self._memo[key]
 
 
 @dataclass(frozen=True)
@@ -32,6 +62,8 @@ class Game:
 
     ``components(spec, ctx)`` returns the kit's Components in print order; ``check(spec, ctx)``
     returns Findings. ``summary`` is the first docstring line of the module, shown by `pnp list`.
+    ``inputs`` maps the names of extra input files the game reads (spec fields holding a path) to a
+    one-line description; the CLI's ``--set NAME=FILE`` overrides them.
     """
     name: str
     title: str
@@ -39,6 +71,7 @@ class Game:
     components: Callable[[SpecBase, KitContext], list[Component]]
     check: Callable[[SpecBase, KitContext], list[Finding]]
     summary: str = ""
+    inputs: dict[str, str] = field(default_factory=dict)
 
 
 def registry() -> dict[str, Game]:

@@ -2,7 +2,7 @@
 
 The word cards come from any word list; the board's network is data (a generator and its
 parameters, or explicit nodes and edges) in specs/netmatch.yaml, and the validator proves its
-properties on the same network the board draws. Rules source: shared/games/netmatch.md and seed
+properties on the same network the board draws. Rules source: docs/games/netmatch.md and seed
 003 ("64 feature pawns", "16 word tokens", "75 word cards", "1 game board (with 1 dodecagonal
 network and 4 card boxes)").
 """
@@ -22,12 +22,15 @@ from ..fonts import text_width_mm
 from ..geometry.network import START, Network, Node, dodecagon
 from ..ir import WHITE, Circle, Component, LazyFronts, Line, Polygon, Rect, Text
 from ..resources import specs_dir
-from ..units import fmt_mm
+from ..units import MM_PER_PT, fmt_mm
 from ..spec import Colour, Length, SpecBase
-from ..wordlist import WORD_LENGTH, anagram_groups, read_words
+from ..fonts import missing_glyphs
+from ..wordlist import WORD_LENGTH, WordList, anagram_groups, read_words
 from . import Game, KitContext
 
 RULE = "NetMatch rules (seed 003)"
+DOC = "docs/games/netmatch.md"
+PRINT = "docs/print.md"
 SAFE = 3.0  # mm: text stays this far inside the trim
 
 
@@ -122,12 +125,19 @@ class NetMatchSpec(SpecBase):
 
 
 def word_list_path(spec: NetMatchSpec, ctx: KitContext) -> Path:
-    """The list to print: ``--words`` if given, else the spec's ``words`` beside the spec file
-    (falling back to the built-in specs folder)."""
-    if ctx.words is not None:
-        return Path(ctx.words)
-    beside = ctx.spec_path.parent / spec.words
-    return beside if beside.exists() else specs_dir() / spec.words
+    """The list to print: ``--set words=FILE`` (or ``--words FILE``) if given, else the spec's
+    ``words`` beside the spec file (falling back to the built-in specs folder)."""
+    return ctx.input_path("words", spec.words, specs_dir())
+
+
+def word_list(spec: NetMatchSpec, ctx: KitContext) -> WordList:
+    """The checked word list, read once per build (the validator and the cards share it).
+
+    Raises:
+        WordListError: the list breaks a rule (see pnp.wordlist.read_words).
+    """
+    path = word_list_path(spec, ctx)
+    return ctx.once(("words", path), lambda: read_words(path, WORD_LENGTH))
 
 
 def fit_size(word: str, width: float, max_pt: float) -> float:
@@ -189,7 +199,7 @@ def network_of(spec: NetMatchSpec) -> Network:
 
 
 def node_diameter(spec: NetMatchSpec) -> float:
-    """Node circle diameter in mm: a pawn plus 2 mm (shared/games/netmatch.md)."""
+    """Node circle diameter in mm: a pawn plus 2 mm (docs/games/netmatch.md)."""
     return spec.pawn.diameter + 2.0
 
 
@@ -235,7 +245,7 @@ def _marked(symbol: str, letter: str, cx: float, cy: float, size: float) -> tupl
     """A white symbol with the colour's letter inside (the letter sits lower in a triangle)."""
     drop = size * 0.12 if symbol == "triangle" else 0.0
     return (symbol_shape(symbol, cx, cy, size, WHITE, INK, max(0.25, size * 0.04)),
-            Text(cx, cy + drop, letter, size_pt=size * 0.75 / 0.3528 * 0.5, anchor="middle", valign="middle",
+            Text(cx, cy + drop, letter, size_pt=size * 0.75 / MM_PER_PT * 0.5, anchor="middle", valign="middle",
                  bold=True))
 
 
@@ -355,7 +365,7 @@ def components(spec: NetMatchSpec, ctx: KitContext) -> list[Component]:
     back), the board (network plus card boxes, tiled when larger than the page), the round pawns
     (pawn.diameter mm, pawn.copies of each colour and symbol) and the square letter tokens
     (token_size mm, one per colour and symbol, back with a box for one letter)."""
-    words = read_words(word_list_path(spec, ctx), WORD_LENGTH).words
+    words = word_list(spec, ctx).words
     net = network_of(spec)
     width, height, *_ = board_layout(spec, net)
     items = pieces(spec)
@@ -373,28 +383,33 @@ def components(spec: NetMatchSpec, ctx: KitContext) -> list[Component]:
 
 
 def check_words(spec: NetMatchSpec, ctx: KitContext) -> list[Finding]:
-    """Word-list checks of shared/games/netmatch.md (reading the list raises on any bad word)."""
+    """Word-list checks of docs/games/netmatch.md (reading the list raises on any bad word)."""
     path = word_list_path(spec, ctx)
-    wl = read_words(path, WORD_LENGTH)
+    wl = word_list(spec, ctx)
     n = len(wl.words)
     out = []
-    if ctx.words is None and spec.expected_words is not None:
+    if not ctx.overridden("words") and spec.expected_words is not None:
         out.append(verdict(n == spec.expected_words, f"{n} word cards (spec expects {spec.expected_words})",
                            f"{RULE}: \"75 word cards\""))
     else:
         out.append(verdict(n > 0, f"{n} word cards from {path.name}", f"{RULE}: word cards (user list)"))
-    out.append(verdict(True, f"all {n} words have exactly {WORD_LENGTH} letters", f"{RULE}: \"four-letter word\""))
-    out.append(verdict(True, f"no duplicates among {n} words (ignoring case)", "shared/games/netmatch.md: word list"))
-    out.append(verdict(True, f"every glyph of the {n} words is in the embedded font (Noto Sans)",
-                       "shared/PRINT.md: embed every font"))
+    wrong = [w for w in wl.words if len(w) != WORD_LENGTH or not w.isalpha()]
+    out.append(verdict(not wrong, f"all {n} words have exactly {WORD_LENGTH} letters"
+                       + (f"; not: {', '.join(wrong[:5])}" if wrong else ""), f"{RULE}: \"four-letter word\""))
+    folded = [w.casefold() for w in wl.words]
+    repeats = sorted({w for w in folded if folded.count(w) > 1}) if len(set(folded)) != n else []
+    out.append(verdict(not repeats, f"no duplicates among {n} words (ignoring case)"
+                       + (f"; repeated: {', '.join(repeats[:5])}" if repeats else ""), f"{DOC}: word list"))
+    lacking = missing_glyphs("".join(sorted(set("".join(wl.words)))))
+    out.append(verdict(not lacking, f"every glyph of the {n} words is in the embedded font (Noto Sans)"
+                       + (f"; missing: {' '.join(lacking)}" if lacking else ""), f"{PRINT}: embed every font"))
     groups = anagram_groups(wl.words)
     shown = "; ".join("/".join(g) for g in groups[:5]) + (" ..." if len(groups) > 5 else "")
     out.append(verdict(not groups, f"{len(groups)} anagram groups" + (f": {shown}" if groups else ""),
-                       "shared/games/netmatch.md: letter tokens reveal letters, not order", warn=True))
+                       f"{DOC}: letter tokens reveal letters, not order", warn=True))
     return out
 
 
-DOC = "shared/games/netmatch.md"
 
 
 def _groups(net: Network, colours: dict[int, str]) -> dict[tuple[str, str], list[str]]:
@@ -428,7 +443,7 @@ def _count_line(counts: dict[str, int]) -> str:
 
 
 def check_network(spec: NetMatchSpec) -> list[Finding]:
-    """The network checks of shared/games/netmatch.md, on the network the board draws."""
+    """The network checks of docs/games/netmatch.md, on the network the board draws."""
     net = network_of(spec)
     symbols = list(spec.network.symbols)
     out = []
@@ -497,10 +512,7 @@ def check_network(spec: NetMatchSpec) -> list[Finding]:
 
 
 def check_pieces(spec: NetMatchSpec) -> list[Finding]:
-    """Pawn, token, palette, setup and board-size checks of shared/games/netmatch.md."""
-    from ..layout.sheets import load_sheet
-    from ..layout.tiling import board_area, piece_grid
-
+    """Pawn, token, palette, setup and card-box checks of docs/games/netmatch.md."""
     net = network_of(spec)
     n_col, n_sym, copies = len(spec.colours), len(spec.network.symbols), spec.pawn.copies
     out = [verdict(n_col * n_sym * copies == 64, f"{n_col * n_sym * copies} pawns = {n_col} colours x {n_sym} symbols "
@@ -535,19 +547,6 @@ def check_pieces(spec: NetMatchSpec) -> list[Finding]:
               default=d + 1) - d
     out.append(verdict(gap >= 1.0, f"node circles {fmt_mm(d)} (pawn {fmt_mm(spec.pawn.diameter)} + 2 mm), "
                        f"at least {fmt_mm(gap)} apart", f"{DOC}: nodes big enough for a pawn"))
-    width, height, *_ = board_layout(spec, net)
-    board = Component("board", width, height, [()], board=True)
-    fit = []
-    for paper in ("a4", "letter", "a3", "tabloid"):
-        sheet = load_sheet(paper)
-        cols, rows = piece_grid(board, sheet, 10.0)
-        fit.append(f"{paper.upper()} {cols * rows} page{'s' if cols * rows > 1 else ''}")
-        if paper == "a3":
-            one = cols * rows == 1
-            _, _, aw, ah = board_area(sheet)
-    out.append(verdict(one, f"board {fmt_mm(width)} x {fmt_mm(height)}: " + ", ".join(fit)
-                       + ("" if one else f"; does not fit one A3 page ({fmt_mm(aw)} x {fmt_mm(ah)})"),
-                       "shared/PRINT.md: large boards tiled, or one A3/Tabloid page", warn=True))
     bw, bh = card_box(spec)
     out.append(verdict(bw >= spec.card.width and bh >= spec.card.height,
                        f"{n_col} card boxes {fmt_mm(bw)} x {fmt_mm(bh)} hold a {fmt_mm(spec.card.width)} x "
@@ -556,8 +555,9 @@ def check_pieces(spec: NetMatchSpec) -> list[Finding]:
 
 
 def check(spec: NetMatchSpec, ctx: KitContext) -> list[Finding]:
-    """Every check of shared/games/netmatch.md: word list, network, pieces."""
+    """Every check of docs/games/netmatch.md: word list, network, pieces."""
     return check_words(spec, ctx) + check_network(spec) + check_pieces(spec)
 
 
-GAME = Game("netmatch", "NetMatch", NetMatchSpec, components, check, __doc__.strip().splitlines()[0])
+GAME = Game("netmatch", "NetMatch", NetMatchSpec, components, check, __doc__.strip().splitlines()[0],
+            inputs={"words": "word list: one four-letter word per card"})

@@ -2,7 +2,7 @@
 
 The tiles are computed, never typed in: all C(9,4) = 126 patterns reduced to canonical forms under
 the rotation group C4 (smallest bitmask, bit index 3*row + col), cross-checked by Burnside's lemma.
-Rules source: shared/games/nonads.md and seed 000 ("There are 34 unique ways to colour four cells
+Rules source: docs/games/nonads.md and seed 000 ("There are 34 unique ways to colour four cells
 in a 3x3 grid, not counting rotations").
 """
 from __future__ import annotations
@@ -76,7 +76,7 @@ def components(spec: NonadsSpec, ctx: KitContext) -> list[Component]:
 
 
 def check(spec: NonadsSpec, ctx: KitContext) -> list[Finding]:
-    """The checks of shared/games/nonads.md, on the tiles the kit prints."""
+    """The checks of docs/games/nonads.md, on the tiles the kit prints."""
     n, k, group = spec.grid, spec.black, spec.group
     tiles = tile_masks(spec)
     cells = n * n

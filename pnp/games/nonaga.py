@@ -1,6 +1,6 @@
 """Nonaga (Viktor Bautista i Roca): 19 discs, 6 pawn counters and a true-size setup sheet.
 
-Rules source: shared/games/nonaga.md and seed 004 ("19 wooden discs", "6 wooden pawns (3 each in
+Rules source: docs/games/nonaga.md and seed 004 ("19 wooden discs", "6 wooden pawns (3 each in
 black and red)", "The 19 discs are arranged alongside each other in a hexagon shape. The black and
 red pawns are placed alternately on the 6 corner fields").
 
@@ -21,7 +21,7 @@ from . import Game, KitContext
 from ._pieces import counter, fit
 
 RULE = "Nonaga rules (seed 004)"
-DOC = "shared/games/nonaga.md"
+DOC = "docs/games/nonaga.md"
 SIDE = 3  # discs per edge of the starting hexagon
 
 
@@ -53,7 +53,7 @@ def board_cells() -> list[hexgrid.Hex]:
 
 def start_pawns() -> dict[hexgrid.Hex, str]:
     """Starting pawns by cell: the corners in cyclic order (2,0) (2,-2) (0,-2) (-2,0) (-2,2) (0,2)
-    alternate red, black, red, ... (shared/games/nonaga.md, Components)."""
+    alternate red, black, red, ... (docs/games/nonaga.md, Components)."""
     ring = hexgrid.corners(SIDE)  # east first, then counter-clockwise: the order of the rules doc
     return {c: ("red", "black")[i % 2] for i, c in enumerate(ring)}
 
@@ -116,7 +116,7 @@ def components(spec: NonagaSpec, ctx: KitContext) -> list[Component]:
 
 
 def check(spec: NonagaSpec, ctx: KitContext) -> list[Finding]:
-    """The checks of shared/games/nonaga.md, computed on the side-3 hex board."""
+    """The checks of docs/games/nonaga.md, computed on the side-3 hex board."""
     cells = board_cells()
     pairs = hexgrid.adjacent_pairs(cells)
     connected = hexgrid.is_connected(cells)

@@ -1,6 +1,6 @@
 """Nooks (Phillip L. Leduc, 2010): side-8 hex board, 11x11 square variant, 168 wall + 60 scoring stones.
 
-Rules source: shared/games/nooks.md and seed 001 ("168 neutral (tan) wall stones; 60 scoring
+Rules source: docs/games/nooks.md and seed 001 ("168 neutral (tan) wall stones; 60 scoring
 stones, 30 red stones and 30 gold stones", "Two neutral wall stones are placed at b8 and n8",
 "A wall is created by placing four wall stones on four empty cells that are aligned and
 connected", "Ties are not possible", variant: "walls must be placed vertically or horizontally").
@@ -25,7 +25,7 @@ from . import Game, KitContext
 from ._pieces import counter, fit, hex_cell, star
 
 RULE = "Nooks rules (seed 001)"
-DOC = "shared/games/nooks.md"
+DOC = "docs/games/nooks.md"
 WALL = 4                 # stones per wall (a straight tetromino)
 LABEL_AT = 0.64          # labels sit this many pitches beyond the centre of a line's end cell
 SEARCH_SEED = 2010       # the blocked-board search is seeded: same board every run
@@ -179,7 +179,7 @@ def _mask(cells: Sequence[Hashable], index: dict) -> int:
 
 
 def check_board(board: WallBoard, stones: Stones, expect: dict | None = None, search: bool = True) -> list[Finding]:
-    """The validator's checks on one wall board (shared/games/nooks.md, "What pnp validate nooks
+    """The validator's checks on one wall board (docs/games/nooks.md, "What pnp validate nooks
     proves"). ``expect`` holds the rules-doc figures to compare with (cells, placements).
     ``search`` runs the blocked-board search behind the scoring-stone warning (it cannot fail a kit)."""
     expect = expect or {}
@@ -236,7 +236,7 @@ def _scoring_stones(board: WallBoard, stones: Stones, setup: set) -> Finding:
 
 
 def check(spec: NooksSpec, ctx: KitContext) -> list[Finding]:
-    """The Nooks checks of shared/games/nooks.md for the hex board and (if included) the square variant."""
+    """The Nooks checks of docs/games/nooks.md for the hex board and (if included) the square variant."""
     out = []
     side = spec.side
     board, bad = hex_board(side, spec.setup)

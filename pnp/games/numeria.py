@@ -3,7 +3,7 @@
 A trope is 4 tiles in a connected straight line whose numbers strictly increase or decrease. Each
 trope type below is a definition (a predicate on the ascending numbers); the card's instances and
 the validator's counts are enumerated from those definitions over every 4-subset of 1..36, never
-typed in. Rules source: shared/games/numeria.md and seed 002 (lines 24-32 list the types).
+typed in. Rules source: docs/games/numeria.md and seed 002 (lines 24-32 list the types).
 """
 from __future__ import annotations
 
@@ -16,17 +16,16 @@ from typing import Callable
 from pydantic import BaseModel, ConfigDict, ValidationInfo, field_validator
 
 from ..findings import Finding, verdict
-from ..fonts import missing_glyphs, text_width_mm
+from ..fonts import CAP_HEIGHT, missing_glyphs, text_width_mm
 from ..geometry import squaregrid
 from ..ir import WHITE, Circle, Component, Line, Rect, Text
 from ..spec import Length, SpecBase
-from ..units import fmt_mm
+from ..units import MM_PER_PT as PT_MM, fmt_mm
 from . import Game, KitContext
 
 RULE = "Numeria rules (seed 002)"
-DOC = "shared/games/numeria.md"
+DOC = "docs/games/numeria.md"
 SAFE = 3.0            # mm: text stays this far inside a trim
-PT_MM = 25.4 / 72.0   # mm per point
 LIGHT, DARK = "#f4efe4", "#d9cdb4"
 SETUP_TINT, SETUP_DARK, CORNER_TINT, INK = "#fff7d6", "#f3e3a6", "#cfe3f3", "#1d3557"
 TILE_FILL = "#fffdf5"
@@ -364,13 +363,13 @@ def draw_tile(n: int, spec: NumeriaSpec):
     underlined everywhere."""
     t = tile_size(spec)
     under = ambiguous(n, range(1, spec.tiles + 1))
-    big = min(t * 0.42 / (0.714 * PT_MM), (t - 8.0) / max(text_width_mm(str(n), 1.0), 1e-6))
+    big = min(t * 0.42 / (CAP_HEIGHT * PT_MM), (t - 8.0) / max(text_width_mm(str(n), 1.0), 1e-6))
     small = min(6.5, t * 5.5 / 16.0)  # 5.5 pt on a 16 mm tile
     shapes: list = [Rect(0, 0, t, t, fill=TILE_FILL, stroke=None, bleed=True),
                     Rect(0.4, 0.4, t - 0.8, t - 0.8, fill=None, stroke="#b9ad93", stroke_width=0.3),
                     Text(t / 2, t / 2, str(n), size_pt=big, anchor="middle", valign="middle", bold=True, fill=INK,
                          underline=under)]
-    edge = 1.0 + small * PT_MM * 0.714 / 2 + 0.4
+    edge = 1.0 + small * PT_MM * CAP_HEIGHT / 2 + 0.4
     for rot, (x, y) in ((0, (t / 2, t - edge)), (90, (edge, t / 2)), (180, (t / 2, edge)), (270, (t - edge, t / 2))):
         shapes.append(Text(x, y, str(n), size_pt=small, anchor="middle", valign="middle", rotate=rot, fill=INK,
                            underline=under))
@@ -470,10 +469,7 @@ def disjoint(sets: list[tuple[int, ...]], k: int) -> list[tuple[int, ...]] | Non
 
 
 def check(spec: NumeriaSpec, ctx: KitContext) -> list[Finding]:
-    """The checks of shared/games/numeria.md, on the numbers and board the kit prints."""
-    from ..layout.sheets import load_sheet
-    from ..layout.tiling import board_area
-
+    """The checks of docs/games/numeria.md, on the numbers and board the kit prints."""
     n, k = spec.tiles, spec.trope_length
     out: list[Finding] = []
     numbers = list(range(1, n + 1))
@@ -517,18 +513,10 @@ def check(spec: NumeriaSpec, ctx: KitContext) -> list[Finding]:
     out.append(verdict(size is not None, f"trope card {fmt_mm(spec.card.width)} x {fmt_mm(spec.card.height)} holds "
                        f"all {total} instances at {size or spec.min_card_pt:g} pt (minimum {spec.min_card_pt:g} pt)",
                        f"{DOC}: trope reference card"))
-    w, h = board_size(spec)
-    for paper in ("a4", "letter"):
-        _, _, aw, ah = board_area(load_sheet(paper))
-        over = max(w - aw, h - ah)
-        out.append(verdict(over <= 1e-9, f"board {fmt_mm(w)} x {fmt_mm(h)} fits one {paper.upper()} page "
-                           f"({fmt_mm(aw)} x {fmt_mm(ah)})" if over <= 1e-9 else
-                           f"board {fmt_mm(w)} x {fmt_mm(h)} does not fit one {paper.upper()} page by {fmt_mm(over)}; "
-                           "it will be split", "shared/PRINT.md: fit A4 and Letter", warn=True))
     text = "".join(s.text for s in draw_card(spec) if isinstance(s, Text))
     lacking = missing_glyphs(text)
     out.append(verdict(not lacking, "every glyph of the trope card is in the embedded font"
-                       + (f"; missing: {' '.join(lacking)}" if lacking else ""), "shared/PRINT.md: embed every font"))
+                       + (f"; missing: {' '.join(lacking)}" if lacking else ""), "docs/print.md: embed every font"))
     t = tile_size(spec)
     out.append(verdict(t > 0, f"tiles {fmt_mm(t)} square sit in {fmt_mm(spec.square)} squares with "
                        f"{fmt_mm(spec.tile_margin)} margin", f"{DOC}: Components"))

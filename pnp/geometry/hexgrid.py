@@ -8,7 +8,7 @@ cells with max(|q|, |r|, |s|) <= n - 1: 3n(n - 1) + 1 cells.
 Layouts return centres and corners in millimetres with y pointing down. ``pitch`` is the distance
 between neighbouring centres, which equals the cell's width across the flats.
 
-Nooks labels (shared/games/nooks.md, "Coordinates"): column letter c = 1..2n-1 (a, b, ...) and
+Nooks labels (docs/games/nooks.md, "Coordinates"): column letter c = 1..2n-1 (a, b, ...) and
 row number 1..2n-1 with q = c - n, r = n - row (so s = row - c); for side 8, "h8" is the centre.
 
 Used by pnp/games/nooks.py and pnp/games/nonaga.py.
@@ -24,7 +24,7 @@ DIRECTIONS: tuple[Hex, ...] = ((1, 0), (1, -1), (0, -1), (-1, 0), (-1, 1), (0, 1
 """The six axial neighbour steps, counter-clockwise from east on a y-up page (Red Blob order)."""
 AXES: tuple[Hex, ...] = ((1, 0), (0, -1), (1, -1))
 """One step along each of the three line directions. In Nooks terms: +1 column, +1 row, and
-+1 column +1 row together (shared/games/nooks.md: (+1, 0), (0, +1), (+1, +1))."""
++1 column +1 row together (docs/games/nooks.md: (+1, 0), (0, +1), (+1, +1))."""
 SQRT3 = math.sqrt(3.0)
 
 

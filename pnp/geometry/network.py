@@ -2,7 +2,7 @@
 
 A Network is nodes with positions (mm from the network's centre, y down, so increasing angle runs
 clockwise on paper) and undirected edges between node ids. ``dodecagon()`` builds the default
-NetMatch design of shared/games/netmatch.md: an outer ring of start nodes along the sides of a
+NetMatch design of docs/games/netmatch.md: an outer ring of start nodes along the sides of a
 regular polygon, an inner ring, a corner ring and a hub. Graph questions (connectivity, distances,
 rotational symmetry) are answered here, so the validator and the drawing read the same data.
 """

@@ -9,7 +9,6 @@ from __future__ import annotations
 
 from ..ir import Line, Page, Rect, Text
 from . import marks
-from .impose import content_area
 from .sheets import Sheet
 
 GRID = 9  # targets per row and column: offsets -4..+4 steps
@@ -25,7 +24,7 @@ def _target(cx: float, cy: float, size: float = 10.0, colour: str = "#000000") -
 def calibration_pages(sheet: Sheet, duplex: str, step: float = 1.0) -> tuple[Page, Page]:
     """(front, back) pages of the calibration sheet for ``duplex`` "long" or "short", offsets in
     multiples of ``step`` mm from -4 to +4 steps on each axis."""
-    x, y, w, h = content_area(sheet)
+    x, y, w, h = sheet.content_area
     pitch = min(w, h - 20) / GRID
     x0 = x + (w - pitch * GRID) / 2 + pitch / 2
     y0 = y + 22 + pitch / 2

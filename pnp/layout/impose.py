@@ -10,26 +10,13 @@ from dataclasses import dataclass, replace
 from typing import Iterator, Sequence
 
 from ..errors import LayoutError
-from ..ir import Circle, Component, Drawing, Group, Line, Page, Text
+from ..ir import Circle, Component, Drawing, Group, Imposed, Line, Page, Text
 from ..units import fmt_mm
 from . import marks
 from .bleed import extend_for_bleed
+from .options import ImposeOptions
 from .sheets import Sheet
-from .tiling import Imposed, board_pages, board_piece_count
-
-DUPLEX_MODES = ("none", "long", "short")
-
-
-@dataclass(frozen=True)
-class ImposeOptions:
-    """How to impose: ``bleed`` in mm, ``duplex`` "none" | "long" | "short" (flip edge),
-    ``back_offset`` (dx, dy) in mm added to back sheets to correct a printer's misregistration,
-    ``overlap`` of poster pieces in mm."""
-    bleed: float = 0.0
-    duplex: str = "none"
-    back_offset: tuple[float, float] = (0.0, 0.0)
-    overlap: float = 10.0
-
+from .tiling import board_pages, board_piece_count
 
 @dataclass(frozen=True)
 class Grid:
@@ -52,19 +39,6 @@ class Grid:
         return (self.x0 + (i % self.cols) * self.pitch_x, self.y0 + (i // self.cols) * self.pitch_y)
 
 
-def content_area(sheet: Sheet) -> tuple[float, float, float, float]:
-    """(x, y, w, h): the printable area less the footer band."""
-    x, y, w, h = sheet.printable
-    return (x, y, w, h - marks.FOOTER_BAND)
-
-
-def mark_reserve(sheet: Sheet, bleed: float) -> tuple[float, float]:
-    """(offset, reserve): crop marks start ``offset`` mm outside the trim (past any bleed) and
-    need ``reserve`` mm of room around the block of components."""
-    offset = max(sheet.crop_marks.offset, bleed + 1.0 if bleed > 0 else 0.0)
-    return offset, offset + sheet.crop_marks.length
-
-
 def grid_for(comp: Component, sheet: Sheet, bleed: float = 0.0) -> Grid:
     """The largest N-up grid of ``comp`` that fits the content area with crop marks, centred.
 
@@ -73,8 +47,8 @@ def grid_for(comp: Component, sheet: Sheet, bleed: float = 0.0) -> Grid:
     Raises:
         LayoutError: the component does not fit, naming by how many mm.
     """
-    cx, cy, cw, ch = content_area(sheet)
-    _, reserve = mark_reserve(sheet, bleed)
+    cx, cy, cw, ch = sheet.content_area
+    _, reserve = sheet.mark_reserve(bleed)
     aw, ah = cw - 2 * reserve - 2 * bleed, ch - 2 * reserve - 2 * bleed
     gap = max(sheet.gutter, 2 * bleed)
     if comp.width > aw or comp.height > ah:
@@ -138,8 +112,6 @@ def impose(title: str, components: Sequence[Component], sheet: Sheet,
     Raises:
         LayoutError: a component does not fit (checked before any page is made).
     """
-    if opts.duplex not in DUPLEX_MODES:
-        raise LayoutError(f"unknown duplex mode {opts.duplex!r}.", field="--duplex", hint="use none, long or short")
     opts = effective_options(components, opts)
     plan = plan_pages(components, sheet, opts)
     total = plan[-1][0] + plan[-1][1] - 1 if plan else _sides(opts)
@@ -181,7 +153,7 @@ def component_pages(comp: Component, sheet: Sheet, opts: ImposeOptions):
     grid = grid_for(comp, sheet, opts.bleed)
     per = grid.per_page
     b = opts.bleed
-    offset, _ = mark_reserve(sheet, b)
+    offset, _ = sheet.mark_reserve(b)
     cm = sheet.crop_marks
     back = extend_for_bleed(comp.back, comp.width, comp.height, b) if comp.back is not None else None
     n_front = len(comp.fronts)

@@ -5,9 +5,8 @@ All functions return Drawings (tuples of IR shapes) in page millimetres.
 from __future__ import annotations
 
 from ..ir import BLACK, Circle, Drawing, Line, Rect, Text
-from .sheets import Sheet
+from .sheets import FOOTER_BAND, Sheet
 
-FOOTER_BAND = 13.0          # mm reserved at the bottom of the printable area for footer + scale bar
 SCALE_BAR = 50.0            # mm
 SCALE_LABEL = "must measure 50 mm \u2014 print at 100 % / Actual size"
 JOIN_WIDTH = 0.35           # mm: registration targets and overlap edges, heavier than crop marks

@@ -11,6 +11,9 @@ from ..resources import sheets_dir
 from ..spec import Length, OptionalLength, load_yaml, validate_model
 
 
+FOOTER_BAND = 13.0  # mm reserved at the bottom of the printable area for footer + scale bar
+
+
 class CropMarkStyle(BaseModel):
     """Crop marks: ``offset`` from the trim to the mark, mark ``length`` and line ``width`` (mm)."""
     model_config = ConfigDict(extra="forbid", frozen=True)
@@ -34,6 +37,25 @@ class Sheet(BaseModel):
         """(x, y, w, h) of the area inside the margin."""
         m = self.margin
         return (m, m, self.width - 2 * m, self.height - 2 * m)
+
+    @property
+    def content_area(self) -> tuple[float, float, float, float]:
+        """(x, y, w, h): the printable area less the footer band (FOOTER_BAND mm at the bottom)."""
+        x, y, w, h = self.printable
+        return (x, y, w, h - FOOTER_BAND)
+
+    def mark_reserve(self, bleed: float) -> tuple[float, float]:
+        """(offset, reserve) in mm: crop marks start ``offset`` outside the trim (past any bleed) and
+        need ``reserve`` of room around the block of components."""
+        offset = max(self.crop_marks.offset, bleed + 1.0 if bleed > 0 else 0.0)
+        return offset, offset + self.crop_marks.length
+
+    @property
+    def board_area(self) -> tuple[float, float, float, float]:
+        """(x, y, w, h): where a board window may go — the content area less room for crop marks."""
+        x, y, w, h = self.content_area
+        _, reserve = self.mark_reserve(0.0)
+        return (x + reserve, y + reserve, w - 2 * reserve, h - 2 * reserve)
 
 
 def available_papers() -> list[str]:

@@ -8,30 +8,14 @@ of columns x rows). A board that fits is printed whole on one page with crop mar
 from __future__ import annotations
 
 import math
-from typing import Iterator, NamedTuple
+from typing import Iterator
 
 from ..errors import LayoutError
-from ..ir import BLACK, Component, Group, Line, Rect, Text, TileInfo
+from ..ir import BLACK, Component, Group, Imposed, Line, Rect, Text, TileInfo
 from . import marks
 from .sheets import Sheet
 
-
-class Imposed(NamedTuple):
-    """One imposed sheet before its footer: drawing, side, trim box, bleed box, placements, tile."""
-    items: tuple
-    side: str
-    trim: tuple[float, float, float, float] | None
-    bleed_box: tuple[float, float, float, float] | None
-    placements: tuple
-    tile: TileInfo | None = None
-
-
-def board_area(sheet: Sheet) -> tuple[float, float, float, float]:
-    """(x, y, w, h): where a board window may go — the content area less room for crop marks."""
-    from .impose import content_area, mark_reserve
-    x, y, w, h = content_area(sheet)
-    _, reserve = mark_reserve(sheet, 0.0)
-    return (x + reserve, y + reserve, w - 2 * reserve, h - 2 * reserve)
+DEFAULT_OVERLAP = 10.0  # mm shared by neighbouring poster pieces
 
 
 def _split(length: float, avail: float, overlap: float) -> int:
@@ -46,7 +30,7 @@ def _split(length: float, avail: float, overlap: float) -> int:
 def rotated(comp: Component, sheet: Sheet) -> bool:
     """True when the board is turned a quarter turn on the page: only when it then fits on one
     page and does not fit upright (so tiled pieces are never rotated)."""
-    _, _, aw, ah = board_area(sheet)
+    _, _, aw, ah = sheet.board_area
     upright = comp.width <= aw + 1e-9 and comp.height <= ah + 1e-9
     turned = comp.height <= aw + 1e-9 and comp.width <= ah + 1e-9
     return turned and not upright
@@ -61,7 +45,7 @@ def piece_grid(comp: Component, sheet: Sheet, overlap: float) -> tuple[int, int]
     """
     if rotated(comp, sheet):
         return 1, 1
-    _, _, aw, ah = board_area(sheet)
+    _, _, aw, ah = sheet.board_area
     return _split(comp.width, aw, overlap), _split(comp.height, ah, overlap)
 
 
@@ -69,11 +53,6 @@ def board_piece_count(comp: Component, sheet: Sheet, overlap: float) -> int:
     """How many pages the board takes."""
     cols, rows = piece_grid(comp, sheet, overlap)
     return cols * rows
-
-
-def fits_on_one_page(comp: Component, sheet: Sheet) -> bool:
-    """True when the whole board fits the printable area of ``sheet`` (upright or turned)."""
-    return board_piece_count(comp, sheet, 10.0) == 1
 
 
 def _spans(length: float, n: int, overlap: float) -> list[tuple[float, float]]:
@@ -104,7 +83,7 @@ def board_pages(comp: Component, sheet: Sheet, overlap: float) -> Iterator[Impos
     (x - bx + px, y - by + py). A board that fits only when turned is drawn a quarter turn
     clockwise on one page (no TileInfo).
     """
-    ax, ay, aw, ah = board_area(sheet)
+    ax, ay, aw, ah = sheet.board_area
     cols, rows = piece_grid(comp, sheet, overlap)
     offset, length, width = sheet.crop_marks.offset, sheet.crop_marks.length, sheet.crop_marks.width
     board = comp.fronts[0]

@@ -20,10 +20,10 @@ from reportlab.lib.colors import HexColor
 from reportlab.pdfbase.pdfdoc import PDFArray, PDFDictionary, PDFName, PDFStream
 from reportlab.pdfgen import canvas as rl_canvas
 
-from ..errors import LayoutError
-from ..fonts import CAP_HEIGHT, FONT_NAME, missing_glyphs, text_width_mm, ttfont
+from ..fonts import FONT_NAME, ttfont
 from ..ir import Circle, Group, Line, Page, Polygon, Rect, Text
 from ..units import mm_to_pt
+from .base import Renderer, place_text
 
 CHUNK_PAGES = 2000
 
@@ -33,13 +33,7 @@ def _colour(hex_colour: str):
     return HexColor(hex_colour)
 
 
-@lru_cache(maxsize=8192)
-def _missing(text: str) -> list[str]:
-    return missing_glyphs(text)
-
-
 DUPLEX_PREF = {"long": "DuplexFlipLongEdge", "short": "DuplexFlipShortEdge"}
-PT_TO_MM_FONT = 25.4 / 72.0
 
 
 def _box(box, page_h_mm: float):
@@ -47,18 +41,20 @@ def _box(box, page_h_mm: float):
     return (mm_to_pt(x), mm_to_pt(page_h_mm - y - h), mm_to_pt(x + w), mm_to_pt(page_h_mm - y))
 
 
-class PdfWriter:
+class PdfWriter(Renderer):
     """Write Pages to one PDF file, page by page (a stream: nothing is kept after a page is drawn).
 
     Args:
         path: file to write (created on close()), or a binary file object (never chunked).
-        title: document title metadata.
+        title, author, subject, keywords: document metadata.
         duplex: "none", "long" or "short"; sets the /Duplex viewer preference.
     """
 
-    def __init__(self, path, title: str = "", duplex: str = "none") -> None:
+    def __init__(self, path, title: str = "", duplex: str = "none", author: str = "", subject: str = "",
+                 keywords: str = "") -> None:
         ttfont()
         self.path, self.title, self.duplex = path, title, duplex
+        self.author, self.subject, self.keywords = author, subject, keywords
         self.chunks: list[Path] = []
         self.canvas = self._new_canvas(path)
         self.pages = 0
@@ -69,6 +65,12 @@ class PdfWriter:
         c = rl_canvas.Canvas(target if hasattr(target, "write") else str(target), invariant=1, pageCompression=1,
                              initialFontName=FONT_NAME)
         c.setTitle(self.title)
+        if self.author:
+            c.setAuthor(self.author)
+        if self.subject:
+            c.setSubject(self.subject)
+        if self.keywords:
+            c.setKeywords(self.keywords)
         c.setCreator("pnp")
         c.setProducer("pnp (reportlab)")
         c.setViewerPreference("PrintScaling", "None")
@@ -106,8 +108,7 @@ class PdfWriter:
         c.scale(mm_to_pt(1), -mm_to_pt(1))
         c.setLineCap(0)
         self._state = [None, None, None, 0]
-        for shape in page.items:
-            self._draw(shape)
+        self.draw_all(page.items)
         c.restoreState()
         c.showPage()
         self._compress_last_page()
@@ -165,66 +166,58 @@ class PdfWriter:
             self._stroke(stroke, width)
         return (1 if fill else 0), (1 if stroke and width > 0 else 0)
 
-    def _draw(self, s) -> None:
-        c = self.canvas
-        if isinstance(s, Rect):
-            fill, stroke = self._paint(s.fill, s.stroke, s.stroke_width)
-            if fill or stroke:
-                c.rect(s.x, s.y, s.w, s.h, stroke=stroke, fill=fill)
-        elif isinstance(s, Circle):
-            fill, stroke = self._paint(s.fill, s.stroke, s.stroke_width)
-            if fill or stroke:
-                c.circle(s.cx, s.cy, s.r, stroke=stroke, fill=fill)
-        elif isinstance(s, Polygon):
-            fill, stroke = self._paint(s.fill, s.stroke, s.stroke_width)
-            path = c.beginPath()
-            path.moveTo(*s.points[0])
-            for pt in s.points[1:]:
-                path.lineTo(*pt)
-            path.close()
-            c.drawPath(path, stroke=stroke, fill=fill)
-        elif isinstance(s, Line):
-            self._paint(None, s.stroke, s.stroke_width)
-            if s.dash:
-                c.setDash(list(s.dash), 0)
-            c.line(s.x1, s.y1, s.x2, s.y2)
-            if s.dash:
-                c.setDash([], 0)
-        elif isinstance(s, Text):
-            self._text(s)
-        elif isinstance(s, Group):
-            if not (s.dx or s.dy or s.rotate or s.clip) and (s.sx, s.sy) == (1, 1):
-                for child in s.children:
-                    self._draw(child)
-                return
-            self._save()
-            if s.dx or s.dy:
-                c.translate(s.dx, s.dy)
-            if s.rotate:
-                c.rotate(s.rotate)
-            if (s.sx, s.sy) != (1, 1):
-                c.scale(s.sx, s.sy)
-            if s.clip:
-                path = c.beginPath()
-                path.rect(*s.clip)
-                c.clipPath(path, stroke=0, fill=0)
-            for child in s.children:
-                self._draw(child)
-            self._restore()
-        else:  # pragma: no cover - the IR is closed
-            raise TypeError(f"unknown shape {type(s).__name__}")
+    # -- shapes (one method per IR shape; see base.Renderer) ------------------------------------
+    def rect(self, s: Rect) -> None:
+        fill, stroke = self._paint(s.fill, s.stroke, s.stroke_width)
+        if fill or stroke:
+            self.canvas.rect(s.x, s.y, s.w, s.h, stroke=stroke, fill=fill)
 
-    def _text(self, t: Text) -> None:
-        missing = _missing(t.text)
-        if missing:
-            raise LayoutError(f"the text {t.text!r} uses {missing[0]!r} (U+{ord(missing[0]):04X}), which the "
-                              "embedded font Noto Sans cannot draw.", field="text",
-                              hint="use Latin, Greek or Cyrillic letters")
+    def circle(self, s: Circle) -> None:
+        fill, stroke = self._paint(s.fill, s.stroke, s.stroke_width)
+        if fill or stroke:
+            self.canvas.circle(s.cx, s.cy, s.r, stroke=stroke, fill=fill)
+
+    def polygon(self, s: Polygon) -> None:
         c = self.canvas
-        size = t.size_pt * PT_TO_MM_FONT
-        width = text_width_mm(t.text, t.size_pt)
-        x0 = {"start": 0.0, "middle": -width / 2, "end": -width}[t.anchor]
-        shift = CAP_HEIGHT * size / 2 if t.valign == "middle" else 0.0
+        fill, stroke = self._paint(s.fill, s.stroke, s.stroke_width)
+        path = c.beginPath()
+        path.moveTo(*s.points[0])
+        for pt in s.points[1:]:
+            path.lineTo(*pt)
+        path.close()
+        c.drawPath(path, stroke=stroke, fill=fill)
+
+    def line(self, s: Line) -> None:
+        c = self.canvas
+        self._paint(None, s.stroke, s.stroke_width)
+        if s.dash:
+            c.setDash(list(s.dash), 0)
+        c.line(s.x1, s.y1, s.x2, s.y2)
+        if s.dash:
+            c.setDash([], 0)
+
+    def group(self, s: Group) -> None:
+        if not (s.dx or s.dy or s.rotate or s.clip) and (s.sx, s.sy) == (1, 1):
+            self.draw_all(s.children)
+            return
+        c = self.canvas
+        self._save()
+        if s.dx or s.dy:
+            c.translate(s.dx, s.dy)
+        if s.rotate:
+            c.rotate(s.rotate)
+        if (s.sx, s.sy) != (1, 1):
+            c.scale(s.sx, s.sy)
+        if s.clip:
+            path = c.beginPath()
+            path.rect(*s.clip)
+            c.clipPath(path, stroke=0, fill=0)
+        self.draw_all(s.children)
+        self._restore()
+
+    def text(self, t: Text) -> None:
+        p = place_text(t)
+        c = self.canvas
         rotated = bool(t.rotate)
         if rotated:
             self._save()
@@ -234,15 +227,16 @@ class PdfWriter:
         else:
             ox, oy = t.x, t.y
         self._fill(t.fill)
-        if t.underline:
-            self._stroke(t.fill, size * 0.06)
-            c.line(ox + x0, oy + shift + size * 0.12, ox + x0 + width, oy + shift + size * 0.12)
-        if t.bold:  # Noto Sans ships as one variable font: bold is fill + a thin stroke (render mode 2)
-            self._stroke(t.fill, size * 0.035)
+        if p.underline:
+            x1, x2, uy, thick = p.underline
+            self._stroke(t.fill, thick)
+            c.line(ox + x1, oy + uy, ox + x2, oy + uy)
+        if p.bold_stroke:  # Noto Sans ships as one variable font: bold is fill + a thin stroke (render mode 2)
+            self._stroke(t.fill, p.bold_stroke)
         obj = c.beginText()
-        obj.setTextTransform(1, 0, 0, -1, ox + x0, oy + shift)  # undo the page's y flip for glyphs
-        obj.setFont(FONT_NAME, size)
-        mode = 2 if t.bold else 0
+        obj.setTextTransform(1, 0, 0, -1, ox + p.dx, oy + p.dy)  # undo the page's y flip for glyphs
+        obj.setFont(FONT_NAME, p.size)
+        mode = 2 if p.bold_stroke else 0
         if self._state[3] != mode:
             # the render mode outlives the text object; reportlab only writes it when it differs from
             # the canvas's initial mode, so force it out whenever ours changes

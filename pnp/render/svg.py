@@ -9,11 +9,11 @@ from pathlib import Path
 
 import svgwrite
 
-from ..fonts import CAP_HEIGHT, FONT_FAMILY
+from ..fonts import FONT_FAMILY
 from ..ir import Circle, Group, Line, Page, Polygon, Rect, Text
+from .base import Renderer, place_text
 
 INKSCAPE_NS = "http://www.inkscape.org/namespaces/inkscape"
-PT_TO_MM = 25.4 / 72.0
 
 
 def _n(v: float) -> float | int:
@@ -22,13 +22,15 @@ def _n(v: float) -> float | int:
 
 
 def page_to_svg(page: Page) -> str:
-    """Serialise one Page as an SVG document (a string)."""
+    """Serialise one Page as an SVG document (a string).
+
+    Raises:
+        LayoutError: a text uses a character the embedded font cannot draw.
+    """
     dwg = svgwrite.Drawing(size=(f"{_n(page.width)}mm", f"{_n(page.height)}mm"), profile="full", debug=False)
     dwg["viewBox"] = f"0 0 {_n(page.width)} {_n(page.height)}"
     dwg.attribs["xmlns:inkscape"] = INKSCAPE_NS
-    ctx = {"dwg": dwg, "clips": 0}
-    for shape in page.items:
-        dwg.add(_element(shape, ctx))
+    SvgRenderer(dwg).draw_all(page.items)
     return dwg.tostring()
 
 
@@ -45,22 +47,32 @@ def _paint(fill, stroke, width) -> dict:
     return out
 
 
-def _element(s, ctx):
-    dwg = ctx["dwg"]
-    if isinstance(s, Rect):
-        return dwg.rect((_n(s.x), _n(s.y)), (_n(s.w), _n(s.h)), **_paint(s.fill, s.stroke, s.stroke_width))
-    if isinstance(s, Circle):
-        return dwg.circle((_n(s.cx), _n(s.cy)), _n(s.r), **_paint(s.fill, s.stroke, s.stroke_width))
-    if isinstance(s, Polygon):
-        return dwg.polygon([(_n(x), _n(y)) for x, y in s.points], **_paint(s.fill, s.stroke, s.stroke_width))
-    if isinstance(s, Line):
-        el = dwg.line((_n(s.x1), _n(s.y1)), (_n(s.x2), _n(s.y2)), stroke=s.stroke, stroke_width=_n(s.stroke_width))
+class SvgRenderer(Renderer):
+    """Draws IR shapes as svgwrite elements into ``dwg`` (one method per shape; see base.Renderer)."""
+
+    def __init__(self, dwg) -> None:
+        self.dwg = dwg
+        self.parent = dwg
+        self.clips = 0
+
+    def rect(self, s: Rect) -> None:
+        self.parent.add(self.dwg.rect((_n(s.x), _n(s.y)), (_n(s.w), _n(s.h)), **_paint(s.fill, s.stroke, s.stroke_width)))
+
+    def circle(self, s: Circle) -> None:
+        self.parent.add(self.dwg.circle((_n(s.cx), _n(s.cy)), _n(s.r), **_paint(s.fill, s.stroke, s.stroke_width)))
+
+    def polygon(self, s: Polygon) -> None:
+        self.parent.add(self.dwg.polygon([(_n(x), _n(y)) for x, y in s.points],
+                                         **_paint(s.fill, s.stroke, s.stroke_width)))
+
+    def line(self, s: Line) -> None:
+        el = self.dwg.line((_n(s.x1), _n(s.y1)), (_n(s.x2), _n(s.y2)), stroke=s.stroke, stroke_width=_n(s.stroke_width))
         if s.dash:
             el["stroke-dasharray"] = " ".join(str(_n(d)) for d in s.dash)
-        return el
-    if isinstance(s, Text):
-        return _text(s, dwg)
-    if isinstance(s, Group):
+        self.parent.add(el)
+
+    def group(self, s: Group) -> None:
+        dwg = self.dwg
         g = dwg.g()
         transform = []
         if s.dx or s.dy:
@@ -76,32 +88,37 @@ def _element(s, ctx):
             g["inkscape:label"] = s.layer
             g["id"] = f"layer-{s.layer}"
         if s.clip:
-            ctx["clips"] += 1
-            clip = dwg.defs.add(dwg.clipPath(id=f"c{ctx['clips']}"))
+            self.clips += 1
+            clip = dwg.defs.add(dwg.clipPath(id=f"c{self.clips}"))
             x, y, w, h = s.clip
             clip.add(dwg.rect((_n(x), _n(y)), (_n(w), _n(h))))
-            g["clip-path"] = f"url(#c{ctx['clips']})"
-        for child in s.children:
-            g.add(_element(child, ctx))
-        return g
-    raise TypeError(f"unknown shape {type(s).__name__}")  # pragma: no cover
+            g["clip-path"] = f"url(#c{self.clips})"
+        self.parent.add(g)
+        outer, self.parent = self.parent, g
+        self.draw_all(s.children)
+        self.parent = outer
 
-
-def _text(t: Text, dwg):
-    size = t.size_pt * PT_TO_MM
-    shift = CAP_HEIGHT * size / 2 if t.valign == "middle" else 0.0
-    el = dwg.text(t.text, insert=(0, _n(shift)), fill=t.fill, font_size=_n(size),
-                  font_family=f"'{FONT_FAMILY}', sans-serif")
-    el["text-anchor"] = t.anchor
-    if t.bold:
-        el["font-weight"] = "bold"
-    if t.underline:
-        el["text-decoration"] = "underline"
-    transform = f"translate({_n(t.x)},{_n(t.y)})"
-    if t.rotate:
-        transform += f" rotate({_n(t.rotate)})"
-    el["transform"] = transform
-    return el
+    def text(self, t: Text) -> None:
+        p = place_text(t)
+        dwg = self.dwg
+        transform = f"translate({_n(t.x)},{_n(t.y)})"
+        if t.rotate:
+            transform += f" rotate({_n(t.rotate)})"
+        el = dwg.text(t.text, insert=(0, _n(p.dy)), fill=t.fill, font_size=_n(p.size),
+                      font_family=f"'{FONT_FAMILY}', sans-serif")
+        el["text-anchor"] = t.anchor
+        if p.bold_stroke:  # the same bold as the PDF: fill plus an outline of the same colour
+            el["stroke"] = t.fill
+            el["stroke-width"] = _n(p.bold_stroke)
+        if p.underline is None:
+            el["transform"] = transform
+            self.parent.add(el)
+            return
+        g = dwg.g(transform=transform)
+        x1, x2, uy, thick = p.underline
+        g.add(dwg.line((_n(x1), _n(uy)), (_n(x2), _n(uy)), stroke=t.fill, stroke_width=_n(thick)))
+        g.add(el)
+        self.parent.add(g)
 
 
 CUT_COLOUR = "#ff0000"

@@ -11,8 +11,8 @@ from pathlib import Path
 
 from PIL import Image
 
-from .ir import Component, Rect, Text
-from .render.raster import drawings_to_images
+from ..ir import Component, Rect, Text
+from .raster import drawings_to_images
 
 MAX_COLUMNS, MAX_ROWS, MAX_PIXELS = 10, 7, 4096
 MAX_DPI = 300.0

@@ -1,0 +1,107 @@
+"""One renderer base for every backend: a method per IR shape, and shared text placement.
+
+Modelled on reportlab's ``graphics.renderbase.Renderer``: ``draw(shape)`` dispatches on the shape's
+type to ``rect``, ``circle``, ``polygon``, ``line``, ``text`` or ``group``; a backend (pdf.py, svg.py)
+implements those six methods and nothing else decides how a shape is drawn. Text placement (font
+size in mm, advance width, anchor shift, baseline shift, glyph check, bold stroke, underline) is
+computed here once, so the PDF and the SVG of a page put every glyph in the same place.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from functools import lru_cache
+
+from ..errors import LayoutError
+from ..fonts import CAP_HEIGHT, missing_glyphs, text_width_mm
+from ..ir import Circle, Group, Line, Polygon, Rect, Text
+from ..units import MM_PER_PT
+
+BOLD_STROKE = 0.035      # bold = fill + a stroke this fraction of the font size wide (Noto Sans is one variable font)
+UNDERLINE_DROP = 0.12    # underline: this fraction of the size below the baseline
+UNDERLINE_WIDTH = 0.06   # and this fraction of the size thick
+
+
+@dataclass(frozen=True)
+class TextPlacement:
+    """Where a Text's glyphs go, in mm, relative to its anchor point (x, y) before rotation.
+
+    ``size`` is the font size in mm; ``width`` the advance width of the whole text; the glyphs start
+    at (dx, dy) with dy the baseline (y down); ``bold_stroke`` is the outline width for bold text (0
+    otherwise); ``underline`` is (x1, x2, y, thickness) or None.
+    """
+    size: float
+    width: float
+    dx: float
+    dy: float
+    bold_stroke: float
+    underline: tuple[float, float, float, float] | None
+
+
+def place_text(t: Text) -> TextPlacement:
+    """Place ``t`` with Noto Sans metrics.
+
+    Raises:
+        LayoutError: the text has a character the embedded font cannot draw (both backends refuse it
+            alike, before anything is written).
+    """
+    return _place(t.text, t.size_pt, t.anchor, t.valign, t.bold, t.underline)
+
+
+@lru_cache(maxsize=1 << 16)
+def _place(text: str, size_pt: float, anchor: str, valign: str, bold: bool, underline: bool) -> TextPlacement:
+    missing = missing_glyphs(text)
+    if missing:
+        raise LayoutError(f"the text {text!r} uses {missing[0]!r} (U+{ord(missing[0]):04X}), which the "
+                          "embedded font Noto Sans cannot draw.", field="text",
+                          hint="use Latin, Greek or Cyrillic letters")
+    size = size_pt * MM_PER_PT
+    width = text_width_mm(text, size_pt)
+    dx = {"start": 0.0, "middle": -width / 2, "end": -width}[anchor]
+    dy = CAP_HEIGHT * size / 2 if valign == "middle" else 0.0
+    rule = (dx, dx + width, dy + size * UNDERLINE_DROP, size * UNDERLINE_WIDTH) if underline else None
+    return TextPlacement(size, width, dx, dy, size * BOLD_STROKE if bold else 0.0, rule)
+
+
+class Renderer:
+    """Base of every backend: ``draw(shape)`` calls the method for the shape's type.
+
+    Subclasses implement ``rect``, ``circle``, ``polygon``, ``line``, ``text`` and ``group``; a group
+    method draws its children with ``self.draw``.
+    """
+
+    _METHODS = {Rect: "rect", Circle: "circle", Polygon: "polygon", Line: "line", Text: "text", Group: "group"}
+
+    def draw(self, shape) -> None:
+        """Draw one IR shape.
+
+        Raises:
+            TypeError: ``shape`` is not an IR shape.
+        """
+        name = self._METHODS.get(type(shape))
+        if name is None:
+            raise TypeError(f"unknown shape {type(shape).__name__}")
+        getattr(self, name)(shape)
+
+    def draw_all(self, shapes) -> None:
+        """Draw shapes in order (later ones on top)."""
+        draw = self.draw
+        for shape in shapes:
+            draw(shape)
+
+    def rect(self, s: Rect) -> None:
+        raise NotImplementedError
+
+    def circle(self, s: Circle) -> None:
+        raise NotImplementedError
+
+    def polygon(self, s: Polygon) -> None:
+        raise NotImplementedError
+
+    def line(self, s: Line) -> None:
+        raise NotImplementedError
+
+    def text(self, s: Text) -> None:
+        raise NotImplementedError
+
+    def group(self, s: Group) -> None:
+        raise NotImplementedError

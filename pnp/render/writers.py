@@ -1,0 +1,194 @@
+"""Output formats as writers registered by name: pdf, svg, cut-svg, tts, preview.
+
+A kit build makes one ``WriteJob`` and one writer per requested format; every imposed page goes to
+each writer's ``page()``, then ``finish()`` returns the files it wrote (paths relative to the
+staging folder). Writers finish in registry order, so ``preview`` finds the PDF already written.
+Each writer also says which files of an earlier kit it replaces (``owns``), so the switch to the
+new kit drops exactly the old files of the formats built.
+
+Adding a format: subclass KitWriter, decorate it with ``@register("name")``.
+"""
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Sequence
+
+from ..errors import SpecError
+from ..ir import Component, Page
+from ..layout.options import ImposeOptions
+
+
+@dataclass
+class WriteJob:
+    """What every writer of one kit shares: ``staging`` folder, file ``stem`` ("<game>-<paper>"),
+    document ``metadata`` (title, author, subject, keywords), page ``total``, imposition ``opts``,
+    the kit's ``components`` and ``settings`` (e.g. dpi for previews)."""
+    staging: Path
+    stem: str
+    total: int
+    opts: ImposeOptions
+    components: Sequence[Component]
+    metadata: dict = field(default_factory=dict)
+    settings: dict = field(default_factory=dict)
+
+    @property
+    def page_digits(self) -> int:
+        """Digits in page numbers of file names (at least 2: p01)."""
+        return max(2, len(str(self.total)))
+
+
+class KitWriter:
+    """One output format. ``folder`` is its sub-folder of the kit ("" for the kit folder itself);
+    ``requires`` names formats that must be written too (they finish first)."""
+    name = ""
+    folder = ""
+    requires: tuple[str, ...] = ()
+
+    def __init__(self, job: WriteJob) -> None:
+        self.job = job
+        self.written: list[Path] = []
+
+    def page(self, number: int, page: Page) -> None:
+        """Take one imposed page (1-based ``number``)."""
+
+    def finish(self) -> list[Path]:
+        """Close the format's files; return every path written, relative to the staging folder."""
+        return self.written
+
+    @classmethod
+    def owns(cls, relpath: str, stem: str) -> bool:
+        """True when ``relpath`` (posix, relative to the game folder) is a file this format writes for
+        the kit ``stem``: the files a rebuild of that kit in this format replaces."""
+        return bool(re.fullmatch(cls.pattern(re.escape(stem)), relpath))
+
+    @classmethod
+    def pattern(cls, stem: str) -> str:
+        raise NotImplementedError
+
+
+WRITERS: dict[str, type[KitWriter]] = {}
+
+
+def register(name: str):
+    """Class decorator: make a KitWriter available as ``--format name``."""
+    def deco(cls: type[KitWriter]) -> type[KitWriter]:
+        cls.name = name
+        WRITERS[name] = cls
+        return cls
+    return deco
+
+
+def resolve_formats(formats: Sequence[str]) -> tuple[str, ...]:
+    """The formats to write, with what they require, in registry order.
+
+    Raises:
+        SpecError: an unknown format, or none at all (names the option and lists the known ones).
+    """
+    known = ", ".join(WRITERS)
+    if not formats:
+        raise SpecError("no output format given.", field="--format", hint=f"use {known}")
+    wanted = set()
+    for fmt in formats:
+        if fmt not in WRITERS:
+            raise SpecError(f"unknown format {fmt!r}.", field="--format", hint=f"use {known}")
+        wanted.add(fmt)
+        wanted.update(WRITERS[fmt].requires)
+    return tuple(name for name in WRITERS if name in wanted)
+
+
+@register("pdf")
+class PdfKitWriter(KitWriter):
+    """The whole kit as one PDF: ``<stem>.pdf``."""
+
+    def __init__(self, job: WriteJob) -> None:
+        super().__init__(job)
+        from .pdf import PdfWriter
+        self.path = job.staging / f"{job.stem}.pdf"
+        self.pdf = PdfWriter(self.path, duplex=job.opts.duplex, **job.metadata)
+
+    def page(self, number: int, page: Page) -> None:
+        self.pdf.add(page)
+
+    def finish(self) -> list[Path]:
+        self.pdf.close()
+        return [Path(self.path.name)]
+
+    @classmethod
+    def pattern(cls, stem: str) -> str:
+        return rf"{stem}\.pdf"
+
+
+@register("svg")
+class SvgKitWriter(KitWriter):
+    """One SVG per page: ``svg/<stem>-pNN.svg``."""
+    folder = "svg"
+
+    def page(self, number: int, page: Page) -> None:
+        from .svg import write_svg
+        rel = Path(self.folder) / f"{self.job.stem}-p{number:0{self.job.page_digits}d}.svg"
+        (self.job.staging / self.folder).mkdir(exist_ok=True)
+        write_svg(page, self.job.staging / rel)
+        self.written.append(rel)
+
+    @classmethod
+    def pattern(cls, stem: str) -> str:
+        return rf"svg/{stem}-p\d+\.svg"
+
+
+@register("cut-svg")
+class CutSvgKitWriter(KitWriter):
+    """Cutter SVGs for pages with parts: ``cut/<stem>-pNN-cut.svg`` (layers "cut" and "art")."""
+    folder = "cut"
+
+    def page(self, number: int, page: Page) -> None:
+        if not page.placements:
+            return
+        from .svg import write_cut_svg
+        rel = Path(self.folder) / f"{self.job.stem}-p{number:0{self.job.page_digits}d}-cut.svg"
+        (self.job.staging / self.folder).mkdir(exist_ok=True)
+        write_cut_svg(page, self.job.staging / rel)
+        self.written.append(rel)
+
+    @classmethod
+    def pattern(cls, stem: str) -> str:
+        return rf"cut/{stem}-p\d+-cut\.svg"
+
+
+@register("tts")
+class TtsKitWriter(KitWriter):
+    """Tabletop Simulator deck sheets of the card-like components: ``tts/<stem>-<part>-…``."""
+    folder = "tts"
+
+    def finish(self) -> list[Path]:
+        from .tts import eligible, write_decks
+        for comp in self.job.components:
+            if eligible(comp):
+                self.written += [p.relative_to(self.job.staging)
+                                 for p in write_decks(comp, self.job.staging / self.folder, self.job.stem)]
+        return self.written
+
+    @classmethod
+    def pattern(cls, stem: str) -> str:
+        return rf"tts/{stem}-[a-z0-9_-]+-(back\.png|sheet\d+\.png)|tts/{stem}-[a-z0-9_-]+\.json"
+
+
+@register("preview")
+class PreviewKitWriter(KitWriter):
+    """Every page of the PDF as PNG at ``settings['dpi']`` plus a contact sheet:
+    ``preview/<stem>-pNN.png`` and ``preview/<stem>-contact.png``."""
+    folder = "preview"
+    requires = ("pdf",)
+
+    def finish(self) -> list[Path]:
+        from .raster import contact_sheet, pdf_pages_to_png
+        folder = self.job.staging / self.folder
+        pages = pdf_pages_to_png(self.job.staging / f"{self.job.stem}.pdf", folder, self.job.stem,
+                                 self.job.settings.get("dpi", 50))
+        contact = contact_sheet(pages, folder / f"{self.job.stem}-contact.png")
+        return [p.relative_to(self.job.staging) for p in pages + [contact]]
+
+    @classmethod
+    def pattern(cls, stem: str) -> str:
+        return rf"preview/{stem}-(p\d+|contact)\.png"
