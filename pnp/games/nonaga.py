@@ -143,8 +143,6 @@ def check(spec: NonagaSpec, ctx: KitContext) -> list[Finding]:
     out.append(verdict(apart, "no colour starts in a winning shape: each colour's corners are pairwise "
                        f"{min(hexgrid.distance(a, b) for a, b in combinations(reds, 2))} apart",
                        f"{RULE}: Goal of the game"))
-    out.append(verdict(spec.pawn < spec.disc, f"a pawn counter ({spec.pawn:g} mm) fits on a disc ({spec.disc:g} mm)",
-                       f"{DOC}: Components"))
     return out
 
 

@@ -198,7 +198,10 @@ def check_board(board: WallBoard, stones: Stones, expect: dict | None = None, se
         out.append(verdict(symmetric, f"{board.name}: setup stones {names} are point-symmetric through the centre",
                            f"{RULE}: Setup"))
     after = free_walls(board, setup)
-    out.append(verdict(True, f"{board.name}: {len(after)} wall placements after setup", f"{RULE}: Setup"))
+    blocked = len(board.walls) - len(after)
+    out.append(verdict(0 < len(after) and (blocked > 0) == bool(setup),
+                       f"{board.name}: {len(after)} of {len(board.walls)} wall placements remain after setup "
+                       f"({blocked} use a setup stone's cell)", f"{RULE}: Setup"))
     free, most, needed = wall_bound(board)
     out.append(verdict(needed <= stones.neutral,
                        f"{board.name}: wall stones suffice: {free} free cells hold at most {free}//4 = {most} walls, "
@@ -263,9 +266,6 @@ def check(spec: NooksSpec, ctx: KitContext) -> list[Finding]:
         out.append(verdict(not bad, f"square setup cells {', '.join(spec.square.setup) or 'none'} are on the "
                            f"{n}x{n} board" + (f" (not: {', '.join(bad)})" if bad else ""), f"{DOC}: Square variant"))
         out += check_board(sq, spec.stones, {"cells": 121, "placements": 176} if n == 11 else {}, search=ctx.full)
-    diameter = spec.stones.diameter
-    out.append(verdict(diameter <= spec.cell_size, f"stones ({diameter:g} mm) fit inside a cell "
-                       f"({spec.cell_size:g} mm across the flats)", f"{DOC}: Stones"))
     return out
 
 
