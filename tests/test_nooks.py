@@ -179,7 +179,7 @@ def test_validator_on_small_boards(kind, size, setup):
     all_lines = _lines(cells, dirs)
     assert f"{len(all_lines)} wall placements on the empty board" in text
     after = [ln for ln in all_lines if start.isdisjoint(ln)]
-    assert f"{len(after)} wall placements after setup" in text
+    assert f"{len(after)} of {len(all_lines)} wall placements remain after setup" in text
     free = len(cells) - len(start)
     assert f"{free} free cells hold at most {free}//4 = {free // 4} walls" in text
     # the blocked board the validator shows: legal walls, and then no wall fits
