@@ -207,7 +207,7 @@ def test_builtin_validator_numbers():
     text = " | ".join(f.check for f in findings)
     # rules doc figures
     assert "hex side 8: 372 wall placements on the empty board (124 per direction" in text
-    assert "hex side 8: 360 wall placements after setup" in text
+    assert "hex side 8: 360 of 372 wall placements remain after setup" in text
     assert "167 free cells hold at most 167//4 = 41 walls, 2 + 4x41 = 166 <= 168" in text
     assert "square 11x11: 176 wall placements" in text
     warning = next(f for f in findings if f.check.startswith("hex side 8: the sparsest"))
