@@ -10,10 +10,11 @@ from dataclasses import dataclass, replace
 from typing import Iterator, Sequence
 
 from ..errors import LayoutError
-from ..ir import Circle, Component, Drawing, Group, Imposed, Line, Page, Text
+from ..ir import Circle, Component, Drawing, Group, Imposed, Page, Text
 from ..units import fmt_mm
 from . import marks
 from .bleed import extend_for_bleed
+from .cover import BomCover, Cover
 from .options import ImposeOptions
 from .sheets import Sheet
 from .tiling import board_pages, board_piece_count
@@ -86,13 +87,14 @@ def _pages_of(comp: Component, sheet: Sheet, opts: ImposeOptions) -> int:
     return math.ceil(comp.count / per) * _sides(opts)
 
 
-def plan_pages(components: Sequence[Component], sheet: Sheet, opts: ImposeOptions) -> list[tuple[int, int]]:
-    """For each component, (first page, page count), 1-based, after the bill-of-materials page.
+def plan_pages(components: Sequence[Component], sheet: Sheet, opts: ImposeOptions,
+               front_pages: int = 1) -> list[tuple[int, int]]:
+    """For each component, (first page, page count), 1-based, after ``front_pages`` cover pages.
 
     Raises:
         LayoutError: a component that is not a board does not fit the sheet.
     """
-    out, page = [], 1 + _sides(opts)
+    out, page = [], 1 + front_pages * _sides(opts)
     for comp in components:
         n = _pages_of(comp, sheet, opts)
         out.append((page, n))
@@ -101,10 +103,11 @@ def plan_pages(components: Sequence[Component], sheet: Sheet, opts: ImposeOption
 
 
 def impose(title: str, components: Sequence[Component], sheet: Sheet,
-           opts: ImposeOptions = ImposeOptions()) -> tuple[int, list[tuple[int, int]], Iterator[Page]]:
+           opts: ImposeOptions = ImposeOptions(), cover: Cover | None = None
+           ) -> tuple[int, list[tuple[int, int]], Iterator[Page]]:
     """Impose a kit: returns (total pages, per-component (first page, count), lazy page iterator).
 
-    Page 1 is the bill of materials; then every component in order. Each page has a footer
+    The ``cover`` pages come first (default: a bill-of-materials page); then every component in order. Each page has a footer
     "<title> — <component> — page i of n" and the 50 mm scale check. In duplex mode every page is
     followed by its back: mirrored backs for parts that have one, else a blank, so that fronts and
     backs always share a sheet of paper. Duplex is dropped when no component has a back.
@@ -113,8 +116,9 @@ def impose(title: str, components: Sequence[Component], sheet: Sheet,
         LayoutError: a component does not fit (checked before any page is made).
     """
     opts = effective_options(components, opts)
-    plan = plan_pages(components, sheet, opts)
-    total = plan[-1][0] + plan[-1][1] - 1 if plan else _sides(opts)
+    cover = cover or BomCover(title)
+    plan = plan_pages(components, sheet, opts, cover.count)
+    total = plan[-1][0] + plan[-1][1] - 1 if plan else cover.count * _sides(opts)
 
     def blank(number: int, name: str) -> Page:
         x, y, w, h = sheet.printable
@@ -124,11 +128,13 @@ def impose(title: str, components: Sequence[Component], sheet: Sheet,
                     + marks.footer(sheet, text), name, side="back")
 
     def pages() -> Iterator[Page]:
-        yield bom_page(title, components, plan, sheet, opts, total)
-        number = 2
-        if opts.duplex != "none":
-            yield blank(number, "bill of materials")
+        number = 1
+        for page in cover.pages(components, plan, sheet, opts, total):
+            yield page
             number += 1
+            if opts.duplex != "none":
+                yield blank(number, page.label)
+                number += 1
         for comp in components:
             if comp.board:
                 gen = board_pages(comp, sheet, opts.overlap)
@@ -215,36 +221,3 @@ def _place(drawing: Drawing, x: float, y: float, comp: Component, bleed: float) 
         children += (Circle(comp.width / 2, comp.height / 2, comp.width / 2, fill=None, stroke=CUT_GUIDE,
                             stroke_width=0.12),)
     return Group(children, dx=x, dy=y, clip=(-bleed, -bleed, comp.width + 2 * bleed, comp.height + 2 * bleed))
-
-
-def bom_page(title: str, components: Sequence[Component], plan, sheet: Sheet, opts: ImposeOptions, total: int) -> Page:
-    """Page 1: the bill of materials — every component with its count, trim size and pages."""
-    x, y, w, _ = sheet.printable
-    items: list = [Text(x, y + 8, f"{title} \u2014 print-and-play kit", size_pt=18, bold=True),
-                   Text(x, y + 15, f"Paper {sheet.name.upper()} ({fmt_mm(sheet.width)} x {fmt_mm(sheet.height)}), "
-                        f"bleed {fmt_mm(opts.bleed)}, duplex {opts.duplex}, {total} pages. "
-                        "Print at 100 % / Actual size.", size_pt=9),
-                   Text(x, y + 26, "Bill of materials", size_pt=13, bold=True)]
-    cols = (x, x + 60, x + 80, x + 125)
-    heads = ("component", "count", "trim size", "pages")
-    row_y = y + 34
-    for cx, head in zip(cols, heads):
-        items.append(Text(cx, row_y, head, size_pt=9, bold=True))
-    items.append(Line(x, row_y + 1.5, x + w, row_y + 1.5, stroke_width=0.2))
-    for comp, (first, n) in zip(components, plan):
-        row_y += 6
-        size = f"diameter {fmt_mm(comp.width)}" if comp.shape == "circle" else f"{fmt_mm(comp.width)} x {fmt_mm(comp.height)}"
-        pages = f"{first}" if n == 1 else f"{first}\u2013{first + n - 1}"
-        for cx, value in zip(cols, (comp.name, str(comp.count), size, pages)):
-            items.append(Text(cx, row_y, value, size_pt=9))
-        if comp.note:
-            row_y += 4.5
-            items.append(Text(x + 4, row_y, comp.note, size_pt=7.5, fill="#444444"))
-    row_y += 12
-    for line in ("Cut on the crop marks (short lines outside each part). Check the scale bar below before cutting.",
-                 "Round parts have a thin grey cut circle. Boards larger than the paper come in pieces: trim each piece's",
-                 "\"trim off\" strip along the dashed line, lay that edge on the neighbour's dashed line (\"glue\" strip), glue."):
-        items.append(Text(x, row_y, line, size_pt=8.5))
-        row_y += 5
-    text = f"{title} \u2014 bill of materials \u2014 page 1 of {total}"
-    return Page(sheet.width, sheet.height, tuple(items) + marks.footer(sheet, text), "bill of materials")
