@@ -1,39 +1,84 @@
-"""The `pnp` command (typer): build, validate, list. Commands stay thin; the work is in pnp.kit.
+"""The `pnp` command (typer): build, validate, list, watch, calibrate, preview. Commands stay thin;
+the work is in pnp.kit.
 
-A PnpError becomes one message on stderr and exit code 2; a failed rules check exits 1.
+A PnpError becomes one plain-text message on stderr (control characters escaped, long values cut)
+and exit code 2; a failed rules check exits 1. ``-q`` silences everything but errors; ``--json``
+(validate, list) prints machine-readable results on stdout.
 """
 from __future__ import annotations
 
+import json
 import sys
 import time
+from contextlib import contextmanager
 from pathlib import Path
 from typing import List, Optional
 
 import typer
-from rich.console import Console
-from rich.markup import escape
-from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
+from . import __version__
 from .errors import PnpError, ValidationFailed
 from .findings import FAIL, PASS, WARN
 from .games import registry
-from .kit import DEFAULT_FORMATS, build_calibration, build_kit, context, load_target, validate_target
-from .layout.options import ImposeOptions
+from .kit import DEFAULT_FORMATS, build_calibration, build_kit, context, load_target, preflight, validate_target
+from .layout.options import DUPLEX_MODES, ImposeOptions
+from .layout.sheets import available_papers
 from .render.writers import WRITERS
 from .textsafe import plain
 from .units import fmt_mm, parse_length
 
-app = typer.Typer(add_completion=False, no_args_is_help=True, pretty_exceptions_enable=False,
-                  help="pnp: compile print-and-play kits (PDF, SVG) for abstract games, and prove their parts match the rules.")
-err = Console(stderr=True, highlight=False)
-out = Console(highlight=False, soft_wrap=True)
+PAPERS = ", ".join(available_papers())
+app = typer.Typer(no_args_is_help=True, pretty_exceptions_enable=False, rich_markup_mode=None,
+                  context_settings={"help_option_names": ["-h", "--help"]},
+                  help="pnp: compile print-and-play kits (PDF, SVG) for abstract games, and prove their parts "
+                       "match the rules.")
+STATE = {"quiet": False}
+
+
+def _say(text: str = "") -> None:
+    """Print a line on stdout unless --quiet."""
+    if not STATE["quiet"]:
+        typer.echo(text)
+
+
+def _note(text: str) -> None:
+    """Print a note on stderr unless --quiet."""
+    if not STATE["quiet"]:
+        typer.echo(f"note: {plain(text)}", err=True)
 
 
 def _fail(exc: PnpError) -> None:
-    """Print the error as plain text (control characters escaped, long values cut) and exit 2
-    (1 for a failed rules check)."""
+    """Print the error as plain text and exit 2 (1 for a failed rules check)."""
     typer.echo(f"error: {plain(str(exc))}", err=True)
     raise typer.Exit(1 if isinstance(exc, ValidationFailed) else 2)
+
+
+@contextmanager
+def _guard():
+    """Turn every error a user can cause into one plain message and exit 2: a PnpError, and an
+    OSError from a path the system refuses (too long, not searchable) that slipped past the checks."""
+    try:
+        yield
+    except PnpError as exc:
+        _fail(exc)
+    except OSError as exc:
+        where = f"{exc.filename}: " if getattr(exc, "filename", None) else ""
+        _fail(PnpError(f"{where}{exc.strerror or exc}.", hint="check the path: its length, spelling and permissions"))
+
+
+def _version(value: bool) -> None:
+    if value:
+        typer.echo(f"pnp {__version__}")
+        raise typer.Exit(0)
+
+
+@app.callback()
+def main_options(
+    version: bool = typer.Option(False, "--version", callback=_version, is_eager=True, help="Print the version and exit."),
+    quiet: bool = typer.Option(False, "--quiet", "-q", help="Print nothing but errors."),
+) -> None:
+    """pnp: compile print-and-play kits (PDF, SVG) for abstract games, and prove their parts match the rules."""
+    STATE["quiet"] = quiet
 
 
 def _overrides(sets: list[str], words: Path | None) -> dict[str, Path]:
@@ -72,119 +117,176 @@ def _offset(text: str) -> tuple[float, float]:
                        hint="write e.g. --back-offset 1.5,-0.5 (read it off `pnp calibrate`)") from None
 
 
-def _progress():
-    return Progress(TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(),
-                    console=err, transient=True, disable=not err.is_terminal)
+def _options(bleed: str, duplex: str, back_offset: str) -> ImposeOptions:
+    try:
+        bleed_mm = parse_length(bleed)
+    except ValueError as exc:
+        raise PnpError(f"--bleed: {exc}.", field="--bleed", hint="write e.g. --bleed 3") from None
+    return ImposeOptions(bleed=bleed_mm, duplex=duplex, back_offset=_offset(back_offset))
+
+
+@contextmanager
+def _progress(label: str):
+    """A progress line on stderr for long work (only on a terminal, and not with --quiet)."""
+    if STATE["quiet"] or not sys.stderr.isatty():
+        yield lambda done, total: None
+        return
+    from rich.console import Console
+    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
+    with Progress(TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(),
+                  console=Console(stderr=True), transient=True) as bar:
+        task = bar.add_task(label, total=None)
+        yield lambda done, total: bar.update(task, completed=done, total=total)
+
+
+def _report(result, seconds: float) -> str:
+    size = sum(f.stat().st_size for f in result.files)
+    return (f"{result.game}: {result.pages} pages on {result.paper}, {len(result.files)} files, "
+            f"{size / 1024:.0f} KiB, {seconds:.1f} s -> {result.files[0].parent}")
+
+
+PAPER_HELP = f"Paper: {PAPERS}, or a sheet YAML file."
+FORMAT_HELP = f"Output formats: {', '.join(WRITERS)} (repeat or comma-separate)."
+DUPLEX_HELP = f"Backs for duplex printing: {', '.join(DUPLEX_MODES)} (the flip edge)."
+SET_HELP = "Replace an input file: NAME=FILE (every game: rules=FILE; NetMatch: words=FILE). Repeatable."
+WORDS_HELP = "Shorthand for --set words=FILE: a NetMatch word list (.txt, .csv, .tsv, .xlsx, .ods)."
 
 
 @app.command()
 def build(
     games: Optional[List[str]] = typer.Argument(None, help="Games or spec files to build (default: every game)."),
-    paper: str = typer.Option("a4", "--paper", "-p", help="a4, letter, a3, tabloid, or a sheet YAML file."),
-    fmt: List[str] = typer.Option(list(DEFAULT_FORMATS), "--format", "-f",
-                                  help=f"{', '.join(WRITERS)} (repeat or comma-separate)."),
+    paper: str = typer.Option("a4", "--paper", "-p", help=PAPER_HELP),
+    fmt: List[str] = typer.Option(list(DEFAULT_FORMATS), "--format", "-f", help=FORMAT_HELP),
     out_dir: Path = typer.Option(Path("output"), "--out", "-o", help="Output folder."),
-    sets: List[str] = typer.Option([], "--set", help="Replace an input file a game declares: NAME=FILE "
-                                   "(NetMatch: words=FILE). Repeatable."),
-    words: Optional[Path] = typer.Option(None, "--words", help="Shorthand for --set words=FILE (NetMatch word list)."),
-    bleed: str = typer.Option("0", "--bleed", help="Bleed past the trim, mm (a print shop wants 3)."),
-    duplex: str = typer.Option("none", "--duplex", help="Backs for duplex printing: none, long or short (flip edge)."),
+    sets: List[str] = typer.Option([], "--set", help=SET_HELP),
+    words: Optional[Path] = typer.Option(None, "--words", help=WORDS_HELP),
+    bleed: str = typer.Option("0", "--bleed", help="Bleed past the trim, mm, 0-10 (a print shop wants 3)."),
+    duplex: str = typer.Option("none", "--duplex", help=DUPLEX_HELP),
     back_offset: str = typer.Option("0,0", "--back-offset", help="DX,DY mm added to back sheets (see `pnp calibrate`)."),
 ) -> None:
-    """Build kits into OUT/<game>/: the PDF, one SVG per page and manifest.json."""
-    try:
+    """Build kits into OUT/<game>/: the PDF, one SVG per page and a manifest. Every target is checked
+    before any is written."""
+    with _guard():
         formats = _split_formats(fmt)
-        try:
-            bleed_mm = parse_length(bleed)
-        except ValueError as exc:
-            raise PnpError(f"--bleed: {exc}.", field="--bleed", hint="write e.g. --bleed 3") from None
-        opts = ImposeOptions(bleed=bleed_mm, duplex=duplex, back_offset=_offset(back_offset))
+        opts = _options(bleed, duplex, back_offset)
         overrides = _overrides(sets, words)
-        for target in _targets(games):
+        targets = _targets(games)
+        preflight(targets, paper, formats, overrides, opts)
+        for target in targets:
             start = time.perf_counter()
-            with _progress() as bar:
-                task = bar.add_task(f"building {target}", total=None)
+            with _progress(f"building {target}") as progress:
                 result = build_kit(target, paper=paper, formats=formats, out=out_dir, overrides=overrides, opts=opts,
-                                   progress=lambda done, total: bar.update(task, completed=done, total=total))
-            size = sum(f.stat().st_size for f in result.files)
-            out.print(f"{result.game}: {result.pages} pages on {result.paper}, {len(result.files)} files, "
-                      f"{size / 1024:.0f} KiB, {time.perf_counter() - start:.1f} s -> {result.files[0].parent}")
-    except PnpError as exc:
-        _fail(exc)
+                                   progress=progress)
+            for note in result.notes:
+                _note(note)
+            _say(_report(result, time.perf_counter() - start))
 
 
 @app.command()
 def validate(
     games: Optional[List[str]] = typer.Argument(None, help="Games or spec files to check (default: every game)."),
-    sets: List[str] = typer.Option([], "--set", help="Replace an input file a game declares: NAME=FILE."),
-    words: Optional[Path] = typer.Option(None, "--words", help="Shorthand for --set words=FILE (NetMatch word list)."),
+    sets: List[str] = typer.Option([], "--set", help=SET_HELP),
+    words: Optional[Path] = typer.Option(None, "--words", help=WORDS_HELP),
+    as_json: bool = typer.Option(False, "--json", help="Print the findings as JSON (for scripts and CI)."),
 ) -> None:
     """Run the rules checks; exit 0 if all pass (warnings allowed), 1 if any fails, 2 on bad input."""
     failed = False
-    try:
+    report = []
+    with _guard():
         for target in _targets(games):
             loaded, findings = validate_target(target, _overrides(sets, words))
-            out.print(f"[bold]{escape(plain(loaded.game.title))}[/] ({escape(plain(str(loaded.path)))})")
+            failed |= any(f.status == FAIL for f in findings)
+            report.append({"game": loaded.game.name, "title": loaded.game.title, "spec": str(loaded.path),
+                           "findings": [{"status": f.status, "check": f.check, "rule": f.rule} for f in findings]})
+            if as_json:
+                continue
+            _say(f"{plain(loaded.game.title)} ({plain(str(loaded.path))})")
             for f in findings:
-                colour = {PASS: "green", FAIL: "red", WARN: "yellow"}[f.status]
-                out.print(f"  [{colour}]{f.status.upper():7}[/] {escape(plain(f.check))}  "
-                          f"[dim]{escape('[' + plain(f.rule) + ']')}[/]")
-                failed |= f.status == FAIL
-    except PnpError as exc:
-        _fail(exc)
+                label = f"{f.status.upper():7}"
+                if sys.stdout.isatty():
+                    label = typer.style(label, fg={PASS: "green", FAIL: "red", WARN: "yellow"}[f.status])
+                _say(f"  {label} {plain(f.check)}  [{plain(f.rule)}]")
+    if as_json:
+        typer.echo(json.dumps({"ok": not failed, "games": report}, indent=2, ensure_ascii=False))
     raise typer.Exit(1 if failed else 0)
 
 
 @app.command()
+def watch(
+    games: Optional[List[str]] = typer.Argument(None, help="Games or spec files to build and watch (default: every game)."),
+    paper: str = typer.Option("a4", "--paper", "-p", help=PAPER_HELP),
+    fmt: List[str] = typer.Option(list(DEFAULT_FORMATS), "--format", "-f", help=FORMAT_HELP),
+    out_dir: Path = typer.Option(Path("output"), "--out", "-o", help="Output folder."),
+    sets: List[str] = typer.Option([], "--set", help=SET_HELP),
+    words: Optional[Path] = typer.Option(None, "--words", help=WORDS_HELP),
+    debounce: int = typer.Option(300, "--debounce", help="Wait this many ms after the last change before rebuilding."),
+) -> None:
+    """Build, then rebuild whenever a spec, word list, rules text or sheet template it used changes.
+    A bad edit prints its error and keeps the last good kit. Ctrl-C stops."""
+    from .watch import watch_kits
+    with _guard():
+        if not 50 <= debounce <= 10_000:
+            raise PnpError(f"--debounce {debounce} ms is outside 50..10000.", field="--debounce")
+        code = watch_kits(_targets(games), paper, _split_formats(fmt), out_dir, _overrides(sets, words), debounce,
+                          say=lambda text: typer.echo(plain(text)), quiet=STATE["quiet"])
+    raise typer.Exit(code)
+
+
+@app.command()
 def calibrate(
-    paper: str = typer.Option("a4", "--paper", "-p", help="a4, letter, a3, tabloid."),
-    duplex: str = typer.Option("long", "--duplex", help="long or short (flip edge)."),
+    paper: str = typer.Option("a4", "--paper", "-p", help=PAPER_HELP),
+    duplex: str = typer.Option("long", "--duplex", help="long or short (the flip edge)."),
     step: float = typer.Option(1.0, "--step", help="Offset step between targets, mm."),
     out_dir: Path = typer.Option(Path("output"), "--out", "-o", help="Output folder."),
 ) -> None:
     """Print a two-sided test sheet to read your printer's --back-offset from."""
-    try:
+    with _guard():
         path = build_calibration(paper, duplex, out_dir, step)
-        out.print(f"calibration sheet: {path} (print both sides at 100 %, flip on the {duplex} edge)")
-    except PnpError as exc:
-        _fail(exc)
+        _say(f"calibration sheet: {path} (print both sides at 100 %, flip on the {duplex} edge)")
 
 
 @app.command()
 def preview(
     games: Optional[List[str]] = typer.Argument(None, help="Games or spec files (default: every game)."),
-    paper: str = typer.Option("a4", "--paper", "-p"),
-    dpi: int = typer.Option(50, "--dpi", help="Resolution of the PNGs."),
+    paper: str = typer.Option("a4", "--paper", "-p", help=PAPER_HELP),
+    dpi: int = typer.Option(50, "--dpi", help="Resolution of the PNGs, 10-600."),
     out_dir: Path = typer.Option(Path("output"), "--out", "-o", help="Output folder."),
 ) -> None:
     """Build each kit's PDF and render every page to PNG, plus one contact sheet per kit."""
-    try:
+    with _guard():
         if not 10 <= dpi <= 600:
             raise PnpError(f"dpi {dpi} is outside 10..600.", field="--dpi", hint="50 for a quick look, 300 to print")
-        for target in _targets(games):
-            with _progress() as bar:
-                task = bar.add_task(f"preview {target}", total=None)
+        targets = _targets(games)
+        preflight(targets, paper, ("preview",), {}, ImposeOptions())
+        for target in targets:
+            with _progress(f"preview {target}") as progress:
                 result = build_kit(target, paper=paper, formats=("preview",), out=out_dir, settings={"dpi": dpi},
-                                   progress=lambda done, total: bar.update(task, completed=done, total=total))
+                                   progress=progress)
             pngs = [f for f in result.files if f.suffix == ".png"]
-            out.print(f"{result.game}: {len(pngs) - 1} pages at {dpi} dpi, contact sheet {pngs[-1]}")
-    except PnpError as exc:
-        _fail(exc)
+            _say(f"{result.game}: {len(pngs) - 1} pages at {dpi} dpi, contact sheet {pngs[-1]}")
 
 
 @app.command("list")
-def list_games() -> None:
+def list_games(as_json: bool = typer.Option(False, "--json", help="Print the games and parts as JSON.")) -> None:
     """Show the games and their components with counts and trim sizes."""
-    try:
+    games = []
+    with _guard():
         for name, game in registry().items():
             loaded = load_target(name)
-            out.print(f"[bold]{name}[/]: {escape(game.summary)}")
-            for comp in game.components(loaded.spec, context(loaded)):
+            comps = game.components(loaded.spec, context(loaded))
+            games.append({"game": name, "title": game.title, "designer": loaded.spec.designer,
+                          "summary": game.summary, "inputs": dict(game.inputs),
+                          "components": [{"name": c.name, "count": c.count, "shape": c.shape,
+                                          "trim_mm": [round(c.width, 3), round(c.height, 3)]} for c in comps]})
+            if as_json:
+                continue
+            _say(f"{name}: {plain(game.summary)}")
+            for comp in comps:
                 size = (f"diameter {fmt_mm(comp.width)}" if comp.shape == "circle"
                         else f"{fmt_mm(comp.width)} x {fmt_mm(comp.height)}")
-                out.print(f"    {comp.count:4d} x {comp.name} ({size})")
-    except PnpError as exc:
-        _fail(exc)
+                _say(f"    {comp.count:4d} x {comp.name} ({size})")
+    if as_json:
+        typer.echo(json.dumps({"games": games}, indent=2, ensure_ascii=False))
 
 
 def main() -> None:  # pragma: no cover - console-script entry point

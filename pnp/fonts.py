@@ -8,6 +8,8 @@ from __future__ import annotations
 from functools import lru_cache
 from pathlib import Path
 
+from .units import mm_to_pt, pt_to_mm
+
 FONT_NAME = "NotoSans"
 FONT_FAMILY = "Noto Sans"
 CAP_HEIGHT = 0.714  # Noto Sans cap height, as a fraction of the em
@@ -49,4 +51,13 @@ def text_width_mm(text: str, size_pt: float) -> float:
     """Advance width of ``text`` set in Noto Sans at ``size_pt`` points, in millimetres."""
     from reportlab.pdfbase import pdfmetrics
     ttfont()
-    return pdfmetrics.stringWidth(text, FONT_NAME, size_pt) * 25.4 / 72.0
+    return pt_to_mm(pdfmetrics.stringWidth(text, FONT_NAME, size_pt))
+
+
+def wrap(text: str, size_pt: float, width_mm: float) -> list[str]:
+    """Break ``text`` into lines no wider than ``width_mm`` at ``size_pt`` in Noto Sans (reportlab's
+    simpleSplit, which measures with the font's real advance widths). A single word wider than the
+    line stays whole on its own line (the caller checks widths)."""
+    from reportlab.lib.utils import simpleSplit
+    ttfont()
+    return simpleSplit(text, FONT_NAME, size_pt, mm_to_pt(width_mm))

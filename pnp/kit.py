@@ -20,15 +20,17 @@ from .errors import OutputError, SpecError, ValidationFailed
 from .findings import FAIL, Finding
 from .games import Game, KitContext, get_game, registry
 from .ir import Component
+from .layout.cover import CoverInfo, KitCover, parse_rules
 from .layout.fit import board_fit
 from .layout.impose import effective_options, impose
 from .layout.options import ImposeOptions
-from .layout.sheets import Sheet, available_papers, load_sheet
+from .layout.sheets import Sheet, available_papers, load_sheet, sheet_path
 from .render.writers import WRITERS, WriteJob, resolve_formats
-from .resources import builtin_spec
+from .resources import builtin_spec, specs_dir
 from .spec import SpecBase, load_yaml, validate_model
 
 DEFAULT_FORMATS = ("pdf", "svg")
+COMMON_INPUTS = {"rules": "rules quick reference printed on the cover (Markdown; see specs/rules/)"}
 _SAFE_NAME = re.compile(r"^[a-z0-9][a-z0-9_-]{0,40}$")
 
 
@@ -48,6 +50,8 @@ class KitResult:
     pages: int
     files: list[Path] = field(default_factory=list)
     manifest: dict = field(default_factory=dict)
+    notes: list[str] = field(default_factory=list)
+    inputs: list[Path] = field(default_factory=list)
 
 
 def load_target(target: str) -> LoadedSpec:
@@ -80,9 +84,9 @@ def context(loaded: LoadedSpec, overrides: Mapping[str, Path] | None = None, ful
         SpecError: an override names an input this game does not take (the message lists those it does).
     """
     overrides = dict(overrides or {})
-    unknown = [name for name in overrides if name not in loaded.game.inputs]
+    unknown = [name for name in overrides if name not in loaded.game.inputs and name not in COMMON_INPUTS]
     if unknown:
-        takes = ", ".join(loaded.game.inputs) or "none"
+        takes = ", ".join([*loaded.game.inputs, *COMMON_INPUTS])
         raise SpecError(f"{loaded.game.title} takes no input {unknown[0]!r}.", field="--set",
                         hint=f"inputs of {loaded.game.name}: {takes}")
     return KitContext(loaded.path, {k: Path(v) for k, v in overrides.items()}, full)
@@ -99,6 +103,29 @@ def validate_target(target: str, overrides: Mapping[str, Path] | None = None,
         sheets = [load_sheet(p) for p in (papers or available_papers())]
         findings += board_fit(loaded.game.components(loaded.spec, ctx), sheets)
     return loaded, findings
+
+
+def cover_info(loaded: LoadedSpec, ctx: KitContext) -> CoverInfo:
+    """The cover's facts: title and designer from the spec, the rules text from ``rules:`` (beside the
+    spec, else built in; ``--set rules=FILE`` replaces it).
+
+    Raises:
+        SpecError: the rules file is missing or malformed (names its file and line).
+    """
+    spec, game = loaded.spec, loaded.game
+    path = ctx.input_path("rules", spec.rules or f"rules/{game.name}.md", specs_dir())
+    rules = parse_rules(path)
+    who = spec.designer or "an unnamed designer"
+    source = (f"Rules: a summary in pnp's own words of {who}'s rules for {rules.title}; the designer's text is the "
+              f"authority. Edit {path.name} (beside the spec, or --set rules=FILE) and rebuild to change it.")
+    return CoverInfo(spec.title or game.title, spec.designer, spec.year, rules, source)
+
+
+def metadata(info: CoverInfo, game: Game) -> dict:
+    """Document metadata for the PDF and SVG writers."""
+    return {"title": f"{info.title} \u2014 print-and-play kit", "author": info.designer,
+            "subject": info.rules.description,
+            "keywords": f"print-and-play, {info.title}, {info.designer}, board game, pnp"}
 
 
 def _sha256(path: Path) -> str:
@@ -173,8 +200,14 @@ def build_kit(target: str, paper: str = "a4", formats: Sequence[str] = DEFAULT_F
     components = game.components(spec, ctx)
     sheet = _sheet(paper)
     title = spec.title or game.title
+    notes = []
+    if opts.duplex != "none" and effective_options(components, opts).duplex == "none":
+        notes.append(f"--duplex {opts.duplex} ignored: no part of {game.title} has a printed back, so the kit "
+                     "prints one-sided.")
     opts = effective_options(components, opts)
-    total, plan, pages = impose(title, components, sheet, opts)
+    info = cover_info(loaded, ctx)
+    cover = KitCover(info, components, sheet, opts)
+    total, plan, pages = impose(title, components, sheet, opts, cover)
     fit = board_fit(components, [sheet], opts.overlap)
     target_dir = _prepare_out(Path(out), game.name)
     stem = f"{game.name}-{sheet.name}"
@@ -182,7 +215,7 @@ def build_kit(target: str, paper: str = "a4", formats: Sequence[str] = DEFAULT_F
     shutil.rmtree(staging, ignore_errors=True)
     try:
         staging.mkdir(parents=True)
-        job = WriteJob(staging, stem, total, opts, components, {"title": title}, dict(settings or {}))
+        job = WriteJob(staging, stem, total, opts, components, metadata(info, game), dict(settings or {}))
         written = _write(job, formats, pages, progress)
         manifest = _manifest(game.name, sheet.name, total, components, plan, opts, fit, staging, written)
         (staging / "manifest.json").write_text(json.dumps(manifest, indent=2, ensure_ascii=False) + "\n",
@@ -194,7 +227,32 @@ def build_kit(target: str, paper: str = "a4", formats: Sequence[str] = DEFAULT_F
                           hint="check the folder is writable and has space") from None
     finally:
         shutil.rmtree(staging, ignore_errors=True)
-    return KitResult(game.name, sheet.name, total, [target_dir / p for p in written], manifest)
+    used = [loaded.path, info.rules.path, sheet_path(paper)]
+    used += [ctx.input_path(name, getattr(spec, name), specs_dir()) for name in game.inputs if hasattr(spec, name)]
+    return KitResult(game.name, sheet.name, total, [target_dir / p for p in written], manifest, notes, used)
+
+
+def preflight(targets: Sequence[str], paper: str, formats: Sequence[str], overrides: Mapping[str, Path],
+              opts: ImposeOptions) -> None:
+    """Check every target before any is built: formats, paper, spec, inputs and rules checks, so a
+    multi-target build never replaces one kit and then stops at a bad one.
+
+    Raises:
+        PnpError: the first problem found (nothing has been written).
+        ValidationFailed: a target breaks a rule.
+    """
+    resolve_formats(formats)
+    check_environment()
+    _sheet(paper)
+    for target in targets:
+        loaded = load_target(target)
+        usable = {k: v for k, v in overrides.items() if k in loaded.game.inputs or k in COMMON_INPUTS}
+        ctx = context(loaded, usable, full=False)
+        failed = [f for f in loaded.game.check(loaded.spec, ctx) if f.status == FAIL]
+        if failed:
+            raise ValidationFailed(f"{loaded.game.name} fails {len(failed)} rules check(s), e.g. {failed[0].check} "
+                                   f"[{failed[0].rule}].", file=loaded.path, hint=f"run `pnp validate {target}`")
+        cover_info(loaded, ctx)
 
 
 def _write(job: WriteJob, formats: tuple[str, ...], pages, progress) -> list[Path]:

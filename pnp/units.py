@@ -15,30 +15,46 @@ _UNITS = {"mm": 1.0, "cm": MM_PER_CM, "m": 1000.0, "km": 1_000_000.0, "in": MM_P
 _LENGTH_RE = re.compile(r"^\s*([+-]?(?:\d+(?:\.\d*)?|\.\d+)(?:[eE][+-]?\d+)?)\s*([a-z]*)\s*$")
 
 
+def _show(value: object) -> str:
+    """repr() of a value for a message: cut to 40 characters; a huge int is described, not printed."""
+    if isinstance(value, int) and not isinstance(value, bool) and value.bit_length() > 200:
+        return f"a number of about {int(value.bit_length() * 0.30103) + 1} digits"
+    try:
+        text = repr(value)
+    except ValueError:  # e.g. a container holding an int longer than Python will print
+        return f"a {type(value).__name__} too large to print"
+    return text if len(text) <= 40 else text[:37] + "..."
+
+
 def parse_length(value: object) -> float:
     """Parse a length and return millimetres.
 
     Accepts an int/float (mm) or a string such as "30mm", "3 cm", "1.2in", "18pt", "30".
 
     Raises:
-        ValueError: the value is not a number with a known unit (mm, cm, in, pt), or is not finite.
+        ValueError: the value is not a number with a known unit (mm, cm, in, pt), or is not finite
+            (nan, inf, or too large for a float such as 1e1000 or a 1000-digit int). Nothing else.
     """
+    expected = "expected a length such as 30mm, 1.2in or 18pt"
     if isinstance(value, bool):
-        raise ValueError(f"expected a length such as 30mm, 1.2in or 18pt, got {value!r}")
-    if isinstance(value, (int, float)):
-        number, unit = float(value), "mm"
-    elif isinstance(value, str):
-        match = _LENGTH_RE.match(value.lower())
-        if not match:
-            raise ValueError(f"expected a length such as 30mm, 1.2in or 18pt, got {value!r}")
-        number, unit = float(match.group(1)), match.group(2) or "mm"
-        if unit not in _UNITS:
-            raise ValueError(f"unknown unit {unit!r} in {value!r}; use mm, cm, m, in or pt")
-    else:
-        raise ValueError(f"expected a length such as 30mm, 1.2in or 18pt, got {value!r}")
+        raise ValueError(f"{expected}, got {value!r}")
+    try:
+        if isinstance(value, (int, float)):
+            number, unit = float(value), "mm"
+        elif isinstance(value, str):
+            match = _LENGTH_RE.match(value.lower())
+            if not match:
+                raise ValueError(f"{expected}, got {_show(value)}")
+            number, unit = float(match.group(1)), match.group(2) or "mm"
+            if unit not in _UNITS:
+                raise ValueError(f"unknown unit {_show(unit)} in {_show(value)}; use mm, cm, m, in or pt")
+        else:
+            raise ValueError(f"{expected}, got {_show(value)}")
+    except OverflowError:  # float() of an int beyond about 1.8e308
+        raise ValueError(f"{_show(value)} is too large for a length") from None
     mm = number * _UNITS[unit]
     if not math.isfinite(mm):
-        raise ValueError(f"length {value!r} is not finite")
+        raise ValueError(f"length {_show(value)} is not finite")
     return mm
 
 

@@ -1,17 +1,20 @@
-"""Reading a NetMatch word list: UTF-8 (a byte-order mark and CRLF line ends are fine), one word per
-line, blank lines and lines starting with # ignored. Every word has exactly four letters (Unicode
-letters, counted after NFC normalisation, not bytes), no duplicates ignoring case, and every glyph
-must be in the embedded font.
+"""Reading a NetMatch word list from a .txt, .csv, .tsv, .xlsx or .ods file (see pnp.listfile).
+
+A .txt list is UTF-8 (a byte-order mark and CRLF line ends are fine), one word per line, blank lines
+and lines starting with # ignored. A spreadsheet gives its words in the column headed ``word`` (any
+case), or in its first column if no row heads one; other columns and empty cells are ignored. Every
+word has exactly four letters (Unicode letters, counted after NFC normalisation, not bytes), no
+duplicates ignoring case, and every glyph must be in the embedded font.
 """
 from __future__ import annotations
 
-import hashlib
 import unicodedata
 from dataclasses import dataclass
 from pathlib import Path
 
 from .errors import WordListError
 from .fonts import missing_glyphs
+from .listfile import describe, read_list
 
 WORD_LENGTH = 4
 MAX_WORDS = 200_000
@@ -20,78 +23,69 @@ MAX_BYTES = 16 * 1024 * 1024
 
 @dataclass(frozen=True)
 class WordList:
-    """Words in file order, with the 1-based line number of each."""
+    """Words in file order, with the 1-based line (.txt) or row (spreadsheets) of each; ``sheet`` and
+    ``column`` say where in a spreadsheet the words were (None for a .txt; ``column`` is a letter for
+    .xlsx/.ods and a 1-based number for .csv/.tsv)."""
     path: Path
     words: tuple[str, ...]
     lines: tuple[int, ...]
+    sheet: str | None = None
+    column: str | int | None = None
+
+    def where(self, index: int) -> str:
+        """Where words[index] is: 'line 12', 'row 12, column 1' or 'sheet Words, row 12, column B'."""
+        return describe(self.sheet, self.lines[index], self.column)
 
 
 def read_words(path: Path, length: int = WORD_LENGTH) -> WordList:
-    """Read and check a word list. The checked list is cached by path and content hash, so the validator
-    and the card drawing of one build read it once.
+    """Read and check a word list (each call reads the file; the caller keeps the result).
 
     Raises:
-        WordListError: missing or unreadable file, not UTF-8, a word that is not ``length`` letters,
-            a non-letter, a duplicate (ignoring case), a glyph missing from the font, no words at
-            all, or more than MAX_WORDS words. The message names the file and line.
+        WordListError: missing or unreadable file, unknown suffix, not UTF-8, not a valid
+            spreadsheet, a cell that is a number or date, a word that is not ``length`` letters, a
+            non-letter, a duplicate (ignoring case), a glyph missing from the font, no words at all,
+            or more than MAX_WORDS words. The message names the file and line, or for a spreadsheet
+            the sheet, row and column.
     """
     path = Path(path)
-    if not path.is_file():
-        raise WordListError("word list does not exist." if not path.exists() else "word list is not a file.",
-                            file=path, field="--words", hint="give the path of a UTF-8 text file, one word per line")
-    if path.stat().st_size > MAX_BYTES:
-        raise WordListError(f"word list is larger than {MAX_BYTES // (1024 * 1024)} MB.", file=path,
-                            hint=f"pnp builds decks of at most {MAX_WORDS:,} words")
-    raw = path.read_bytes()
-    key = (str(path), length, hashlib.blake2b(raw, digest_size=16).digest())
-    if key not in _CACHE:
-        _CACHE.clear()  # keep one list: the validator and the card drawing of a build share it
-        _CACHE[key] = _check(path, raw, length)
-    return _CACHE[key]
-
-
-_CACHE: dict = {}
-
-
-def _check(path: Path, raw: bytes, length: int) -> WordList:
-    try:
-        text = raw.decode("utf-8-sig")
-    except UnicodeDecodeError as exc:
-        line = raw[: exc.start].count(b"\n") + 1
-        raise WordListError(f"not UTF-8: byte 0x{raw[exc.start]:02x} cannot be decoded "
-                            "(the file may be Latin-1 or Windows-1252).", file=path, line=line,
-                            hint="save the list as UTF-8") from None
+    entries = read_list(path, "word", max_rows=MAX_WORDS, max_bytes=MAX_BYTES, error=WordListError,
+                        field="--words", label="word list", item="word")
+    text = path.suffix.lower() == ".txt"
+    per = "line" if text else "cell"
     words, lines, seen = [], [], {}
-    for number, line in enumerate(text.splitlines(), start=1):
-        word = unicodedata.normalize("NFC", line.strip())
-        if not word or word.startswith("#"):
-            continue
+
+    def fail(message: str, hint: str) -> WordListError:
+        return WordListError(message if text else f"{entry.where}: {message}", file=path, line=entry.row, hint=hint)
+
+    for entry in entries:
+        word = unicodedata.normalize("NFC", entry.value)
+        number = entry.row
         bad = [ch for ch in word if not ch.isalpha()]
         if bad:
-            raise WordListError(f"{word!r} contains {bad[0]!r}, which is not a letter.", file=path, line=number,
-                                hint="use letters only, one word per line")
+            raise fail(f"{word!r} contains {bad[0]!r}, which is not a letter.", f"use letters only, one word per {per}")
         if len(word) != length:
-            raise WordListError(f"{word!r} has {len(word)} letters; every word needs exactly {length}.",
-                                file=path, line=number, hint=f"replace it with a {length}-letter word")
+            raise fail(f"{word!r} has {len(word)} letters; every word needs exactly {length}.",
+                       f"replace it with a {length}-letter word")
         key = word.casefold()
         if key in seen:
-            raise WordListError(f"{word!r} repeats the word on line {seen[key]} (ignoring case).", file=path,
-                                line=number, hint="remove one of them")
+            first = f"line {seen[key]}" if text else f"row {seen[key]}"
+            raise fail(f"{word!r} repeats the word on {first} (ignoring case).", "remove one of them")
         missing = missing_glyphs(word)
         if missing:
-            raise WordListError(f"{word!r} uses {missing[0]!r} (U+{ord(missing[0]):04X}), which the embedded font "
-                                "Noto Sans cannot draw.", file=path, line=number,
-                                hint="use Latin, Greek or Cyrillic letters")
+            raise fail(f"{word!r} uses {missing[0]!r} (U+{ord(missing[0]):04X}), which the embedded font "
+                       "Noto Sans cannot draw.", "use Latin, Greek or Cyrillic letters")
         seen[key] = number
         words.append(word)
         lines.append(number)
-        if len(words) > MAX_WORDS:
-            raise WordListError(f"more than {MAX_WORDS:,} words.", file=path, line=number,
-                                hint=f"split the list: pnp builds decks of at most {MAX_WORDS:,} words")
     if not words:
-        raise WordListError("word list has no words (only blank lines or # comments).", file=path,
-                            hint="add one four-letter word per line")
-    return WordList(path, tuple(words), tuple(lines))
+        if text:
+            raise WordListError("word list has no words (only blank lines or # comments).", file=path,
+                                hint="add one four-letter word per line")
+        raise WordListError("word list has no words (no non-empty cell in the column headed 'word', or in the "
+                            "first column).", file=path,
+                            hint=f"put one {length}-letter word per row, in a column headed 'word' or the first column")
+    first = entries[0]
+    return WordList(path, tuple(words), tuple(lines), first.sheet, first.column)
 
 
 def anagram_groups(words: tuple[str, ...]) -> list[tuple[str, ...]]:

@@ -1,31 +1,55 @@
 """The print contract of every page: viewer prefs, TrimBox, footer, 50 mm scale bar, crop marks
-that never touch a component, SVG geometry in mm, manifest hashes, byte-identical rebuilds."""
+that never touch a component, SVG geometry in mm, bleed, manifest hashes, byte-identical rebuilds.
+
+The contract tests run over every registered game (pnp.games.registry()) on every paper below, so a
+new game is covered on arrival; each kit is built once per paper (the ``built`` cache in conftest)."""
 import hashlib
 import json
 import xml.etree.ElementTree as ET
+from functools import lru_cache
 
 import pypdf
 import pytest
 
 from conftest import PT, open_pdf, pdf_of
-from pnp.kit import build_kit
+from pnp.games import KitContext, registry
+from pnp.kit import build_kit, load_target
+from pnp.layout.impose import ImposeOptions
 
-GAMES = ["nonads", "netmatch"]
+GAMES = sorted(registry())
+PAPERS = {"a4": (210.0, 297.0), "letter": (215.9, 279.4)}  # mm
+KITS = [(game, paper) for game in GAMES for paper in PAPERS]
 SVG = "{http://www.w3.org/2000/svg}"
+BLEED = 3.0
 
 
-@pytest.mark.parametrize("game", GAMES)
-def test_viewer_prefs_and_trimbox(built, game):
-    reader = pypdf.PdfReader(pdf_of(built(game)))
+@lru_cache(maxsize=None)
+def board_names(game: str) -> frozenset[str]:
+    """Names of the game's board components (board=True): they may be tiled over pages, carry
+    alignment targets inside the trim and are printed at their trim without bleed."""
+    loaded = load_target(game)
+    return frozenset(c.name for c in loaded.game.components(loaded.spec, KitContext(loaded.path)) if c.board)
+
+
+def board_pages(result) -> set[int]:
+    """1-based numbers of the pages that hold a board."""
+    return {p for c in result.manifest["components"] if c["name"] in board_names(result.game) for p in c["pages"]}
+
+
+@pytest.mark.parametrize("game, paper", KITS)
+def test_viewer_prefs_trimbox_and_paper_size(built, game, paper):
+    reader = pypdf.PdfReader(pdf_of(built(game, paper)))
     prefs = reader.trailer["/Root"]["/ViewerPreferences"]
     assert prefs["/PrintScaling"] == "/None"
     for page in reader.pages:
         assert "/TrimBox" in page
+        box = page.mediabox
+        assert (float(box.width) * PT, float(box.height) * PT) == pytest.approx(PAPERS[paper], abs=0.01)
 
 
-@pytest.mark.parametrize("game", GAMES)
-def test_footer_and_scale_bar_on_every_page(built, game):
-    with open_pdf(pdf_of(built(game))) as pdf:
+@pytest.mark.parametrize("game, paper", KITS)
+def test_footer_and_scale_bar_on_every_page(built, game, paper):
+    with open_pdf(pdf_of(built(game, paper))) as pdf:
         n = len(pdf.pages)
         for i, page in enumerate(pdf.pages, start=1):
             text = page.extract_text()
@@ -42,11 +66,11 @@ def test_bill_of_materials_lists_components(built):
     assert "Bill of materials" in text and "tile" in text and "34" in text and "30 mm x 30 mm" in text
 
 
-@pytest.mark.parametrize("game", GAMES)
-def test_crop_marks_never_touch_a_component(built, game):
-    result = built(game)
+@pytest.mark.parametrize("game, paper", KITS)
+def test_crop_marks_never_touch_a_component(built, game, paper):
+    result = built(game, paper)
     # N-up pages only: a tiled board's overlap strips carry alignment targets inside the board on purpose
-    boards = {p for c in result.manifest["components"] if c["name"] == "board" for p in c["pages"]}
+    boards = board_pages(result)
     with open_pdf(pdf_of(result)) as pdf:
         for number, page in enumerate(pdf.pages[1:], start=2):
             if number in boards:
@@ -65,15 +89,39 @@ def test_crop_marks_never_touch_a_component(built, game):
                 assert round(r["x0"], 1) in vertical or any(abs(r["x0"] - v) < 0.2 for v in vertical)
 
 
-@pytest.mark.parametrize("game", GAMES)
-def test_svgs_parse_with_mm_geometry(built, game):
-    result = built(game)
+@pytest.mark.parametrize("game, paper", KITS)
+def test_svgs_parse_with_mm_geometry(built, game, paper):
+    result = built(game, paper)
     svgs = [p for p in result.files if p.suffix == ".svg"]
     assert len(svgs) == result.pages
+    w, h = PAPERS[paper]
     for p in svgs:
         root = ET.parse(p).getroot()
-        assert root.get("width") == "210mm" and root.get("height") == "297mm"
-        assert root.get("viewBox") == "0 0 210 297"
+        assert root.get("width") == f"{w:g}mm" and root.get("height") == f"{h:g}mm"
+        assert root.get("viewBox") == f"0 0 {w:g} {h:g}"
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_bleed_extends_every_part_page_by_the_bleed(built, game):
+    """With 3 mm bleed every page of N-up parts has a BleedBox 3 mm past its TrimBox on each side;
+    boards are printed at their trim (their BleedBox only has to contain it); the cover says so."""
+    result = built(game, "a4", opts=ImposeOptions(bleed=BLEED))
+    assert result.manifest["bleed_mm"] == BLEED
+    boards = board_pages(result)
+    reader = pypdf.PdfReader(pdf_of(result))
+    assert "bleed 3 mm" in reader.pages[0].extract_text()
+    checked = 0
+    for number, page in enumerate(reader.pages[1:], start=2):
+        trim, bleed = page.trimbox, page.bleedbox
+        if number in boards:
+            assert float(bleed.left) <= float(trim.left) and float(bleed.right) >= float(trim.right)
+            assert float(bleed.bottom) <= float(trim.bottom) and float(bleed.top) >= float(trim.top)
+            continue
+        for lo, hi in ((bleed.left, trim.left), (trim.right, bleed.right),
+                       (bleed.bottom, trim.bottom), (trim.top, bleed.top)):
+            assert (float(hi) - float(lo)) * PT == pytest.approx(BLEED, abs=0.01), f"page {number}"
+        checked += 1
+    assert checked == result.pages - 1 - len(boards)
 
 
 def test_svg_and_pdf_draw_the_same_tiles(built):
@@ -102,12 +150,6 @@ def test_rebuild_is_byte_identical(tmp_path, monkeypatch):
     b = build_kit("nonads", out=tmp_path / "b")
     for fa, fb in zip(a.files, b.files):
         assert fa.read_bytes() == fb.read_bytes(), fa.name
-
-
-def test_letter_pages_are_letter(built):
-    reader = pypdf.PdfReader(pdf_of(built("netmatch", "letter")))
-    box = reader.pages[0].mediabox
-    assert (float(box.width), float(box.height)) == pytest.approx((612, 792), abs=0.01)
 
 
 def test_only_bold_text_is_stroked(built):

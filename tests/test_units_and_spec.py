@@ -46,3 +46,8 @@ def test_length_units_reach_the_model(tmp_path):
     p = _write(tmp_path, "game: nonads\ntile_size: 1.25in\n")
     data, lines = load_yaml(p)
     assert validate_model(NonadsSpec, data, p, lines).tile_size == pytest.approx(31.75)
+
+
+def test_cap_height_constant_is_the_fonts_own():
+    from pnp.fonts import CAP_HEIGHT, ttfont
+    assert CAP_HEIGHT == ttfont().face.capHeight / 1000.0  # reportlab scales font units to 1000 per em

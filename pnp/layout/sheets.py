@@ -63,6 +63,21 @@ def available_papers() -> list[str]:
     return sorted(p.stem for p in sheets_dir().glob("*.yaml"))
 
 
+def sheet_path(paper: str) -> Path:
+    """The template file for ``paper`` (a built-in name or a path to a YAML file).
+
+    Raises:
+        SpecError: unknown paper.
+    """
+    path = Path(paper)
+    if not (paper.endswith((".yaml", ".yml")) and path.is_file()):
+        path = sheets_dir() / f"{paper.lower()}.yaml"
+        if not path.is_file():
+            raise SpecError(f"unknown paper {paper!r}.", field="--paper",
+                            hint=f"use one of: {', '.join(available_papers())}, or a sheet YAML file")
+    return path
+
+
 def load_sheet(paper: str) -> Sheet:
     """Load the sheet template named ``paper`` (a4, letter, a3, tabloid) or a path to a YAML file;
     cached per file and modification time.
@@ -70,12 +85,7 @@ def load_sheet(paper: str) -> Sheet:
     Raises:
         SpecError: unknown paper, or an invalid template.
     """
-    path = Path(paper)
-    if not (paper.endswith((".yaml", ".yml")) and path.is_file()):
-        path = sheets_dir() / f"{paper.lower()}.yaml"
-        if not path.is_file():
-            raise SpecError(f"unknown paper {paper!r}.", field="--paper",
-                            hint=f"use one of: {', '.join(available_papers())}")
+    path = sheet_path(paper)
     stat = path.stat()
     return _load_sheet_file(path, stat.st_mtime_ns, stat.st_size)
 
@@ -84,6 +94,10 @@ def load_sheet(paper: str) -> Sheet:
 def _load_sheet_file(path: Path, mtime_ns: int, size: int) -> Sheet:
     data, lines = load_yaml(path)
     sheet = validate_model(Sheet, data, path, lines)
+    if path.resolve().parent != sheets_dir().resolve() and sheet.name.lower() in available_papers():
+        raise SpecError(f"the sheet is named {sheet.name!r}, like the built-in paper; its kit would replace the real "
+                        f"{sheet.name.upper()} kit.", file=path, line=lines.get(("name",)), field="name",
+                        hint=f"give your sheet a name of its own, e.g. {sheet.name.lower()}-custom")
     if sheet.width <= 2 * sheet.margin + 40 or sheet.height <= 2 * sheet.margin + 40:
         raise SpecError("the margins leave no printable area.", file=path, field="margin",
                         hint="use a smaller margin")

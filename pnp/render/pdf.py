@@ -7,7 +7,7 @@ preference /PrintScaling /None and, for duplex kits, /Duplex. Output is determin
 
 reportlab keeps every page in memory until the file is saved. So that memory stays flat for decks
 of any size, a long document is written in chunks of CHUNK_PAGES pages, each a complete PDF, which
-close() joins into the target with PyMuPDF (MuPDF copies page by page and writes deterministically).
+close() joins into the target with pikepdf (qpdf copies page by page and writes deterministically).
 """
 from __future__ import annotations
 
@@ -20,6 +20,7 @@ from reportlab.lib.colors import HexColor
 from reportlab.pdfbase.pdfdoc import PDFArray, PDFDictionary, PDFName, PDFStream
 from reportlab.pdfgen import canvas as rl_canvas
 
+from .. import __version__
 from ..fonts import FONT_NAME, ttfont
 from ..ir import Circle, Group, Line, Page, Polygon, Rect, Text
 from ..units import mm_to_pt
@@ -71,8 +72,8 @@ class PdfWriter(Renderer):
             c.setSubject(self.subject)
         if self.keywords:
             c.setKeywords(self.keywords)
-        c.setCreator("pnp")
-        c.setProducer("pnp (reportlab)")
+        c.setCreator(f"pnp {__version__}")
+        c.setProducer(f"pnp {__version__} (reportlab)")
         c.setViewerPreference("PrintScaling", "None")
         if self.duplex in DUPLEX_PREF:
             c.setViewerPreference("Duplex", DUPLEX_PREF[self.duplex])
@@ -250,19 +251,18 @@ class PdfWriter(Renderer):
 
 
 def _join(chunks: list[Path], target: Path, title: str, duplex: str) -> None:
-    """Concatenate chunk PDFs into ``target`` with PyMuPDF, keeping viewer preferences and the date."""
-    import pymupdf
-    out = pymupdf.open()
-    date = ""
-    for chunk in chunks:
-        with pymupdf.open(chunk) as src:
-            date = date or src.metadata.get("creationDate", "")
-            out.insert_pdf(src)
-    prefs = "/PrintScaling/None" + (f"/Duplex/{DUPLEX_PREF[duplex]}" if duplex in DUPLEX_PREF else "")
-    out.xref_set_key(out.pdf_catalog(), "ViewerPreferences", f"<<{prefs}>>")
-    out.set_metadata({"title": title, "creator": "pnp", "producer": "pnp (reportlab, PyMuPDF)",
-                      "creationDate": date, "modDate": date})
+    """Concatenate chunk PDFs into ``target`` with pikepdf (qpdf; MPL-2.0), keeping the first chunk's
+    catalog (viewer preferences), document info and date; written deterministically."""
+    import pikepdf
     tmp = target.with_name(f".{target.name}.joined")
-    out.save(tmp, garbage=1, deflate=True, no_new_id=True)
-    out.close()
+    with pikepdf.open(chunks[0]) as out:
+        sources = [pikepdf.open(chunk) for chunk in chunks[1:]]
+        try:
+            for src in sources:
+                out.pages.extend(src.pages)
+            out.save(tmp, deterministic_id=True, compress_streams=True,
+                     object_stream_mode=pikepdf.ObjectStreamMode.preserve)
+        finally:
+            for src in sources:
+                src.close()
     os.replace(tmp, target)

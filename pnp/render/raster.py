@@ -1,11 +1,11 @@
-"""Raster output through PyMuPDF: page previews, contact sheets and single-face images (RGB PNG)."""
+"""Raster output through pypdfium2 (PDFium; Apache-2.0/BSD-3): page previews, contact sheets and
+single-face images (RGB PNG)."""
 from __future__ import annotations
 
 import io
 import math
 from pathlib import Path
 
-import pymupdf
 from PIL import Image
 
 from ..ir import Page
@@ -14,18 +14,41 @@ from .pdf import PdfWriter
 
 def pdf_pages_to_png(pdf: Path, out_dir: Path, stem: str, dpi: int, progress=None) -> list[Path]:
     """Render every page of ``pdf`` to ``out_dir/<stem>-pNN.png`` at ``dpi``; return the paths."""
+    import pypdfium2 as pdfium
     out_dir.mkdir(parents=True, exist_ok=True)
     paths = []
-    with pymupdf.open(pdf) as doc:
-        width = max(2, len(str(doc.page_count)))
-        for i, page in enumerate(doc, start=1):
-            pix = page.get_pixmap(dpi=dpi, alpha=False)
-            path = out_dir / f"{stem}-p{i:0{width}d}.png"
-            _save_png(Image.frombytes("RGB", (pix.width, pix.height), pix.samples), path)
+    doc = pdfium.PdfDocument(str(pdf))
+    try:
+        count = len(doc)
+        width = max(2, len(str(count)))
+        for i in range(count):
+            path = out_dir / f"{stem}-p{i + 1:0{width}d}.png"
+            _save_png(_render(doc[i], dpi), path)
             paths.append(path)
             if progress:
-                progress(i, doc.page_count)
+                progress(i + 1, count)
+    finally:
+        doc.close()
     return paths
+
+
+MAX_PIXELS = 60_000_000  # one page image; 300 dpi on A0 is 140 megapixels
+
+
+def _render(page, dpi: float) -> Image.Image:
+    """One PDF page as an RGB image at ``dpi``.
+
+    Raises:
+        LayoutError: the image would exceed MAX_PIXELS (a 2 m sheet at 300 dpi), before rendering.
+    """
+    w_pt, h_pt = page.get_size()
+    pixels = (w_pt * dpi / 72.0) * (h_pt * dpi / 72.0)
+    if pixels > MAX_PIXELS:
+        from ..errors import LayoutError
+        raise LayoutError(f"a {w_pt / 72 * 25.4:.0f} x {h_pt / 72 * 25.4:.0f} mm page at {dpi:g} dpi would be "
+                          f"{pixels / 1e6:.0f} megapixels (limit {MAX_PIXELS / 1e6:.0f}).", field="--dpi",
+                          hint="use a lower --dpi for large sheets")
+    return page.render(scale=dpi / 72.0, may_draw_forms=True).to_pil().convert("RGB")
 
 
 def contact_sheet(images: list[Path], path: Path, columns: int = 4, thumb_width: int = 300) -> Path:
@@ -55,11 +78,13 @@ def drawings_to_images(drawings, width: float, height: float, dpi: float):
         writer.add(Page(width, height, tuple(d), "face"))
         count += 1
     writer.close()
-    zoom = pymupdf.Matrix(dpi / 72.0, dpi / 72.0)
-    with pymupdf.open(stream=buf.getvalue(), filetype="pdf") as doc:
-        for page in doc:
-            pix = page.get_pixmap(matrix=zoom, alpha=False)
-            yield Image.frombytes("RGB", (pix.width, pix.height), pix.samples)
+    import pypdfium2 as pdfium
+    doc = pdfium.PdfDocument(buf.getvalue())
+    try:
+        for i in range(len(doc)):
+            yield _render(doc[i], dpi)
+    finally:
+        doc.close()
 
 
 def _save_png(image: Image.Image, path: Path) -> None:

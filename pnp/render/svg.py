@@ -21,8 +21,8 @@ def _n(v: float) -> float | int:
     return int(r) if r.is_integer() else r
 
 
-def page_to_svg(page: Page) -> str:
-    """Serialise one Page as an SVG document (a string).
+def page_to_svg(page: Page, title: str = "", desc: str = "") -> str:
+    """Serialise one Page as an SVG document (a string), with ``<title>`` and ``<desc>`` when given.
 
     Raises:
         LayoutError: a text uses a character the embedded font cannot draw.
@@ -30,13 +30,15 @@ def page_to_svg(page: Page) -> str:
     dwg = svgwrite.Drawing(size=(f"{_n(page.width)}mm", f"{_n(page.height)}mm"), profile="full", debug=False)
     dwg["viewBox"] = f"0 0 {_n(page.width)} {_n(page.height)}"
     dwg.attribs["xmlns:inkscape"] = INKSCAPE_NS
+    if title or desc:
+        dwg.set_desc(title=title or None, desc=desc or None)
     SvgRenderer(dwg).draw_all(page.items)
     return dwg.tostring()
 
 
-def write_svg(page: Page, path: Path) -> None:
+def write_svg(page: Page, path: Path, title: str = "", desc: str = "") -> None:
     """Write one Page to ``path`` as SVG (UTF-8)."""
-    path.write_text('<?xml version="1.0" encoding="utf-8" ?>\n' + page_to_svg(page), encoding="utf-8")
+    path.write_text('<?xml version="1.0" encoding="utf-8" ?>\n' + page_to_svg(page, title, desc), encoding="utf-8")
 
 
 def _paint(fill, stroke, width) -> dict:

@@ -33,6 +33,12 @@ class WriteJob:
     metadata: dict = field(default_factory=dict)
     settings: dict = field(default_factory=dict)
 
+    def describe(self, number: int, page: Page) -> tuple[str, str]:
+        """(title, description) of page ``number``, for SVG ``<title>`` and ``<desc>``."""
+        title = self.metadata.get("title", "")
+        by = f", designed by {self.metadata['author']}" if self.metadata.get("author") else ""
+        return title, f"Page {number} of {self.total}: {page.label}. {title}{by}."
+
     @property
     def page_digits(self) -> int:
         """Digits in page numbers of file names (at least 2: p01)."""
@@ -129,7 +135,7 @@ class SvgKitWriter(KitWriter):
         from .svg import write_svg
         rel = Path(self.folder) / f"{self.job.stem}-p{number:0{self.job.page_digits}d}.svg"
         (self.job.staging / self.folder).mkdir(exist_ok=True)
-        write_svg(page, self.job.staging / rel)
+        write_svg(page, self.job.staging / rel, *self.job.describe(number, page))
         self.written.append(rel)
 
     @classmethod

@@ -1,0 +1,23 @@
+"""NetMatch: the Game (Roberto Tron, 2018): board network, 64 pawns, 16 letter tokens, 75 word cards.
+
+The word cards come from any word list; the board's network is data (a generator and its
+parameters, or explicit nodes and edges) in specs/netmatch.yaml, and the validator proves its
+properties on the same network the board draws. Rules source: docs/games/netmatch.md and seed
+003 ("64 feature pawns", "16 word tokens", "75 word cards", "1 game board (with 1 dodecagonal
+network and 4 card boxes)").
+"""
+from __future__ import annotations
+
+from .. import Game
+from .checks import check, check_network, check_pieces, check_words
+from .drawing import components, draw_board, draw_card, symbol_shape
+from .network import colouring, network_of, reachability
+from .spec import SYMBOLS, CardSpec, ColourSpec, NetMatchSpec, NetworkSpec, NodeSpec, PawnSpec
+from .words import word_list, word_list_path
+
+__all__ = ["GAME", "SYMBOLS", "CardSpec", "ColourSpec", "NetMatchSpec", "NetworkSpec", "NodeSpec", "PawnSpec",
+           "check", "check_network", "check_pieces", "check_words", "colouring", "components", "draw_board",
+           "draw_card", "network_of", "reachability", "symbol_shape", "word_list", "word_list_path"]
+
+GAME = Game("netmatch", "NetMatch", NetMatchSpec, components, check, __doc__.strip().splitlines()[0],
+            inputs={"words": "word list: one four-letter word per card"})

@@ -1,0 +1,228 @@
+"""NetMatch's parts as IR shapes (mm, y down): word cards and their back, the board (network plus
+card boxes), pawns and letter tokens, and components() that lists them in print order."""
+from __future__ import annotations
+
+import math
+from functools import partial
+
+from ...fonts import text_width_mm
+from ...geometry.network import START, Network, Node
+from ...ir import WHITE, Circle, Component, LazyFronts, Line, Polygon, Rect, Text
+from ...units import MM_PER_PT
+from .. import KitContext
+from .network import colouring, network_of, node_diameter
+from .spec import SYMBOLS, ColourSpec, NetMatchSpec
+from .words import word_list
+
+SAFE = 3.0  # mm: text stays this far inside the trim
+INK = "#000000"
+BOARD_MARGIN = 2.5   # mm of white around the network and the card boxes
+BAND_PAD = 0.8       # mm the side colour band reaches past the start-node circles
+
+
+def fit_size(word: str, width: float, max_pt: float) -> float:
+    """Largest font size (pt, at most ``max_pt``) at which ``word`` fits ``width`` mm."""
+    w = text_width_mm(word, 10.0)
+    return min(max_pt, 10.0 * width / w) if w > 0 else max_pt
+
+
+def draw_card(word: str, spec: NetMatchSpec):
+    """A word card front: the word large and centred, a small upside-down copy for the player opposite."""
+    w, h = spec.card.width, spec.card.height
+    size = fit_size(word, w - 2 * SAFE - 2, spec.word_size_pt)
+    small = fit_size(word, w / 2, 11.0)
+    return (Rect(0, 0, w, h, fill=WHITE, stroke=None, bleed=True),
+            Text(w / 2, h / 2, word, size_pt=size, anchor="middle", valign="middle", bold=True),
+            Text(w / 2, SAFE + 4, word, size_pt=small, anchor="middle", valign="middle", rotate=180, fill="#555555"),
+            Text(w / 2, h - SAFE - 3, "NetMatch", size_pt=6, anchor="middle", fill="#555555"))
+
+
+def draw_back(spec: NetMatchSpec):
+    """The common back: a full-bleed field with the dodecagonal network as a motif."""
+    w, h = spec.card.width, spec.card.height
+    cx, cy, r = w / 2, h / 2, min(w, h) * 0.36
+    pts = tuple((cx + r * math.cos(math.radians(15 + 30 * i)), cy + r * math.sin(math.radians(15 + 30 * i)))
+                for i in range(12))
+    shapes = [Rect(0, 0, w, h, fill=spec.back_colour, stroke=None, bleed=True),
+              Polygon(pts, fill=None, stroke=WHITE, stroke_width=0.4)]
+    for x, y in pts:
+        shapes.append(Line(cx, cy, x, y, stroke="#8fa9c9", stroke_width=0.25))
+        shapes.append(Circle(x, y, 1.2, fill=WHITE, stroke=None))
+    shapes.append(Circle(cx, cy, 2.0, fill=WHITE, stroke=None))
+    shapes.append(Text(cx, h - SAFE - 4, "NetMatch", size_pt=9, anchor="middle", fill=WHITE, bold=True))
+    return tuple(shapes)
+
+
+def hex_of(spec: NetMatchSpec, letter: str) -> str:
+    return next((c.hex for c in spec.colours if c.letter == letter), "#888888")
+
+
+def tint(hex_colour: str, amount: float) -> str:
+    """Mix ``hex_colour`` with white: amount 0 keeps it, 1 gives white."""
+    rgb = [int(hex_colour[i:i + 2], 16) for i in (1, 3, 5)]
+    return "#" + "".join(f"{round(c + (255 - c) * amount):02x}" for c in rgb)
+
+
+def symbol_shape(symbol: str, cx: float, cy: float, size: float, fill: str | None, stroke: str | None = INK,
+                 width: float = 0.3):
+    """A symbol as a vector shape centred on (cx, cy) mm, ``size`` mm across (areas roughly equal).
+
+    Raises:
+        ValueError: unknown symbol.
+    """
+    r = size / 2
+    if symbol == "circle":
+        return Circle(cx, cy, r * 0.92, fill=fill, stroke=stroke, stroke_width=width)
+    if symbol == "square":
+        a = r * 0.82
+        return Rect(cx - a, cy - a, 2 * a, 2 * a, fill=fill, stroke=stroke, stroke_width=width)
+    if symbol == "triangle":
+        h = r * 1.1
+        return Polygon(((cx, cy - h), (cx + h * 1.05, cy + h * 0.75), (cx - h * 1.05, cy + h * 0.75)),
+                       fill=fill, stroke=stroke, stroke_width=width)
+    if symbol == "diamond":
+        return Polygon(((cx, cy - r * 1.12), (cx + r, cy), (cx, cy + r * 1.12), (cx - r, cy)),
+                       fill=fill, stroke=stroke, stroke_width=width)
+    raise ValueError(f"unknown symbol {symbol!r}; use {', '.join(SYMBOLS)}")
+
+
+def _marked(symbol: str, letter: str, cx: float, cy: float, size: float) -> tuple:
+    """A white symbol with the colour's letter inside (the letter sits lower in a triangle)."""
+    drop = size * 0.12 if symbol == "triangle" else 0.0
+    return (symbol_shape(symbol, cx, cy, size, WHITE, INK, max(0.25, size * 0.04)),
+            Text(cx, cy + drop, letter, size_pt=size * 0.75 / MM_PER_PT * 0.5, anchor="middle", valign="middle",
+                 bold=True))
+
+
+def draw_pawn(item: tuple[ColourSpec, str], spec: NetMatchSpec):
+    """A pawn: a disc of the colour (full bleed), the symbol in white with the colour letter inside."""
+    colour, symbol = item
+    d = spec.pawn.diameter
+    return (Circle(d / 2, d / 2, d / 2, fill=colour.hex, stroke=None, bleed=True),
+            *_marked(symbol, colour.letter, d / 2, d / 2, d * 0.62))
+
+
+def draw_token(item: tuple[ColourSpec, str], spec: NetMatchSpec):
+    """A letter token front: the colour (full bleed), the symbol with the colour letter inside."""
+    colour, symbol = item
+    t = spec.token_size
+    return (Rect(0, 0, t, t, fill=colour.hex, stroke=None, bleed=True),
+            *_marked(symbol, colour.letter, t / 2, t / 2, t * 0.6))
+
+
+def draw_token_back(spec: NetMatchSpec):
+    """The common token back: a box to write one letter in, with a small caption."""
+    t = spec.token_size
+    box = t * 0.58
+    return (Rect(0, 0, t, t, fill=WHITE, stroke=None, bleed=True),
+            Rect((t - box) / 2, t * 0.12, box, box, fill=None, stroke=INK, stroke_width=0.35),
+            Text(t / 2, t - 1.6, "write one letter", size_pt=4.5, anchor="middle", fill="#555555"))
+
+
+def pieces(spec: NetMatchSpec) -> list[tuple[ColourSpec, str]]:
+    """Every (colour, symbol), colour by colour: one pawn front and one letter token each."""
+    return [(c, sym) for c in spec.colours for sym in spec.network.symbols]
+
+
+def card_box(spec: NetMatchSpec) -> tuple[float, float]:
+    """Card box size in mm: a word card plus the margin on every side."""
+    m = spec.card_box_margin
+    return spec.card.width + 2 * m, spec.card.height + 2 * m
+
+
+def board_layout(spec: NetMatchSpec, net: Network) -> tuple[float, float, float, float, float]:
+    """(width, height, network centre x, centre y, card-box row y) in board mm: the network on top,
+    the four card boxes in a row below it."""
+    r = node_diameter(spec) / 2
+    extent = max((math.hypot(n.x, n.y) for n in net.nodes), default=0.0) + r + BAND_PAD
+    bw, bh = card_box(spec)
+    gap = 8.0
+    row = len(spec.colours) * bw + (len(spec.colours) - 1) * gap
+    width = max(2 * extent, row) + 2 * BOARD_MARGIN
+    box_y = BOARD_MARGIN + 2 * extent + 9.0
+    return width, box_y + bh + 6.0 + BOARD_MARGIN, width / 2, BOARD_MARGIN + extent, box_y
+
+
+def _band(nodes: list[Node], half: float, reach: float, cx: float, cy: float, colour: str) -> Polygon:
+    """A strip under a side's start nodes: ``half`` mm either side of the line through them,
+    reaching ``reach`` mm past the first and last node."""
+    a, b = nodes[0], nodes[-1]
+    length = math.hypot(b.x - a.x, b.y - a.y) or 1.0
+    ux, uy = (b.x - a.x) / length, (b.y - a.y) / length
+    nx, ny = -uy, ux
+    pts = []
+    for (px, py), sign in (((a.x - ux * reach, a.y - uy * reach), 1), ((b.x + ux * reach, b.y + uy * reach), 1),
+                           ((b.x + ux * reach, b.y + uy * reach), -1), ((a.x - ux * reach, a.y - uy * reach), -1)):
+        pts.append((cx + px + sign * nx * half, cy + py + sign * ny * half))
+    return Polygon(tuple(pts), fill=colour, stroke=None)
+
+
+def draw_board(spec: NetMatchSpec):
+    """The board: side colour bands, edges as black lines, node circles (pawn + 2 mm), each start
+    node showing its symbol in its side's colour, colour letters inside each side, and one card box
+    per colour below the network."""
+    net = network_of(spec)
+    width, height, cx, cy, box_y = board_layout(spec, net)
+    r = node_diameter(spec) / 2
+    sides = net.start_nodes()
+    colours = colouring(spec, list(sides), spec.side_colours)
+    shapes: list = [Rect(0, 0, width, height, fill=WHITE, stroke=None)]
+    for side, nodes in sides.items():
+        shapes.append(_band(nodes, r + BAND_PAD, r + BAND_PAD, cx, cy, tint(hex_of(spec, colours[side]), 0.35)))
+    for a, b in net.edges:
+        if a in net.by_id and b in net.by_id:
+            na, nb = net.by_id[a], net.by_id[b]
+            shapes.append(Line(cx + na.x, cy + na.y, cx + nb.x, cy + nb.y, stroke=INK, stroke_width=0.5))
+    for n in net.nodes:
+        shapes.append(Circle(cx + n.x, cy + n.y, r, fill=WHITE, stroke=INK, stroke_width=0.45))
+        if n.kind == START and n.symbol:
+            fill = hex_of(spec, colours.get(n.side, ""))
+            shapes.append(symbol_shape(n.symbol, cx + n.x, cy + n.y, r * 1.1, fill, INK, 0.3))
+    for side, nodes in sides.items():
+        mx, my = sum(n.x for n in nodes) / len(nodes), sum(n.y for n in nodes) / len(nodes)
+        dist = math.hypot(mx, my) or 1.0
+        k = (dist - r - 5.0) / dist
+        ang = math.degrees(math.atan2(my, mx))
+        shapes.append(Text(cx + mx * k, cy + my * k, colours[side], size_pt=13, anchor="middle", valign="middle",
+                           bold=True, rotate=ang - 90, fill=INK))
+    bw, bh = card_box(spec)
+    gap = (width - 2 * BOARD_MARGIN - len(spec.colours) * bw) / max(1, len(spec.colours) - 1)
+    m = spec.card_box_margin
+    for i, colour in enumerate(spec.colours):
+        x = BOARD_MARGIN + i * (bw + gap)
+        shapes.append(Rect(x, box_y, bw, bh, fill=tint(colour.hex, 0.75), stroke=colour.hex, stroke_width=1.2))
+        shapes.append(Rect(x + m, box_y + m, spec.card.width, spec.card.height, fill=WHITE, stroke="#777777",
+                           stroke_width=0.25))
+        shapes.append(Rect(x - 0.6, box_y - 0.6, bw + 1.2, bh + 1.2, fill=None, stroke=INK, stroke_width=0.2))
+        shapes.append(Text(x + bw / 2, box_y + bh / 2 - 4, colour.letter, size_pt=28, anchor="middle",
+                           valign="middle", bold=True, fill=INK))
+        shapes.append(Text(x + bw / 2, box_y + bh / 2 + 8, "word card", size_pt=8, anchor="middle", fill="#555555"))
+        shapes.append(Text(x + bw / 2, box_y + bh / 2 + 12, "+ 4 letter tokens", size_pt=8, anchor="middle",
+                           fill="#555555"))
+        shapes.append(Text(x + bw / 2, box_y + bh + 4.5, f"{colour.letter} \u2014 {colour.name} card box",
+                           size_pt=8.5, anchor="middle", bold=True))
+    shapes.append(Text(BOARD_MARGIN + 1, BOARD_MARGIN + 5, "NetMatch", size_pt=12, bold=True))
+    return tuple(shapes)
+
+
+def components(spec: NetMatchSpec, ctx: KitContext) -> list[Component]:
+    """[word card, board, pawn, letter token]: the word cards (card.width x card.height mm, common
+    back), the board (network plus card boxes, tiled when larger than the page), the round pawns
+    (pawn.diameter mm, pawn.copies of each colour and symbol) and the square letter tokens
+    (token_size mm, one per colour and symbol, back with a box for one letter)."""
+    words = word_list(spec, ctx).words
+    net = network_of(spec)
+    width, height, *_ = board_layout(spec, net)
+    items = pieces(spec)
+    n_col, n_sym = len(spec.colours), len(spec.network.symbols)
+    return [Component("word card", spec.card.width, spec.card.height,
+                      LazyFronts(words, partial(draw_card, spec=spec)), back=draw_back(spec),
+                      note=f"one four-letter word each ({len(words)} words)"),
+            Component("board", width, height, [draw_board(spec)], board=True,
+                      note=f"{len(net.nodes)}-node network, {len(spec.colours)} card boxes"),
+            Component("pawn", spec.pawn.diameter, spec.pawn.diameter, [draw_pawn(i, spec) for i in items],
+                      copies=spec.pawn.copies, shape="circle",
+                      note=f"{n_col} colours x {n_sym} symbols x {spec.pawn.copies}"),
+            Component("letter token", spec.token_size, spec.token_size, [draw_token(i, spec) for i in items],
+                      back=draw_token_back(spec), note=f"{n_col} colours x {n_sym} symbols; back: write one letter")]
+

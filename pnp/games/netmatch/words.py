@@ -1,0 +1,25 @@
+"""NetMatch's declared input, the word list: where it comes from and reading it once per build."""
+from __future__ import annotations
+
+from pathlib import Path
+
+from ...resources import specs_dir
+from ...wordlist import WordList, WORD_LENGTH, read_words
+from .. import KitContext
+from .spec import NetMatchSpec
+
+
+def word_list_path(spec: NetMatchSpec, ctx: KitContext) -> Path:
+    """The list to print: ``--set words=FILE`` (or ``--words FILE``) if given, else the spec's
+    ``words`` beside the spec file (falling back to the built-in specs folder)."""
+    return ctx.input_path("words", spec.words, specs_dir())
+
+
+def word_list(spec: NetMatchSpec, ctx: KitContext) -> WordList:
+    """The checked word list, read once per build (the validator and the cards share it).
+
+    Raises:
+        WordListError: the list breaks a rule (see pnp.wordlist.read_words).
+    """
+    path = word_list_path(spec, ctx)
+    return ctx.once(("words", path), lambda: read_words(path, WORD_LENGTH))

@@ -1,0 +1,20 @@
+"""Numeria (Lloyd Krassner, 2011): 8x8 board, 36 number tiles and a computed trope reference card.
+
+A trope is 4 tiles in a connected straight line whose numbers strictly increase or decrease. Each
+trope type (tropes.py) is a definition (a predicate on the ascending numbers); the card's instances and
+the validator's counts are enumerated from those definitions over every 4-subset of 1..36, never
+typed in. Rules source: docs/games/numeria.md and seed 002 (lines 24-32 list the types).
+"""
+from __future__ import annotations
+
+from .. import Game
+from .checks import check, check_examples, disjoint
+from .drawing import TILE_FILL, components, draw_board, draw_card, draw_tile
+from .spec import CardSpec, NumeriaSpec
+from .tropes import BY_KEY, TROPES, TropeType, instances, parse_examples, steps, union
+
+__all__ = ["BY_KEY", "GAME", "TILE_FILL", "TROPES", "CardSpec", "NumeriaSpec", "TropeType", "check",
+           "check_examples", "components", "disjoint", "draw_board", "draw_card", "draw_tile", "instances",
+           "parse_examples", "steps", "union"]
+
+GAME = Game("numeria", "Numeria", NumeriaSpec, components, check, __doc__.strip().splitlines()[0])

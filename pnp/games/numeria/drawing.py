@@ -1,0 +1,186 @@
+"""Numeria's parts as IR shapes (mm, y down): the board, the number tiles and the trope reference
+card, and components() that lists them in print order."""
+from __future__ import annotations
+
+from ...fonts import CAP_HEIGHT, text_width_mm
+from ...geometry import squaregrid
+from ...ir import WHITE, Circle, Component, Line, Rect, Text
+from ...units import MM_PER_PT as PT_MM, fmt_mm
+from .. import KitContext
+from .spec import NumeriaSpec
+from .tropes import TROPES, fmt_set, instances, union
+
+SAFE = 3.0            # mm: text stays this far inside a trim
+LIGHT, DARK = "#f4efe4", "#d9cdb4"
+SETUP_TINT, SETUP_DARK, CORNER_TINT, INK = "#fff7d6", "#f3e3a6", "#cfe3f3", "#1d3557"
+TILE_FILL = "#fffdf5"
+
+
+# -- board geometry -----------------------------------------------------------------------------------
+
+def cell_of(spec: NumeriaSpec, label: str) -> tuple[int, int]:
+    """Parse a cell label on this board (ValueError when off the board)."""
+    return squaregrid.parse_label(label, spec.files, spec.ranks)
+
+
+def setup_cells(spec: NumeriaSpec) -> list[tuple[int, int]]:
+    """The cells of the setup rectangle between the spec's two corner labels."""
+    (c0, r0), (c1, r1) = (cell_of(spec, x) for x in spec.setup_area)
+    return [(c, r) for r in range(min(r0, r1), max(r0, r1) + 1) for c in range(min(c0, c1), max(c0, c1) + 1)]
+
+
+def board_size(spec: NumeriaSpec) -> tuple[float, float]:
+    """Board trim (width, height) in mm: the squares plus a label band on each edge."""
+    return (spec.files * spec.square + 2 * spec.label_band, spec.ranks * spec.square + 2 * spec.label_band)
+
+
+def tile_size(spec: NumeriaSpec) -> float:
+    """Tile side in mm: a square less the margin on both sides."""
+    return spec.square - 2 * spec.tile_margin
+
+
+def draw_board(spec: NumeriaSpec):
+    """The board: checkered squares with small cell labels, the setup area tinted and outlined,
+    the four corners tinted and ringed, files a.. and ranks 1.. on every edge (the far edges turned
+    to face the opponent). Rank 1 is at the bottom."""
+    s, band = spec.square, spec.label_band
+    w, h = board_size(spec)
+    setup = set(setup_cells(spec))
+    corners = {cell_of(spec, x) for x in spec.corners}
+    shapes: list = [Rect(0, 0, w, h, fill=WHITE, stroke=None, bleed=True)]
+
+    def xy(c, r):
+        return band + c * s, band + (spec.ranks - 1 - r) * s
+
+    for c, r in squaregrid.cells(spec.files, spec.ranks):
+        x, y = xy(c, r)
+        dark = (c + r) % 2 == 0
+        fill = (CORNER_TINT if (c, r) in corners else (SETUP_DARK if dark else SETUP_TINT) if (c, r) in setup
+                else DARK if dark else LIGHT)
+        shapes.append(Rect(x, y, s, s, fill=fill, stroke="#8a7f6a", stroke_width=0.2))
+        if (c, r) in corners:
+            shapes.append(Circle(x + s / 2, y + s / 2, s * 0.36, fill=None, stroke=INK, stroke_width=0.8))
+        shapes.append(Text(x + 0.8, y + s - 0.8, squaregrid.label(c, r), size_pt=5, fill="#6b6355"))
+    xs = [c for c, _ in setup]
+    ys = [r for _, r in setup]
+    x0, y0 = xy(min(xs), max(ys))
+    shapes.append(Rect(x0, y0, (max(xs) - min(xs) + 1) * s, (max(ys) - min(ys) + 1) * s, fill=None, stroke=INK,
+                       stroke_width=1.2))
+    shapes.append(Rect(band, band, spec.files * s, spec.ranks * s, fill=None, stroke=INK, stroke_width=0.6))
+    size = min(12.0, band / PT_MM * 0.8)
+    for c in range(spec.files):
+        x = band + (c + 0.5) * s
+        letter = chr(ord("a") + c)
+        shapes.append(Text(x, h - band / 2, letter, size_pt=size, anchor="middle", valign="middle", fill=INK))
+        shapes.append(Text(x, band / 2, letter, size_pt=size, anchor="middle", valign="middle", fill=INK, rotate=180))
+    for r in range(spec.ranks):
+        y = band + (spec.ranks - 1 - r + 0.5) * s
+        shapes.append(Text(band / 2, y, str(r + 1), size_pt=size, anchor="middle", valign="middle", fill=INK))
+        shapes.append(Text(w - band / 2, y, str(r + 1), size_pt=size, anchor="middle", valign="middle", fill=INK,
+                           rotate=180))
+    return tuple(shapes)
+
+
+def ambiguous(n: int, numbers: range) -> bool:
+    """True when ``n`` turned 180 degrees reads as another number in ``numbers`` (6 <-> 9)."""
+    turn = {"0": "0", "1": "1", "6": "9", "8": "8", "9": "6"}
+    text = str(n)
+    if any(ch not in turn for ch in text):
+        return False
+    rotated = "".join(turn[ch] for ch in reversed(text))
+    return rotated[0] != "0" and int(rotated) != n and int(rotated) in numbers
+
+
+def draw_tile(n: int, spec: NumeriaSpec):
+    """A tile front: the number large in the centre and small copies facing each of the four edges,
+    so it reads from every side; numbers that read as another tile upside down (6, 9) are
+    underlined everywhere."""
+    t = tile_size(spec)
+    under = ambiguous(n, range(1, spec.tiles + 1))
+    big = min(t * 0.42 / (CAP_HEIGHT * PT_MM), (t - 8.0) / max(text_width_mm(str(n), 1.0), 1e-6))
+    small = min(6.5, t * 5.5 / 16.0)  # 5.5 pt on a 16 mm tile
+    shapes: list = [Rect(0, 0, t, t, fill=TILE_FILL, stroke=None, bleed=True),
+                    Rect(0.4, 0.4, t - 0.8, t - 0.8, fill=None, stroke="#b9ad93", stroke_width=0.3),
+                    Text(t / 2, t / 2, str(n), size_pt=big, anchor="middle", valign="middle", bold=True, fill=INK,
+                         underline=under)]
+    edge = 1.0 + small * PT_MM * CAP_HEIGHT / 2 + 0.4
+    for rot, (x, y) in ((0, (t / 2, t - edge)), (90, (edge, t / 2)), (180, (t / 2, edge)), (270, (t - edge, t / 2))):
+        shapes.append(Text(x, y, str(n), size_pt=small, anchor="middle", valign="middle", rotate=rot, fill=INK,
+                           underline=under))
+    return tuple(shapes)
+
+
+# -- trope card ----------------------------------------------------------------------------------------
+
+def card_lines(spec: NumeriaSpec, size: float) -> list[tuple[str, list[str]]]:
+    """The card's content as (heading, [instance texts]) per type."""
+    found = instances(spec.tiles, spec.trope_length)
+    return [(f"{t.name} \u2014 {t.definition} \u2014 {len(found[t.key])}", [fmt_set(x) for x in found[t.key]])
+            for t in TROPES]
+
+
+def _card_layout(spec: NumeriaSpec, size: float):
+    """Place the card's text at ``size`` pt; returns (shapes, bottom y in mm) in card coordinates."""
+    w = spec.card.width
+    lh = size * PT_MM * 1.35
+    inner = w - 2 * SAFE - 2
+    x0 = SAFE + 1
+    found = instances(spec.tiles, spec.trope_length)
+    every = union(found)
+    shared = sorted(x for x in every if sum(x in v for v in found.values()) > 1)
+    y = SAFE + 1 + (size + 4) * PT_MM
+    shapes: list = [Text(w / 2, y, "Numeria \u2014 tropes", size_pt=size + 4, anchor="middle", bold=True, fill=INK)]
+    intro = (f"{spec.trope_length} tiles in a connected straight line (orthogonal or diagonal), strictly increasing "
+             f"or decreasing. Ascending forms within 1\u2013{spec.tiles}:")
+    y += lh * 1.3
+    shapes.append(Text(w / 2, y, intro, size_pt=size * 0.9, anchor="middle"))
+    for heading, items in card_lines(spec, size):
+        y += lh * 1.45
+        shapes.append(Text(x0, y, heading, size_pt=size, bold=True, fill=INK))
+        shapes.append(Line(x0, y + lh * 0.3, x0 + inner, y + lh * 0.3, stroke="#b9ad93", stroke_width=0.2))
+        cell = max(text_width_mm(i, size) for i in items) + 3.0
+        per = max(1, int((inner + 3.0) // cell))
+        for i, item in enumerate(items):
+            if i % per == 0:
+                y += lh
+            shapes.append(Text(x0 + (i % per) * cell, y, item, size_pt=size))
+    y += lh * 1.6
+    also = "; ".join(f"{fmt_set(x)} is " + " and ".join(t.name for t in TROPES if x in found[t.key]) for x in shared)
+    shapes.append(Text(x0, y, f"{len(every)} distinct sets in all" + (f" ({also})." if also else "."), size_pt=size,
+                       bold=True))
+    return shapes, y + SAFE
+
+
+def card_size_pt(spec: NumeriaSpec) -> float | None:
+    """The largest text size (10 pt down to min_card_pt in 0.5 pt steps) at which the card fits its
+    trim, or None when even the smallest does not fit."""
+    size = 10.0
+    while size >= spec.min_card_pt - 1e-9:
+        shapes, bottom = _card_layout(spec, size)
+        wide = max(s.x + text_width_mm(s.text, s.size_pt) / (2 if s.anchor == "middle" else 1)
+                   for s in shapes if isinstance(s, Text))
+        if bottom <= spec.card.height and wide <= spec.card.width - SAFE:
+            return size
+        size -= 0.5
+    return None
+
+
+def draw_card(spec: NumeriaSpec):
+    """The trope reference card, laid out at card_size_pt (or min_card_pt if nothing fits)."""
+    w, h = spec.card.width, spec.card.height
+    shapes, _ = _card_layout(spec, card_size_pt(spec) or spec.min_card_pt)
+    return (Rect(0, 0, w, h, fill=WHITE, stroke=None, bleed=True),
+            Rect(SAFE / 2, SAFE / 2, w - SAFE, h - SAFE, fill=None, stroke=INK, stroke_width=0.4), *shapes)
+
+
+def components(spec: NumeriaSpec, ctx: KitContext) -> list[Component]:
+    """[board, tile, trope card]: the board (files x ranks squares of ``square`` mm plus label bands),
+    the numbered tiles (square - 2 x tile_margin mm), and the reference card (card.width x card.height)."""
+    w, h = board_size(spec)
+    t = tile_size(spec)
+    return [Component("board", w, h, [draw_board(spec)], board=True,
+                      note=f"{spec.files}x{spec.ranks} squares of {fmt_mm(spec.square)}; setup area and corners marked"),
+            Component("tile", t, t, [draw_tile(n, spec) for n in range(1, spec.tiles + 1)],
+                      note=f"numbered 1-{spec.tiles}, readable from every side"),
+            Component("trope card", spec.card.width, spec.card.height, [draw_card(spec)],
+                      note="every trope type with all its instances")]

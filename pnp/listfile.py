@@ -1,0 +1,511 @@
+"""Reading "a list of values from a file", for any game input that is a list (NetMatch's words, ...).
+
+Accepted files, by suffix (any case):
+
+* ``.txt``: UTF-8 (a byte-order mark and CRLF line ends are fine), one value per line; blank lines and
+  lines starting with ``#`` are skipped. Locations are line numbers.
+* ``.csv`` and ``.tsv``: as Excel, LibreOffice and Google Sheets export them (UTF-8 with or without a
+  byte-order mark, CRLF, quoted cells, cells holding line breaks). A ``.csv`` whose header row is
+  separated by ``;`` (Excel in many European locales) is read with ``;``. Windows-1252 is not
+  guessed: a byte that is not UTF-8 is an error naming its row.
+* ``.xlsx`` and ``.ods``: read with python-calamine, first visible sheet unless ``sheet`` names
+  another. A number, date, time or true/false value in the column read is an error naming the cell.
+
+The values come from the column whose header is ``column`` (any case, surrounding spaces ignored) in
+the first non-empty row; with no such header, that row is data and the values come from its first
+non-empty column. Other columns are ignored, and so are empty cells (``#`` is a comment in .txt only).
+
+Limits: the file's size is checked before it is parsed (``max_bytes``); a workbook must also unpack
+to at most UNPACKED_PER_BYTE times that and its sheet must span at most ``max_cells`` cells (both
+checked before python-calamine sees the file, which would otherwise allocate every cell of the
+sheet's bounding box, so a 5 KB file with one cell at XFD1048576 could exhaust memory); the number of
+values is checked while reading (``max_rows``).
+
+Every problem raises ``error`` (pnp.errors.WordListError unless another PnpError subclass is given)
+naming the file, ``line`` = the row, and the sheet, row and column in the message.
+"""
+from __future__ import annotations
+
+import csv
+import datetime
+import io
+import posixpath
+import re
+import zipfile
+import zlib
+from dataclasses import dataclass
+from pathlib import Path
+from xml.parsers import expat
+
+from .errors import PnpError, WordListError
+
+SUFFIXES = (".txt", ".csv", ".tsv", ".xlsx", ".ods")
+MAX_ROWS = 200_000
+MAX_BYTES = 16 * 1024 * 1024
+MAX_CELLS = 2_000_000
+UNPACKED_PER_BYTE = 10
+
+# what zipfile raises on a damaged or unusual archive (unsupported version or compression, encryption, ...)
+_ZIP_ERRORS = (zipfile.BadZipFile, zipfile.LargeZipFile, OSError, EOFError, zlib.error, RuntimeError,
+               NotImplementedError, KeyError, ValueError, OverflowError)
+_ODS_MIME = b"application/vnd.oasis.opendocument.spreadsheet"
+_KIND_NAMES = {"xlsx": "Excel workbook (.xlsx)", "ods": "OpenDocument spreadsheet (.ods)"}
+
+
+@dataclass(frozen=True)
+class Entry:
+    """One value and where it was: ``sheet`` (workbooks only), 1-based ``row`` (the line of a .txt),
+    ``column`` (a letter in workbooks, a 1-based number in .csv/.tsv, None in .txt)."""
+    value: str
+    sheet: str | None
+    row: int
+    column: str | int | None
+
+    @property
+    def where(self) -> str:
+        """'sheet Words, row 12, column B', 'row 12, column 2' or 'line 12'."""
+        return describe(self.sheet, self.row, self.column)
+
+
+def describe(sheet: str | None, row: int, column: str | int | None) -> str:
+    """The human name of a location: 'sheet Words, row 12, column B', 'row 12, column 2' or 'line 12'."""
+    if column is None and sheet is None:
+        return f"line {row}"
+    parts = [f"sheet {sheet}"] if sheet is not None else []
+    parts.append(f"row {row}")
+    if column is not None:
+        parts.append(f"column {column}")
+    return ", ".join(parts)
+
+
+def column_letter(index: int) -> str:
+    """0 -> 'A', 25 -> 'Z', 26 -> 'AA'."""
+    letters = ""
+    index += 1
+    while index:
+        index, rem = divmod(index - 1, 26)
+        letters = chr(65 + rem) + letters
+    return letters
+
+
+def read_list(path: str | Path, column: str = "word", *, sheet: str | None = None, max_rows: int = MAX_ROWS,
+              max_bytes: int = MAX_BYTES, max_cells: int = MAX_CELLS, error: type[PnpError] = WordListError,
+              field: str | None = None, label: str = "list", item: str = "value") -> list[Entry]:
+    """The non-empty values of one column of a .txt, .csv, .tsv, .xlsx or .ods file, in file order.
+
+    Args:
+        path: the file; its suffix chooses the format.
+        column: the header that marks the column to read (compared ignoring case and outer spaces).
+        sheet: the sheet of a workbook to read (default: the first visible one).
+        max_rows: most values read; one more is an error naming its row.
+        max_bytes: largest file accepted (checked before parsing).
+        max_cells: largest bounding box (rows x columns) of a workbook sheet accepted.
+        error: the PnpError subclass raised.
+        field: the option or spec field that named the file, given with errors about the file itself.
+        label, item: words used in messages: "word list does not exist", "more than 5 words".
+
+    Returns:
+        The values (stripped, never empty) with their locations. An empty list if there are none.
+
+    Raises:
+        ``error``: missing or unreadable file, unknown suffix, too large, not UTF-8 (text formats),
+            not a valid workbook, unknown sheet, a non-text cell in the column, more than
+            ``max_rows`` values.
+    """
+    path = Path(path)
+    try:
+        is_file = path.is_file()
+    except OSError:
+        is_file = False
+    accepted = ", ".join(SUFFIXES[:-1]) + " or " + SUFFIXES[-1]
+    if not is_file:
+        try:
+            exists = path.exists()
+        except OSError:
+            exists = False
+        raise error(f"{label} does not exist." if not exists else f"{label} is not a file.", file=path, field=field,
+                    hint=f"give the path of a {accepted} file")
+    suffix = path.suffix.lower()
+    if suffix not in SUFFIXES:
+        raise error(f"{label} has the suffix {path.suffix!r}, which pnp does not read." if path.suffix else
+                    f"{label} has no suffix, so pnp cannot tell its format.", file=path,
+                    field=field, hint=f"save it as one of {accepted} (a plain text list is .txt, one {item} per line)")
+    try:
+        size = path.stat().st_size
+        if size > max_bytes:
+            raise _too_big(path, label, item, max_bytes, max_rows, error)
+        with path.open("rb") as fh:
+            raw = fh.read(max_bytes + 1)
+    except OSError as exc:
+        raise error(f"{label} cannot be read ({exc.strerror or exc}).", file=path, field=field,
+                    hint="check the file's permissions") from None
+    if len(raw) > max_bytes:  # it grew after the stat
+        raise _too_big(path, label, item, max_bytes, max_rows, error)
+    reader = _Reader(path, raw, column, max_rows, error, item)
+    if suffix == ".txt":
+        return reader.text_lines()
+    if suffix in (".csv", ".tsv"):
+        return reader.delimited("\t" if suffix == ".tsv" else ",")
+    return reader.workbook(suffix[1:], sheet, max_bytes * UNPACKED_PER_BYTE, max_cells)
+
+
+def _too_big(path: Path, label: str, item: str, max_bytes: int, max_rows: int, error: type[PnpError]) -> PnpError:
+    return error(f"{label} is larger than {_size(max_bytes)}.", file=path,
+                 hint=f"pnp reads at most {max_rows:,} {item}s; split the list or delete other columns")
+
+
+def _size(n: int) -> str:
+    mb = 1024 * 1024
+    return f"{n // mb} MB" if n >= mb and n % mb == 0 else f"{n:,} bytes"
+
+
+class _Reader:
+    def __init__(self, path: Path, raw: bytes, column: str, max_rows: int, error: type[PnpError], item: str):
+        self.path, self.raw, self.error, self.item = path, raw, error, item
+        self.header = column.strip().casefold()
+        self.max_rows = max_rows
+        self.out: list[Entry] = []
+
+    def fail(self, message: str, row: int | None = None, hint: str | None = None, where: str | None = None):
+        text = f"{where}: {message}" if where else message
+        return self.error(text, file=self.path, line=row, hint=hint)
+
+    def add(self, value: str, sheet: str | None, row: int, column: str | int | None) -> None:
+        self.out.append(Entry(value, sheet, row, column))
+        if len(self.out) > self.max_rows:
+            raise self.fail(f"more than {self.max_rows:,} {self.item}s.", row,
+                            f"split the list: pnp reads at most {self.max_rows:,} {self.item}s",
+                            None if column is None and sheet is None else describe(sheet, row, column))
+
+    # .txt -------------------------------------------------------------------------------------------
+    def text_lines(self) -> list[Entry]:
+        try:
+            text = self.raw.decode("utf-8-sig")
+        except UnicodeDecodeError as exc:
+            line = self.raw[: exc.start].count(b"\n") + 1
+            raise self.fail(f"not UTF-8: byte 0x{self.raw[exc.start]:02x} cannot be decoded (the file may be "
+                            "Latin-1 or Windows-1252).", line, "save the list as UTF-8") from None
+        for number, line in enumerate(text.splitlines(), start=1):
+            value = line.strip()
+            if value and not value.startswith("#"):
+                self.add(value, None, number, None)
+        return self.out
+
+    # .csv / .tsv ------------------------------------------------------------------------------------
+    def delimited(self, delimiter: str) -> list[Entry]:
+        text = self.raw.decode("utf-8-sig", errors="surrogateescape")  # bad bytes are reported by row below
+        if delimiter == ",":
+            delimiter = self._sniff_semicolon(text)
+        reader = csv.reader(io.StringIO(text, newline=""), delimiter=delimiter, strict=True)
+        col = None  # 0-based index of the column read, once known
+        row = 0
+        try:
+            for row, cells in enumerate(reader, start=1):
+                for j, cell in enumerate(cells):
+                    bad = _SURROGATE.search(cell)
+                    if bad:
+                        byte = ord(bad.group()) - 0xDC00
+                        raise self.fail(f"not UTF-8: byte 0x{byte:02x} cannot be decoded (the file may be Latin-1 "
+                                        "or Windows-1252).", row, "save or export the list as CSV UTF-8",
+                                        describe(None, row, j + 1))
+                if col is None:
+                    if not any(c.strip() for c in cells):
+                        continue
+                    col, is_header = self._pick_column(cells, None, row, lambda j: j + 1)
+                    if is_header:
+                        continue
+                value = cells[col].strip() if col < len(cells) else ""
+                if value:
+                    self.add(value, None, row, col + 1)
+        except csv.Error as exc:
+            raise self.fail(f"the file cannot be read as {'TSV' if delimiter == chr(9) else 'CSV'} ({exc}).",
+                            row + 1, "export it again from the spreadsheet, or check its quotes",
+                            f"row {row + 1}") from None
+        return self.out
+
+    def _sniff_semicolon(self, text: str) -> str:
+        """';' if the first non-empty line, split at ';', has the header (Excel's CSV in many locales)."""
+        for line in io.StringIO(text, newline=None):
+            if line.strip():
+                if "," not in line and ";" in line:
+                    cells = next(csv.reader([line], delimiter=";"), [])
+                    if any(c.strip().casefold() == self.header for c in cells):
+                        return ";"
+                break
+        return ","
+
+    def _pick_column(self, cells: list, sheet: str | None, row: int, name) -> tuple[int, bool]:
+        """(0-based column, whether ``cells`` is the header row) from the first non-empty row."""
+        hits = [j for j, c in enumerate(cells) if isinstance(c, str) and c.strip().casefold() == self.header]
+        if len(hits) > 1:
+            raise self.fail(f"two columns are headed {self.header!r} (columns {name(hits[0])} and "
+                            f"{name(hits[1])}).", row, "rename or delete one of them", describe(sheet, row, None))
+        if hits:
+            return hits[0], True
+        return next(j for j, c in enumerate(cells) if not _is_empty(c)), False
+
+    # .xlsx / .ods -----------------------------------------------------------------------------------
+    def workbook(self, suffix: str, sheet: str | None, max_unpacked: int, max_cells: int) -> list[Entry]:
+        kind = self._zip_kind(suffix, max_unpacked)
+        what = _KIND_NAMES[kind]
+        if kind == "ods":  # python-calamine reads every sheet of an .ods when it opens it
+            self._check_ods_extent(max_cells, what)
+        try:
+            import python_calamine
+        except ImportError:  # pragma: no cover - a broken install
+            raise self.fail("reading .xlsx and .ods needs the python-calamine package, which is not installed.",
+                            hint="pip install python-calamine, or save the list as .csv or .txt") from None
+        with _calamine_errors(self, what):
+            book = python_calamine.CalamineWorkbook.from_filelike(io.BytesIO(self.raw))
+            names = list(book.sheet_names)
+            if sheet is None:
+                visible = [m.name for m in book.sheets_metadata
+                           if m.visible == python_calamine.SheetVisibleEnum.Visible
+                           and m.typ == python_calamine.SheetTypeEnum.WorkSheet]
+                name = visible[0] if visible else (names[0] if names else None)
+            else:
+                name = sheet
+        if not names:
+            raise self.fail(f"the {what} has no sheets.", hint="save a workbook with the list on a sheet")
+        if name not in names:
+            raise self.fail(f"the {what} has no sheet {name!r}; its sheets are {', '.join(names)}.",
+                            hint="name one of its sheets")
+        if kind == "xlsx":  # python-calamine reads one sheet of an .xlsx at a time
+            self._check_xlsx_extent(name, max_cells, what)
+        with _calamine_errors(self, what):
+            rows = book.get_sheet_by_name(name).to_python(skip_empty_area=False)
+        col = None
+        for r, cells in enumerate(rows, start=1):
+            if col is None:
+                if all(_is_empty(c) for c in cells):
+                    continue
+                col, is_header = self._pick_column(cells, name, r, column_letter)
+                if is_header:
+                    continue
+            value = cells[col] if col < len(cells) else ""
+            if not isinstance(value, str):
+                raise self.fail(f"the cell holds {_kind_of(value)}, not text.", r,
+                                f"type the {self.item} as text (format the column as Text)",
+                                describe(name, r, column_letter(col)))
+            value = value.strip()
+            if value:
+                self.add(value, name, r, column_letter(col))
+        return self.out
+
+    def _zip_kind(self, suffix: str, max_unpacked: int) -> str:
+        what = _KIND_NAMES[suffix]
+        other = "xlsx" if suffix == "ods" else "ods"
+        hint = (f"save it from a spreadsheet program as {what}, or if it is a plain list rename it to .txt or .csv "
+                "(a password-protected workbook must be saved without the password)")
+        try:
+            self.zip = zipfile.ZipFile(io.BytesIO(self.raw))
+            names = set(self.zip.namelist())
+            unpacked = sum(i.file_size for i in self.zip.infolist())
+        except _ZIP_ERRORS:
+            raise self.fail(f"not a valid {what}: it is not a readable zip archive.", hint=hint) from None
+        if unpacked > max_unpacked:
+            raise self.fail(f"the {what} unpacks to more than {_size(max_unpacked)}.",
+                            hint="delete other sheets and columns, or save the list as .csv")
+        kinds = []
+        if "xl/workbook.xml" in names:
+            kinds.append("xlsx")
+        if {"content.xml", "mimetype"} <= names and self._member("mimetype", 200, what).strip() == _ODS_MIME:
+            kinds.append("ods")
+        if not kinds:
+            raise self.fail(f"not a valid {what}: the zip archive holds no spreadsheet.", hint=hint)
+        return suffix if suffix in kinds else other
+
+    def _member(self, name: str, limit: int, what: str) -> bytes:
+        try:
+            with self.zip.open(name) as fh:
+                return fh.read(limit)
+        except _ZIP_ERRORS:
+            raise self.fail(f"not a valid {what}: its part {name} cannot be unpacked.",
+                            hint=f"save it again as {what}") from None
+
+    def _parse(self, name: str, what: str, start, end=None) -> None:
+        """Stream the zip part ``name`` through expat: start(name, attrs), end(name), names as
+        'namespace}local' (turn them into local names with _LOCAL[name])."""
+        parser = expat.ParserCreate(namespace_separator="}")
+        parser.StartElementHandler = start
+        if end is not None:
+            parser.EndElementHandler = end
+        try:
+            with self.zip.open(name) as fh:
+                while True:
+                    chunk = fh.read(1 << 20)
+                    if not chunk:
+                        break
+                    parser.Parse(chunk, False)
+            parser.Parse(b"", True)
+        except expat.ExpatError as exc:
+            raise self.fail(f"not a valid {what}: {name} is not well-formed XML ({expat.ErrorString(exc.code)}, "
+                            f"line {exc.lineno}).", hint=f"save it again as {what}") from None
+        except _ZIP_ERRORS:
+            raise self.fail(f"not a valid {what}: its part {name} cannot be unpacked.",
+                            hint=f"save it again as {what}") from None
+
+    def _extent_error(self, sheet: str, rows: int, cols: int, max_cells: int):
+        return self.fail(f"sheet {sheet} spans {rows:,} rows x {cols:,} columns (up to cell "
+                         f"{column_letter(cols - 1)}{rows}); pnp reads sheets of at most {max_cells:,} cells.",
+                         hint="delete the cells far from the list (select the rows and columns after it and delete "
+                              "them), or save just the list as .csv")
+
+    def _check_xlsx_extent(self, sheet: str, max_cells: int, what: str) -> None:
+        """Bounding box of the cells with a value (<v>, <is> or <f>), as python-calamine will build it."""
+        for part in self._xlsx_sheet_parts(sheet, what):
+            st = {"row": 0, "col": 0, "cell_row": 0, "rows": 0, "cols": 0, "in_cell": False}
+
+            def start(name, attrs, st=st):
+                tag = _LOCAL[name]
+                if tag == "row":
+                    r = attrs.get("r", "")
+                    st["row"] = int(r) if r.isdigit() else st["row"] + 1
+                    st["col"] = 0
+                elif tag == "c":
+                    ref = _CELL_REF.fullmatch(attrs.get("r", ""))
+                    st["col"] = _column_index(ref.group(1)) + 1 if ref else st["col"] + 1
+                    st["cell_row"] = int(ref.group(2)) if ref else st["row"]
+                    st["in_cell"] = True
+                elif tag in ("v", "is", "f") and st["in_cell"]:
+                    st["in_cell"] = False  # counted once
+                    rows, cols = max(st["rows"], st["cell_row"]), max(st["cols"], st["col"])
+                    if rows * cols > max_cells:
+                        raise self._extent_error(sheet, rows, cols, max_cells)
+                    st["rows"], st["cols"] = rows, cols
+
+            self._parse(part, what, start)
+
+    def _xlsx_sheet_parts(self, sheet: str, what: str) -> list[str]:
+        """The zip part of ``sheet`` (via xl/workbook.xml and its relationships), or every worksheet part."""
+        found: dict[str, str] = {}
+        targets: dict[str, str] = {}
+
+        def sheets(name, attrs):
+            rid = next((v for k, v in attrs.items() if _LOCAL[k] == "id"), None)
+            if _LOCAL[name] == "sheet" and attrs.get("name") is not None and rid:
+                found.setdefault(attrs["name"], rid)
+
+        def rels(name, attrs):
+            if _LOCAL[name] == "Relationship" and attrs.get("Id") and attrs.get("Target"):
+                targets[attrs["Id"]] = attrs["Target"]
+
+        self._parse("xl/workbook.xml", what, sheets)
+        names = set(self.zip.namelist())
+        if "xl/_rels/workbook.xml.rels" in names:
+            self._parse("xl/_rels/workbook.xml.rels", what, rels)
+        target = targets.get(found.get(sheet, ""), "")
+        part = target.lstrip("/") if target.startswith("/") else posixpath.normpath(posixpath.join("xl", target))
+        if target and part in names:
+            return [part]
+        return sorted(n for n in names if n.startswith("xl/worksheets/") and n.endswith(".xml"))
+
+    def _check_ods_extent(self, max_cells: int, what: str) -> None:
+        """Bounding boxes of the non-empty cells of every sheet (repeats expanded, as python-calamine does),
+        added up: python-calamine reads all sheets of an .ods when it opens it."""
+        st = {"depth": 0, "sheet": "", "row": 0, "repeat": 1, "col": 0, "last": 0, "span": 0, "cell": False,
+              "full": False, "rows": 0, "cols": 0, "total": 0}
+
+        def count(value: str | None) -> int:
+            return int(value) if value and value.isdigit() else 1
+
+        def start(name, attrs):
+            tag = _LOCAL[name]
+            if tag == "table":
+                st["depth"] += 1
+                if st["depth"] == 1:
+                    st.update(sheet=attrs.get(_TABLE + "name", "?"), row=0, rows=0, cols=0)
+            elif st["depth"] != 1:
+                if st["cell"]:
+                    st["full"] = True  # anything inside a cell (even a nested table) makes it non-empty
+            elif tag == "table-row":
+                st.update(repeat=count(attrs.get(_TABLE + "number-rows-repeated")), col=0, last=0)
+            elif tag in ("table-cell", "covered-table-cell"):
+                st.update(cell=True, span=count(attrs.get(_TABLE + "number-columns-repeated")),
+                          full=any(_LOCAL[k] == "value-type" for k in attrs))
+            elif st["cell"]:
+                st["full"] = True
+
+        def end(name):
+            tag = _LOCAL[name]
+            if tag == "table":
+                st["depth"] -= 1
+                if st["depth"] == 0:
+                    st["total"] += st["rows"] * st["cols"]
+            elif st["depth"] != 1:
+                return
+            elif tag in ("table-cell", "covered-table-cell"):
+                if st["full"]:
+                    st["last"] = st["col"] + st["span"]
+                st["col"] += st["span"]
+                st["cell"] = False
+            elif tag == "table-row":
+                if st["last"]:
+                    rows, cols = st["row"] + st["repeat"], max(st["cols"], st["last"])
+                    if rows * cols + st["total"] > max_cells:
+                        raise self._extent_error(st["sheet"], rows, cols, max_cells)
+                    st["rows"], st["cols"] = rows, cols
+                st["row"] += st["repeat"]
+
+        self._parse("content.xml", what, start, end)
+
+
+class _calamine_errors:
+    """Turn anything python-calamine raises on a broken workbook into the reader's error."""
+
+    def __init__(self, reader: _Reader, what: str):
+        self.reader, self.what = reader, what
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, typ, exc, tb):
+        if exc is None or isinstance(exc, PnpError):
+            return False
+        if isinstance(exc, Exception) or type(exc).__name__ == "PanicException":  # pyo3 panics are BaseException
+            detail = str(exc).strip().splitlines()[0] if str(exc).strip() else type(exc).__name__
+            raise self.reader.fail(f"not a valid {self.what}: {detail}.",
+                                   hint=f"open it in a spreadsheet program and save it again as {self.what}") from None
+        return False
+
+
+class _LocalNames(dict):
+    """'namespace}local' -> 'local', remembered."""
+
+    def __missing__(self, name: str) -> str:
+        local = self[name] = name.rpartition("}")[2]
+        return local
+
+
+_LOCAL = _LocalNames()
+_TABLE = "urn:oasis:names:tc:opendocument:xmlns:table:1.0}"
+_SURROGATE = re.compile("[\udc80-\udcff]")
+_CELL_REF = re.compile(r"\$?([A-Za-z]{1,3})\$?([0-9]+)")
+
+
+def _column_index(letters: str) -> int:
+    n = 0
+    for ch in letters.upper():
+        n = n * 26 + ord(ch) - 64
+    return n - 1
+
+
+def _is_empty(value) -> bool:
+    return value is None or (isinstance(value, str) and not value.strip())
+
+
+def _kind_of(value) -> str:
+    if isinstance(value, bool):
+        return f"the true/false value {str(value).upper()}"
+    if isinstance(value, (int, float)):
+        shown = int(value) if isinstance(value, float) and value.is_integer() else value
+        return f"the number {shown}"
+    if isinstance(value, datetime.datetime):
+        return f"the date and time {value.isoformat(sep=' ')}"
+    if isinstance(value, datetime.date):
+        return f"the date {value.isoformat()}"
+    if isinstance(value, datetime.time):
+        return f"the time {value.isoformat()}"
+    if isinstance(value, datetime.timedelta):
+        return f"the duration {value}"
+    return f"a {type(value).__name__} value"

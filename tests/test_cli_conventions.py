@@ -1,0 +1,101 @@
+"""The CLI behaves like other Python tools: --version, -h, completion, --quiet, --json, plain errors."""
+from __future__ import annotations
+
+import json
+
+import pytest
+from typer.testing import CliRunner
+
+from pnp import __version__
+from pnp.cli import app
+from pnp.games import registry
+from pnp.layout.sheets import available_papers
+from pnp.render.writers import WRITERS
+
+runner = CliRunner()
+
+
+def test_version():
+    r = runner.invoke(app, ["--version"])
+    assert r.exit_code == 0 and r.output.strip() == f"pnp {__version__}"
+
+
+@pytest.mark.parametrize("flag", ["-h", "--help"])
+def test_short_and_long_help(flag):
+    r = runner.invoke(app, ["build", flag])
+    assert r.exit_code == 0 and "Usage:" in r.output
+
+
+def test_help_lists_accepted_values():
+    text = " ".join(runner.invoke(app, ["build", "-h"], terminal_width=200).output.split())
+    for value in ("none, long, short", *WRITERS, *available_papers()):
+        assert value in text, value
+
+
+def test_shell_completion_is_offered():
+    assert "--show-completion" in runner.invoke(app, ["-h"]).output
+
+
+def test_quiet_prints_nothing_on_success(tmp_path):
+    r = runner.invoke(app, ["-q", "build", "nonads", "-o", str(tmp_path), "-f", "pdf"])
+    assert r.exit_code == 0 and r.output == ""
+    assert (tmp_path / "nonads" / "nonads-a4.pdf").is_file()
+
+
+def test_quiet_still_prints_errors(tmp_path):
+    r = runner.invoke(app, ["-q", "build", "no-such-game", "-o", str(tmp_path)])
+    assert r.exit_code == 2 and "unknown game" in r.output
+
+
+def test_validate_json_is_parseable_and_complete():
+    r = runner.invoke(app, ["validate", "nonads", "numeria", "--json"])
+    data = json.loads(r.output)
+    assert r.exit_code == 0 and data["ok"] is True
+    assert [g["game"] for g in data["games"]] == ["nonads", "numeria"]
+    assert all(f["status"] in ("pass", "warning", "fail") and f["rule"] for g in data["games"] for f in g["findings"])
+
+
+def test_list_json_names_every_game_with_parts():
+    data = json.loads(runner.invoke(app, ["list", "--json"]).output)
+    assert [g["game"] for g in data["games"]] == sorted(registry())
+    nonads = next(g for g in data["games"] if g["game"] == "nonads")
+    assert nonads["components"][0]["trim_mm"] == [30.0, 30.0] and nonads["designer"] == "Cameron Browne"
+    netmatch = next(g for g in data["games"] if g["game"] == "netmatch")
+    assert "words" in netmatch["inputs"]
+
+
+@pytest.mark.parametrize("value", ["[/x]", "[bold]a4[/bold]", "a4\x1b[31m", "x" * 5000, "a\u2028b"])
+def test_errors_are_plain_text_with_controls_escaped_and_long_values_cut(tmp_path, value):
+    r = runner.invoke(app, ["build", "nonads", "--paper", value, "-o", str(tmp_path)])
+    assert r.exit_code == 2 and "Traceback" not in r.output and r.exception is None or isinstance(r.exception, SystemExit)
+    assert "\x1b" not in r.output and "\u2028" not in r.output
+    assert len(r.output) < 2500
+    if value.startswith("["):
+        assert value in r.output  # printed as is, not read as markup
+
+
+def test_set_names_an_input_the_game_does_not_take(tmp_path):
+    r = runner.invoke(app, ["build", "nonads", "--set", "words=x.txt", "-o", str(tmp_path)])
+    assert r.exit_code == 2 and "takes no input 'words'" in r.output and "rules" in r.output
+
+
+def test_set_words_is_the_same_as_words(tmp_path):
+    words = tmp_path / "w.txt"
+    words.write_text("ABCD\nEFGH\n", encoding="utf-8")
+    a = runner.invoke(app, ["validate", "netmatch", "--words", str(words), "--json"])
+    b = runner.invoke(app, ["validate", "netmatch", "--set", f"words={words}", "--json"])
+    assert a.exit_code == b.exit_code == 0 and a.output == b.output and "2 word cards from w.txt" in a.output
+
+
+def test_duplex_on_a_kit_without_backs_says_so(tmp_path):
+    r = runner.invoke(app, ["build", "nonaga", "--duplex", "long", "-o", str(tmp_path), "-f", "pdf"])
+    assert r.exit_code == 0 and "--duplex long ignored" in r.output and "one-sided" in r.output
+
+
+def test_multi_target_build_checks_every_target_before_writing(tmp_path):
+    bad = tmp_path / "bad.yaml"
+    bad.write_text("game: nonads\ntile_size: -3mm\n", encoding="utf-8")
+    out = tmp_path / "out"
+    r = runner.invoke(app, ["build", "nonads", str(bad), "-o", str(out)])
+    assert r.exit_code == 2 and "tile_size" in r.output
+    assert not (out / "nonads").exists()
