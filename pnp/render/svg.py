@@ -12,8 +12,10 @@ import svgwrite
 from ..fonts import FONT_FAMILY
 from ..ir import Circle, Group, Line, Page, Polygon, Rect, Text
 from .base import Renderer, place_text
+from .svgfont import FAMILY, font_face_css, text_outline_path
 
 INKSCAPE_NS = "http://www.inkscape.org/namespaces/inkscape"
+FONT_STACK = f"'{FAMILY}', '{FONT_FAMILY}', sans-serif"
 
 
 def _n(v: float) -> float | int:
@@ -21,8 +23,17 @@ def _n(v: float) -> float | int:
     return int(r) if r.is_integer() else r
 
 
-def page_to_svg(page: Page, title: str = "", desc: str = "") -> str:
+BASE_CHARS = frozenset(chr(c) for c in range(0x20, 0x7f)) | frozenset("\u2014\u2013\u2022\u00d7\u2026\u2018\u2019\u201c\u201d\u00b0\u00b2")
+"""Characters every embedded font subset carries (ASCII and pnp's typography), so pages that use
+only these share one cached subset."""
+
+
+def page_to_svg(page: Page, title: str = "", desc: str = "", outline_text: bool = False) -> str:
     """Serialise one Page as an SVG document (a string), with ``<title>`` and ``<desc>`` when given.
+
+    Text travels with the page: a ``<style>`` holds an ``@font-face`` with the subset of Noto Sans
+    the page needs (BASE_CHARS plus its own characters), so a viewer without Noto Sans draws the same
+    letters. With ``outline_text`` (cutter SVGs) text becomes glyph outlines (``<path>``) instead.
 
     Raises:
         LayoutError: a text uses a character the embedded font cannot draw.
@@ -32,7 +43,12 @@ def page_to_svg(page: Page, title: str = "", desc: str = "") -> str:
     dwg.attribs["xmlns:inkscape"] = INKSCAPE_NS
     if title or desc:
         dwg.set_desc(title=title or None, desc=desc or None)
-    SvgRenderer(dwg).draw_all(page.items)
+    renderer = SvgRenderer(dwg, outline_text)
+    renderer.draw_all(page.items)
+    if renderer.chars:
+        dwg.attribs["text-rendering"] = "geometricPrecision"  # no rounding of glyph advances to pixels
+        dwg.attribs["xml:space"] = "preserve"                 # runs of spaces as in the PDF
+        dwg.defs.add(dwg.style(font_face_css(BASE_CHARS | renderer.chars)))
     return dwg.tostring()
 
 
@@ -52,10 +68,12 @@ def _paint(fill, stroke, width) -> dict:
 class SvgRenderer(Renderer):
     """Draws IR shapes as svgwrite elements into ``dwg`` (one method per shape; see base.Renderer)."""
 
-    def __init__(self, dwg) -> None:
+    def __init__(self, dwg, outline_text: bool = False) -> None:
         self.dwg = dwg
         self.parent = dwg
         self.clips = 0
+        self.outline_text = outline_text
+        self.chars: set[str] = set()   # characters drawn as text (for the embedded font subset)
 
     def rect(self, s: Rect) -> None:
         self.parent.add(self.dwg.rect((_n(s.x), _n(s.y)), (_n(s.w), _n(s.h)), **_paint(s.fill, s.stroke, s.stroke_width)))
@@ -106,9 +124,12 @@ class SvgRenderer(Renderer):
         transform = f"translate({_n(t.x)},{_n(t.y)})"
         if t.rotate:
             transform += f" rotate({_n(t.rotate)})"
-        el = dwg.text(t.text, insert=(0, _n(p.dy)), fill=t.fill, font_size=_n(p.size),
-                      font_family=f"'{FONT_FAMILY}', sans-serif")
-        el["text-anchor"] = t.anchor
+        if self.outline_text:  # glyph outlines in the text's own frame: cutter software never swaps a font
+            el = dwg.path(d=text_outline_path(t.text, t.size_pt, 0.0, 0.0, t.anchor, t.valign), fill=t.fill)
+        else:
+            self.chars.update(t.text)
+            el = dwg.text(t.text, insert=(0, _n(p.dy)), fill=t.fill, font_size=_n(p.size), font_family=FONT_STACK)
+            el["text-anchor"] = t.anchor
         if p.bold_stroke:  # the same bold as the PDF: fill plus an outline of the same colour
             el["stroke"] = t.fill
             el["stroke-width"] = _n(p.bold_stroke)
@@ -138,9 +159,11 @@ def cut_outlines(page: Page) -> tuple:
     return tuple(out)
 
 
-def write_cut_svg(page: Page, path: Path) -> None:
-    """Write a cutter SVG: an Inkscape layer "art" with the artwork and a layer "cut" holding only the
-    cut outlines (hairline, pure red, one closed shape per component), sizes in mm."""
+def write_cut_svg(page: Page, path: Path, title: str = "", desc: str = "") -> None:
+    """Write a cutter SVG: an Inkscape layer "art" with the artwork (text as glyph outlines, so cutter
+    software never substitutes a font) and a layer "cut" holding only the cut outlines (hairline,
+    pure red, one closed shape per component), sizes in mm."""
     from dataclasses import replace
     layered = replace(page, items=(Group(page.items, layer="art"), Group(cut_outlines(page), layer="cut")))
-    write_svg(layered, path)
+    path.write_text('<?xml version="1.0" encoding="utf-8" ?>\n' + page_to_svg(layered, title, desc, outline_text=True),
+                    encoding="utf-8")

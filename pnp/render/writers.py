@@ -154,7 +154,7 @@ class CutSvgKitWriter(KitWriter):
         from .svg import write_cut_svg
         rel = Path(self.folder) / f"{self.job.stem}-p{number:0{self.job.page_digits}d}-cut.svg"
         (self.job.staging / self.folder).mkdir(exist_ok=True)
-        write_cut_svg(page, self.job.staging / rel)
+        write_cut_svg(page, self.job.staging / rel, *self.job.describe(number, page))
         self.written.append(rel)
 
     @classmethod

@@ -1,0 +1,213 @@
+"""Make text in SVG output independent of the fonts installed where it is viewed.
+
+Two tools, for the SVG backend to call:
+
+* :func:`font_face_css` -- a CSS ``@font-face`` rule carrying a small subset of Noto Sans as a
+  base64 ``data:`` URL (WOFF2), under the family name :data:`FAMILY`. Put it in a ``<style>`` in
+  the SVG and name ``font-family: 'pnp Noto Sans', 'Noto Sans', sans-serif`` on the text.
+* :func:`text_outline_path` -- the glyph outlines of one line of text as SVG path data in page
+  mm, placed exactly as the PDF and SVG backends place a :class:`pnp.ir.Text`. For cutter SVGs,
+  which must hold no ``<text>``.
+
+Both work from the same font file as the PDF backend (:func:`pnp.fonts.font_path`, the variable
+Noto Sans) at its default instance (wght 400, wdth 100), the one reportlab reads. Advances are
+reportlab's (:func:`pnp.fonts.text_width_mm`), so nothing shifts between PDF and SVG.
+
+Choices worth knowing:
+
+* The subset is a *static* instance (the variation tables are dropped by
+  ``fontTools.varLib.instancer``), since the layout only ever uses the default instance and a
+  variable subset is several times larger.
+* The subset has no GSUB/GPOS/GDEF: reportlab neither kerns nor forms ligatures, so a browser
+  must not either, or text-anchor="middle"/"end" lands differently from the PDF.
+* Bold: the PDF backend draws bold as the regular outlines filled *and* stroked with a line
+  :data:`BOLD_STROKE_EM` x the font size wide, and the SVG backend should do the same (fill plus a
+  stroke of the text colour), with no font-weight: then ``font_face_css(chars)`` alone covers bold
+  text too. ``font_face_css(chars, bold=True)`` gives a true bold face (a wght=700 instance,
+  declared ``font-weight: 700``) for text that asks for ``font-weight: bold``; measured in
+  Chromium it is about 5% wider than the regular advances the layout fitted text with, so pnp's
+  pages should not use it. :func:`text_outline_path` draws the regular outlines for bold too;
+  stroke the path with :func:`bold_stroke_mm` to get the PDF's bold.
+* Viewers: browsers honour the @font-face; cutter software (LightBurn, Silhouette Studio, and
+  Inkscape as far as we know) does not load fonts from CSS, hence :func:`text_outline_path`.
+* For browsers to match the PDF to the pixel, the ``<text>`` elements also want
+  ``text-rendering="geometricPrecision"`` (else Chromium rounds glyph advances to whole pixels:
+  0.2 px a glyph) and ``xml:space="preserve"`` (else runs of spaces collapse; the PDF keeps them).
+"""
+from __future__ import annotations
+
+import base64
+import io
+import math
+from functools import lru_cache
+from typing import Iterable
+
+from ..fonts import CAP_HEIGHT, font_path, missing_glyphs
+
+FAMILY = "pnp Noto Sans"
+PT_TO_MM = 25.4 / 72.0
+BOLD_STROKE_EM = 0.035  # pdf.py: bold = fill + stroke of width 0.035 x font size
+REGULAR, BOLD = 400, 700
+# name records kept in the subset: family/style/version names plus the copyright (0) and the
+# licence (13, 14), which the SIL Open Font License asks every copy of the font to carry
+_NAME_IDS = (0, 1, 2, 3, 4, 5, 6, 13, 14)
+_LAYOUT_TABLES = ("GSUB", "GPOS", "GDEF", "STAT")
+
+
+@lru_cache(maxsize=1)
+def _font_bytes() -> bytes:
+    return font_path().read_bytes()
+
+
+def _open_font():
+    from fontTools.ttLib import TTFont
+    return TTFont(io.BytesIO(_font_bytes()), recalcTimestamp=False)
+
+
+def _chars_key(chars: Iterable[str]) -> frozenset[str]:
+    out: set[str] = set()
+    for item in chars:
+        out.update(item)  # accept single characters or whole strings
+    return frozenset(out)
+
+
+@lru_cache(maxsize=128)
+def _subset_woff2(chars: frozenset[str], weight: int) -> bytes:
+    from fontTools import subset
+    from fontTools.varLib import instancer
+
+    font = _open_font()
+    for tag in _LAYOUT_TABLES:  # drop before the subsetter reads them: decompiling GPOS is most of its time
+        if tag in font:
+            del font[tag]
+    options = subset.Options()
+    options.layout_features = []
+    options.drop_tables = list(options.drop_tables) + list(_LAYOUT_TABLES)
+    options.hinting = False            # browsers on screens, printers at 300+ dpi: hints don't pay
+    options.name_IDs = list(_NAME_IDS)
+    options.name_languages = [0x409]  # Windows English names only
+    options.notdef_outline = True      # a character the face lacks shows a box, not nothing
+    options.glyph_names = False
+    options.recalc_timestamp = False
+    options.prune_unicode_ranges = True
+    subsetter = subset.Subsetter(options)
+    unicodes = {ord(c) for c in chars} | {0x20}
+    subsetter.populate(unicodes=sorted(unicodes))
+    subsetter.subset(font)  # subset first (variable), then instance: far faster than the reverse
+    if "fvar" in font:
+        font = instancer.instantiateVariableFont(font, {"wght": weight, "wdth": 100},
+                                                 updateFontNames=False)
+    font.flavor = "woff2"
+    font.recalcTimestamp = False  # keep head.modified as the source font has it: same bytes each run
+    buf = io.BytesIO()
+    font.save(buf)
+    return buf.getvalue()
+
+
+def subset_font(chars: Iterable[str], bold: bool = False) -> bytes:
+    """WOFF2 bytes of a static Noto Sans subset (wght 400, or 700 when ``bold``) holding the glyphs
+    of ``chars`` (single characters or strings) plus .notdef and space. Cached by character set."""
+    return _subset_woff2(_chars_key(chars), BOLD if bold else REGULAR)
+
+
+def font_face_css(chars: Iterable[str], bold: bool = False) -> str:
+    """A CSS ``@font-face`` rule for family :data:`FAMILY` carrying a WOFF2 subset of Noto Sans with
+    exactly the glyphs for ``chars`` (plus .notdef and space), as a base64 ``data:`` URL.
+
+    The face is declared ``font-weight: 400``, or ``700`` with ``bold=True`` (a wght=700 instance).
+    The same characters give the same string, byte for byte.
+    """
+    return _face_css(_chars_key(chars), BOLD if bold else REGULAR)
+
+
+@lru_cache(maxsize=128)
+def _face_css(chars: frozenset[str], weight: int) -> str:
+    data = base64.b64encode(_subset_woff2(chars, weight)).decode("ascii")
+    return (f"@font-face {{ font-family: '{FAMILY}'; font-style: normal; font-weight: {weight}; "
+            f"src: url(data:font/woff2;base64,{data}) format('woff2'); }}")
+
+
+# --- outlines -------------------------------------------------------------------------------------
+
+@lru_cache(maxsize=1)
+def _outline_font():
+    """(glyph set at the default instance, cmap, units per em) of the font the PDF backend uses."""
+    font = _open_font()
+    return font.getGlyphSet(), font.getBestCmap(), font["head"].unitsPerEm
+
+
+@lru_cache(maxsize=1)
+def _reportlab_widths():
+    from ..fonts import ttfont
+    face = ttfont().face
+    return face.charWidths, face.defaultWidth  # 1/1000 em, as reportlab's stringWidth sums them
+
+
+def bold_stroke_mm(size_pt: float) -> float:
+    """Width of the stroke the PDF backend adds to bold text of ``size_pt`` points, in mm."""
+    return BOLD_STROKE_EM * size_pt * PT_TO_MM
+
+
+def _num(v: float) -> str:
+    r = round(v, 3)
+    if r == 0:
+        return "0"
+    s = f"{r:.3f}".rstrip("0").rstrip(".")
+    return s
+
+
+def text_outline_path(text: str, size_pt: float, x: float, y: float, anchor: str = "start",
+                      valign: str = "baseline", rotate: float = 0.0, bold: bool = False) -> str:
+    """SVG path data (``d``) in page mm, y down, tracing the glyph outlines of ``text`` set in Noto
+    Sans at ``size_pt``, placed as the PDF/SVG backends place ``Text(x, y, text, size_pt, anchor,
+    valign, rotate=rotate)``: advances are reportlab's (they add up to
+    :func:`pnp.fonts.text_width_mm`), ``anchor`` start/middle/end shifts left by 0, half or all of
+    that width, ``valign="middle"`` moves the baseline down by half the cap height, and ``rotate``
+    turns the text clockwise by degrees about (x, y). Coordinates are rounded to 0.001 mm.
+
+    Fill the path with the text colour (nonzero fill rule). ``bold`` does not change the outlines:
+    the PDF backend's bold is the regular outlines plus a stroke, so also stroke the path in the
+    text colour with width :func:`bold_stroke_mm` (round joins are closest). Raises ValueError for
+    a character Noto Sans cannot draw, as the PDF backend does.
+    """
+    from fontTools.pens.svgPathPen import SVGPathPen
+    from fontTools.pens.transformPen import TransformPen
+
+    if anchor not in ("start", "middle", "end"):
+        raise ValueError(f"anchor must be start, middle or end, not {anchor!r}")
+    if valign not in ("baseline", "middle"):
+        raise ValueError(f"valign must be baseline or middle, not {valign!r}")
+    missing = missing_glyphs(text)
+    if missing:
+        raise ValueError(f"the text {text!r} uses {missing[0]!r} (U+{ord(missing[0]):04X}), which "
+                         "Noto Sans cannot draw")
+    glyphs, cmap, upm = _outline_font()
+    widths, default_width = _reportlab_widths()
+    size = size_pt * PT_TO_MM
+    advances = [widths.get(ord(ch), default_width) for ch in text]  # 1/1000 em
+    width = sum(advances) * size / 1000.0
+    x0 = {"start": 0.0, "middle": -width / 2, "end": -width}[anchor]
+    shift = CAP_HEIGHT * size / 2 if valign == "middle" else 0.0
+    scale = size / upm
+    theta = math.radians(rotate)
+    cos, sin = math.cos(theta), math.sin(theta)
+    if rotate % 360 == 0:
+        cos, sin = 1.0, 0.0
+    elif rotate % 90 == 0:  # exact quarter turns: no 6e-17 noise
+        cos, sin = round(cos), round(sin)
+    pen = SVGPathPen(glyphs, ntos=_num)
+    pen_x = 0.0  # 1/1000 em
+    for ch, adv in zip(text, advances):
+        name = cmap.get(ord(ch))
+        if name is not None:
+            # glyph (gx, gy), units, y up -> local (lx, ly), mm, y down -> page: rotate, translate
+            lx = x0 + pen_x * size / 1000.0
+            ly = shift
+            # local = (lx + gx*scale, ly - gy*scale); page = R(local) + (x, y)
+            a, b = cos * scale, sin * scale          # d(page)/d(gx)
+            c, d = sin * scale, -cos * scale         # d(page)/d(gy)
+            e = x + cos * lx - sin * ly
+            f = y + sin * lx + cos * ly
+            glyphs[name].draw(TransformPen(pen, (a, b, c, d, e, f)))
+        pen_x += adv
+    return pen.getCommands()

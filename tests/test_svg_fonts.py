@@ -1,0 +1,102 @@
+"""Fonts travel with the SVG: every page with text embeds a font subset covering its characters, cutter
+SVGs hold no <text>, and the trope card SVG drawn by a browser that has no Noto Sans matches the PDF."""
+from __future__ import annotations
+
+import base64
+import io
+import re
+import xml.etree.ElementTree as ET
+
+import numpy as np
+import pytest
+from fontTools.ttLib import TTFont
+from PIL import Image
+
+from pnp.games import registry
+from pnp.kit import build_kit
+
+from browser import chromium_available, render_svg_png
+from conftest import pdf_of
+
+SVG = "{http://www.w3.org/2000/svg}"
+
+
+def _font_cmap(root) -> set[str]:
+    style = "".join(el.text or "" for el in root.iter(f"{SVG}style"))
+    m = re.search(r"url\(data:font/woff2;base64,([A-Za-z0-9+/=]+)\)", style)
+    assert m, "no embedded @font-face"
+    font = TTFont(io.BytesIO(base64.b64decode(m.group(1))))
+    return {chr(c) for c in font.getBestCmap()}
+
+
+@pytest.mark.parametrize("game", sorted(registry()))
+def test_every_svg_page_with_text_embeds_a_font_covering_its_characters(built, game):
+    pages = [p for p in built(game).files if p.suffix == ".svg"]
+    assert pages
+    for path in pages:
+        root = ET.parse(path).getroot()
+        text = "".join("".join(el.itertext()) for el in root.iter(f"{SVG}text"))
+        if not text:
+            continue
+        missing = set(text) - _font_cmap(root) - {" "}
+        assert not missing, f"{path.name}: embedded font lacks {sorted(missing)}"
+        families = {el.get("font-family") for el in root.iter(f"{SVG}text")}
+        assert all(f.startswith("'pnp Noto Sans'") for f in families)
+
+
+def test_unicode_words_get_their_glyphs_embedded(tmp_path):
+    words = tmp_path / "w.txt"
+    words.write_text("ΛΟΓΟ\nЖИЗН\nÑAND\n", encoding="utf-8")
+    result = build_kit("netmatch", out=tmp_path / "o", overrides={"words": words}, formats=("svg",))
+    card_page = next(p for p in result.files if p.name.endswith("-p02.svg"))
+    assert set("ΛΟΓЖИЗНÑ") <= _font_cmap(ET.parse(card_page).getroot())
+
+
+@pytest.mark.parametrize("game", ["numeria", "netmatch"])
+def test_cutter_svgs_carry_text_as_outlines(tmp_path, game):
+    result = build_kit(game, out=tmp_path, formats=("cut-svg",))
+    cuts = [p for p in result.files if p.suffix == ".svg"]
+    assert cuts
+    for path in cuts:
+        root = ET.parse(path).getroot()
+        assert not list(root.iter(f"{SVG}text")), path.name
+        art = next(g for g in root.iter(f"{SVG}g") if g.get("id") == "layer-art")
+        assert len(list(art.iter(f"{SVG}path"))) > 0
+
+
+def _differ(svg, pdf_page, tmp_path, name, w_px, h_px) -> float:
+    """Share of pixels (0..1) that differ by more than 64 of 255 grey levels between the browser's
+    rendering of ``svg`` and PDFium's of ``pdf_page``, both at w_px x h_px and softened by a 1-pixel
+    Gaussian blur so that two rasterisers' different anti-aliasing of the same glyph edge is not
+    counted, while a missing, substituted or shifted glyph is."""
+    from PIL import ImageFilter
+    render_svg_png(svg, tmp_path / f"{name}.png", w_px, h_px)
+    browser = Image.open(tmp_path / f"{name}.png").convert("L").resize((w_px, h_px))
+    pdf = pdf_page.render(scale=w_px / pdf_page.get_width()).to_pil().convert("L").resize((w_px, h_px))
+    a, b = (np.asarray(im.filter(ImageFilter.GaussianBlur(1)), dtype=np.int16) for im in (browser, pdf))
+    return float(np.mean(np.abs(a - b) > 64))
+
+
+def test_trope_card_in_a_browser_without_noto_sans_matches_the_pdf(tmp_path):
+    """Chromium with an empty fontconfig (no font installed at all) draws the trope-card SVG from its
+    embedded font: at most 2 % of pixels may differ from the PDF page at the same size (8 px/mm). The
+    same SVG with its @font-face removed must differ by more, so the comparison can fail."""
+    reason = chromium_available()
+    if reason:
+        pytest.skip(f"Chromium is not available ({reason}); .ci/run installs it with apt-get install chromium")
+    import pypdfium2 as pdfium
+    result = build_kit("numeria", out=tmp_path, formats=("pdf", "svg"))
+    svg = next(p for p in result.files if p.suffix == ".svg" and "Numeria \u2014 tropes" in p.read_text(encoding="utf-8"))
+    number = int(re.search(r"-p(\d+)\.svg$", svg.name).group(1))
+    bare = tmp_path / "bare.svg"
+    bare.write_text(re.sub(r"<style\b.*?</style>", "", svg.read_text(encoding="utf-8"), flags=re.S), encoding="utf-8")
+    w_px, h_px = 210 * 8, 297 * 8
+    doc = pdfium.PdfDocument(str(pdf_of(result)))
+    try:
+        page = doc[number - 1]
+        embedded = _differ(svg, page, tmp_path, "embedded", w_px, h_px)
+        control = _differ(bare, page, tmp_path, "bare", w_px, h_px)
+    finally:
+        doc.close()
+    assert embedded <= 0.02, f"{embedded:.2%} of pixels differ"
+    assert control > 0.02, f"without its font the page should differ, but only {control:.2%} of pixels do"
