@@ -20,7 +20,8 @@ from . import __version__
 from .errors import PnpError, ValidationFailed
 from .findings import FAIL, PASS, WARN
 from .games import registry
-from .kit import DEFAULT_FORMATS, build_calibration, build_kit, context, load_target, preflight, validate_target
+from .kit import (DEFAULT_FORMATS, build_calibration, build_kit, check_override_names, context, load_target,
+                  preflight, validate_target)
 from .layout.options import DUPLEX_MODES, ImposeOptions
 from .layout.sheets import available_papers
 from .render.writers import WRITERS
@@ -61,6 +62,10 @@ def _guard():
         yield
     except PnpError as exc:
         _fail(exc)
+    except BrokenPipeError:  # `pnp list | head`: the reader went away; stop quietly, like other tools
+        import os
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        raise typer.Exit(1) from None
     except OSError as exc:
         where = f"{exc.filename}: " if getattr(exc, "filename", None) else ""
         _fail(PnpError(f"{where}{exc.strerror or exc}.", hint="check the path: its length, spelling and permissions"))
@@ -149,6 +154,7 @@ PAPER_HELP = f"Paper: {PAPERS}, or a sheet YAML file."
 FORMAT_HELP = f"Output formats: {', '.join(WRITERS)} (repeat or comma-separate)."
 DUPLEX_HELP = f"Backs for duplex printing: {', '.join(DUPLEX_MODES)} (the flip edge)."
 SET_HELP = "Replace an input file: NAME=FILE (every game: rules=FILE; NetMatch: words=FILE). Repeatable."
+QUIET_HELP = "Print nothing but errors (also accepted before the command: pnp -q build)."
 WORDS_HELP = "Shorthand for --set words=FILE: a NetMatch word list (.txt, .csv, .tsv, .xlsx, .ods)."
 
 
@@ -163,9 +169,11 @@ def build(
     bleed: str = typer.Option("0", "--bleed", help="Bleed past the trim, mm, 0-10 (a print shop wants 3)."),
     duplex: str = typer.Option("none", "--duplex", help=DUPLEX_HELP),
     back_offset: str = typer.Option("0,0", "--back-offset", help="DX,DY mm added to back sheets (see `pnp calibrate`)."),
+    quiet: bool = typer.Option(False, "--quiet", "-q", help=QUIET_HELP),
 ) -> None:
     """Build kits into OUT/<game>/: the PDF, one SVG per page and a manifest. Every target is checked
     before any is written."""
+    STATE["quiet"] |= quiet
     with _guard():
         formats = _split_formats(fmt)
         opts = _options(bleed, duplex, back_offset)
@@ -188,13 +196,17 @@ def validate(
     sets: List[str] = typer.Option([], "--set", help=SET_HELP),
     words: Optional[Path] = typer.Option(None, "--words", help=WORDS_HELP),
     as_json: bool = typer.Option(False, "--json", help="Print the findings as JSON (for scripts and CI)."),
+    quiet: bool = typer.Option(False, "--quiet", "-q", help=QUIET_HELP),
 ) -> None:
     """Run the rules checks; exit 0 if all pass (warnings allowed), 1 if any fails, 2 on bad input."""
+    STATE["quiet"] |= quiet
     failed = False
     report = []
     with _guard():
+        overrides = _overrides(sets, words)
+        check_override_names(_targets(games), overrides)
         for target in _targets(games):
-            loaded, findings = validate_target(target, _overrides(sets, words))
+            loaded, findings = validate_target(target, overrides)
             failed |= any(f.status == FAIL for f in findings)
             report.append({"game": loaded.game.name, "title": loaded.game.title, "spec": str(loaded.path),
                            "findings": [{"status": f.status, "check": f.check, "rule": f.rule} for f in findings]})
@@ -220,14 +232,18 @@ def watch(
     sets: List[str] = typer.Option([], "--set", help=SET_HELP),
     words: Optional[Path] = typer.Option(None, "--words", help=WORDS_HELP),
     debounce: int = typer.Option(300, "--debounce", help="Wait this many ms after the last change before rebuilding."),
+    quiet: bool = typer.Option(False, "--quiet", "-q", help=QUIET_HELP),
 ) -> None:
     """Build, then rebuild whenever a spec, word list, rules text or sheet template it used changes.
     A bad edit prints its error and keeps the last good kit. Ctrl-C stops."""
+    STATE["quiet"] |= quiet
     from .watch import watch_kits
     with _guard():
         if not 50 <= debounce <= 10_000:
             raise PnpError(f"--debounce {debounce} ms is outside 50..10000.", field="--debounce")
-        code = watch_kits(_targets(games), paper, _split_formats(fmt), out_dir, _overrides(sets, words), debounce,
+        overrides = _overrides(sets, words)
+        check_override_names(_targets(games), overrides)
+        code = watch_kits(_targets(games), paper, _split_formats(fmt), out_dir, overrides, debounce,
                           say=lambda text: typer.echo(plain(text)), quiet=STATE["quiet"])
     raise typer.Exit(code)
 
@@ -238,8 +254,10 @@ def calibrate(
     duplex: str = typer.Option("long", "--duplex", help="long or short (the flip edge)."),
     step: float = typer.Option(1.0, "--step", help="Offset step between targets, mm."),
     out_dir: Path = typer.Option(Path("output"), "--out", "-o", help="Output folder."),
+    quiet: bool = typer.Option(False, "--quiet", "-q", help=QUIET_HELP),
 ) -> None:
     """Print a two-sided test sheet to read your printer's --back-offset from."""
+    STATE["quiet"] |= quiet
     with _guard():
         path = build_calibration(paper, duplex, out_dir, step)
         _say(f"calibration sheet: {path} (print both sides at 100 %, flip on the {duplex} edge)")
@@ -251,17 +269,22 @@ def preview(
     paper: str = typer.Option("a4", "--paper", "-p", help=PAPER_HELP),
     dpi: int = typer.Option(50, "--dpi", help="Resolution of the PNGs, 10-600."),
     out_dir: Path = typer.Option(Path("output"), "--out", "-o", help="Output folder."),
+    sets: List[str] = typer.Option([], "--set", help=SET_HELP),
+    words: Optional[Path] = typer.Option(None, "--words", help=WORDS_HELP),
+    quiet: bool = typer.Option(False, "--quiet", "-q", help=QUIET_HELP),
 ) -> None:
     """Build each kit's PDF and render every page to PNG, plus one contact sheet per kit."""
+    STATE["quiet"] |= quiet
     with _guard():
         if not 10 <= dpi <= 600:
             raise PnpError(f"dpi {dpi} is outside 10..600.", field="--dpi", hint="50 for a quick look, 300 to print")
         targets = _targets(games)
-        preflight(targets, paper, ("preview",), {}, ImposeOptions())
+        overrides = _overrides(sets, words)
+        preflight(targets, paper, ("preview",), overrides, ImposeOptions())
         for target in targets:
             with _progress(f"preview {target}") as progress:
                 result = build_kit(target, paper=paper, formats=("preview",), out=out_dir, settings={"dpi": dpi},
-                                   progress=progress)
+                                   overrides=overrides, progress=progress)
             pngs = [f for f in result.files if f.suffix == ".png"]
             _say(f"{result.game}: {len(pngs) - 1} pages at {dpi} dpi, contact sheet {pngs[-1]}")
 

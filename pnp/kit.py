@@ -78,18 +78,31 @@ def load_target(target: str) -> LoadedSpec:
 
 
 def context(loaded: LoadedSpec, overrides: Mapping[str, Path] | None = None, full: bool = True) -> KitContext:
-    """The KitContext for one kit: ``overrides`` maps input names to files (``--set NAME=FILE``).
+    """The KitContext for one kit: ``overrides`` maps input names to files (``--set NAME=FILE``);
+    only those this game takes (``Game.inputs`` and COMMON_INPUTS) reach it, so one ``--words`` can
+    go with a build of every game (check_override_names refuses a name no target takes)."""
+    taken = {k: Path(v) for k, v in (overrides or {}).items()
+             if k in loaded.game.inputs or k in COMMON_INPUTS}
+    return KitContext(loaded.path, taken, full)
+
+
+def check_override_names(targets: Sequence[str], overrides: Mapping[str, Path]) -> None:
+    """Refuse an override that none of ``targets`` takes.
 
     Raises:
-        SpecError: an override names an input this game does not take (the message lists those it does).
+        SpecError: naming the input and the inputs the targets do take.
     """
-    overrides = dict(overrides or {})
-    unknown = [name for name in overrides if name not in loaded.game.inputs and name not in COMMON_INPUTS]
-    if unknown:
-        takes = ", ".join([*loaded.game.inputs, *COMMON_INPUTS])
-        raise SpecError(f"{loaded.game.title} takes no input {unknown[0]!r}.", field="--set",
-                        hint=f"inputs of {loaded.game.name}: {takes}")
-    return KitContext(loaded.path, {k: Path(v) for k, v in overrides.items()}, full)
+    if not overrides:
+        return
+    games = [load_target(t).game for t in targets]
+    takes = dict(COMMON_INPUTS)
+    for game in games:
+        takes.update(game.inputs)
+    for name in overrides:
+        if name not in takes:
+            who = ", ".join(g.title for g in games)
+            raise SpecError(f"{who} take{'s' if len(games) == 1 else ''} no input {name!r}.", field="--set",
+                            hint=f"inputs: {', '.join(sorted(takes))}")
 
 
 def validate_target(target: str, overrides: Mapping[str, Path] | None = None,
@@ -244,10 +257,10 @@ def preflight(targets: Sequence[str], paper: str, formats: Sequence[str], overri
     resolve_formats(formats)
     check_environment()
     _sheet(paper)
+    check_override_names(targets, overrides)
     for target in targets:
         loaded = load_target(target)
-        usable = {k: v for k, v in overrides.items() if k in loaded.game.inputs or k in COMMON_INPUTS}
-        ctx = context(loaded, usable, full=False)
+        ctx = context(loaded, overrides, full=False)
         failed = [f for f in loaded.game.check(loaded.spec, ctx) if f.status == FAIL]
         if failed:
             raise ValidationFailed(f"{loaded.game.name} fails {len(failed)} rules check(s), e.g. {failed[0].check} "

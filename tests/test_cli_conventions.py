@@ -77,6 +77,8 @@ def test_errors_are_plain_text_with_controls_escaped_and_long_values_cut(tmp_pat
 def test_set_names_an_input_the_game_does_not_take(tmp_path):
     r = runner.invoke(app, ["build", "nonads", "--set", "words=x.txt", "-o", str(tmp_path)])
     assert r.exit_code == 2 and "takes no input 'words'" in r.output and "rules" in r.output
+    both = runner.invoke(app, ["validate", "nonads", "netmatch", "--set", "words=nope.txt"])
+    assert both.exit_code == 2 and "does not exist" in both.output  # netmatch takes it, so it is read
 
 
 def test_set_words_is_the_same_as_words(tmp_path):
