@@ -1,7 +1,8 @@
 """build_kit(): spec -> components -> pages -> files (one writer per format) + manifest, written atomically.
 
-Every file is first written into a staging folder, then the kit is switched in (see _commit). If
-anything fails part way, the staging folder is removed and the previous kit is left as it was.
+Every file is first written into a staging folder, then the whole game folder is switched to the
+new generation in one atomic step (pnp.kitstore): a kit is replaced whole or not at all, even under
+kill -9, a full disk or two builds at once (they take turns on a per-game lock).
 Nothing here knows a game by name: games declare their extra inputs (``Game.inputs``) and the
 caller passes overrides by input name.
 """
@@ -11,7 +12,6 @@ import hashlib
 import json
 import os
 import re
-import shutil
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Callable, Mapping, Sequence
@@ -19,6 +19,7 @@ from typing import Callable, Mapping, Sequence
 from .errors import OutputError, SpecError, ValidationFailed
 from .findings import FAIL, Finding
 from .games import Game, KitContext, get_game, registry
+from .kitstore import KitStore
 from .ir import Component
 from .layout.cover import CoverInfo, KitCover, parse_rules
 from .layout.fit import board_fit
@@ -30,6 +31,7 @@ from .resources import builtin_spec, specs_dir
 from .spec import SpecBase, load_yaml, validate_model
 
 DEFAULT_FORMATS = ("pdf", "svg")
+LOCK_WAIT = 120.0  # s: a second build into the same game folder waits this long for the first, then says "busy"
 COMMON_INPUTS = {"rules": "rules quick reference printed on the cover (Markdown; see specs/rules/)"}
 _SAFE_NAME = re.compile(r"^[a-z0-9][a-z0-9_-]{0,40}$")
 
@@ -193,7 +195,7 @@ def build_kit(target: str, paper: str = "a4", formats: Sequence[str] = DEFAULT_F
     """Build one kit into ``out/<game>/``.
 
     Writes, per format (see pnp.render.writers): ``<game>-<paper>.pdf``, ``svg/<game>-<paper>-pNN.svg``
-    (one per page), cutter SVGs, TTS decks or previews, and ``manifest.json`` (game, paper, pages,
+    (one per page), cutter SVGs, TTS decks or previews, and ``manifest-<paper>.json`` (game, paper, pages,
     components with count, trim size in mm and pages, board fit, and every file with its sha256).
     ``progress(done, total)`` is called after each page; ``settings`` go to the writers (dpi).
 
@@ -222,24 +224,28 @@ def build_kit(target: str, paper: str = "a4", formats: Sequence[str] = DEFAULT_F
     cover = KitCover(info, components, sheet, opts)
     total, plan, pages = impose(title, components, sheet, opts, cover)
     fit = board_fit(components, [sheet], opts.overlap)
-    target_dir = _prepare_out(Path(out), game.name)
     stem = f"{game.name}-{sheet.name}"
-    staging = Path(out) / f".pnp-staging-{stem}-{os.getpid()}"
-    shutil.rmtree(staging, ignore_errors=True)
-    try:
-        staging.mkdir(parents=True)
-        job = WriteJob(staging, stem, total, opts, components, metadata(info, game), dict(settings or {}))
-        written = _write(job, formats, pages, progress)
-        manifest = _manifest(game.name, sheet.name, total, components, plan, opts, fit, staging, written)
-        (staging / "manifest.json").write_text(json.dumps(manifest, indent=2, ensure_ascii=False) + "\n",
-                                               encoding="utf-8")
-        written.append(Path("manifest.json"))
-        _commit(staging, target_dir, stem, written, formats)
-    except OSError as exc:
-        raise OutputError(f"writing the kit failed: {exc.strerror or exc}.", file=target_dir, field="--out",
-                          hint="check the folder is writable and has space") from None
-    finally:
-        shutil.rmtree(staging, ignore_errors=True)
+    manifest_name = f"manifest-{sheet.name}.json"
+
+    def owns(rel: str) -> bool:
+        """The files of the earlier kit (this game and paper, the formats built) that this build replaces."""
+        return rel in (manifest_name, "manifest.json") or any(WRITERS[f].owns(rel, stem) for f in formats)
+
+    with KitStore(Path(out), game.name, wait=LOCK_WAIT) as store:
+        staging = store.staging()
+        try:
+            job = WriteJob(staging, stem, total, opts, components, metadata(info, game), dict(settings or {}))
+            written = _write(job, formats, pages, progress)
+            manifest = _manifest(game.name, sheet.name, total, components, plan, opts, fit, staging, written)
+            (staging / manifest_name).write_text(json.dumps(manifest, indent=2, ensure_ascii=False) + "\n",
+                                                 encoding="utf-8")
+        except OSError as exc:
+            raise OutputError(f"writing the kit failed: {exc.strerror or exc}; the earlier kit is unchanged.",
+                              file=Path(out) / game.name, field="--out",
+                              hint="check the folder is writable and has space") from None
+        written.append(Path(manifest_name))
+        store.commit(staging, owns)
+    target_dir = Path(out) / game.name
     used = [loaded.path, info.rules.path, sheet_path(paper)]
     used += [ctx.input_path(name, getattr(spec, name), specs_dir()) for name in game.inputs if hasattr(spec, name)]
     return KitResult(game.name, sheet.name, total, [target_dir / p for p in written], manifest, notes, used)
@@ -298,27 +304,6 @@ def _manifest(game: str, paper: str, total: int, components: list[Component], pl
         "files": [{"path": p.as_posix(), "bytes": (staging / p).stat().st_size, "sha256": _sha256(staging / p)}
                   for p in written],
     }
-
-
-def _commit(staging: Path, target: Path, stem: str, written: list[Path], formats) -> None:
-    """Move staged files into place (os.replace is atomic per file); drop stale pages of this paper
-    in the folders of the formats just built."""
-    keep = {p.as_posix() for p in written}
-    for fmt in formats:
-        folder = WRITERS[fmt].folder
-        if not folder or not (target / folder).is_dir():
-            continue
-        for old in (target / folder).iterdir():
-            rel = f"{folder}/{old.name}"
-            if rel not in keep and WRITERS[fmt].owns(rel, stem):
-                old.unlink()
-    root = target.resolve()
-    for rel in written:
-        dest = (target / rel).resolve()
-        if rel.is_absolute() or root not in dest.parents:
-            raise OutputError(f"refusing to write {rel} outside the output folder.", file=target, field="--out")
-        dest.parent.mkdir(parents=True, exist_ok=True)
-        os.replace(staging / rel, dest)
 
 
 def build_calibration(paper: str, duplex: str, out: Path = Path("output"), step: float = 1.0) -> Path:

@@ -135,7 +135,7 @@ def test_svg_and_pdf_draw_the_same_tiles(built):
 
 def test_manifest_matches_files(built):
     result = built("nonads")
-    manifest = json.loads((result.files[0].parent / "manifest.json").read_text())
+    manifest = json.loads((result.files[0].parent / f"manifest-{result.paper}.json").read_text())
     assert manifest["game"] == "nonads" and manifest["paper"] == "a4" and manifest["pages"] == result.pages
     comp = manifest["components"][0]
     assert comp["name"] == "tile" and comp["trim_mm"] == [30.0, 30.0]

@@ -150,7 +150,7 @@ def test_preview_pages_and_contact_sheet(tmp_path):
     assert r.exit_code == 0, r.output
     folder = tmp_path / "nonads" / "preview"
     pages = sorted(folder.glob("nonads-a4-p*.png"))
-    manifest = json.loads((tmp_path / "nonads" / "manifest.json").read_text())
+    manifest = json.loads((tmp_path / "nonads" / "manifest-a4.json").read_text())
     assert len(pages) == manifest["pages"]
     with Image.open(pages[0]) as im:
         assert im.size[0] == pytest.approx(210 / 25.4 * 30, abs=1) and im.size[1] == pytest.approx(297 / 25.4 * 30, abs=1)
