@@ -1,0 +1,868 @@
+"""KitStore: a game folder is replaced whole or not at all (failure injection, kill -9, concurrency,
+foreign symlinks, adoption of old plain folders). Subprocesses re-import this module (child_main)."""
+from __future__ import annotations
+
+import builtins
+import errno
+import hashlib
+import json
+import os
+import random
+import re
+import shutil
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+from pnp import kitstore
+from pnp.errors import OutputError
+from pnp.kitstore import KitStore, clean_stale, current_generation, read_only_view
+
+REPO = Path(__file__).resolve().parent.parent
+TESTS = Path(__file__).resolve().parent
+GAME = "nonads"
+BUSY = "is busy: another pnp build is writing it"
+
+
+# ----------------------------------------------------------------------------------------------------
+# Helpers (also used by the child processes)
+# ----------------------------------------------------------------------------------------------------
+
+def blob(seed: str, size: int) -> bytes:
+    return random.Random(seed).randbytes(size)
+
+
+def kit_files(paper: str, version: int | str, pages: int | None = None, size: int = 1500) -> dict[str, bytes]:
+    """The files of one kit as staged: PDF, per-page SVGs, manifest; page count varies with version."""
+    stem = f"{GAME}-{paper}"
+    if pages is None:
+        pages = 2 + int(hashlib.sha256(str(version).encode()).hexdigest(), 16) % 5
+    files = {f"{stem}.pdf": blob(f"{paper}{version}pdf", size * 4)}
+    for i in range(1, pages + 1):
+        files[f"svg/{stem}-p{i:02d}.svg"] = blob(f"{paper}{version}svg{i}", size + i)
+    files[f"manifest-{paper}.json"] = json.dumps({"paper": paper, "version": str(version), "pages": pages}).encode()
+    return files
+
+
+def owns_paper(paper: str):
+    stem = re.escape(f"{GAME}-{paper}")
+    pattern = re.compile(rf"^(?:{stem}\.pdf|manifest-{re.escape(paper)}\.json|(?:svg|cut|tts|preview)/{stem}-p[0-9]+[^/]*)$")
+    return lambda rel: bool(pattern.match(rel))
+
+
+def write_files(folder: Path, files: dict[str, bytes]) -> None:
+    for rel, data in files.items():
+        path = folder / rel
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_bytes(data)
+
+
+def commit(out: Path, paper: str, files: dict[str, bytes], wait: float = 0.0, owns=None) -> None:
+    with KitStore(out, GAME, wait=wait) as store:
+        staged = store.staging()
+        write_files(staged, files)
+        store.commit(staged, owns or owns_paper(paper))
+
+
+def tree(folder: Path) -> dict[str, str] | None:
+    """{relpath: sha256 | 'dir' | 'link:<target>'} of everything under folder; no link inside is followed."""
+    if not os.path.exists(folder):
+        return None
+    result: dict[str, str] = {}
+
+    def walk(path: str, rel: str) -> None:
+        with os.scandir(path) as it:
+            for entry in it:
+                r = rel + entry.name
+                if entry.is_symlink():
+                    result[r] = "link:" + os.readlink(entry.path)
+                elif entry.is_dir():
+                    result[r] = "dir"
+                    walk(entry.path, r + "/")
+                else:
+                    with open(entry.path, "rb") as f:
+                        result[r] = hashlib.sha256(f.read()).hexdigest()
+    walk(str(folder), "")
+    return result
+
+
+def expected(*kits: dict[str, bytes]) -> dict[str, str]:
+    result: dict[str, str] = {}
+    for files in kits:
+        for rel, data in files.items():
+            result[rel] = hashlib.sha256(data).hexdigest()
+            parts = rel.split("/")
+            for i in range(1, len(parts)):
+                result["/".join(parts[:i])] = "dir"
+    return result
+
+
+def digest(t: dict | None) -> str:
+    return hashlib.sha256(json.dumps(t, sort_keys=True).encode()).hexdigest()
+
+
+def state(out: Path) -> tuple:
+    link = out / GAME
+    if os.path.islink(link):
+        return ("link", os.readlink(link))
+    return ("dir",) if link.is_dir() else ("missing",)
+
+
+def store_names(out: Path) -> list[str]:
+    return sorted(os.listdir(out / ".pnp"))
+
+
+def assert_tidy(out: Path) -> None:
+    """Only the lock and the current generation are left in OUT/.pnp."""
+    names = [f"{GAME}.lock"]
+    if os.path.islink(out / GAME):
+        names.append(os.readlink(out / GAME).split("/", 1)[1])
+    assert store_names(out) == sorted(names)
+
+
+def make_legacy(out: Path, *kits: dict[str, bytes]) -> Path:
+    folder = out / GAME
+    folder.mkdir(parents=True)
+    for files in kits:
+        write_files(folder, files)
+    return folder
+
+
+def child(*args: str, timeout: float = 120) -> subprocess.CompletedProcess:
+    return subprocess.run([sys.executable, "-c", CHILD, *args], capture_output=True, text=True, timeout=timeout,
+                          cwd=REPO, env=_child_env())
+
+
+def spawn(*args: str) -> subprocess.Popen:
+    return subprocess.Popen([sys.executable, "-c", CHILD, *args], stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                            text=True, cwd=REPO, env=_child_env())
+
+
+def _child_env() -> dict:
+    env = dict(os.environ)
+    env["PYTHONPATH"] = os.pathsep.join([str(TESTS), str(REPO), env.get("PYTHONPATH", "")])
+    return env
+
+
+CHILD = "import sys, test_kitstore; test_kitstore.child_main(sys.argv[1:])"
+
+
+def _no_exchange(*_a, **_k):
+    raise OSError(errno.ENOSYS, "no renameat2")
+
+
+def child_main(argv: list[str]) -> None:
+    """Entry point of the child processes."""
+    mode, out, *rest = argv
+    out = Path(out)
+    if os.environ.get("PNP_TEST_NO_EXCHANGE"):
+        kitstore._exchange = _no_exchange
+    if os.environ.get("PNP_TEST_SLOW_LINK"):          # widen the gap between the two renames of an adoption
+        real_symlink = os.symlink
+
+        def slow_symlink(target, path, *a, **k):
+            if Path(path) == out / GAME:
+                time.sleep(float(os.environ["PNP_TEST_SLOW_LINK"]))
+            return real_symlink(target, path, *a, **k)
+        os.symlink = slow_symlink
+    if mode == "loop":                         # commit a4 versions start+1, start+2, ... forever
+        start, progress, ready = int(rest[0]), Path(rest[1]), Path(rest[2])
+        ready.write_text("ready")
+        with progress.open("a") as log:
+            version = start
+            while True:
+                version += 1
+                commit(out, "a4", big_kit(version), wait=60)
+                log.write(f"{version}\n")
+                log.flush()
+    elif mode == "adopt":                      # adopt an old plain folder with one commit, then idle
+        ready = Path(rest[0])
+        ready.write_text("ready")
+        commit(out, "a4", big_kit(1), wait=60)
+        print("done", flush=True)
+        time.sleep(60)
+    elif mode == "race":                       # n commits of one whole kit, tagged
+        tag, n, wait = rest[0], int(rest[1]), float(rest[2])
+        for _ in range(n):
+            try:
+                commit(out, "a4", kit_files("a4", tag, pages=len(tag) + 3), wait=wait)
+                print("ok", flush=True)
+            except OutputError as exc:
+                print("error:" + str(exc).replace("\n", " "), flush=True)
+    elif mode == "reader":                     # snapshot the game through read_only_view until told to stop
+        stop = Path(rest[0])
+        seen = set()
+        while not stop.exists():
+            with read_only_view(out, GAME) as view:
+                seen.add(digest(tree(view)))
+        print(json.dumps(sorted(seen)), flush=True)
+    elif mode == "try":                        # try to take the lock
+        try:
+            with KitStore(out, GAME, wait=float(rest[0])):
+                print("got", flush=True)
+        except OutputError as exc:
+            print("error:" + str(exc), flush=True)
+    elif mode == "hold":                       # take the lock and keep it
+        with KitStore(out, GAME) as store:
+            store.staging()
+            print("locked", flush=True)
+            time.sleep(float(rest[0]))
+
+
+def big_kit(version: int) -> dict[str, bytes]:
+    """A larger a4 kit for the kill -9 runs: 25-33 pages of ~20 KB and a 400 KB PDF."""
+    return kit_files("a4", version, pages=25 + version % 9, size=20_000)
+
+
+def wait_for(path: Path, timeout: float = 60) -> None:
+    deadline = time.monotonic() + timeout
+    while not path.exists():
+        if time.monotonic() > deadline:
+            raise AssertionError(f"timed out waiting for {path}")
+        time.sleep(0.005)
+
+
+def kill9(proc: subprocess.Popen) -> None:
+    if proc.poll() is None:
+        proc.send_signal(signal.SIGKILL)
+    proc.communicate(timeout=30)
+
+
+@pytest.fixture
+def no_exchange(monkeypatch):
+    monkeypatch.setattr(kitstore, "_exchange", _no_exchange)
+
+
+# ----------------------------------------------------------------------------------------------------
+# Commits
+# ----------------------------------------------------------------------------------------------------
+
+def test_first_commit_makes_a_link_to_a_generation(tmp_path):
+    out = tmp_path / "out"
+    a4 = kit_files("a4", 1)
+    commit(out, "a4", a4)
+    assert os.readlink(out / GAME) == f".pnp/{GAME}.g1"
+    assert tree(out / GAME) == expected(a4)
+    assert (out / GAME / f"{GAME}-a4.pdf").read_bytes() == a4[f"{GAME}-a4.pdf"]
+    assert current_generation(out, GAME) == out / ".pnp" / f"{GAME}.g1"
+    assert_tidy(out)
+
+
+def test_commit_replaces_owned_files_and_keeps_other_papers_byte_for_byte(tmp_path):
+    out = tmp_path / "out"
+    a4_v1, letter, a4_v2 = kit_files("a4", 1, pages=5), kit_files("letter", 1, pages=3), kit_files("a4", 2, pages=2)
+    commit(out, "a4", a4_v1)
+    commit(out, "letter", letter)
+    assert tree(out / GAME) == expected(a4_v1, letter)
+    commit(out, "a4", a4_v2)
+    assert tree(out / GAME) == expected(letter, a4_v2)          # pages 3-5 of a4 v1 are gone
+    for rel, data in {**letter, **a4_v2}.items():
+        assert (out / GAME / rel).read_bytes() == data
+    assert not (out / GAME / "svg" / f"{GAME}-a4-p05.svg").exists()
+    assert_tidy(out)
+
+
+def test_unowned_user_files_and_empty_folders_are_kept(tmp_path):
+    out = tmp_path / "out"
+    commit(out, "a4", kit_files("a4", 1))
+    (out / GAME / "notes.txt").write_text("mine")
+    (out / GAME / "empty").mkdir()
+    (out / GAME / "cut").mkdir()
+    (out / GAME / "cut" / f"{GAME}-a4-p01-cut.svg").write_text("old cut page")   # owned: dropped
+    new = kit_files("a4", 2)
+    commit(out, "a4", new)
+    assert tree(out / GAME) == {**expected(new), "notes.txt": hashlib.sha256(b"mine").hexdigest(), "empty": "dir"}
+
+
+def test_a_staged_file_replaces_an_unowned_file_of_the_same_path(tmp_path):
+    out = tmp_path / "out"
+    commit(out, "a4", {"README.txt": b"old", **kit_files("a4", 1)})
+    commit(out, "letter", {"README.txt": b"new", **kit_files("letter", 1)})
+    assert (out / GAME / "README.txt").read_bytes() == b"new"
+    assert (out / GAME / f"{GAME}-a4.pdf").exists()
+
+
+def test_copies_where_hard_links_are_not_supported(tmp_path, monkeypatch):
+    out = tmp_path / "out"
+    letter, a4 = kit_files("letter", 1), kit_files("a4", 1)
+    commit(out, "letter", letter)
+
+    def no_link(*_a, **_k):
+        raise OSError(errno.EXDEV, "Invalid cross-device link")
+    monkeypatch.setattr(os, "link", no_link)
+    commit(out, "a4", a4)
+    assert tree(out / GAME) == expected(letter, a4)
+    assert_tidy(out)
+
+
+def test_path_in_the_way_is_refused_and_nothing_changes(tmp_path):
+    out = tmp_path / "out"
+    commit(out, "letter", kit_files("letter", 1))
+    (out / GAME / f"{GAME}-a4.pdf").mkdir()                        # a folder where the new PDF goes
+    (out / GAME / f"{GAME}-a4.pdf" / "keep.txt").write_text("user file")
+    before, link = tree(out / GAME), state(out)
+    with pytest.raises(OutputError, match="in the way: the new kit needs a file there, but it is a folder"):
+        commit(out, "a4", kit_files("a4", 1))
+    assert tree(out / GAME) == before and state(out) == link
+    assert_tidy(out)
+    (out / GAME / f"{GAME}-a4.pdf" / "keep.txt").unlink()
+    (out / GAME / f"{GAME}-a4.pdf").rmdir()
+    (out / GAME / "svg" / f"{GAME}-letter-p01.svg").unlink()
+    shutil.rmtree(out / GAME / "svg")
+    (out / GAME / "svg").write_text("a file where the svg folder goes")
+    before = tree(out / GAME)
+    with pytest.raises(OutputError, match="needs a folder there, but it is a file"):
+        commit(out, "a4", kit_files("a4", 1))
+    assert tree(out / GAME) == before
+
+
+def test_staged_symlinks_and_special_files_are_refused(tmp_path):
+    out, outside = tmp_path / "out", tmp_path / "outside"
+    outside.mkdir()
+    (outside / "precious.txt").write_text("do not touch")
+    commit(out, "a4", kit_files("a4", 1))
+    before, outside_before = tree(out / GAME), tree(outside)
+    with KitStore(out, GAME) as store:
+        staged = store.staging()
+        write_files(staged, kit_files("a4", 2))
+        os.symlink(outside, staged / "svg" / "escape")
+        with pytest.raises(OutputError, match="symbolic link"):
+            store.commit(staged, owns_paper("a4"))
+        fifo = store.staging()
+        os.mkfifo(fifo / "pipe")
+        with pytest.raises(OutputError, match="special file"):
+            store.commit(fifo, owns_paper("a4"))
+    assert tree(out / GAME) == before and tree(outside) == outside_before
+    assert_tidy(out)
+
+
+def test_misuse_is_a_programming_error(tmp_path):
+    out = tmp_path / "out"
+    store = KitStore(out, GAME)
+    with pytest.raises(RuntimeError):
+        store.staging()
+    with KitStore(out, GAME) as store:
+        staged = store.staging()
+        write_files(staged, kit_files("a4", 1))
+        with pytest.raises(ValueError):
+            store.commit(tmp_path, owns_paper("a4"))
+        store.commit(staged, owns_paper("a4"))
+        with pytest.raises(ValueError):
+            store.commit(staged, owns_paper("a4"))
+
+
+@pytest.mark.parametrize("game", ["", "Nonads", "../x", "a" * 42, "-x", "x.y", "x/y", ".pnp"])
+def test_bad_game_names_are_refused(tmp_path, game):
+    with pytest.raises(OutputError, match="cannot be used as a folder name"):
+        KitStore(tmp_path, game)
+    assert list(tmp_path.iterdir()) == []
+
+
+def test_out_that_is_a_file_is_refused(tmp_path):
+    (tmp_path / "out").write_text("x")
+    with pytest.raises(OutputError, match="is a file, not a folder"):
+        KitStore(tmp_path / "out", GAME)
+
+
+def test_out_is_created(tmp_path):
+    KitStore(tmp_path / "a" / "b", GAME)
+    assert (tmp_path / "a" / "b").is_dir()
+
+
+# ----------------------------------------------------------------------------------------------------
+# Failure injection: every call in turn raises ENOSPC
+# ----------------------------------------------------------------------------------------------------
+
+class Injector:
+    def __init__(self, k: int) -> None:
+        self.k, self.calls, self.fired = k, 0, False
+
+    def wrap(self, fn):
+        def failing(*args, **kwargs):
+            self.calls += 1
+            if self.calls == self.k:
+                self.fired = True
+                raise OSError(errno.ENOSPC, "No space left on device")
+            return fn(*args, **kwargs)
+        return failing
+
+
+TARGETS = {"os.link": (os, "link"), "os.replace": (os, "replace"), "os.rename": (os, "rename"),
+           "os.symlink": (os, "symlink"), "os.mkdir": (os, "mkdir"), "os.open": (os, "open"),
+           "os.fsync": (os, "fsync"), "os.unlink": (os, "unlink"), "open": (builtins, "open"),
+           "exchange": (kitstore, "_exchange"), "all": None}
+START = ["generation", "legacy", "legacy-no-exchange", "empty", "copy-fallback"]
+INJECTED = {}
+
+
+@pytest.mark.parametrize("start", START)
+@pytest.mark.parametrize("target", list(TARGETS))
+def test_failure_at_every_step_leaves_the_game_folder_unchanged(tmp_path, monkeypatch, start, target):
+    letter, a4_old, a4_new = kit_files("letter", 1), kit_files("a4", 1, pages=4), kit_files("a4", 2, pages=2)
+    after = expected(letter, a4_new) if start != "empty" else expected(a4_new)
+    if start in ("legacy-no-exchange",):
+        monkeypatch.setattr(kitstore, "_exchange", _no_exchange)
+    raised = succeeded = 0
+    for k in range(1, 5000):
+        out = tmp_path / f"k{k}"
+        if start.startswith("legacy"):
+            make_legacy(out, letter, a4_old)
+        elif start != "empty":
+            commit(out, "letter", letter)
+            commit(out, "a4", a4_old)
+        else:
+            out.mkdir()
+        before, link_before = tree(out / GAME), state(out)
+        injector = Injector(k)
+        with KitStore(out, GAME) as store:
+            staged = store.staging()
+            write_files(staged, a4_new)
+            with monkeypatch.context() as m:
+                if start == "copy-fallback":
+                    def no_link(*_a, **_k):
+                        raise OSError(errno.EPERM, "Operation not permitted")
+                    m.setattr(os, "link", no_link)
+                for name, spot in TARGETS.items():
+                    if spot and (target == "all" or target == name):
+                        m.setattr(spot[0], spot[1], injector.wrap(getattr(spot[0], spot[1])))
+                try:
+                    store.commit(staged, owns_paper("a4"))
+                    ok = True
+                except OutputError as exc:
+                    ok = False
+                    assert "no space left on device" in str(exc) and "previous kit is unchanged" in str(exc)
+                    assert "free some disk space" in str(exc)
+        if ok:
+            assert tree(out / GAME) == after
+            succeeded += 1
+        else:
+            assert injector.fired
+            assert tree(out / GAME) == before and state(out) == link_before
+            raised += 1
+        with KitStore(out, GAME):                      # the next run tidies up whatever was left
+            pass
+        assert tree(out / GAME) == (after if ok else before)
+        assert_tidy(out)
+        shutil.rmtree(out)
+        if not injector.fired:
+            break
+    else:
+        pytest.fail("commit never finished without an injected failure")
+    INJECTED[(start, target)] = k - 1
+    if target in ("os.link", "os.mkdir", "os.fsync", "all") and start != "copy-fallback":
+        assert raised > 0
+    if target == "open":
+        assert (raised > 0) == (start == "copy-fallback")
+
+
+def test_failing_undo_of_an_adoption_is_recovered_by_the_next_run(tmp_path, monkeypatch):
+    """Without RENAME_EXCHANGE: the folder is moved aside, the link fails and so does moving it back:
+    OUT/<game> is missing, and the next KitStore puts the folder back."""
+    out = tmp_path / "out"
+    old = kit_files("a4", 1)
+    make_legacy(out, old, {"notes/mine.txt": b"keep me"})
+    before = tree(out / GAME)
+    monkeypatch.setattr(kitstore, "_exchange", _no_exchange)
+    real_rename, real_symlink = os.rename, os.symlink
+    renames = []
+
+    def rename(a, b):
+        renames.append((a, b))
+        if len(renames) == 2:
+            raise OSError(errno.EIO, "Input/output error")
+        return real_rename(a, b)
+
+    def symlink(target, path):
+        if Path(path) == out / GAME:
+            raise OSError(errno.ENOSPC, "No space left on device")
+        return real_symlink(target, path)
+
+    with KitStore(out, GAME) as store:
+        staged = store.staging()
+        write_files(staged, kit_files("a4", 2))
+        with monkeypatch.context() as m:
+            m.setattr(os, "rename", rename)
+            m.setattr(os, "symlink", symlink)
+            with pytest.raises(OutputError, match="no space left"):
+                store.commit(staged, owns_paper("a4"))
+    assert not os.path.lexists(out / GAME)
+    assert (out / ".pnp" / f"{GAME}.legacy").is_dir()
+    removed = clean_stale(out)
+    assert tree(out / GAME) == before and state(out) == ("dir",)
+    assert store_names(out) == [f"{GAME}.lock"]
+    assert all(p.parent == out / ".pnp" for p in removed)
+
+
+# ----------------------------------------------------------------------------------------------------
+# Adoption of an old plain folder
+# ----------------------------------------------------------------------------------------------------
+
+@pytest.mark.parametrize("exchange", [True, False], ids=["exchange", "two-renames"])
+def test_old_plain_folder_is_adopted_with_nothing_lost(tmp_path, monkeypatch, exchange):
+    if not exchange:
+        monkeypatch.setattr(kitstore, "_exchange", _no_exchange)
+    out = tmp_path / "out"
+    letter, a4_old, a4_new = kit_files("letter", 1), kit_files("a4", 1, pages=6), kit_files("a4", 2, pages=3)
+    extra = {"manifest.json": b"{}", "preview/nonads-letter-p01.png": b"png", ".hidden": b"h",
+             "deep/er/still.txt": b"deep"}
+    make_legacy(out, letter, a4_old, extra)
+    (out / GAME / "empty").mkdir()
+    os.symlink("nonads-letter.pdf", out / GAME / "latest.pdf")     # a user's own link, carried over as a link
+    before = tree(out / GAME)
+    with KitStore(out, GAME) as store:                         # entering alone does not touch it
+        pass
+    assert tree(out / GAME) == before and state(out) == ("dir",)
+    commit(out, "a4", a4_new)
+    assert state(out) == ("link", f".pnp/{GAME}.g1")
+    want = {k: v for k, v in before.items() if not owns_paper("a4")(k)}
+    want.update(expected(a4_new))
+    assert tree(out / GAME) == want
+    assert (out / GAME / "latest.pdf").read_bytes() == letter[f"{GAME}-letter.pdf"]
+    assert_tidy(out)
+
+
+@pytest.mark.parametrize("crash_at", ["before-swap", "after-exchange", "between-renames", "after-renames"])
+def test_interrupted_adoption_is_recovered(tmp_path, crash_at):
+    """The states a kill can leave an adoption in, made by hand: the next KitStore restores or finishes."""
+    out = tmp_path / "out"
+    letter, a4 = kit_files("letter", 1), kit_files("a4", 1)
+    make_legacy(out, letter, a4)
+    before = tree(out / GAME)
+    store = out / ".pnp"
+    store.mkdir()
+    gen = store / f"{GAME}.g1"
+    shutil.copytree(out / GAME, gen)                     # a complete first generation (same content)
+    (store / f"{GAME}.stage.999999999.abc").mkdir()
+    legacy = store / f"{GAME}.legacy"
+    if crash_at == "before-swap":
+        os.symlink(f".pnp/{GAME}.g1", legacy)
+    elif crash_at == "after-exchange":
+        os.rename(out / GAME, legacy)
+        os.symlink(f".pnp/{GAME}.g1", out / GAME)
+    elif crash_at == "between-renames":
+        os.rename(out / GAME, legacy)
+    elif crash_at == "after-renames":
+        os.rename(out / GAME, legacy)
+        os.symlink(f".pnp/{GAME}.g1", out / GAME)
+    with KitStore(out, GAME):
+        pass
+    assert tree(out / GAME) == before
+    if crash_at in ("before-swap", "between-renames"):
+        assert state(out) == ("dir",)
+    else:
+        assert state(out) == ("link", f".pnp/{GAME}.g1")
+    assert_tidy(out)
+
+
+# ----------------------------------------------------------------------------------------------------
+# Symlinks pnp did not make
+# ----------------------------------------------------------------------------------------------------
+
+@pytest.mark.parametrize("target", ["outside", "relative", "into-store", "absolute-generation"])
+def test_foreign_game_symlink_is_refused_and_never_written_through(tmp_path, target):
+    out, outside = tmp_path / "out", tmp_path / "outside"
+    out.mkdir()
+    outside.mkdir()
+    write_files(outside, kit_files("a4", 0))
+    (out / ".pnp").mkdir()
+    (out / ".pnp" / f"{GAME}.g1").mkdir()
+    link_to = {"outside": str(outside), "relative": "../outside", "into-store": f".pnp/other.g1",
+               "absolute-generation": str(out / ".pnp" / f"{GAME}.g1")}[target]
+    os.symlink(link_to, out / GAME)
+    outside_before, store_before = tree(outside), tree(out / ".pnp")
+    with pytest.raises(OutputError) as info:
+        with KitStore(out, GAME):
+            pass
+    assert str(out / GAME) in str(info.value) and "pnp did not make" in str(info.value)
+    with pytest.raises(OutputError, match="pnp did not make"):
+        with read_only_view(out, GAME):
+            pass
+    assert clean_stale(out) == []
+    assert tree(outside) == outside_before and os.readlink(out / GAME) == link_to
+    assert tree(out / ".pnp") == {**store_before, "nonads.lock": tree(out / ".pnp")["nonads.lock"]}
+
+
+def test_generation_replaced_by_a_symlink_is_refused(tmp_path):
+    out, outside = tmp_path / "out", tmp_path / "outside"
+    commit(out, "a4", kit_files("a4", 1))
+    outside.mkdir()
+    (outside / "precious.txt").write_text("x")
+    gen = out / ".pnp" / f"{GAME}.g1"
+    shutil.rmtree(gen)
+    os.symlink(outside, gen)
+    with pytest.raises(OutputError, match="pnp did not make"):
+        commit(out, "a4", kit_files("a4", 2))
+    assert clean_stale(out) == []
+    assert tree(outside) == {"precious.txt": hashlib.sha256(b"x").hexdigest()} and os.path.islink(gen)
+
+
+def test_store_folder_that_is_a_symlink_is_refused(tmp_path):
+    out, outside = tmp_path / "out", tmp_path / "outside"
+    out.mkdir()
+    outside.mkdir()
+    os.symlink(outside, out / ".pnp")
+    with pytest.raises(OutputError, match="symbolic link"):
+        commit(out, "a4", kit_files("a4", 1))
+    assert list(outside.iterdir()) == [] and not os.path.lexists(out / GAME)
+
+
+@pytest.mark.parametrize("legacy", [False, True], ids=["generation", "old-plain-folder"])
+def test_svg_folder_symlinked_outside_is_never_followed(tmp_path, legacy):
+    out, outside = tmp_path / "out", tmp_path / "outside"
+    outside.mkdir()
+    write_files(outside, {f"{GAME}-a4-p01.svg": b"outside page", "other.txt": b"other"})
+    outside_before = tree(outside)
+    letter = {f"{GAME}-letter.pdf": b"letter pdf"}
+    if legacy:
+        make_legacy(out, letter)
+    else:
+        commit(out, "letter", letter)
+    os.symlink(outside, out / GAME / "svg")
+    before = tree(out / GAME)
+    # not owned by the new kit: it is in the way of the svg folder, refused
+    with pytest.raises(OutputError, match="needs a folder there, but it is a symbolic link"):
+        commit(out, "a4", kit_files("a4", 1))
+    assert tree(out / GAME) == before and tree(outside) == outside_before
+    # owned (the caller claims it): the link is dropped, a real folder replaces it, outside untouched
+    new = kit_files("a4", 1)
+    commit(out, "a4", new, owns=lambda rel: rel == "svg" or owns_paper("a4")(rel))
+    assert tree(out / GAME) == expected(letter, new)
+    assert tree(outside) == outside_before
+    # a user link that is in nobody's way is carried over as a link, still never followed
+    os.symlink(outside, out / GAME / "elsewhere")
+    commit(out, "a4", kit_files("a4", 2))
+    assert os.readlink(out / GAME / "elsewhere") == str(outside)
+    assert tree(outside) == outside_before
+    assert_tidy(out)
+
+
+def test_clean_stale_unlinks_symlinks_in_the_store_without_following_them(tmp_path):
+    out, outside = tmp_path / "out", tmp_path / "outside"
+    commit(out, "a4", kit_files("a4", 1))
+    outside.mkdir()
+    write_files(outside, {"a/b.txt": b"b", "c.txt": b"c"})
+    outside_before = tree(outside)
+    store = out / ".pnp"
+    os.symlink(outside, store / f"{GAME}.g7")
+    os.symlink(outside, store / f"{GAME}.stage.1.abc")
+    os.symlink(outside, store / f"{GAME}.link.1.abc")
+    os.symlink(outside, store / "unknown-name")
+    removed = clean_stale(out)
+    assert sorted(p.name for p in removed) == sorted([f"{GAME}.g7", f"{GAME}.stage.1.abc", f"{GAME}.link.1.abc"])
+    assert tree(outside) == outside_before
+    assert store_names(out) == sorted([f"{GAME}.g1", f"{GAME}.lock", "unknown-name"])
+
+
+# ----------------------------------------------------------------------------------------------------
+# Readers
+# ----------------------------------------------------------------------------------------------------
+
+def test_read_only_view_keeps_its_generation_until_it_ends(tmp_path):
+    out = tmp_path / "out"
+    v1, v2, v3 = kit_files("a4", 1), kit_files("a4", 2), kit_files("a4", 3)
+    with pytest.raises(OutputError, match="no kit has been built"):
+        with read_only_view(out, GAME):
+            pass
+    commit(out, "a4", v1)
+    with read_only_view(out, GAME) as view:
+        assert view == out / ".pnp" / f"{GAME}.g1"
+        commit(out, "a4", v2)
+        commit(out, "a4", v3)
+        assert tree(view) == expected(v1)                # still complete, though no longer current
+        assert tree(out / GAME) == expected(v3)
+    assert (out / ".pnp" / f"{GAME}.g1").exists()
+    assert clean_stale(out) == [out / ".pnp" / f"{GAME}.g1"]
+    assert_tidy(out)
+
+
+def test_read_only_view_of_an_old_plain_folder(tmp_path):
+    out = tmp_path / "out"
+    make_legacy(out, kit_files("a4", 1))
+    with read_only_view(out, GAME) as view:
+        assert view == out / GAME
+
+
+# ----------------------------------------------------------------------------------------------------
+# Locking and concurrency (subprocesses)
+# ----------------------------------------------------------------------------------------------------
+
+def test_second_writer_gets_busy(tmp_path):
+    out = tmp_path / "out"
+    with KitStore(out, GAME):
+        result = child("try", str(out), "0")
+        assert result.stdout.startswith("error:") and BUSY in result.stdout, result.stderr
+        assert f"(process {os.getpid()})" in result.stdout
+        result = child("try", str(out), "0.3")
+        assert BUSY in result.stdout
+        with pytest.raises(OutputError, match=BUSY):       # a second store in the same process, too
+            with KitStore(out, GAME):
+                pass
+        with KitStore(out, "othergame"):                   # other games are independent
+            pass
+    assert child("try", str(out), "0").stdout.strip() == "got"
+
+
+def test_waiting_writer_gets_the_lock_when_it_is_released(tmp_path):
+    out = tmp_path / "out"
+    holder = spawn("hold", str(tmp_path / "out"), "1.0")
+    try:
+        assert holder.stdout.readline().strip() == "locked"
+        with pytest.raises(OutputError, match=BUSY):
+            KitStore(out, GAME).__enter__()
+        with KitStore(out, GAME, wait=60):
+            pass
+    finally:
+        holder.communicate(timeout=60)
+    assert holder.returncode == 0
+
+
+def test_lock_of_a_killed_writer_is_released_and_its_staging_removed(tmp_path):
+    out = tmp_path / "out"
+    commit(out, "a4", kit_files("a4", 1))
+    holder = spawn("hold", str(out), "60")
+    try:
+        assert holder.stdout.readline().strip() == "locked"
+        staging = [n for n in store_names(out) if ".stage." in n]
+        assert len(staging) == 1
+        assert clean_stale(out) == []                      # alive and locked: left alone
+        assert len([n for n in store_names(out) if ".stage." in n]) == 1
+    finally:
+        kill9(holder)
+    with KitStore(out, GAME, wait=10):
+        assert_tidy(out)
+
+
+@pytest.mark.parametrize("wait", [60.0, 0.0], ids=["waiting", "no-wait"])
+def test_concurrent_writers_never_mix(tmp_path, wait):
+    out = tmp_path / "out"
+    letter = kit_files("letter", 1)
+    commit(out, "letter", letter)
+    initial = expected(letter)
+    kit_a, kit_b = kit_files("a4", "A", pages=4), kit_files("a4", "BBBBBB", pages=9)
+    whole = {digest(initial), digest(expected(letter, kit_a)), digest(expected(letter, kit_b))}
+    stop = tmp_path / "stop"
+    reader = spawn("reader", str(out), str(stop))
+    writers = [spawn("race", str(out), tag, "20", str(wait)) for tag in ("A", "BBBBBB")]
+    try:
+        results = [w.communicate(timeout=300) for w in writers]
+    finally:
+        stop.write_text("stop")
+        seen_out, seen_err = reader.communicate(timeout=60)
+    for w, (stdout, stderr) in zip(writers, results):
+        assert w.returncode == 0, stderr
+        assert len(stdout.splitlines()) == 20
+        for line in stdout.splitlines():
+            assert line == "ok" or (line.startswith("error:") and BUSY in line), line
+        if wait:
+            assert set(stdout.split()) == {"ok"}
+    assert reader.returncode == 0, seen_err
+    seen = set(json.loads(seen_out))
+    assert seen and seen <= whole                       # every reader snapshot was one whole kit
+    final = tree(out / GAME)
+    assert final in (expected(letter, kit_a), expected(letter, kit_b))
+    clean_stale(out)               # a generation the reader still held when it was replaced is left till now
+    assert_tidy(out)
+
+
+# ----------------------------------------------------------------------------------------------------
+# kill -9
+# ----------------------------------------------------------------------------------------------------
+
+KILL_STATS: dict[str, dict] = {}
+
+
+def _calibrate(tmp_path: Path) -> float:
+    out = tmp_path / "calibrate"
+    started = time.monotonic()
+    for v in (1, 2):
+        commit(out, "a4", big_kit(v))
+    shutil.rmtree(out)
+    return (time.monotonic() - started) / 2
+
+
+def test_kill_9_during_commits_leaves_old_or_new_kit(tmp_path):
+    trials = 40
+    rng = random.Random(20240611)
+    per_commit = _calibrate(tmp_path)
+    out = tmp_path / "out"
+    letter = kit_files("letter", 1, pages=4)
+    commit(out, "letter", letter)
+    version = 0
+    outcomes = {"old": 0, "new": 0, "leftovers": 0}
+    for trial in range(trials):
+        progress, ready = tmp_path / f"progress{trial}", tmp_path / f"ready{trial}"
+        proc = spawn("loop", str(out), str(version), str(progress), str(ready))
+        try:
+            wait_for(ready)
+            time.sleep(rng.uniform(0, 4 * per_commit))
+        finally:
+            kill9(proc)
+        done = [int(x) for x in progress.read_text().split()] if progress.exists() else []
+        last = done[-1] if done else version
+        now = tree(out / GAME)
+        old_tree = expected(letter, big_kit(last)) if last else expected(letter)
+        if now == old_tree:
+            outcomes["old"] += 1
+            version = last
+        else:
+            assert now == expected(letter, big_kit(last + 1)), f"trial {trial}: mixed tree"
+            outcomes["new"] += 1
+            version = last + 1
+        extra = [n for n in store_names(out) if n not in (f"{GAME}.lock", os.readlink(out / GAME).split("/")[1])]
+        outcomes["leftovers"] += bool(extra)
+        with KitStore(out, GAME):
+            pass
+        assert tree(out / GAME) == now
+        assert_tidy(out)
+    KILL_STATS["commit"] = {"trials": trials, "per_commit_s": round(per_commit, 3), **outcomes,
+                            "final_version": version}
+    print(f"\nkill -9 during commits: {KILL_STATS['commit']}")
+    assert outcomes["leftovers"] > 0                     # some kills did land mid-commit
+
+
+@pytest.mark.parametrize("exchange", [True, False], ids=["exchange", "two-renames"])
+def test_kill_9_during_adoption_loses_nothing(tmp_path, exchange):
+    trials = 20
+    rng = random.Random(7 + exchange)
+    per_commit = _calibrate(tmp_path)
+    letter, old_a4 = kit_files("letter", 1), big_kit(0)
+    old, new = expected(letter, old_a4), expected(letter, big_kit(1))
+    outcomes = {"old": 0, "new": 0, "missing-before-recovery": 0}
+    gap = 0.5
+    env_flag = {} if exchange else {"PNP_TEST_NO_EXCHANGE": "1", "PNP_TEST_SLOW_LINK": str(gap)}
+    for trial in range(trials):
+        out = tmp_path / f"out{trial}"
+        make_legacy(out, letter, old_a4)
+        ready = tmp_path / f"ready{trial}"
+        proc = subprocess.Popen([sys.executable, "-c", CHILD, "adopt", str(out), str(ready)],
+                                stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, cwd=REPO,
+                                env={**_child_env(), **env_flag})
+        try:
+            wait_for(ready)
+            time.sleep(rng.uniform(0, 2 * per_commit + (0 if exchange else 1.6 * gap)))
+        finally:
+            kill9(proc)
+        now = tree(out / GAME)
+        if now is None:
+            assert not exchange, "with RENAME_EXCHANGE OUT/<game> is never missing"
+            outcomes["missing-before-recovery"] += 1
+        else:
+            assert now in (old, new), f"trial {trial}: mixed tree"
+        with KitStore(out, GAME):
+            pass
+        after = tree(out / GAME)
+        assert after in (old, new)
+        if now is not None:
+            assert after == now
+        outcomes["old" if after == old else "new"] += 1
+        assert state(out) == (("dir",) if after == old else ("link", f".pnp/{GAME}.g1"))
+        assert_tidy(out)
+        shutil.rmtree(out)
+    KILL_STATS[f"adopt-{'exchange' if exchange else 'two-renames'}"] = {"trials": trials, **outcomes}
+    print(f"\nkill -9 during adoption ({'exchange' if exchange else 'two renames'}): {outcomes}")
+    if not exchange:
+        assert outcomes["missing-before-recovery"] > 0     # some kills did land between the two renames
