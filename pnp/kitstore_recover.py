@@ -1,0 +1,214 @@
+"""Recovery and reading of the kit store (pnp.kitstore): what ``OUT/<game>`` shows now
+(:func:`current_generation`), a consistent read-only view of it (:func:`read_only_view`), and
+:func:`clean_stale`, which removes what dead or finished pnp processes left in ``OUT/.pnp`` and puts back a
+half-adopted old folder.
+"""
+from __future__ import annotations
+
+import fcntl
+import os
+import re
+import stat
+import time
+from contextlib import contextmanager
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Iterator
+
+from .errors import OutputError
+from .kitstore_fs import (_CLOEXEC, _ENTRY, STORE_DIR, _alive, _check_game, _fsync_path, _remove,
+                          _remove_generation)
+
+
+@dataclass(frozen=True)
+class _Current:
+    kind: str                # "none" | "legacy" (plain folder from an older pnp) | "gen"
+    path: Path | None        # the folder holding the current files; None if there are none
+    gen: int = 0
+
+
+def _foreign(link: Path, target: str) -> OutputError:
+    return OutputError(f"{link} is a symbolic link to {target} that pnp did not make; "
+                       f"pnp does not write through it.", file=link, field="--out",
+                       hint="remove the link (the folder it points to is left alone) or choose another folder with --out")
+
+
+def _current(out: Path, game: str) -> _Current:
+    """What OUT/<game> is now. Raises OutputError for a foreign symlink or a file."""
+    link = out / game
+    try:
+        st = os.lstat(link)
+    except FileNotFoundError:
+        return _Current("none", None)
+    if stat.S_ISDIR(st.st_mode):
+        return _Current("legacy", link)
+    if not stat.S_ISLNK(st.st_mode):
+        raise OutputError("output path is a file, not a folder.", file=link, field="--out",
+                          hint="move it away or choose another folder with --out")
+    target = os.readlink(link)
+    m = re.fullmatch(rf"{re.escape(STORE_DIR)}/{re.escape(game)}\.g([0-9]{{1,18}})", target)
+    if not m:
+        raise _foreign(link, target)
+    gen = int(m[1])
+    gen_dir = out / STORE_DIR / f"{game}.g{m[1]}"
+    try:
+        gst = os.lstat(gen_dir)
+    except FileNotFoundError:
+        return _Current("gen", None, gen)       # pnp's link, but its generation was deleted by hand
+    if not stat.S_ISDIR(gst.st_mode) or stat.S_ISLNK(os.lstat(out / STORE_DIR).st_mode):
+        raise _foreign(link, f"{target} (itself not a plain folder)")
+    return _Current("gen", gen_dir, gen)
+
+
+def current_generation(out: Path, game: str) -> Path | None:
+    """The folder OUT/<game> currently shows (a generation, or an old plain folder), None if none.
+
+    Raises:
+        OutputError: OUT/<game> is a symlink pnp did not make, or a file.
+    """
+    _check_game(game)
+    return _current(Path(out), game).path
+
+
+# ----------------------------------------------------------------------------------------------------
+# Readers
+# ----------------------------------------------------------------------------------------------------
+
+@contextmanager
+def read_only_view(out: Path, game: str) -> Iterator[Path]:
+    """Yield the folder of the current generation of OUT/<game>; it stays complete and in place until
+    the ``with`` block ends, even if builds commit new generations meanwhile (readers never block
+    writers: the old generation is removed later by clean_stale). Read, do not write, through it.
+
+    Opening ``OUT/<game>/<file>`` directly is also safe file by file (the symlink is resolved at open);
+    use this view to read several files of one kit consistently. An old plain folder (never built by
+    this pnp) is yielded as is, without that guarantee.
+
+    Raises:
+        OutputError: no kit has been built for the game, or OUT/<game> is not pnp's.
+    """
+    out = Path(out)
+    _check_game(game)
+    for _ in range(1000):
+        try:
+            cur = _current(out, game)
+            if cur.kind == "gen" and cur.path is None and _current(out, game) != cur:
+                continue                         # read the link just before a commit replaced it
+        except FileNotFoundError:
+            continue
+        if cur.path is None:
+            raise OutputError(f"no kit has been built for {game} in this output folder yet.", file=out / game,
+                              field="--out", hint=f"run `pnp build {game}` first")
+        if cur.kind == "legacy":
+            yield cur.path
+            return
+        try:
+            fd = os.open(cur.path, os.O_RDONLY | os.O_DIRECTORY | os.O_NOFOLLOW | _CLOEXEC)
+        except FileNotFoundError:
+            continue
+        try:
+            fcntl.flock(fd, fcntl.LOCK_SH)       # waits only while a writer is deleting this very folder
+            try:
+                still = _current(out, game)
+                same = still == cur and os.path.samestat(os.fstat(fd), os.lstat(cur.path))
+            except FileNotFoundError:
+                same = False
+            if same:
+                yield cur.path
+                return
+        finally:
+            os.close(fd)
+        time.sleep(0.001)
+    raise OutputError(f"{out / game} keeps changing while it is being read.", file=out / game, field="--out",
+                      hint="try again when the build has finished")
+
+
+# ----------------------------------------------------------------------------------------------------
+# Cleaning
+# ----------------------------------------------------------------------------------------------------
+
+def clean_stale(out: Path) -> list[Path]:
+    """Remove what dead or finished pnp processes left in OUT/.pnp: staging folders, temporary links,
+    generations no longer shown, and a half-adopted old folder (put back as OUT/<game> if that is
+    missing). A game another process is writing (its lock is held) is left alone, except staging
+    folders whose process is dead. Unknown names and symlinks' targets are never touched.
+
+    Returns:
+        The paths removed.
+    """
+    return _clean(Path(out), held=None)
+
+
+def _clean(out: Path, held: str | None) -> list[Path]:
+    store = out / STORE_DIR
+    try:
+        if not stat.S_ISDIR(os.lstat(store).st_mode):
+            return []
+        names = os.listdir(store)
+    except OSError:
+        return []
+    by_game: dict[str, list[re.Match]] = {}
+    for name in names:
+        m = _ENTRY.match(name)
+        if m and not m["lock"]:
+            by_game.setdefault(m["game"], []).append(m)
+    removed: list[Path] = []
+    for game, entries in sorted(by_game.items()):
+        if game == held:
+            removed += _clean_game(out, game, entries, locked=True)
+            continue
+        fd = None
+        try:
+            fd = os.open(store / f"{game}.lock", os.O_RDWR | os.O_CREAT | os.O_NOFOLLOW | _CLOEXEC, 0o644)
+            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+            locked = True
+        except OSError:
+            locked = False
+        try:
+            removed += _clean_game(out, game, entries, locked)
+        finally:
+            if fd is not None:
+                os.close(fd)
+    return removed
+
+
+def _clean_game(out: Path, game: str, entries: list[re.Match], locked: bool) -> list[Path]:
+    store = out / STORE_DIR
+    link = out / game
+    removed: list[Path] = []
+    if locked and any(m["legacy"] for m in entries):
+        legacy = store / f"{game}.legacy"
+        try:
+            lst = os.lstat(legacy)
+            if not stat.S_ISDIR(lst.st_mode):
+                if _remove(legacy):             # a temporary link from an adoption that did not happen
+                    removed.append(legacy)
+            elif not os.path.lexists(link):
+                os.rename(legacy, link)         # adoption interrupted between its two renames: put it back
+                _fsync_path(out, directory=True)
+            elif stat.S_ISLNK(os.lstat(link).st_mode) and _current(out, game).kind == "gen":
+                if _remove(legacy):             # adopted: all it held is in the current generation
+                    removed.append(legacy)
+        except (OSError, OutputError):
+            pass
+    try:
+        cur: _Current | None = _current(out, game)
+    except (OSError, OutputError):
+        cur = None                              # foreign or unreadable: keep every generation
+    synced = False
+    for m in entries:
+        path = store / m.string
+        if m["kind"]:
+            if locked or not _alive(int(m["pid"])):
+                if _remove(path):
+                    removed.append(path)
+        elif m["gen"] and locked and cur is not None and not (cur.kind == "gen" and int(m["gen"]) == cur.gen):
+            if not synced:                      # make sure the link to the current generation is on disk
+                try:
+                    _fsync_path(out, directory=True)
+                except OSError:
+                    break
+                synced = True
+            if _remove_generation(path):
+                removed.append(path)
+    return removed
