@@ -298,8 +298,8 @@ def _manifest(game: str, paper: str, total: int, components: list[Component], pl
         "duplex": opts.duplex,
         "components": [
             {"name": c.name, "count": c.count, "trim_mm": [round(c.width, 3), round(c.height, 3)], "shape": c.shape,
-             "pages": list(range(first, first + n))}
-            for c, (first, n) in zip(components, plan)],
+             "pages": list(pages)}
+            for c, pages in zip(components, plan)],
         "board_fit": [{"status": f.status, "check": f.check} for f in fit],
         "files": [{"path": p.as_posix(), "bytes": (staging / p).stat().st_size, "sha256": _sha256(staging / p)}
                   for p in written],

@@ -105,7 +105,7 @@ def test_guide_speaks_of_round_parts_and_pieces_only_where_the_kit_has_them(buil
     nonads = _cover_pages(built("nonads"))[0][0]
     nooks = _cover_pages(built("nooks"))[0][0]
     assert "Round parts" not in nonads and "pieces" not in nonads
-    assert "Round parts" in nooks and "comes in 4 pieces" in nooks
+    assert "Round parts" in nooks and "comes in 2 pieces" in nooks
     a3 = _cover_pages(built("nooks", "a3"))[0][0]
     assert "comes in" not in a3  # both boards print whole on A3
 

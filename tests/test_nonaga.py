@@ -5,7 +5,7 @@ from itertools import combinations
 
 import pytest
 
-from boardread import circles, dist, page_tiles
+from boardread import circles, dist, inside_any, page_tiles, placements
 from conftest import open_pdf, pdf_of
 from pnp.games.nonaga import GAME, NonagaSpec, win_shapes
 from pnp.games import KitContext
@@ -17,8 +17,9 @@ RED, BLACK = (0.776, 0.157, 0.157), (0.106, 0.106, 0.106)
 def _parts(result, paper, name, diameter):
     out = []
     with open_pdf(pdf_of(result)) as pdf:
-        for index, _, _ in page_tiles("nonaga", paper, name):
-            out += [c for c in circles(pdf.pages[index]) if c[4] and abs(c[2] - diameter) < 0.05]
+        for index, boxes in placements("nonaga", paper, name).items():  # sheets are shared: only this part's
+            out += [c for c in circles(pdf.pages[index]) if c[4] and abs(c[2] - diameter) < 0.05
+                    and inside_any(c[0], c[1], boxes)]
     return out
 
 
@@ -32,10 +33,10 @@ def test_discs_and_pawns_have_their_diameters(built, paper):
 
 def test_setup_sheet_is_the_side3_hexagon_with_alternating_pawns(built):
     result = built("nonaga", "a4")
-    (index, tile, _), = page_tiles("nonaga", "a4", "setup sheet")
+    (index, tile, placement), = page_tiles("nonaga", "a4", "setup sheet")
     assert tile is None  # fits one A4 page
-    with open_pdf(pdf_of(result)) as pdf:
-        found = circles(pdf.pages[index])
+    with open_pdf(pdf_of(result)) as pdf:  # the sheet only: other parts may share its page
+        found = [c for c in circles(pdf.pages[index]) if inside_any(c[0], c[1], [placement[1:5]])]
     discs = [c for c in found if c[4] and abs(c[2] - 35.0) < 0.05]
     pawns = [c for c in found if c[4] and abs(c[2] - 20.0) < 0.05]
     assert len(discs) == 19 and len(pawns) == 6

@@ -4,6 +4,7 @@ import re
 
 import pytest
 
+from boardread import inside_any, placements
 from conftest import PT, filled_rects, open_pdf, pdf_of
 from pnp.findings import FAIL, PASS, WARN
 from pnp.games import KitContext
@@ -59,7 +60,9 @@ def test_board_has_64_labelled_squares_on_one_page(built):
 def test_36_distinct_numbers_on_the_tiles(built):
     result = built("numeria")
     with open_pdf(pdf_of(result)) as pdf:
-        words = [w for p in _pages(result, "tile") for w in pdf.pages[p - 1].extract_words(extra_attrs=["size"])]
+        words = [w for index, boxes in placements("numeria", "a4", "tile").items()  # tiles share sheets
+                 for w in pdf.pages[index].extract_words(extra_attrs=["size"])
+                 if inside_any((w["x0"] + w["x1"]) / 2 * PT, (w["top"] + w["bottom"]) / 2 * PT, boxes)]
     numbers = [int(w["text"]) for w in words if w["size"] > 12 and w["upright"]]  # the large centre number
     assert sorted(numbers) == list(range(1, 37))
 
@@ -112,7 +115,8 @@ def test_trope_card_text_is_at_least_7_pt(built):
     (page_no,) = _pages(result, "trope card")
     with open_pdf(pdf_of(result)) as pdf:
         page = pdf.pages[page_no - 1]
-        sizes = [c["size"] * 1.0 for c in page.chars if c["top"] < page.height - 60]  # above the footer
+        boxes = placements("numeria", "a4", "trope card")[page_no - 1]  # the card only: tiles share its sheet
+        sizes = [c["size"] * 1.0 for c in page.chars if inside_any(c["x0"] * PT, c["top"] * PT, boxes)]
     assert min(sizes) >= 7 * 0.9  # the intro line is 0.9 x the card size
 
 

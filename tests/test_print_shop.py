@@ -41,7 +41,9 @@ def test_bleed_box_and_extended_artwork(bleed_kit):
         trim, bleed = page.trimbox, page.bleedbox
         assert float(bleed.width) - float(trim.width) == pytest.approx(6 / PT, abs=0.01)
         checked += 1
-    assert checked >= 18
+    # sheets are shared now: word cards also fill the space beside board pieces, so fewer sheets
+    # hold no board; each of them has a front and a back
+    assert checked >= 14
     with open_pdf(pdf_of(bleed_kit)) as pdf:
         white = filled_rects(pdf.pages[_first_card_page(bleed_kit)], (1.0, 1.0, 1.0))
         # the card background reaches 3 mm past the 44 x 68 trim on every side
@@ -104,7 +106,10 @@ def test_cut_svg_layers(bleed_kit):
     blanks = sum("intentionally left blank" in p.extract_text() for p in pypdf.PdfReader(pdf_of(bleed_kit)).pages)
     assert blanks >= 1
     assert len(cuts) == manifest["pages"] - 1 - blanks  # every page but the bill of materials and blanks
-    owner = {p: c for c in manifest["components"] for p in c["pages"]}
+    on_page: dict[int, list] = {}  # a sheet may hold several components now
+    for c in manifest["components"]:
+        for page in c["pages"]:
+            on_page.setdefault(page, []).append(c)
     total = 0
     for p in cuts:
         root = ET.parse(p).getroot()
@@ -113,17 +118,19 @@ def test_cut_svg_layers(bleed_kit):
         assert set(layers) == {"art", "cut"}
         shapes = list(layers["cut"])
         assert all(s.tag in (f"{SVG}rect", f"{SVG}circle") for s in shapes)
-        comp = owner[int(re.search(r"-p(\d+)-cut", p.name).group(1))]
+        comps = on_page[int(re.search(r"-p(\d+)-cut", p.name).group(1))]
+        trims = [tuple(c["trim_mm"]) for c in comps if c["name"] != "board"]
         for s in shapes:
             assert s.get("stroke") == "#ff0000" and float(s.get("stroke-width")) <= 0.03 and s.get("fill") == "none"
             if s.tag == f"{SVG}circle":
                 size = (2 * float(s.get("r")),) * 2
             else:
                 size = (float(s.get("width")), float(s.get("height")))
-            if comp["name"] != "board":  # a board piece's cut is its window, not the whole trim
-                assert size == pytest.approx(tuple(comp["trim_mm"]), abs=0.01)
-        if comp["name"] == "word card":
-            total += len(shapes)
+            board = next((c for c in comps if c["name"] == "board"), None)
+            if board and size[0] > 60 and all(a <= b + 0.01 for a, b in zip(size, board["trim_mm"])):
+                continue  # a board piece's cut is its window, not the whole trim
+            assert any(size == pytest.approx(t, abs=0.01) for t in trims), size
+            total += size == pytest.approx((44.0, 68.0), abs=0.01)
     assert total == 2 * 75  # word-card fronts and backs
 
 

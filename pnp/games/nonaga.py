@@ -15,10 +15,10 @@ from pydantic import Field, ValidationInfo, field_validator
 
 from ..findings import Finding, verdict
 from ..geometry import hexgrid
-from ..ir import Circle, Component, Text
+from ..ir import Circle, Component, Group, Text
 from ..spec import Colour, Length, SpecBase
 from . import Game, KitContext
-from ._pieces import counter, fit
+from ._pieces import counter, fit, star
 
 RULE = "Nonaga rules (seed 004)"
 DOC = "docs/games/nonaga.md"
@@ -70,8 +70,27 @@ def win_shapes() -> set[tuple]:
     return shapes
 
 
-def _pawn(colour: str, spec: NonagaSpec):
-    return counter(spec.pawn, colour, edge="#ffffff")
+RING_IN = 2.0  # mm: the disc's decorative ring sits this far inside the trim
+
+
+def _mix(a: str, b: str, amount: float) -> str:
+    """Colour ``a`` moved ``amount`` (0..1) of the way to ``b``."""
+    pa, pb = ([int(c[i:i + 2], 16) for i in (1, 3, 5)] for c in (a, b))
+    return "#" + "".join(f"{round(x + (y - x) * amount):02x}" for x, y in zip(pa, pb))
+
+
+def pawn_mark(side: str, diameter: float) -> tuple:
+    """The white mark of a pawn, centred on (0, 0), so red and black differ without colour too:
+    red pawns carry a star, black pawns a ring."""
+    r = diameter / 2
+    if side == "red":
+        return (star(r * 0.5, fill="#ffffff", stroke=None),)
+    return (Circle(0, 0, r * 0.38, fill=None, stroke="#ffffff", stroke_width=max(0.6, r * 0.12)),)
+
+
+def _pawn(side: str, spec: NonagaSpec):
+    colour = spec.red_colour if side == "red" else spec.black_colour
+    return counter(spec.pawn, colour, pawn_mark(side, spec.pawn), edge="#ffffff")
 
 
 def setup_drawing(spec: NonagaSpec):
@@ -88,6 +107,7 @@ def setup_drawing(spec: NonagaSpec):
         if cell in pawns:
             colour = spec.red_colour if pawns[cell] == "red" else spec.black_colour
             shapes.append(Circle(x, y, spec.pawn / 2, fill=colour, stroke="#ffffff", stroke_width=0.4))
+            shapes.append(Group(pawn_mark(pawns[cell], spec.pawn), dx=x, dy=y))
     top = min(y for _, y in points)
     left = min(x for x, _ in points)
     shapes.append(Text(left, top - 4, "Nonaga \u2014 setup at true size: place a disc on each circle", size_pt=9,
@@ -101,13 +121,14 @@ def setup_drawing(spec: NonagaSpec):
 def components(spec: NonagaSpec, ctx: KitContext) -> list[Component]:
     """[disc, pawn, setup sheet]: disc and pawn as round parts (diameter in mm), and the setup
     sheet as a board (tiled over pages when it is larger than the printable area)."""
-    ring = (Circle(spec.disc / 2, spec.disc / 2, spec.disc / 2 - 2.0, fill=None, stroke=spec.edge_colour,
-                   stroke_width=0.3),)
+    # a faint decorative ring: lighter and thinner than the grey cut circle imposition adds at the trim
+    ring = (Circle(spec.disc / 2, spec.disc / 2, spec.disc / 2 - RING_IN, fill=None,
+                   stroke=_mix(spec.disc_colour, spec.edge_colour, 0.35), stroke_width=0.1),)
     out = [Component("disc", spec.disc, spec.disc, [counter(spec.disc, spec.disc_colour) + ring],
                      copies=spec.discs, shape="circle",
                      note=f"{spec.discs} discs, diameter {spec.disc:g} mm: glue to card, or laser-cut from --format cut-svg"),
-           Component("pawn", spec.pawn, spec.pawn, [_pawn(spec.red_colour, spec), _pawn(spec.black_colour, spec)],
-                     copies=3, shape="circle", note="3 red + 3 black pawn counters")]
+           Component("pawn", spec.pawn, spec.pawn, [_pawn("red", spec), _pawn("black", spec)],
+                     copies=3, shape="circle", note="3 red (star) + 3 black (ring) pawn counters")]
     if spec.setup_sheet:
         w, h, drawing, _ = setup_drawing(spec)
         out.append(Component("setup sheet", w, h, [drawing], board=True,

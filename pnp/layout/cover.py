@@ -42,7 +42,7 @@ class Cover(Protocol):
     """Front matter of a kit: ``count`` pages, drawn by ``pages()`` once the plan is known."""
     count: int
 
-    def pages(self, components: Sequence[Component], plan: list[tuple[int, int]], sheet: Sheet,
+    def pages(self, components: Sequence[Component], plan: list[tuple[int, ...]], sheet: Sheet,
               opts: ImposeOptions, total: int) -> list[Page]: ...
 
 
@@ -217,11 +217,11 @@ class KitCover:
             items.append(Text(cx, row_y, head, size_pt=SMALL_PT, bold=True))
         items.append(Line(x, row_y + 1.3, x + w, row_y + 1.3, stroke_width=0.2))
         note_w = x + w - cols[4]
-        for comp, (first, n) in zip(self.components, plan):
+        for comp, numbers in zip(self.components, plan):
             row_y += 5.0
             size = (f"diameter {fmt_mm(comp.width)}" if comp.shape == "circle"
                     else f"{fmt_mm(comp.width)} x {fmt_mm(comp.height)}")
-            pages = f"{first}" if n == 1 else f"{first}\u2013{first + n - 1}"
+            pages = marks.page_ranges(numbers)
             note = (wrap(comp.note, SMALL_PT, note_w) or [""])[0]
             for cx, value in zip(cols, (comp.name, str(comp.count), size, pages, note)):
                 items.append(Text(cx, row_y, value, size_pt=SMALL_PT, fill=INK if cx != cols[4] else GREY))
@@ -331,10 +331,10 @@ def bom_page(title: str, components: Sequence[Component], plan, sheet: Sheet, op
     for cx, head in zip(cols, ("component", "count", "trim size", "pages")):
         items.append(Text(cx, row_y, head, size_pt=9, bold=True))
     items.append(Line(x, row_y + 1.5, x + w, row_y + 1.5, stroke_width=0.2))
-    for comp, (first, n) in zip(components, plan):
+    for comp, numbers in zip(components, plan):
         row_y += 6
         size = f"diameter {fmt_mm(comp.width)}" if comp.shape == "circle" else f"{fmt_mm(comp.width)} x {fmt_mm(comp.height)}"
-        pages = f"{first}" if n == 1 else f"{first}\u2013{first + n - 1}"
+        pages = marks.page_ranges(numbers)
         for cx, value in zip(cols, (comp.name, str(comp.count), size, pages)):
             items.append(Text(cx, row_y, value, size_pt=9))
     text = f"{title} \u2014 bill of materials \u2014 page 1 of {total}"

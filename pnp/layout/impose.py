@@ -1,23 +1,29 @@
-"""N-up imposition: a grid of components inside the printable area, with gutters, crop marks,
-a footer and scale bar on every page, a bill-of-materials first page, and mirrored duplex backs.
+"""Imposition: parts and board pieces on sheets (pnp/layout/packing.py), with gutters, crop marks,
+a footer and scale bar on every page, the cover first, and duplex backs mirrored per sheet.
 
-Pages are produced lazily (a generator), so a deck of any size is imposed and written as a stream.
+Sheets may hold parts of several components. Where each part goes is planned first (cheap: no
+drawing); the pages themselves are drawn lazily (a generator), so a deck of any size is written as
+a stream.
 """
 from __future__ import annotations
 
-import math
 from dataclasses import dataclass, replace
 from typing import Iterator, Sequence
 
 from ..errors import LayoutError
-from ..ir import Circle, Component, Drawing, Group, Imposed, Page, Text
+from ..ir import Circle, Component, Drawing, Group, Page, Text
 from ..units import fmt_mm
 from . import marks
 from .bleed import extend_for_bleed
 from .cover import BomCover, Cover
 from .options import ImposeOptions
+from .packing import BoardBlock, PartBlock, SheetPlan, pack
 from .sheets import Sheet
-from .tiling import board_pages, board_piece_count
+from .tiling import Tiling, cut_rect, piece_items
+
+CUT_GUIDE = "#9a9a9a"
+CUT_GUIDE_WIDTH = 0.15  # mm: heavier than any decorative ring a round part draws near its edge
+
 
 @dataclass(frozen=True)
 class Grid:
@@ -41,7 +47,8 @@ class Grid:
 
 
 def grid_for(comp: Component, sheet: Sheet, bleed: float = 0.0) -> Grid:
-    """The largest N-up grid of ``comp`` that fits the content area with crop marks, centred.
+    """The largest N-up grid of ``comp`` alone on a sheet, with crop marks, centred: what a sheet of
+    only this component holds (packing fills the same room, pnp/layout/packing.py).
 
     The gap between neighbours is the sheet's gutter, widened to 2 x bleed when bleed needs more.
 
@@ -80,144 +87,176 @@ def _sides(opts: ImposeOptions) -> int:
     return 2 if opts.duplex != "none" else 1
 
 
-def _pages_of(comp: Component, sheet: Sheet, opts: ImposeOptions) -> int:
-    if comp.board:
-        return board_piece_count(comp, sheet, opts.overlap) * _sides(opts)
-    per = grid_for(comp, sheet, opts.bleed).per_page
-    return math.ceil(comp.count / per) * _sides(opts)
-
-
-def plan_pages(components: Sequence[Component], sheet: Sheet, opts: ImposeOptions,
-               front_pages: int = 1) -> list[tuple[int, int]]:
-    """For each component, (first page, page count), 1-based, after ``front_pages`` cover pages.
+def plan_sheets(components: Sequence[Component], sheet: Sheet, opts: ImposeOptions,
+                front_pages: int = 1) -> tuple[list[SheetPlan], dict[int, Tiling], list[tuple[int, ...]]]:
+    """Pack the kit: (sheets in print order, board tilings by component index, plan). The plan
+    lists, per component, the 1-based numbers of the pages it is printed on (in duplex mode a
+    sheet's back page too), after ``front_pages`` cover pages. Pages may be shared by components.
 
     Raises:
         LayoutError: a component that is not a board does not fit the sheet.
     """
-    out, page = [], 1 + front_pages * _sides(opts)
     for comp in components:
-        n = _pages_of(comp, sheet, opts)
-        out.append((page, n))
-        page += n
-    return out
+        if not comp.board:
+            grid_for(comp, sheet, opts.bleed)  # raises when it does not fit
+    sheets, tilings = pack(components, sheet, opts)
+    sides = _sides(opts)
+    pages: list[list[int]] = [[] for _ in components]
+    for i, s in enumerate(sheets):
+        number = 1 + (front_pages + i) * sides
+        for c in s.components():
+            pages[c].extend(range(number, number + sides))
+    return sheets, tilings, [tuple(p) for p in pages]
 
 
 def impose(title: str, components: Sequence[Component], sheet: Sheet,
            opts: ImposeOptions = ImposeOptions(), cover: Cover | None = None
-           ) -> tuple[int, list[tuple[int, int]], Iterator[Page]]:
-    """Impose a kit: returns (total pages, per-component (first page, count), lazy page iterator).
+           ) -> tuple[int, list[tuple[int, ...]], Iterator[Page]]:
+    """Impose a kit: returns (total pages, plan, lazy page iterator). The plan lists per component
+    the page numbers it is printed on (see plan_sheets).
 
-    The ``cover`` pages come first (default: a bill-of-materials page); then every component in order. Each page has a footer
-    "<title> — <component> — page i of n" and the 50 mm scale check. In duplex mode every page is
-    followed by its back: mirrored backs for parts that have one, else a blank, so that fronts and
-    backs always share a sheet of paper. Duplex is dropped when no component has a back.
+    The ``cover`` pages come first (default: a bill-of-materials page); then every sheet. Each page
+    has a footer "<title> — <components> — page i of n" and the 50 mm scale check. In duplex mode
+    every page is followed by its back: the mirrored backs of the sheet's parts that have one, else
+    a blank, so that fronts and backs always share a sheet of paper. Duplex is dropped when no
+    component has a back.
 
     Raises:
         LayoutError: a component does not fit (checked before any page is made).
     """
     opts = effective_options(components, opts)
     cover = cover or BomCover(title)
-    plan = plan_pages(components, sheet, opts, cover.count)
-    total = plan[-1][0] + plan[-1][1] - 1 if plan else cover.count * _sides(opts)
+    sheets, tilings, plan = plan_sheets(components, sheet, opts, cover.count)
+    sides = _sides(opts)
+    total = (cover.count + len(sheets)) * sides
 
-    def blank(number: int, name: str) -> Page:
+    def blank(number: int) -> Page:
         x, y, w, h = sheet.printable
         text = f"{title} \u2014 back of page {number - 1} \u2014 page {number} of {total}"
         return Page(sheet.width, sheet.height, (Text(x + w / 2, y + h / 2, "this side intentionally left blank",
                                                      size_pt=9, anchor="middle", fill="#888888"),)
-                    + marks.footer(sheet, text), name, side="back")
+                    + marks.footer(sheet, text), "blank", side="back")
 
     def pages() -> Iterator[Page]:
         number = 1
         for page in cover.pages(components, plan, sheet, opts, total):
             yield page
             number += 1
-            if opts.duplex != "none":
-                yield blank(number, page.label)
+            if sides == 2:
+                yield blank(number)
                 number += 1
-        for comp in components:
-            if comp.board:
-                gen = board_pages(comp, sheet, opts.overlap)
-            else:
-                gen = component_pages(comp, sheet, opts)
-            for part in gen:
-                text = f"{title} \u2014 {comp.name}{' (backs)' if part.side == 'back' else ''} \u2014 page {number} of {total}"
-                yield Page(sheet.width, sheet.height, part.items + marks.footer(sheet, text), comp.name,
-                           trim_box=part.trim, bleed_box=part.bleed_box, placements=part.placements,
-                           side=part.side, tile=part.tile)
+        for plan_ in sheets:
+            front = _front(plan_, components, tilings, sheet, opts)
+            names = _names(plan_, components)
+            yield _finish(front, sheet, f"{title} \u2014 {names} \u2014 page {number} of {total}", names)
+            number += 1
+            if sides == 2:
+                back = _back(plan_, components, sheet, opts)
+                if back is None:
+                    yield blank(number)
+                else:
+                    with_backs = ", ".join(dict.fromkeys(p[0] for p in back.placements))
+                    yield _finish(back, sheet, f"{title} \u2014 {with_backs} (backs) \u2014 page {number} of {total}",
+                                  with_backs)
                 number += 1
-                if opts.duplex != "none" and (comp.back is None or comp.board):
-                    yield blank(number, comp.name)
-                    number += 1
 
     return total, plan, pages()
 
 
-def component_pages(comp: Component, sheet: Sheet, opts: ImposeOptions):
-    """Yield an Imposed sheet for each sheet of ``comp``,
-    each fronts sheet followed by its backs sheet when duplex is on."""
-    grid = grid_for(comp, sheet, opts.bleed)
-    per = grid.per_page
+def _names(plan: SheetPlan, components: Sequence[Component]) -> str:
+    return ", ".join(components[c].name for c in plan.components())
+
+
+def _finish(page: Page, sheet: Sheet, footer: str, label: str) -> Page:
+    return replace(page, items=page.items + marks.footer(sheet, footer), label=label)
+
+
+def _union(boxes: list[tuple[float, float, float, float]]) -> tuple[float, float, float, float] | None:
+    if not boxes:
+        return None
+    x0, y0 = min(b[0] for b in boxes), min(b[1] for b in boxes)
+    return (x0, y0, max(b[0] + b[2] for b in boxes) - x0, max(b[1] + b[3] for b in boxes) - y0)
+
+
+def _grow(box, b: float):
+    return (box[0] - b, box[1] - b, box[2] + 2 * b, box[3] + 2 * b)
+
+
+def _front(plan: SheetPlan, components: Sequence[Component], tilings: dict[int, Tiling], sheet: Sheet,
+           opts: ImposeOptions) -> Page:
+    """The front page of one sheet: every block's parts with their crop marks, and board pieces."""
     b = opts.bleed
     offset, _ = sheet.mark_reserve(b)
     cm = sheet.crop_marks
-    back = extend_for_bleed(comp.back, comp.width, comp.height, b) if comp.back is not None else None
-    n_front = len(comp.fronts)
-    total = comp.count
-    for start in range(0, total, per):
-        n = min(per, total - start)
-        items: list = []
-        placements = []
-        for i in range(n):
-            x, y = grid.slot(i)
-            face = comp.fronts[(start + i) // comp.copies] if n_front else ()
+    items: list = []
+    placements: list = []
+    trims, bleeds = [], []
+    tile = None
+    for block in plan.blocks:
+        if isinstance(block, BoardBlock):
+            comp = components[block.comp]
+            tiling = tilings[block.comp]
+            drawn, info = piece_items(tiling, block.col, block.row, block.x, block.y, sheet)
+            items.extend(drawn)
+            tile = info or tile
+            kept = cut_rect(tiling, block.col, block.row, block.x, block.y)
+            placements.append((comp.name, *kept, "rect"))
+            trims.append(kept)
+            bleeds.append(block.trim)  # a strip cut off along a join line is the piece's bleed
+            continue
+        xs, ys = set(), set()
+        for (ci, k), x, y in block.slots():
+            comp = components[ci]
+            face = comp.fronts[k // comp.copies] if len(comp.fronts) else ()
             items.append(_place(extend_for_bleed(face, comp.width, comp.height, b), x, y, comp, b))
             placements.append((comp.name, x, y, comp.width, comp.height, comp.shape))
-        used_cols = min(n, grid.cols)
-        used_rows = math.ceil(n / grid.cols)
-        xs = [grid.x0 + c * grid.pitch_x + d for c in range(used_cols) for d in (0, comp.width)]
-        ys = [grid.y0 + r * grid.pitch_y + d for r in range(used_rows) for d in (0, comp.height)]
-        bw = (used_cols - 1) * grid.pitch_x + comp.width
-        bh = (used_rows - 1) * grid.pitch_y + comp.height
-        block = (grid.x0 - b, grid.y0 - b, bw + 2 * b, bh + 2 * b)
-        items.extend(marks.crop_marks(xs, ys, (grid.x0, grid.y0, bw, bh), offset, cm.length, cm.width))
-        trim = (grid.x0, grid.y0, bw, bh)
-        yield Imposed(tuple(items), "front", trim, (block if b > 0 else None), tuple(placements))
-        if back is not None and opts.duplex != "none":
-            yield _backs(comp, back, grid, n, sheet, opts)
+            xs |= {x, x + block.w}
+            ys |= {y, y + block.h}
+        items.extend(marks.crop_marks(sorted(xs), sorted(ys), block.trim, offset, cm.length, cm.width))
+        trims.append(block.trim)
+        bleeds.append(_grow(block.trim, b))
+    return Page(sheet.width, sheet.height, tuple(items), "", trim_box=_union(trims),
+                bleed_box=_union(bleeds) if b > 0 else None, placements=tuple(placements), tile=tile)
 
 
-def _backs(comp: Component, back: Drawing, grid: Grid, n: int, sheet: Sheet, opts: ImposeOptions):
-    """The backs sheet for a fronts sheet of ``n`` parts, mirrored for the flip edge and shifted."""
+def _back(plan: SheetPlan, components: Sequence[Component], sheet: Sheet, opts: ImposeOptions) -> Page | None:
+    """The back page of one sheet: the backs of its parts that have one, mirrored for the flip edge
+    (columns for the long edge, rows for the short edge) and shifted by the back offset; None when
+    no part on the sheet has a back."""
     dx, dy = opts.back_offset
     b = opts.bleed
-    items, placements = [], []
-    xs, ys = [], []
-    for i in range(n):
-        x, y = grid.slot(i)
-        if opts.duplex == "long":
-            x = sheet.width - x - comp.width
-        else:
-            y = sheet.height - y - comp.height
-        x, y = x + dx, y + dy
-        items.append(_place(back, x, y, comp, b))
-        placements.append((comp.name, x, y, comp.width, comp.height, comp.shape))
-        xs.append(x)
-        ys.append(y)
-    x0, y0 = min(xs), min(ys)
-    trim = (x0, y0, max(xs) + comp.width - x0, max(ys) + comp.height - y0)
-    bleed_box = (trim[0] - b, trim[1] - b, trim[2] + 2 * b, trim[3] + 2 * b) if b > 0 else None
-    return Imposed(tuple(items), "back", trim, bleed_box, tuple(placements))
-
-
-CUT_GUIDE = "#9a9a9a"
+    backs: dict[int, Drawing] = {}
+    items, placements, trims = [], [], []
+    for block in plan.blocks:
+        if not isinstance(block, PartBlock):
+            continue
+        for (ci, _), x, y in block.slots():
+            comp = components[ci]
+            if comp.back is None:
+                continue
+            if ci not in backs:
+                backs[ci] = extend_for_bleed(comp.back, comp.width, comp.height, b)
+            if opts.duplex == "long":
+                x = sheet.width - x - comp.width
+            else:
+                y = sheet.height - y - comp.height
+            x, y = x + dx, y + dy
+            items.append(_place(backs[ci], x, y, comp, b))
+            placements.append((comp.name, x, y, comp.width, comp.height, comp.shape))
+            trims.append((x, y, comp.width, comp.height))
+    if not items:
+        return None
+    trim = _union(trims)
+    return Page(sheet.width, sheet.height, tuple(items), "", trim_box=trim,
+                bleed_box=_grow(trim, b) if b > 0 else None, placements=tuple(placements), side="back")
 
 
 def _place(drawing: Drawing, x: float, y: float, comp: Component, bleed: float) -> Group:
-    """The drawing at (x, y), clipped to trim + bleed. Round parts get a thin grey cut circle at the
-    trim, because crop marks can only show their bounding square."""
+    """The drawing at (x, y), clipped to trim + bleed. Round parts get a grey cut circle at the trim,
+    drawn last and heavier than any decorative ring near the edge, because crop marks can only show
+    their bounding square."""
     children = tuple(drawing)
     if comp.shape == "circle":
         children += (Circle(comp.width / 2, comp.height / 2, comp.width / 2, fill=None, stroke=CUT_GUIDE,
-                            stroke_width=0.12),)
+                            stroke_width=CUT_GUIDE_WIDTH),)
     return Group(children, dx=x, dy=y, clip=(-bleed, -bleed, comp.width + 2 * bleed, comp.height + 2 * bleed))

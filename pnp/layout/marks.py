@@ -16,8 +16,9 @@ def crop_marks(xs: list[float], ys: list[float], block: tuple[float, float, floa
                offset: float, length: float, width: float) -> Drawing:
     """Crop marks in line with every cut: vertical cuts at ``xs``, horizontal cuts at ``ys``.
 
-    Marks sit outside ``block`` (x, y, w, h: the union of all trims on the page, plus bleed),
-    starting ``offset`` mm from it and ``length`` mm long, so they never touch a component.
+    Marks sit outside ``block`` (x, y, w, h: the union of the trims they serve, one block of parts
+    cut alike), starting ``offset`` mm from it (past any bleed) and ``length`` mm long, so they never
+    touch a component. Imposition keeps other blocks out of that room (pnp/layout/packing.py).
     """
     bx, by, bw, bh = block
     out = []
@@ -71,3 +72,14 @@ def assembly_map(x: float, y: float, cols: int, rows: int, col: int, row: int, c
 def piece_name(col: int, row: int) -> str:
     """Name of a poster piece: column letter then row number, 0-based inputs ("B2" = col 1, row 1)."""
     return f"{chr(ord('A') + col)}{row + 1}"
+
+
+def page_ranges(pages) -> str:
+    """Page numbers as runs, for a bill of materials: (2, 3, 4, 5, 9) -> "2\u20135, 9"."""
+    runs: list[list[int]] = []
+    for p in sorted(set(pages)):
+        if runs and p == runs[-1][1] + 1:
+            runs[-1][1] = p
+        else:
+            runs.append([p, p])
+    return ", ".join(f"{a}" if a == b else f"{a}\u2013{b}" for a, b in runs)

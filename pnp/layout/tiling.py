@@ -1,140 +1,345 @@
 """Poster tiling: a board larger than the printable area is split over as few pages as fit.
 
-Each piece shows a window of the board at true scale. Neighbouring windows share an overlap strip
-(10 mm by default) carrying identical registration targets on both pieces; a dashed line marks the
-strip's inner edge; a small assembly map names the piece ("B2 of 2x3": column letter, row number,
-of columns x rows). A board that fits is printed whole on one page with crop marks.
+Each seam between neighbouring pieces has one join line, printed at the same board coordinate on
+both pieces. The piece to the right of a vertical seam (below a horizontal one) is the one cut
+along it; it carries CUT_MARGIN mm of board past the line, so a cut a little off the line shows
+board, not paper. The piece to the left (above) keeps ``overlap`` mm of board past the line as its
+glue tab; the cut edge is laid on its line. Registration targets are centred on the line: after the
+cut, the half left on the cut piece meets the half on the tab. The join lines, targets and strip
+labels keep clear of the board's playing marks (pnp/layout/artwork.py), and every piece prints
+JOIN_INSTRUCTIONS and a small assembly map ("B2 of 2x3") in its footer band.
+
+A tiled piece is cut along the board outline and its join lines, so it needs no crop marks and no
+room for them. A board that fits the board area (the content area less crop-mark room) is printed
+whole with crop marks, turned a quarter turn when only that fits; one that fits only the content
+area is printed whole with its outline drawn, to cut along.
 """
 from __future__ import annotations
 
 import math
-from typing import Iterator
+from dataclasses import dataclass
 
 from ..errors import LayoutError
-from ..ir import BLACK, Component, Group, Imposed, Line, Rect, Text, TileInfo
-from . import marks
-from .sheets import Sheet
+from ..fonts import text_width_mm, wrap
+from ..ir import BLACK, Component, Group, Line, Text, TileInfo
+from ..units import MM_PER_PT
+from . import artwork, marks
+from .sheets import FOOTER_BAND, Sheet
 
-DEFAULT_OVERLAP = 10.0  # mm shared by neighbouring poster pieces
+DEFAULT_OVERLAP = 10.0   # mm: the glue tab a neighbour's cut edge is laid on
+CUT_MARGIN = 5.0         # mm of board printed past the join line on the piece that is cut along it
+TARGET_SIZE = 6.0        # mm across a registration target
+LABEL_PT = 5.5           # strip labels
+OUTLINE_WIDTH = 0.15     # mm: the board outline and glue-tab edges on a piece
+DASH = (1.5, 1.0)        # mm on/off of a join line
+CUT_LABEL = "cut on the dashed line"
+GLUE_LABEL = "glue tab"
+JOIN_INSTRUCTIONS = ("To join: cut the piece along its dashed line marked \u201ccut\u201d, lay the cut edge on the "
+                     "neighbour\u2019s dashed line with the targets meeting, and glue it onto the \u201cglue tab\u201d.")
+LABEL_CLEAR = 2.0        # mm a join line keeps from the board's text where it can
+EPS = 1e-9
 
 
-def _split(length: float, avail: float, overlap: float) -> int:
-    if length <= avail + 1e-9:
-        return 1
-    if avail <= overlap:
-        raise LayoutError(f"the overlap ({overlap:g} mm) leaves no room on the page.", field="overlap",
-                          hint="use a smaller overlap")
-    return math.ceil((length - overlap) / (avail - overlap) - 1e-9)
+@dataclass(frozen=True)
+class Axis:
+    """How one axis of a board is split: the board ``length``, the board coordinates of the join
+    lines (``joins``) and each piece's window as (start, size)."""
+    length: float
+    joins: tuple[float, ...]
+    spans: tuple[tuple[float, float], ...]
+
+    def kept(self, i: int) -> tuple[float, float]:
+        """The part of piece ``i`` that shows once the board is assembled: join to join."""
+        return (self.joins[i - 1] if i > 0 else 0.0, self.joins[i] if i < len(self.joins) else self.length)
+
+
+@dataclass(frozen=True)
+class Seam:
+    """One join line, on the pieces ``glue`` (keeps the tab) and ``cut`` (cut along it), as
+    (col, row). ``vertical``: the line runs down the board at x = ``at``; else across at y = ``at``.
+    ``span`` is its extent along the line; ``targets`` are the target centres along it and
+    ``cut_label`` / ``glue_label`` where the strip labels start, all in board mm."""
+    vertical: bool
+    at: float
+    glue: tuple[int, int]
+    cut: tuple[int, int]
+    span: tuple[float, float]
+    targets: tuple[float, ...]
+    cut_label: float
+    glue_label: float
+
+
+@dataclass(frozen=True)
+class Tiling:
+    """How a board goes on paper. ``mode``: "whole" (one page, crop marks), "turned" (one page a
+    quarter turn clockwise, crop marks), "outline" (one page, outline drawn, no crop marks) or
+    "tiled" (``cols`` x ``rows`` pieces joined along ``seams``)."""
+    comp: Component
+    mode: str
+    x: Axis
+    y: Axis
+    overlap: float
+    seams: tuple[Seam, ...] = ()
+
+    @property
+    def cols(self) -> int:
+        return len(self.x.spans)
+
+    @property
+    def rows(self) -> int:
+        return len(self.y.spans)
+
+    def window(self, col: int, row: int) -> tuple[float, float, float, float]:
+        """(bx, by, w, h): the part of the board printed on piece (col, row), board mm."""
+        (bx, w), (by, h) = self.x.spans[col], self.y.spans[row]
+        return (bx, by, w, h)
+
+    def pieces(self) -> list[tuple[int, int]]:
+        """(col, row) of every piece, row-major."""
+        return [(c, r) for r in range(self.rows) for c in range(self.cols)]
+
+    @property
+    def crop_marks(self) -> bool:
+        return self.mode in ("whole", "turned")
+
+    def size(self, col: int = 0, row: int = 0) -> tuple[float, float]:
+        """(w, h) of the piece as it lies on the page."""
+        _, _, w, h = self.window(col, row)
+        return (h, w) if self.mode == "turned" else (w, h)
+
+
+def _fits(w: float, h: float, aw: float, ah: float) -> bool:
+    return w <= aw + EPS and h <= ah + EPS
 
 
 def rotated(comp: Component, sheet: Sheet) -> bool:
-    """True when the board is turned a quarter turn on the page: only when it then fits on one
-    page and does not fit upright (so tiled pieces are never rotated)."""
+    """True when the board is turned a quarter turn on the page: only when it then fits the board
+    area whole and does not fit upright (so tiled pieces are never rotated)."""
     _, _, aw, ah = sheet.board_area
-    upright = comp.width <= aw + 1e-9 and comp.height <= ah + 1e-9
-    turned = comp.height <= aw + 1e-9 and comp.width <= ah + 1e-9
-    return turned and not upright
+    return _fits(comp.height, comp.width, aw, ah) and not _fits(comp.width, comp.height, aw, ah)
+
+
+def _count(length: float, avail: float, overlap: float) -> int:
+    """Fewest pieces along an axis: n pieces cover length + (n - 1) x (overlap + CUT_MARGIN)."""
+    if length <= avail + EPS:
+        return 1
+    step = avail - overlap - CUT_MARGIN
+    if step <= 0:
+        raise LayoutError(f"the overlap ({overlap:g} mm) leaves no room on the page.", field="overlap",
+                          hint="use a smaller overlap")
+    return math.ceil((length - overlap - CUT_MARGIN) / step - 1e-9)
+
+
+def _mode(comp: Component, sheet: Sheet, overlap: float) -> tuple[str, int, int]:
+    _, _, aw, ah = sheet.board_area
+    if _fits(comp.width, comp.height, aw, ah):
+        return "whole", 1, 1
+    if rotated(comp, sheet):
+        return "turned", 1, 1
+    _, _, cw, ch = sheet.content_area
+    cols, rows = _count(comp.width, cw, overlap), _count(comp.height, ch, overlap)
+    return ("outline" if cols * rows == 1 else "tiled"), cols, rows
 
 
 def piece_grid(comp: Component, sheet: Sheet, overlap: float) -> tuple[int, int]:
-    """(cols, rows) of poster pieces needed for the board ``comp`` on ``sheet`` (1, 1 when it fits
-    upright or turned a quarter turn).
+    """(cols, rows) of poster pieces needed for the board ``comp`` on ``sheet`` (1, 1 when it is
+    printed whole).
 
     Raises:
         LayoutError: the overlap is wider than the printable area.
     """
-    if rotated(comp, sheet):
-        return 1, 1
-    _, _, aw, ah = sheet.board_area
-    return _split(comp.width, aw, overlap), _split(comp.height, ah, overlap)
+    _, cols, rows = _mode(comp, sheet, overlap)
+    return cols, rows
 
 
-def board_piece_count(comp: Component, sheet: Sheet, overlap: float) -> int:
-    """How many pages the board takes."""
-    cols, rows = piece_grid(comp, sheet, overlap)
-    return cols * rows
-
-
-def _spans(length: float, n: int, overlap: float) -> list[tuple[float, float]]:
-    """``n`` equal (start, size) spans covering 0..length, neighbours sharing ``overlap`` mm."""
+def _axis(length: float, n: int, avail: float, overlap: float, crossings) -> Axis:
+    """Split 0..length into ``n`` windows no longer than ``avail``: each join as near an equal share
+    as it can be while its line crosses the fewest playing marks (``crossings(at)``)."""
     if n == 1:
-        return [(0.0, length)]
-    size = (length + (n - 1) * overlap) / n
-    return [(i * (size - overlap), size) for i in range(n)]
+        return Axis(length, (), ((0.0, length),))
+    joins, spans, start = [], [], 0.0
+    seam = overlap + CUT_MARGIN
+    for k in range(1, n):
+        after = n - k  # pieces still to come
+        share = (length - start + after * seam) / (after + 1)
+        nominal = start + share - overlap
+        lo = max(length + CUT_MARGIN - after * avail + (after - 1) * seam, start + CUT_MARGIN + 1.0)
+        hi = start + avail - overlap
+        at = _best(lo, hi, nominal, crossings)
+        at = nominal if at is None else at
+        joins.append(at)
+        spans.append((start, at + overlap - start))
+        start = at - CUT_MARGIN
+    spans.append((start, length - start))
+    return Axis(length, tuple(joins), tuple(spans))
+
+
+def _best(lo: float, hi: float, want: float, cost) -> float | None:
+    """The position in lo..hi (0.25 mm steps) with the lowest ``cost``, nearest ``want``."""
+    if hi < lo:
+        return None
+    steps = int((hi - lo) / 0.25)
+    cands = [lo + i * 0.25 for i in range(steps + 1)] + [min(max(want, lo), hi)]
+    return min(cands, key=lambda v: (cost(v), round(abs(v - want), 6)))
+
+
+def target_size(overlap: float) -> float:
+    """Across a registration target: TARGET_SIZE, smaller when the strips are narrow."""
+    return min(TARGET_SIZE, 2 * overlap - 1.0, 2 * CUT_MARGIN - 1.0)
+
+
+def _seam(vertical: bool, at: float, glue, cut, span, kept, found: artwork.Marks, ov: float) -> Seam:
+    """Labels and targets along one join line, in (u across, v along) coordinates, within ``kept``
+    (where both pieces show once assembled): first the strip labels (in the cut strip and the glue
+    tab), then the targets centred on the line, each clear of playing marks and of each other."""
+    r = target_size(ov) / 2
+    lo, hi = kept[0] + r + 2.0, kept[1] - r - 2.0
+    half = LABEL_PT * MM_PER_PT * 0.55
+    labels: list = []
+    near = [b for b in found.all if b[0] < at + ov + 2.0 and b[2] > at - CUT_MARGIN - 2.0]  # all that can matter
+
+    def label(text: str, u: float) -> float:
+        length = text_width_mm(text, LABEL_PT)
+
+        def box(v):
+            return (u - half, v, u + half, v + length)
+        v = _best(kept[0] + 1.5, kept[1] - 1.5 - length, lo + 0.3 * (hi - lo) - length / 2,
+                  lambda v: artwork.hits(box(v), near, 0.5))
+        v = kept[0] + 1.5 if v is None else v
+        labels.append(box(v))
+        return v
+
+    cut_at, glue_at = label(CUT_LABEL, at - CUT_MARGIN / 2), label(GLUE_LABEL, at + ov / 2)
+
+    def box_at(v):
+        return (at - r, v - r, at + r, v + r)
+
+    targets: list[float] = []
+    for f in ((0.2, 0.8) if hi - lo < 120 else (0.15, 0.5, 0.85)):
+        v = _best(lo, hi, lo + f * (hi - lo),
+                  lambda v: (artwork.hits(box_at(v), near, 1.0) + 100 * artwork.hits(box_at(v), labels, 1.0)
+                             + 100 * sum(abs(v - t) < 3 * r for t in targets)))
+        if v is not None and all(abs(v - t) >= 3 * r for t in targets):
+            targets.append(v)
+    return Seam(vertical, at, glue, cut, span, tuple(sorted(targets)), cut_at, glue_at)
+
+
+def plan_board(comp: Component, sheet: Sheet, overlap: float) -> Tiling:
+    """How ``comp`` (a board) goes on ``sheet``: whole, turned, or tiled with its seams.
+
+    Raises:
+        LayoutError: the overlap is wider than the printable area.
+    """
+    mode, cols, rows = _mode(comp, sheet, overlap)
+    if mode != "tiled":
+        whole = lambda length: Axis(length, (), ((0.0, length),))  # noqa: E731
+        return Tiling(comp, mode, whole(comp.width), whole(comp.height), overlap)
+    _, _, cw, ch = sheet.content_area
+    found = artwork.Marks(comp.fronts[0])
+    swapped = found.swapped()
+    x = _axis(comp.width, cols, cw, overlap, _crossing(found, ()))
+    y = _axis(comp.height, rows, ch, overlap, _crossing(swapped, x.joins))
+    seams = []
+    for r in range(rows):
+        for c in range(1, cols):
+            seams.append(_seam(True, x.joins[c - 1], (c - 1, r), (c, r), _span(y.spans[r]), y.kept(r), found, overlap))
+    for c in range(cols):
+        for r in range(1, rows):
+            seams.append(_seam(False, y.joins[r - 1], (c, r - 1), (c, r), _span(x.spans[c]), x.kept(c), swapped,
+                               overlap))
+    return Tiling(comp, mode, x, y, overlap, tuple(seams))
+
+
+def _crossing(found: artwork.Marks, across: tuple[float, ...]):
+    """How badly a vertical join line at x = ``at`` sits on playing marks, as a function of ``at``:
+    a label it passes within LABEL_CLEAR mm of counts 10, a node or marker it crosses 1, and a
+    corner on a mark where it meets a join line across (at y = each of ``across``; four pieces
+    stack there) 5 more."""
+    texts, shapes = artwork.Sweep(found.texts, LABEL_CLEAR), artwork.Sweep(found.shapes, 0.5)
+    near = [(a, [b for b in found.all if b[1] - 2.0 < a < b[3] + 2.0]) for a in across]
+
+    def cost(at: float) -> float:
+        corners = sum(artwork.hits((at, a, at, a), boxes, 2.0) for a, boxes in near)
+        return 10 * texts(at) + shapes(at) + 5 * corners
+    return cost
+
+
+def _span(span: tuple[float, float]) -> tuple[float, float]:
+    return (span[0], span[0] + span[1])
 
 
 def windows(comp: Component, sheet: Sheet, overlap: float) -> list[tuple[int, int, float, float, float, float]]:
-    """Every piece as (col, row, bx, by, w, h): its window in board mm, row-major.
-
-    The pieces of a row (column) are equally wide (tall); consecutive windows overlap by exactly
-    ``overlap`` mm; together they cover the board.
-    """
-    cols, rows = piece_grid(comp, sheet, overlap)
-    return [(c, r, bx, by, w, h)
-            for r, (by, h) in enumerate(_spans(comp.height, rows, overlap))
-            for c, (bx, w) in enumerate(_spans(comp.width, cols, overlap))]
+    """Every piece as (col, row, bx, by, w, h): its window in board mm, row-major."""
+    t = plan_board(comp, sheet, overlap)
+    return [(c, r, *t.window(c, r)) for c, r in t.pieces()]
 
 
-def board_pages(comp: Component, sheet: Sheet, overlap: float) -> Iterator[Imposed]:
-    """Yield one Imposed page per poster piece of the board ``comp`` (or one page if it fits).
-
-    A piece's window (bx, by, w, h) of the board is drawn at true scale, centred in the board area,
-    with its top-left at page (px, py) (TileInfo.page_xy): board point (x, y) prints at
-    (x - bx + px, y - by + py). A board that fits only when turned is drawn a quarter turn
-    clockwise on one page (no TileInfo).
-    """
-    ax, ay, aw, ah = sheet.board_area
-    cols, rows = piece_grid(comp, sheet, overlap)
-    offset, length, width = sheet.crop_marks.offset, sheet.crop_marks.length, sheet.crop_marks.width
-    board = comp.fronts[0]
-    if rotated(comp, sheet):
-        w, h = comp.height, comp.width
-        px, py = ax + (aw - w) / 2, ay + (ah - h) / 2
-        items = [Group(tuple(board), dx=px + w, dy=py, rotate=90, clip=(0, 0, comp.width, comp.height))]
-        items.extend(marks.crop_marks([px, px + w], [py, py + h], (px, py, w, h), offset, length, width))
-        yield Imposed(tuple(items), "front", (px, py, w, h), None, ((comp.name, px, py, w, h, "rect"),))
-        return
-    for c, r, bx, by, w, h in windows(comp, sheet, overlap):
-        px, py = ax + (aw - w) / 2, ay + (ah - h) / 2
-        shift_x, shift_y = px - bx, py - by
-        items: list = [Group(tuple(board), dx=shift_x, dy=shift_y, clip=(bx, by, w, h))]
-        tile = None
-        if cols * rows > 1:
-            tile = TileInfo(marks.piece_name(c, r), cols, rows, (bx, by, w, h), (px, py))
-            items.append(Rect(px, py, w, h, stroke=BLACK, stroke_width=0.15))
-            items.extend(_join_marks(c, r, cols, rows, bx, by, w, h, overlap, shift_x, shift_y))
-            fx, fy, _, fh = sheet.printable
-            items.extend(marks.assembly_map(fx + 75, fy + fh - marks.FOOTER_BAND + 1.5, cols, rows, c, r, cell=3.0))
-        items.extend(marks.crop_marks([px, px + w], [py, py + h], (px, py, w, h), offset, length, width))
-        yield Imposed(tuple(items), "front", (px, py, w, h), None,
-                      ((comp.name, px, py, w, h, "rect"),), tile)
+def margin(t: Tiling, sheet: Sheet) -> float:
+    """Room (mm) a piece of ``t`` needs around its trim on the page: crop-mark room or none."""
+    return sheet.mark_reserve(0.0)[1] if t.crop_marks else 0.0
 
 
-def _join_marks(c, r, cols, rows, bx, by, w, h, ov, sx, sy) -> list:
-    """Dashed strip edges and registration targets in every overlap strip of this piece.
+def cut_rect(t: Tiling, col: int, row: int, px: float, py: float) -> tuple[float, float, float, float]:
+    """(x, y, w, h) on the page of what is kept of piece (col, row) printed with its window's
+    top-left at (px, py): the window less the strips cut off along its join lines (those strips are
+    the piece's bleed). The glue tabs are kept."""
+    w, h = t.size(col, row)
+    if t.mode != "tiled":
+        return (px, py, w, h)
+    left = CUT_MARGIN if col > 0 else 0.0
+    top = CUT_MARGIN if row > 0 else 0.0
+    return (px + left, py + top, w - left, h - top)
 
-    The targets sit at fixed board positions in each strip, so they print identically on both
-    pieces of a join. Lines are marks.JOIN_WIDTH wide, heavier than the hairline crop marks.
-    """
-    out: list = []
-    dash = (1.5, 1.0)
-    # (strip start, inner edge) along the split axis, for each neighbour this piece has
-    for vertical, index, count, start, span, lo, extent in ((True, c, cols, bx, w, by, h), (False, r, rows, by, h, bx, w)):
-        strips = []
-        if index > 0:
-            strips.append((start, start + ov, "trim off"))                 # low side: cut along the inner edge
-        if index < count - 1:
-            strips.append((start + span - ov, start + span - ov, "glue"))  # high side: the neighbour lies on it
-        for s0, edge, label in strips:
-            mid = s0 + ov / 2
-            if vertical:
-                out.append(Line(edge + sx, lo + sy, edge + sx, lo + extent + sy, stroke_width=marks.JOIN_WIDTH, dash=dash))
-                points = [(mid, lo + extent * f) for f in (0.3, 0.5, 0.7)]
-                out.append(Text(mid + sx, lo + extent * 0.4 + sy, label, size_pt=6, anchor="middle", rotate=90))
-            else:
-                out.append(Line(lo + sx, edge + sy, lo + extent + sx, edge + sy, stroke_width=marks.JOIN_WIDTH, dash=dash))
-                points = [(lo + extent * f, mid) for f in (0.3, 0.5, 0.7)]
-                out.append(Text(lo + extent * 0.4 + sx, mid + sy, label, size_pt=6, anchor="middle", valign="middle"))
-            for x, y in points:
-                out.extend(marks.alignment_target(x + sx, y + sy))
+
+def piece_items(t: Tiling, col: int, row: int, px: float, py: float, sheet: Sheet) -> tuple[list, TileInfo | None]:
+    """The drawing of piece (col, row) with its trim's top-left at page (px, py), and its TileInfo
+    (None for a board printed whole). Board point (x, y) prints at (x - bx + px, y - by + py)."""
+    comp = t.comp
+    board = tuple(comp.fronts[0])
+    bx, by, w, h = t.window(col, row)
+    cm = sheet.crop_marks
+    if t.mode == "turned":
+        w, h = h, w
+        items: list = [Group(board, dx=px + w, dy=py, rotate=90, clip=(0, 0, comp.width, comp.height))]
+    else:
+        items = [Group(board, dx=px - bx, dy=py - by, clip=(bx, by, w, h))]
+    if t.crop_marks:
+        items.extend(marks.crop_marks([px, px + w], [py, py + h], (px, py, w, h), cm.offset, cm.length, cm.width))
+        return items, None
+    sx, sy = px - bx, py - by
+    items.extend(_outline(t, col, row, px, py, w, h))
+    if t.mode == "outline":
+        return items, None
+    for s in t.seams:
+        if (col, row) in (s.glue, s.cut):
+            items.extend(_seam_items(s, (col, row) == s.cut, t.overlap, sx, sy))
+    fx, fy, fw, fh = sheet.printable
+    top = fy + fh - FOOTER_BAND + 1.5
+    items.extend(marks.assembly_map(fx + 75, top, t.cols, t.rows, col, row, cell=3.0))
+    left = fx + 75 + t.cols * 3.0 + 22.0
+    for i, line in enumerate(wrap(JOIN_INSTRUCTIONS, 6.0, fx + fw - left)[:3]):
+        items.append(Text(left, top + 2.2 + i * 2.6, line, size_pt=6.0, fill="#333333"))
+    return items, TileInfo(marks.piece_name(col, row), t.cols, t.rows, (bx, by, w, h), (px, py))
+
+
+def _outline(t: Tiling, col: int, row: int, px: float, py: float, w: float, h: float) -> list:
+    """The piece's edges, except those of a strip that is cut off (whose line is the join line)."""
+    edges = [((px, py), (px, py + h), col > 0), ((px + w, py), (px + w, py + h), False),
+             ((px, py), (px + w, py), row > 0), ((px, py + h), (px + w, py + h), False)]
+    return [Line(a[0], a[1], b[0], b[1], stroke=BLACK, stroke_width=OUTLINE_WIDTH) for a, b, waste in edges if not waste]
+
+
+def _seam_items(s: Seam, is_cut: bool, ov: float, sx: float, sy: float) -> list:
+    """The join line, its targets and this piece's strip label, on the page (shift sx, sy)."""
+    def page(u, v):
+        return (u + sx, v + sy) if s.vertical else (v + sx, u + sy)
+    (x1, y1), (x2, y2) = page(s.at, s.span[0]), page(s.at, s.span[1])
+    out: list = [Line(x1, y1, x2, y2, stroke_width=marks.JOIN_WIDTH, dash=DASH)]
+    size = target_size(ov)
+    for v in s.targets:
+        out.extend(marks.alignment_target(*page(s.at, v), size=size))
+    text, u, v = (CUT_LABEL, s.at - CUT_MARGIN / 2, s.cut_label) if is_cut else (GLUE_LABEL, s.at + ov / 2, s.glue_label)
+    x, y = page(u, v)
+    out.append(Text(x, y, text, size_pt=LABEL_PT, anchor="start", valign="middle", rotate=90 if s.vertical else 0,
+                    fill="#333333"))
     return out

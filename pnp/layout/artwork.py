@@ -1,0 +1,113 @@
+"""Where a drawing's playing marks are, so page furniture (join lines, registration targets, strip
+labels) can be placed clear of them.
+
+A playing mark is any Text (a cell label, a side letter, a caption) and any Circle or Polygon no
+larger than MARK_MAX mm (a node, a setup marker, a start symbol). Larger shapes (hex cells, colour
+bands, backgrounds) are the field the marks sit on and may be crossed. Boxes are (x0, y0, x1, y1)
+in the drawing's own coordinates (mm, y down), with Group transforms applied.
+"""
+from __future__ import annotations
+
+import math
+from bisect import bisect_left, bisect_right
+from typing import Iterable, Iterator
+
+from ..fonts import CAP_HEIGHT, text_width_mm
+from ..ir import Circle, Group, Polygon, Text
+from ..units import MM_PER_PT
+
+MARK_MAX = 16.0  # mm: circles and polygons up to this size are playing marks
+DESCENT = 0.25   # of the font size: room below the baseline
+
+Box = tuple[float, float, float, float]
+_Affine = tuple[float, float, float, float, float, float]  # x' = a x + b y + e, y' = c x + d y + f
+_IDENTITY: _Affine = (1.0, 0.0, 0.0, 1.0, 0.0, 0.0)
+
+
+def _compose(outer: _Affine, g: Group) -> _Affine:
+    """``outer`` after the group's own transform: translate, then rotate (clockwise), then scale."""
+    t = math.radians(g.rotate)
+    cos, sin = math.cos(t), math.sin(t)
+    inner = (cos * g.sx, -sin * g.sy, sin * g.sx, cos * g.sy, g.dx, g.dy)
+    a, b, c, d, e, f = outer
+    ia, ib, ic, id_, ie, if_ = inner
+    return (a * ia + b * ic, a * ib + b * id_, c * ia + d * ic, c * ib + d * id_,
+            a * ie + b * if_ + e, c * ie + d * if_ + f)
+
+
+def _apply(m: _Affine, pts: Iterable[tuple[float, float]]) -> Box:
+    a, b, c, d, e, f = m
+    xs, ys = [], []
+    for x, y in pts:
+        xs.append(a * x + b * y + e)
+        ys.append(c * x + d * y + f)
+    return (min(xs), min(ys), max(xs), max(ys))
+
+
+def text_corners(t: Text) -> list[tuple[float, float]]:
+    """The four corners of ``t``'s ink box (cap height above the baseline, DESCENT below), in the
+    coordinates ``t`` is drawn in, turned by its rotation about its anchor point."""
+    size = t.size_pt * MM_PER_PT
+    width = text_width_mm(t.text, t.size_pt)
+    x0 = {"start": 0.0, "middle": -width / 2, "end": -width}[t.anchor]
+    base = CAP_HEIGHT * size / 2 if t.valign == "middle" else 0.0
+    y0, y1 = base - CAP_HEIGHT * size, base + DESCENT * size
+    r = math.radians(t.rotate)
+    cos, sin = math.cos(r), math.sin(r)
+    return [(t.x + u * cos - v * sin, t.y + u * sin + v * cos) for u, v in ((x0, y0), (x0 + width, y0),
+                                                                             (x0 + width, y1), (x0, y1))]
+
+
+def _walk(shapes, m: _Affine) -> Iterator[tuple[bool, Box]]:
+    for s in shapes:
+        if isinstance(s, Group):
+            yield from _walk(s.children, _compose(m, s))
+        elif isinstance(s, Text):
+            yield True, _apply(m, text_corners(s))
+        elif isinstance(s, Circle) and 2 * s.r <= MARK_MAX:
+            yield False, _apply(m, ((s.cx - s.r, s.cy - s.r), (s.cx + s.r, s.cy + s.r),
+                                    (s.cx - s.r, s.cy + s.r), (s.cx + s.r, s.cy - s.r)))
+        elif isinstance(s, Polygon) and s.points:
+            box = _apply(m, s.points)
+            if box[2] - box[0] <= MARK_MAX and box[3] - box[1] <= MARK_MAX:
+                yield False, box
+
+
+class Marks:
+    """The playing marks of a drawing (a tuple of IR shapes): ``texts`` and ``shapes`` (small
+    circles and polygons) as boxes; ``all`` is both."""
+
+    def __init__(self, drawing) -> None:
+        self.texts: list[Box] = []
+        self.shapes: list[Box] = []
+        for is_text, box in _walk(drawing, _IDENTITY):
+            (self.texts if is_text else self.shapes).append(box)
+        self.all = self.texts + self.shapes
+
+    def swapped(self) -> "Marks":
+        """The same marks with x and y exchanged (to treat a horizontal line like a vertical one)."""
+        out = Marks(())
+        out.texts = [(b, a, d, c) for a, b, c, d in self.texts]
+        out.shapes = [(b, a, d, c) for a, b, c, d in self.shapes]
+        out.all = out.texts + out.shapes
+        return out
+
+
+def hits(box: Box, marks: Iterable[Box], clearance: float = 0.0) -> int:
+    """How many of ``marks`` come within ``clearance`` mm of ``box`` (boxes as (x0, y0, x1, y1))."""
+    x0, y0, x1, y1 = box
+    return sum(1 for a, b, c, d in marks
+               if a - clearance < x1 and c + clearance > x0 and b - clearance < y1 and d + clearance > y0)
+
+
+class Sweep:
+    """Counts the boxes a vertical line x = ``at`` (as long as the drawing) passes within ``clear``
+    mm of, in O(log n): for choosing where a join line goes among many marks."""
+
+    def __init__(self, boxes: Iterable[Box], clear: float) -> None:
+        boxes = list(boxes)
+        self._lo = sorted(b[0] - clear for b in boxes)
+        self._hi = sorted(b[2] + clear for b in boxes)
+
+    def __call__(self, at: float) -> int:
+        return bisect_left(self._lo, at) - bisect_right(self._hi, at)
