@@ -23,7 +23,7 @@ from ..units import MM_PER_PT, fmt_mm
 from . import marks
 from .options import ImposeOptions
 from .sheets import Sheet
-from .tiling import piece_grid
+from .tiling import JOIN_INSTRUCTIONS, piece_grid
 
 RULE_SECTIONS = ("Components", "Setup", "A turn", "End and winner", "Fine points")
 MAX_RULES_BYTES = 64 * 1024
@@ -33,10 +33,6 @@ COLUMN_GAP = 6.0        # mm between rules columns
 BULLET_INDENT = 3.0     # mm
 SOURCE_PT, SOURCE_LEAD = 6.5, 2.9   # the rules-source note at the foot of the last cover page
 GREY, INK, RULE_LINE = "#555555", "#000000", "#b0b0b0"
-JOIN_STEPS = ("Boards in pieces: cut each piece marked \u201ccut\u201d along its dashed join line; lay that cut edge "
-              "on the neighbour's join line so the registration targets meet, and glue it onto the neighbour's "
-              "glue tab.")
-
 
 class Cover(Protocol):
     """Front matter of a kit: ``count`` pages, drawn by ``pages()`` once the plan is known."""
@@ -186,7 +182,7 @@ class KitCover:
         for c in tiled:
             cols, rows = piece_grid(c, self.sheet, opts.overlap)
             out.append(f"The {c.name} comes in {cols * rows} pieces ({cols} x {rows}, named on each piece). "
-                       + JOIN_STEPS)
+                       + JOIN_INSTRUCTIONS)
         return out
 
     def _header_lines(self, w: float) -> list[tuple[str, float, bool, str]]:
