@@ -10,7 +10,7 @@ the sides of that shape that touch the trim outward by the bleed (see pnp/layout
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Callable, NamedTuple, Sequence, Union
+from typing import Callable, Sequence, Union
 
 BLACK = "#000000"
 WHITE = "#ffffff"
@@ -154,7 +154,8 @@ class Page:
 
     ``trim_box`` / ``bleed_box`` are (x, y, w, h) in mm covering all parts on the page.
     ``placements`` lists (component name, x, y, w, h, shape) of every trimmed part, for cut paths
-    and the manifest. ``label`` is the footer's component name; ``side`` is "front" or "back".
+    and the manifest. ``label`` names what is on the page for the footer (one component, or several joined with
+    " + " on a mixed sheet); ``side`` is "front" or "back".
     """
     width: float
     height: float
@@ -177,13 +178,3 @@ class TileInfo:
     window: tuple[float, float, float, float]
     page_xy: tuple[float, float]
 
-
-class Imposed(NamedTuple):
-    """One imposed sheet before its footer (what layout hands to page assembly): drawing, side
-    ("front" | "back"), trim box and bleed box (x, y, w, h mm, or None), placements (as in Page), tile."""
-    items: tuple
-    side: str
-    trim: tuple[float, float, float, float] | None
-    bleed_box: tuple[float, float, float, float] | None
-    placements: tuple
-    tile: TileInfo | None = None
