@@ -23,6 +23,7 @@ from .kitstore import KitStore
 from .ir import Component
 from .layout.cover import CoverInfo, KitCover, parse_rules
 from .layout.fit import board_fit
+from .layout.limits import check_budget
 from .layout.impose import effective_options, impose
 from .layout.options import ImposeOptions
 from .layout.sheets import Sheet, available_papers, load_sheet, sheet_path
@@ -170,15 +171,18 @@ def _prepare_out(out: Path, game: str) -> Path:
 
 
 def check_environment() -> None:
-    """Refuse a SOURCE_DATE_EPOCH that is not a whole number of seconds.
+    """Refuse a SOURCE_DATE_EPOCH that is not a whole number of seconds from 0 to 2^32 - 1 (1970-2106):
+    reportlab reads it for the PDF's dates, and int() would take "²"-like digits or fail after the pages.
 
     Raises:
         SpecError: naming the variable.
     """
     sde = os.environ.get("SOURCE_DATE_EPOCH", "").strip()
-    if sde and not sde.isdigit():
-        raise SpecError(f"SOURCE_DATE_EPOCH={sde!r} is not a whole number of seconds.", field="SOURCE_DATE_EPOCH",
-                        hint="set it to a Unix time such as 1700000000, or unset it")
+    if sde and not (sde.isascii() and sde.isdigit() and len(sde) <= 10 and int(sde) < 2 ** 32):
+        shown = repr(sde) if len(sde) <= 24 else f"{sde[:20]!r}... ({len(sde)} characters)"
+        raise SpecError(f"SOURCE_DATE_EPOCH={shown} is not a whole number of seconds from 0 to {2 ** 32 - 1:,} "
+                        "(1970 to 2106).", field="SOURCE_DATE_EPOCH",
+                        hint="set it to a Unix time in plain digits such as 1700000000 (`date +%s`), or unset it")
 
 
 def _sheet(paper: str) -> Sheet:
@@ -220,6 +224,7 @@ def build_kit(target: str, paper: str = "a4", formats: Sequence[str] = DEFAULT_F
         notes.append(f"--duplex {opts.duplex} ignored: no part of {game.title} has a printed back, so the kit "
                      "prints one-sided.")
     opts = effective_options(components, opts)
+    check_budget(components, sheet, opts, file=loaded.path)
     info = cover_info(loaded, ctx)
     cover = KitCover(info, components, sheet, opts)
     total, plan, pages = impose(title, components, sheet, opts, cover)
@@ -262,7 +267,7 @@ def preflight(targets: Sequence[str], paper: str, formats: Sequence[str], overri
     """
     resolve_formats(formats)
     check_environment()
-    _sheet(paper)
+    sheet = _sheet(paper)
     check_override_names(targets, overrides)
     for target in targets:
         loaded = load_target(target)
@@ -271,6 +276,8 @@ def preflight(targets: Sequence[str], paper: str, formats: Sequence[str], overri
         if failed:
             raise ValidationFailed(f"{loaded.game.name} fails {len(failed)} rules check(s), e.g. {failed[0].check} "
                                    f"[{failed[0].rule}].", file=loaded.path, hint=f"run `pnp validate {target}`")
+        components = loaded.game.components(loaded.spec, ctx)
+        check_budget(components, sheet, effective_options(components, opts), file=loaded.path)
         cover_info(loaded, ctx)
 
 
@@ -315,6 +322,7 @@ def build_calibration(paper: str, duplex: str, out: Path = Path("output"), step:
     """
     from .layout.calibrate import calibration_pages
     from .render.pdf import PdfWriter
+    check_environment()
     if duplex not in ("long", "short"):
         raise SpecError(f"duplex {duplex!r} cannot be calibrated.", field="--duplex", hint="use long or short")
     if not 0.1 <= step <= 2.0:

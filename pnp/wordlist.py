@@ -4,7 +4,9 @@ A .txt list is UTF-8 (a byte-order mark and CRLF line ends are fine), one word p
 and lines starting with # ignored. A spreadsheet gives its words in the column headed ``word`` (any
 case), or in its first column if no row heads one; other columns and empty cells are ignored. Every
 word has exactly four letters (Unicode letters, counted after NFC normalisation, not bytes), no
-duplicates ignoring case, and every glyph must be in the embedded font.
+duplicates ignoring case, and every glyph must be in the embedded font. A letter whose NFKC form
+differs (the ligature U+FB01 "fi", a fullwidth or mathematical letter, a superscript) is refused: it
+counts as one letter but prints as another, or as two.
 """
 from __future__ import annotations
 
@@ -63,6 +65,9 @@ def read_words(path: Path, length: int = WORD_LENGTH) -> WordList:
         bad = [ch for ch in word if not ch.isalpha()]
         if bad:
             raise fail(f"{word!r} contains {bad[0]!r}, which is not a letter.", f"use letters only, one word per {per}")
+        compat = next((ch for ch in word if unicodedata.normalize("NFKC", ch) != ch), None)
+        if compat is not None:
+            raise fail(_compatibility(word, compat), f"type {unicodedata.normalize('NFKC', compat)!r} as plain letters")
         if len(word) != length:
             raise fail(f"{word!r} has {len(word)} letters; every word needs exactly {length}.",
                        f"replace it with a {length}-letter word")
@@ -86,6 +91,16 @@ def read_words(path: Path, length: int = WORD_LENGTH) -> WordList:
                             hint=f"put one {length}-letter word per row, in a column headed 'word' or the first column")
     first = entries[0]
     return WordList(path, tuple(words), tuple(lines), first.sheet, first.column)
+
+
+def _compatibility(word: str, ch: str) -> str:
+    """Why ``ch`` (whose NFKC form differs) is refused: one character that prints as other letters."""
+    plain = unicodedata.normalize("NFKC", ch)
+    where = f"{word!r} contains {ch!r} (U+{ord(ch):04X} {unicodedata.name(ch, 'unnamed character')})"
+    if len(plain) > 1:
+        return f"{where}, one character that prints as the {len(plain)} letters {plain!r}, so the word has more " \
+               "letters than it counts."
+    return f"{where}, a compatibility form of {plain!r} that fonts draw differently; word lists take plain letters."
 
 
 def anagram_groups(words: tuple[str, ...]) -> list[tuple[str, ...]]:

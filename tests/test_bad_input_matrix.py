@@ -98,7 +98,110 @@ def part_cases():
     return out
 
 
-SPEC_CASES = spec_cases() + part_cases()
+def _set_field(text: str, path: tuple[str, ...], value: str) -> tuple[str, int]:
+    """Set a top-level field, or a field of a top-level mapping (two-space indent), in a spec's text;
+    returns (text, line of the value). A missing field (or mapping) is added."""
+    lines = text.splitlines()
+    if len(path) == 1:
+        i = next((i for i, l in enumerate(lines) if l.startswith(f"{path[0]}:")), None)
+        if i is None:
+            return _replace_field(text, path[0], value)
+        end = i + 1
+        while end < len(lines) and lines[end].startswith(" "):  # the old value's block
+            end += 1
+        lines[i:end] = [f"{path[0]}: {value}"]
+        return "\n".join(lines) + "\n", i + 1
+    parent, name = path
+    start = next((i for i, l in enumerate(lines) if l.startswith(f"{parent}:")), None)
+    if start is None:
+        lines += [f"{parent}:", f"  {name}: {value}"]
+        return "\n".join(lines) + "\n", len(lines)
+    i = start + 1
+    while i < len(lines) and (lines[i].startswith(" ") or not lines[i].strip()):
+        if lines[i].startswith(f"  {name}:"):
+            lines[i] = f"  {name}: {value}"
+            return "\n".join(lines) + "\n", i + 1
+        i += 1
+    lines.insert(start + 1, f"  {name}: {value}")
+    return "\n".join(lines) + "\n", start + 2
+
+
+def _bounded_fields(model, prefix=()):
+    """(path, Bounds, is a list) of every bounded field at the top level or one mapping down."""
+    from pydantic import BaseModel
+    from pnp.spec import Bounds
+    out = []
+    for name, info in model.model_fields.items():
+        ann, meta = info.annotation, list(info.metadata)
+        args = [a for a in typing.get_args(ann) if a is not type(None)] if typing.get_origin(ann) in (
+            typing.Union, __import__("types").UnionType) else [ann]
+        if len(args) == 1 and typing.get_origin(args[0]) is typing.Annotated:
+            ann, *extra = typing.get_args(args[0])
+            meta += extra
+        bounds = next((m for m in meta if isinstance(m, Bounds)), None)
+        if bounds is not None:
+            out.append((prefix + (name,), bounds, ann not in (int, float)))
+        elif isinstance(ann, type) and issubclass(ann, BaseModel) and not prefix:
+            out += _bounded_fields(ann, (name,))
+    return out
+
+
+def _flag_fields(model, prefix=()):
+    from pydantic import BaseModel
+    from pnp.spec import Flag
+    out = []
+    for name, info in model.model_fields.items():
+        if info.annotation is bool and tuple(info.metadata) == typing.get_args(Flag)[1:]:
+            out.append(prefix + (name,))
+        elif isinstance(info.annotation, type) and issubclass(info.annotation, BaseModel) and not prefix:
+            out += _flag_fields(info.annotation, (name,))
+    return out
+
+
+def bound_cases():
+    """Every count, size and list of every game one past its limit, and every switch written `yes`."""
+    cases = []
+    for name, game in registry().items():
+        text = builtin_spec(name).read_text(encoding="utf-8")
+        for path, bounds, is_list in _bounded_fields(game.spec_model):
+            dotted = ".".join(path)
+            if is_list:
+                items = int(bounds.hi) + 1
+                value = "[" + ", ".join(["x"] * items) + "]"
+                needle = f"holds {items:,} items; it must hold between"
+            else:
+                value = f"{bounds.hi + 1:g}" if isinstance(bounds.hi, float) else str(bounds.hi + 1)
+                needle = "must be between"
+            new, line = _set_field(text, path, value)
+            cases.append((f"{name}-{dotted}-over-limit", new, needle, line))
+        for path in _flag_fields(game.spec_model):
+            new, line = _set_field(text, path, "yes")
+            cases.append((f"{name}-{'.'.join(path)}-yes", new, "must be true or false", line))
+    return cases
+
+
+WORDS = "words: netmatch-words.txt\n"
+RUNAWAY = [  # the reliability issue's examples, and their neighbours
+    ("numeria-tiles-billion", "game: numeria\ntiles: 1000000000\n", "must be between 16 and 64", 2),
+    ("nooks-neutral-100-million", "game: nooks\nstones:\n  neutral: 100000000\n", "must be between 0 and 2000", 3),
+    ("nonads-grid-7-black-24", "game: nonads\ngrid: 7\nblack: 24\n", "must be between 2 and 6", 2),
+    ("nonads-grid-6-black-5", "game: nonads\ngrid: 6\nblack: 5\n", "C(36, 5) = 376,992 patterns", 3),
+    ("nonads-grid-100", "game: nonads\ngrid: 100\n", "must be between 2 and 6", 2),
+    ("nonads-black-negative", "game: nonads\nblack: -1\n", "must be between 0 and 36", 2),
+    ("nonads-black-10-on-3x3", "game: nonads\ngrid: 3\nblack: 10\n", "do not fit a 3x3 tile", 3),
+    ("numeria-trope_length-0", "game: numeria\ntrope_length: 0\n", "must be 4", 2),
+    ("netmatch-sides-100000", "game: netmatch\n" + WORDS + "network:\n  sides: 100000\n", "must be between 3 and 48", 4),
+    ("netmatch-empty-network", "game: netmatch\n" + WORDS + "network:\n  generator: null\n  nodes: []\n  edges: []\n",
+     "holds 0 items", 5),
+    ("netmatch-nan-node", "game: netmatch\n" + WORDS + "network:\n  generator: null\n  nodes:\n"
+     "    - {id: a, kind: hub, x: \"nan\", y: 0}\n  edges: []\n", "finite number", 6),
+    ("netmatch-word_size_pt-quoted-inf", "game: netmatch\n" + WORDS + "word_size_pt: \"inf\"\n", "finite number", 3),
+    ("nonads-backs-quoted-true", "game: nonads\nbacks: \"true\"\n", "must be true or false", 2),
+    ("nonads-year-5-digits", "game: nonads\nyear: 20111\n", "must be between 1 and 9999", 2),
+]
+
+
+SPEC_CASES = spec_cases() + part_cases() + bound_cases() + RUNAWAY
 
 
 def test_matrix_is_large_enough():
@@ -110,6 +213,7 @@ def test_bad_spec(existing, tmp_path, case):
     name, text, needle, line = case
     spec = tmp_path / f"{name}.yaml"
     spec.write_text(text, encoding="utf-8")
+    (tmp_path / "netmatch-words.txt").write_bytes(builtin_spec("netmatch").with_name("netmatch-words.txt").read_bytes())
     before = snapshot(existing)
     r = runner.invoke(app, ["build", str(spec), "--out", str(existing)])
     flat = " ".join(r.output.split())
@@ -149,6 +253,8 @@ OPTION_CASES = [
     ("words-directory", ["build", "netmatch", "--words", "{tmp}"], "not a file"),
     ("words-latin1", ["build", "netmatch", "--words", "{latin1}"], "not UTF-8"),
     ("words-glyph", ["build", "netmatch", "--words", "{glyph}"], "cannot draw"),
+    ("words-ligature", ["build", "netmatch", "--words", "{ligature}"], "U+FB01 LATIN SMALL LIGATURE FI"),
+    ("words-fullwidth", ["build", "netmatch", "--words", "{fullwidth}"], "a compatibility form of 'A'"),
     ("words-nul-path", ["build", "netmatch", "--words", "a\x00b.txt"], "--words"),
     ("spec-missing", ["build", "{tmp}/none.yaml"], "does not exist"),
     ("spec-directory", ["build", "{tmp}/adir.yaml"], "not a file"),
@@ -170,10 +276,15 @@ def test_bad_option(existing, tmp_path, case):
     latin1.write_bytes("TEST\nCAFÉ\n".encode("latin-1"))
     glyph = tmp_path / "glyph.txt"
     glyph.write_text("TEST\n日本語字\n", encoding="utf-8")
+    ligature = tmp_path / "ligature.txt"
+    ligature.write_text("TEST\n\ufb01led\n", encoding="utf-8")
+    fullwidth = tmp_path / "fullwidth.txt"
+    fullwidth.write_text("TEST\n\uff21BCD\n", encoding="utf-8")
     afile = tmp_path / "afile"
     afile.write_text("x")
     (tmp_path / "adir.yaml").mkdir()
-    subs = {"{tmp}": str(tmp_path), "{latin1}": str(latin1), "{glyph}": str(glyph), "{file}": str(afile)}
+    subs = {"{tmp}": str(tmp_path), "{latin1}": str(latin1), "{glyph}": str(glyph), "{file}": str(afile),
+            "{ligature}": str(ligature), "{fullwidth}": str(fullwidth)}
     argv = []
     for a in args:
         if a.startswith("{sheet:"):
@@ -232,3 +343,12 @@ def test_100k_line_word_list_is_read(tmp_path):
     p.write_text("\n".join(words) + "\n", encoding="utf-8")
     r = runner.invoke(app, ["validate", "netmatch", "--words", str(p)])
     assert r.exit_code == 0 and "100000 word cards" in r.output
+
+
+def test_every_case_is_in_the_matrix_doc():
+    """docs/bad-input-matrix.md is regenerated by tests/make_matrix_doc.py; every case has its row."""
+    doc = (Path(__file__).resolve().parent.parent / "docs" / "bad-input-matrix.md").read_text(encoding="utf-8")
+    table = doc.split("## Kit size and environment", 1)[0]
+    names = [c[0] for c in SPEC_CASES] + [f"option-{c[0]}" for c in OPTION_CASES]
+    assert [n for n in names if f"| {n} | 2 |" not in table] == []
+    assert f"# Bad-input matrix: {len(names)} cases" in table

@@ -179,13 +179,11 @@ def test_enumeration_matches_burnside_property(n, k, group):
     assert len(enumerate_classes(n, k, group)) == burnside_count(n, k, group)
 
 
-def test_long_documents_are_written_in_chunks_and_joined(tmp_path, monkeypatch):
-    """With a tiny chunk size, a 10-page kit is written as 4 chunk files and joined: the result has
-    every page and word, the viewer preferences, passes qpdf, leaves no chunk behind, and is
+def test_long_documents_stream_to_one_file(tmp_path):
+    """Pages are written to the PDF as they are drawn (no chunks, no join): the result has every page
+    and word, the viewer preferences, passes qpdf, leaves no stray file behind, and is
     byte-identical when built again."""
-    import pnp.render.pdf as pdfmod
     from pnp.layout.impose import ImposeOptions
-    monkeypatch.setattr(pdfmod, "CHUNK_PAGES", 3)
     words = tmp_path / "w.txt"
     words.write_text("\n".join(["TEST", "WITH", "HILL", "BIRD", "CORN", "BEAR", "SURE", "MOST", "GRAY", "FINE",
                                 "FIND", "KILL", "HOLE", "FORM", "ABLE", "PART", "LAND", "ROSE", "TONE", "FIRE"]),
@@ -205,7 +203,7 @@ def test_long_documents_are_written_in_chunks_and_joined(tmp_path, monkeypatch):
         assert "/TrimBox" in page
     with pikepdf.open(pdf) as doc:
         assert not (doc.check_pdf_syntax() if hasattr(doc, "check_pdf_syntax") else doc.check())
-    assert not list(pdf.parent.glob(".*chunk*"))
+    assert not list(pdf.parent.glob(".*"))
     other = next(p for p in results[1].files if p.suffix == ".pdf")
     assert pdf.read_bytes() == other.read_bytes()
 

@@ -18,7 +18,7 @@ import pytest
 import yaml
 from pydantic import BaseModel, ValidationError
 
-from pnp import spec as specmod
+from pnp import yamlguard, yamlload
 from pnp.errors import SpecError
 from pnp.spec import (MAX_ALIASES, MAX_DEPTH, MAX_NODES, MAX_SPEC_BYTES, BoundedFloat, Count, FiniteFloat, Flag,
                       Length, OptionalLength, SpecBase, load_yaml, validate_model)
@@ -206,7 +206,7 @@ def test_line_map_is_iterative():
     node = yaml.ScalarNode("tag:yaml.org,2002:str", "x", yaml.Mark("s", 0, 0, 0, None, None))
     for _ in range(3_000):
         node = yaml.SequenceNode("tag:yaml.org,2002:seq", [node], node.start_mark)
-    lines = specmod._line_map(node, specmod._Lines("x\n"))
+    lines = yamlload._line_map(node, yamlguard.Lines("x\n"))
     assert len(lines) == 3_000 and max(map(len, lines)) == 3_000
 
 

@@ -8,29 +8,56 @@ in a 3x3 grid, not counting rotations").
 from __future__ import annotations
 
 from itertools import combinations
+from math import comb
 from typing import Literal
 
-from ..combinatorics import (apply, burnside_count, burnside_terms, canonical, enumerate_classes,
+from pydantic import ValidationInfo, field_validator
+
+from ..combinatorics import (VECTOR_THRESHOLD, apply, burnside_count, burnside_terms, canonical, enumerate_classes,
                              group_permutations, symmetry_order)
 from ..findings import Finding, verdict
 from ..ir import WHITE, Component, Rect, Text
-from ..spec import Colour, Length, SpecBase
+from ..spec import Colour, Count, FieldError, Flag, Length, SpecBase
 from . import Game, KitContext
 
 RULE = "Nonads rules (seed 000)"
 
 
+# Limits, checked when the spec is read. The seed's game is 3x3 with 4 black cells (126 patterns); a
+# 6x6 tile already has 36 cells. The enumerator and the validator walk all C(grid², black) patterns in
+# pure Python: the largest allowed for grid <= 6 is C(16, 8) = 12,870, and `pnp validate` or `pnp build`
+# of it takes under 2 s on a loaded 2-core machine. Above VECTOR_THRESHOLD patterns the enumerator would
+# scan all 2^(grid²) masks instead: 10 s for 5x5, hours for 6x6 (grid 7, black 24 ran for minutes).
+MAX_GRID = 6
+MAX_PATTERNS = min(50_000, VECTOR_THRESHOLD)
+
+
 class NonadsSpec(SpecBase):
     """specs/nonads.yaml. Lengths in mm (or "30mm", "1.2in", "18pt")."""
     tile_size: Length = 30.0
-    grid: int = 3
-    black: int = 4
+    grid: Count(2, MAX_GRID, f"tiles are 2x2 to {MAX_GRID}x{MAX_GRID} cells; the seed's game is 3x3") = 3
+    black: Count(0, MAX_GRID * MAX_GRID, "black cells per tile: the seed's game has 4") = 4
     group: Literal["C4", "D4"] = "C4"
     cell_border: Length = 0.25
     border_colour: Colour = "#808080"
     black_colour: Colour = "#000000"
-    backs: bool = True
+    backs: Flag = True
     back_colour: Colour = "#2f4f6f"
+
+    @field_validator("black")
+    @classmethod
+    def _patterns_are_few_enough(cls, black: int, info: ValidationInfo) -> int:
+        n = info.data.get("grid")
+        if n is None:
+            return black
+        if black > n * n:
+            raise FieldError(f"{black} black cells do not fit a {n}x{n} tile ({n * n} cells)",
+                             f"use at most {n * n} black cells, or a larger grid")
+        if comb(n * n, black) > MAX_PATTERNS:
+            raise FieldError(f"a {n}x{n} tile with {black} black cells has C({n * n}, {black}) = "
+                             f"{comb(n * n, black):,} patterns; pnp sorts at most {MAX_PATTERNS:,} into tiles",
+                             "use fewer (or more) black cells or a smaller grid; the seed's game is 3x3 with 4")
+        return black
 
 
 def tile_masks(spec: NonadsSpec) -> list[int]:
@@ -75,20 +102,42 @@ def components(spec: NonadsSpec, ctx: KitContext) -> list[Component]:
                       note=f"{spec.grid}x{spec.grid} cells, {spec.black} black, distinct under {spec.group}")]
 
 
+def variant(spec: NonadsSpec) -> list[str]:
+    """How the spec's game differs from the seed's (3x3 tiles, 4 black cells, rotations only); [] for the seed's."""
+    out = []
+    if spec.grid != 3:
+        out.append(f"{spec.grid}x{spec.grid} cells per tile (the seed's game has 3x3)")
+    if spec.black != 4:
+        out.append(f"{spec.black} black cell{'s' if spec.black != 1 else ''} per tile (the seed's game has 4)")
+    if spec.group != "C4":
+        out.append("mirror images count as the same tile (D4; the seed's game counts rotations only, C4)")
+    return out
+
+
 def check(spec: NonadsSpec, ctx: KitContext) -> list[Finding]:
-    """The checks of docs/games/nonads.md, on the tiles the kit prints."""
+    """The checks of docs/games/nonads.md, on the tiles the kit prints. A variant (grid, black or group
+    other than the seed's) is reported as a warning, and every finding cites the variant, not the seed."""
     n, k, group = spec.grid, spec.black, spec.group
     tiles = tile_masks(spec)
     cells = n * n
+    changes = variant(spec)
+    rule = f"Nonads variant ({n}x{n}, {k} black, {group})" if changes else RULE
     out = []
+    if changes:
+        out.append(verdict(False, f"variant: {'; '.join(changes)}; the seed's rules and its count of 34 tiles do "
+                           "not apply, so the checks below are of the variant", RULE, warn=True))
     well_formed = all(bin(m).count("1") == k and m < (1 << cells) for m in tiles)
-    out.append(verdict(well_formed, f"{len(tiles)} tiles, each {n}x{n} with exactly {k} black cells", f"{RULE}: Tiles"))
-    if (n, k, group) == (3, 4, "C4"):
+    out.append(verdict(well_formed, f"{len(tiles)} tiles, each {n}x{n} with exactly {k} black cells", f"{rule}: Tiles"))
+    if changes:
+        out.append(verdict(len(tiles) == burnside_count(n, k, group), f"tile count {len(tiles)} = the number of "
+                           f"{group} classes of {k}-black {n}x{n} patterns (the seed's game has 34)",
+                           f"{rule}: tile count"))
+    else:
         out.append(verdict(len(tiles) == 34, f"tile count {len(tiles)} = 34", f"{RULE}: \"34 unique ways\""))
     orbits = [frozenset(apply(m, p) for p in group_permutations(n, group)) for m in tiles]
     distinct = all(a.isdisjoint(b) for a, b in combinations(orbits, 2))
     out.append(verdict(distinct, f"no two tiles are {group} images of each other",
-                       f"{RULE}: \"not counting rotations\""))
+                       f"{rule}: \"not counting rotations\""))
     cover = {}
     for idx, orb in enumerate(orbits):
         for m in orb:
@@ -96,7 +145,7 @@ def check(spec: NonadsSpec, ctx: KitContext) -> list[Finding]:
     patterns = [sum(1 << c for c in cs) for cs in combinations(range(cells), k)]
     complete = all(len(cover.get(m, [])) == 1 for m in patterns)
     out.append(verdict(complete, f"all {len(patterns)} {k}-cell patterns are a {group} image of exactly one tile",
-                       f"{RULE}: the set is complete"))
+                       f"{rule}: the set is complete"))
     terms = burnside_terms(n, k, group)
     b = sum(terms) // len(terms)
     out.append(verdict(b == len(tiles), f"Burnside's lemma: ({' + '.join(map(str, terms))}) / {len(terms)} = {b} "
@@ -110,7 +159,7 @@ def check(spec: NonadsSpec, ctx: KitContext) -> list[Finding]:
     complements = sorted(canonical(full ^ m, n, group) for m in tiles)
     dual = enumerate_classes(n, cells - k, group)
     out.append(verdict(complements == dual, f"complementing maps the {len(tiles)} {k}-black classes one-to-one onto "
-                       f"the {len(dual)} {cells - k}-black classes", f"{RULE}: \"two for the price of one\""))
+                       f"the {len(dual)} {cells - k}-black classes", f"{rule}: \"two for the price of one\""))
     order = len(group_permutations(n, group))
     sym = [symmetry_order(m, n, group) for m in tiles]
     centre = sum(1 for m in tiles if n % 2 and m >> (cells // 2) & 1)

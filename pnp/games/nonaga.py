@@ -11,12 +11,12 @@ from __future__ import annotations
 
 from itertools import combinations
 
-from pydantic import Field, ValidationInfo, field_validator
+from pydantic import ValidationInfo, field_validator
 
 from ..findings import Finding, verdict
 from ..geometry import hexgrid
 from ..ir import Circle, Component, Group, Text
-from ..spec import Colour, Length, SpecBase
+from ..spec import Colour, Count, Flag, Length, SpecBase
 from . import Game, KitContext
 from ._pieces import counter, fit, star
 
@@ -38,12 +38,14 @@ class NonagaSpec(SpecBase):
             raise ValueError(f"pawn {pawn:g} mm is not smaller than a disc ({disc:g} mm); a pawn stands on a disc "
                              "(Nonaga rules: Components). Make the pawn smaller or the disc larger")
         return pawn
-    discs: int = Field(19, ge=1)
+    # The game has 19 discs (the validator fails any other number); the bound keeps a typo such as
+    # 19000000 from being imposed at all: 1,000 discs of 35 mm are 42 A4 pages.
+    discs: Count(1, 1000, "the game has 19 discs (the starting hexagon of side 3)") = 19
     disc_colour: Colour = "#e9d8b4"
     edge_colour: Colour = "#8a6d3b"
     red_colour: Colour = "#c62828"
     black_colour: Colour = "#1b1b1b"
-    setup_sheet: bool = True
+    setup_sheet: Flag = True
 
 
 def board_cells() -> list[hexgrid.Hex]:

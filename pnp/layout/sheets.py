@@ -8,15 +8,14 @@ from pydantic import BaseModel, ConfigDict
 
 from ..errors import SpecError
 from ..resources import sheets_dir
-from ..spec import Length, OptionalLength, load_yaml, validate_model
+from ..spec import Length, OptionalLength, SpecModel, load_yaml, validate_model
 
 
 FOOTER_BAND = 13.0  # mm reserved at the bottom of the printable area for footer + scale bar
 
 
-class CropMarkStyle(BaseModel):
+class CropMarkStyle(SpecModel):
     """Crop marks: ``offset`` from the trim to the mark, mark ``length`` and line ``width`` (mm)."""
-    model_config = ConfigDict(extra="forbid", frozen=True)
     offset: OptionalLength = 2.0
     length: Length = 4.0
     width: Length = 0.0882

@@ -67,6 +67,12 @@ def check_network(spec: NetMatchSpec) -> list[Finding]:
         out.append(verdict((len(net.nodes), len(net.edges)) == (85, 168),
                            f"default design: {len(net.nodes)} nodes (85) and {len(net.edges)} edges (168)",
                            f"{DOC}: default graph"))
+    elif not _same_graph(net, network_of(spec.model_copy(update={"network": NetworkSpec(spacing=spec.network.spacing)}))):
+        what = (f"an explicit network of {len(net.nodes)} nodes and {len(net.edges)} edges"
+                if spec.network.generator is None else
+                f"a {spec.network.sides}-sided network of {len(net.nodes)} nodes and {len(net.edges)} edges")
+        out.append(verdict(False, f"variant: {what} (the seed's board is the 12-sided design of 85 nodes and 168 "
+                           "edges); the checks below are of this network", f"{DOC}: default graph", warn=True))
     parts = net.components()
     out.append(verdict(len(parts) == 1, f"connected, diameter {net.diameter()} steps" if len(parts) == 1 else
                        f"not connected: {len(parts)} parts; cut off: {', '.join(parts[-1][:6])}",
@@ -121,6 +127,13 @@ def check_network(spec: NetMatchSpec) -> list[Finding]:
                        + (f"; one step turns the colouring into itself with colours renamed ({cycle})" if renames else ""),
                        f"{DOC}: 4-fold (or better) rotational symmetry"))
     return out
+
+
+def _same_graph(a, b) -> bool:
+    """True when two networks have the same nodes (id, kind, side, symbol) and edges, wherever drawn."""
+    def nodes(net):
+        return {(n.id, n.kind, n.side, n.symbol) for n in net.nodes}
+    return nodes(a) == nodes(b) and {frozenset(e) for e in a.edges} == {frozenset(e) for e in b.edges}
 
 
 def check_pieces(spec: NetMatchSpec) -> list[Finding]:

@@ -72,9 +72,25 @@ def _scoring_stones(board: WallBoard, stones: Stones, setup: set) -> Finding:
                    f"{RULE}: Game play (fallback rule)")
 
 
-def check(spec: NooksSpec, ctx: KitContext) -> list[Finding]:
-    """The Nooks checks of docs/games/nooks.md for the hex board and (if included) the square variant."""
+def variant(spec: NooksSpec) -> list[str]:
+    """How the spec's boards differ from the seed's (hex side 8, the 11x11 square variant); [] if they do not."""
     out = []
+    if spec.side != 8:
+        out.append(f"a hex board of side {spec.side}, {3 * spec.side * (spec.side - 1) + 1} cells (the seed's has "
+                   "side 8, 169 cells)")
+    if spec.square.include and spec.square.size != 11:
+        out.append(f"a {spec.square.size}x{spec.square.size} square board (the seed's square variant is 11x11)")
+    return out
+
+
+def check(spec: NooksSpec, ctx: KitContext) -> list[Finding]:
+    """The Nooks checks of docs/games/nooks.md for the hex board and (if included) the square variant.
+    A board other than the seed's is reported as a variant (a warning): the rules apply, its figures do not."""
+    out = []
+    changes = variant(spec)
+    if changes:
+        out.append(verdict(False, f"variant: {'; '.join(changes)}; the seed's rules apply, but not its figures "
+                           "(cells, wall placements, stone counts)", RULE, warn=True))
     side = spec.side
     board, bad = hex_board(side, spec.setup)
     out.append(verdict(not bad, f"setup cells {', '.join(spec.setup) or 'none'} are on the side-{side} board"

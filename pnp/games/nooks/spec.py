@@ -1,27 +1,33 @@
 """Nooks' spec: the hex board, the square variant and the stones as specs/nooks.yaml gives them
-(lengths in mm)."""
+(lengths in mm).
+
+Limits, checked when the spec is read: the hex board's columns are lettered a..y, so side <= 13
+(25 columns); the square board's a..z, so size <= 26. The largest boards have 469 (hex side 13) and
+676 (square 26) cells, so no game needs more than about 700 wall stones or 340 scoring stones of a
+colour: 2,000 and 1,000 are generous, and keep a typo such as 100000000 from being imposed at all.
+"""
 from __future__ import annotations
 
-from pydantic import BaseModel, ConfigDict, Field, ValidationInfo, field_validator
+from pydantic import ValidationInfo, field_validator
 
-from ...spec import Colour, Length, SpecBase
+from ...spec import Colour, Count, Flag, Items, Length, SpecBase, SpecModel
+
+MAX_SETUP = 50  # setup stones: the seed places 2
 
 
-class SquareVariant(BaseModel):
+class SquareVariant(SpecModel):
     """The 11x11 square variant board (orthogonal walls only)."""
-    model_config = ConfigDict(extra="forbid", frozen=True)
-    include: bool = True
-    size: int = Field(11, ge=4, le=26)
-    setup: list[str] = ["b6", "j6"]
+    include: Flag = True
+    size: Count(4, 26, "the square board's columns are lettered a..z; the variant is 11x11") = 11
+    setup: Items(list[str], 0, MAX_SETUP, f"list at most {MAX_SETUP} setup cells; the variant has 2") = ["b6", "j6"]
 
 
-class Stones(BaseModel):
+class Stones(SpecModel):
     """Round stone counters: diameter in mm, how many of each kind, and their colours."""
-    model_config = ConfigDict(extra="forbid", frozen=True)
     diameter: Length = 14.0
-    neutral: int = Field(168, ge=0)
-    red: int = Field(30, ge=0)
-    gold: int = Field(30, ge=0)
+    neutral: Count(0, 2000, "the seed's game has 168 wall stones; the largest board needs about 700") = 168
+    red: Count(0, 1000, "the seed's game has 30 red stones; the largest board needs about 340") = 30
+    gold: Count(0, 1000, "the seed's game has 30 gold stones; the largest board needs about 340") = 30
     neutral_colour: Colour = "#d2b48c"
     red_colour: Colour = "#c62828"
     gold_colour: Colour = "#f5c400"
@@ -30,9 +36,9 @@ class Stones(BaseModel):
 
 class NooksSpec(SpecBase):
     """specs/nooks.yaml. Lengths in mm (or "19mm", "0.75in")."""
-    side: int = Field(8, ge=2, le=13)
+    side: Count(2, 13, "the hex board's columns are lettered a..y, so a side of at most 13; the seed's is 8") = 8
     cell_size: Length = 19.0
-    setup: list[str] = ["b8", "n8"]
+    setup: Items(list[str], 0, MAX_SETUP, f"list at most {MAX_SETUP} setup cells; the seed has 2") = ["b8", "n8"]
     board_colour: Colour = "#f4ecd8"
     setup_colour: Colour = "#dcc9a3"
     line_colour: Colour = "#4a3b2a"

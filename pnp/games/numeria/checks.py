@@ -71,13 +71,33 @@ def disjoint(sets: list[tuple[int, ...]], k: int) -> list[tuple[int, ...]] | Non
     return go(0, [], set())
 
 
+def variant(spec: NumeriaSpec) -> list[str]:
+    """How the spec's game differs from the seed's (36 tiles on an 8x8 board); [] for the seed's."""
+    out = []
+    if spec.tiles != 36:
+        out.append(f"{spec.tiles} tiles (the seed's game has 36)")
+    if (spec.files, spec.ranks) != (8, 8):
+        out.append(f"a {spec.files}x{spec.ranks} board (the seed's is 8x8)")
+    return out
+
+
 def check(spec: NumeriaSpec, ctx: KitContext) -> list[Finding]:
-    """The checks of docs/games/numeria.md, on the numbers and board the kit prints."""
+    """The checks of docs/games/numeria.md, on the numbers and board the kit prints. A variant (tiles or
+    board size other than the seed's) is reported as a warning, and the counts it changes cite it."""
     n, k = spec.tiles, spec.trope_length
     out: list[Finding] = []
+    changes = variant(spec)
     numbers = list(range(1, n + 1))
-    out.append(verdict(n == 36 and sorted(set(numbers)) == list(range(1, 37)),
-                       f"{n} tiles numbered {numbers[0]}..{numbers[-1]}, each once", f"{RULE}: \"36 tiles numbered from 1 to 36\""))
+    rule = RULE
+    if changes:
+        rule = f"Numeria variant ({n} tiles, {spec.files}x{spec.ranks} board)"
+        out.append(verdict(False, f"variant: {'; '.join(changes)}; the seed's rules and counts (36 tiles, 252 "
+                           "distinct sets) do not apply, so the checks below are of the variant", RULE, warn=True))
+        out.append(verdict(sorted(set(numbers)) == list(range(1, n + 1)),
+                           f"{n} tiles numbered {numbers[0]}..{numbers[-1]}, each once", f"{rule}: tiles"))
+    else:
+        out.append(verdict(n == 36 and sorted(set(numbers)) == list(range(1, 37)), f"{n} tiles numbered "
+                           f"{numbers[0]}..{numbers[-1]}, each once", f"{RULE}: \"36 tiles numbered from 1 to 36\""))
     try:
         setup = setup_cells(spec)
         centre = [cell_of(spec, x) for x in spec.centre]
@@ -86,13 +106,14 @@ def check(spec: NumeriaSpec, ctx: KitContext) -> list[Finding]:
         return out + [verdict(False, f"board cells: {exc}", f"{DOC}: Setup")]
     a, b = spec.setup_area
     out.append(verdict(len(setup) == n, f"setup area {a}-{b} has {len(setup)} squares for {n} tiles",
-                       f"{RULE}: \"placed, face-up on the middle 36 spaces\""))
+                       f"{RULE}: \"placed, face-up on the middle 36 spaces\"" if rule == RULE else
+                       f"{rule}: the tiles start on the middle {n} squares"))
     cs, rs = {c for c, _ in setup}, {r for _, r in setup}
     mid = sorted(setup) == sorted((c, r) for c in range(1, spec.files - 1) for r in range(1, spec.ranks - 1))
     inner = {(c, r) for c in sorted(cs)[len(cs) // 2 - 1:len(cs) // 2 + 1] for r in sorted(rs)[len(rs) // 2 - 1:len(rs) // 2 + 1]}
     board_corners = {(0, 0), (spec.files - 1, 0), (0, spec.ranks - 1), (spec.files - 1, spec.ranks - 1)}
     out.append(verdict(mid, f"setup area {a}-{b} is the middle {len(cs)}x{len(rs)} of the {spec.files}x{spec.ranks} board",
-                       f"{RULE}: \"the middle 36 spaces\""))
+                       f"{RULE}: \"the middle 36 spaces\"" if rule == RULE else f"{rule}: the middle of the board"))
     out.append(verdict(set(centre) == inner and set(corners) == board_corners and len(centre) == len(corners) == 4,
                        f"the {len(centre)} central tiles {', '.join(spec.centre)} move to the {len(corners)} corners "
                        f"{', '.join(spec.corners)}", f"{RULE}: \"the central 4 tiles ... on the four corners\""))
@@ -107,7 +128,7 @@ def check(spec: NumeriaSpec, ctx: KitContext) -> list[Finding]:
     total = sum(len(v) for v in found.values())
     out.append(verdict(len(every) == 252 if (n, k) == (36, 4) else bool(every),
                        f"{len(every)} distinct sets in the union ({total} instances, {total - len(every)} counted twice)",
-                       f"{DOC}: \"252 distinct sets\""))
+                       f"{DOC}: \"252 distinct sets\"" if n == 36 else f"{DOC}: distinct sets (the seed's 36 tiles have 252)"))
     out.extend(check_examples(spec))
     three = disjoint(every, 3)
     out.append(verdict(three is not None, "3 disjoint tropes exist" + (f", e.g. {' / '.join(map(fmt_set, three))}"

@@ -1,0 +1,156 @@
+"""A kit's size, estimated before anything is drawn: pages and rough output bytes, and the limits.
+
+check_budget() counts pages as if each component had sheets of its own (parts per page from its N-up
+grid, poster pieces from the tiling grid, a back or blank after every page in duplex): an upper bound
+on what impose, which may share sheets between components, prints. It estimates the output from the
+number of shapes in a few sample faces, so it costs a few grid computations per component, never the
+packing or imposition of a page. It refuses a kit above the limits with a LayoutError naming the
+component and the numbers, before the first page is imposed or a file is written.
+
+Limits (a real kit is a few dozen pages; the seed's largest, NetMatch, is 16 A4 pages):
+
+* MAX_PAGES: 20,000 pages in one kit (40 reams, and about an hour of writing): above that the spec
+  has a runaway count, not a game.
+* MAX_POSTER_COLUMNS: poster pieces are named by a column letter A..Z and a row number ("B2"), so a
+  board is cut into at most 26 columns; MAX_POSTER_PIECES: at most 26 x 26 pieces.
+* MAX_OUTPUT_BYTES: 2 GiB of PDF and SVG together, estimated: every poster piece carries the whole
+  board drawing (clipped), so a heavy board cut into many pieces is refused here too.
+"""
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Sequence
+
+from ..errors import LayoutError
+from ..ir import Component, Drawing
+from .impose import effective_options, grid_for
+from .options import ImposeOptions
+from .sheets import Sheet
+from .tiling import piece_grid
+
+MAX_PAGES = 20_000
+MAX_POSTER_COLUMNS = 26
+MAX_POSTER_PIECES = MAX_POSTER_COLUMNS * MAX_POSTER_COLUMNS
+MAX_OUTPUT_BYTES = 2 * 1024 ** 3
+
+# Rough PDF + SVG bytes per page (the SVG carries a font subset on every page) and per shape, fitted to
+# the built-in kits: the estimate is within 1.5x of their real size, and errs high.
+PAGE_BYTES = 20_000
+SHAPE_BYTES = 120
+PAGE_FURNITURE = 40  # shapes on every page: footer, scale bar, crop marks
+SAMPLES = 3  # faces whose shapes are counted: the first, the middle and the last
+
+
+@dataclass(frozen=True)
+class ComponentBudget:
+    """One component's share: ``pages`` (backs and blanks included), ``shapes`` drawn on them."""
+    name: str
+    pages: int
+    shapes: int
+
+
+@dataclass(frozen=True)
+class Budget:
+    """The estimate for a kit: total ``pages`` (cover included), rough PDF + SVG ``bytes``, per component."""
+    pages: int
+    bytes: int
+    components: tuple[ComponentBudget, ...]
+
+
+def shape_count(drawing: Drawing) -> int:
+    """Shapes in a drawing, counting the children of groups (iterative)."""
+    count, stack = 0, [drawing]
+    while stack:
+        for shape in stack.pop():
+            count += 1
+            children = getattr(shape, "children", None)
+            if children:
+                stack.append(children)
+    return count
+
+
+def _mean_face(comp: Component) -> float:
+    """Mean shapes per front, from up to SAMPLES fronts (a lazy sequence draws only those)."""
+    n = len(comp.fronts)
+    if n == 0:
+        return 0.0
+    picks = sorted({0, n // 2, n - 1})[:SAMPLES]
+    return sum(shape_count(comp.fronts[i]) for i in picks) / len(picks)
+
+
+def _size(n: int) -> str:
+    return f"{n / 1024 ** 3:.1f} GB" if n >= 1024 ** 3 else f"{max(1, round(n / 1024 ** 2))} MB"
+
+
+def estimate(components: Sequence[Component], sheet: Sheet, opts: ImposeOptions = ImposeOptions(),
+             cover_pages: int = 2, file: str | Path | None = None) -> Budget:
+    """Pages and rough output size of a kit, without imposing a page.
+
+    Raises:
+        LayoutError: a part does not fit the sheet (as impose would), or a board would be cut into more
+            than MAX_POSTER_COLUMNS columns or MAX_POSTER_PIECES pieces (named in the message).
+    """
+    opts = effective_options(components, opts)
+    sides = 2 if opts.duplex != "none" else 1
+    parts = []
+    for comp in components:
+        if comp.board:
+            cols, rows = piece_grid(comp, sheet, opts.overlap)
+            _check_poster(comp, sheet, cols, rows, file)
+            shapes = cols * rows * round(_mean_face(comp))
+            pages = cols * rows * sides
+        else:
+            per = grid_for(comp, sheet, opts.bleed).per_page
+            face = _mean_face(comp) + (shape_count(comp.back) if comp.back is not None and sides == 2 else 0)
+            shapes = round(comp.count * face)
+            pages = math.ceil(comp.count / per) * sides
+        parts.append(ComponentBudget(comp.name, pages, shapes + pages * PAGE_FURNITURE))
+    pages = cover_pages * sides + sum(p.pages for p in parts)
+    size = pages * PAGE_BYTES + sum(p.shapes for p in parts) * SHAPE_BYTES
+    return Budget(pages, size, tuple(parts))
+
+
+def check_budget(components: Sequence[Component], sheet: Sheet, opts: ImposeOptions = ImposeOptions(),
+                 cover_pages: int = 2, file: str | Path | None = None) -> Budget:
+    """estimate(), refused above MAX_PAGES pages or MAX_OUTPUT_BYTES estimated bytes.
+
+    Call it after the game's components() and before the cover and impose(); ``cover_pages`` is the
+    cover's page count if known (a KitCover has 1 or 2); ``file`` (the spec) is named in the error.
+
+    Raises:
+        LayoutError: naming the spec file, the largest component (field) and the kit's numbers; see
+            estimate().
+    """
+    budget = estimate(components, sheet, opts, cover_pages, file)
+    if not budget.components:
+        return budget
+    big = max(budget.components, key=lambda p: (p.pages, p.shapes))
+    comp = next(c for c in components if c.name == big.name)
+    share = ", ".join(f"{p.name} {p.pages:,}" for p in sorted(budget.components, key=lambda p: -p.pages)[:3])
+    if budget.pages > MAX_PAGES:
+        what = (f"cut into {big.pages:,} pages" if comp.board else
+                f"{comp.count:,} parts ({len(comp.fronts):,} faces x {comp.copies:,} copies) take {big.pages:,} pages")
+        raise LayoutError(f"the kit would have {budget.pages:,} pages on {sheet.name} (limit {MAX_PAGES:,}): "
+                          f"{comp.name!r}: {what}; pages by component: {share}.", file=file, field=comp.name,
+                          hint="check the spec's counts (copies, tiles, stones, words): a real kit is a few "
+                               "dozen pages")
+    if budget.bytes > MAX_OUTPUT_BYTES:
+        raise LayoutError(f"the kit would write about {_size(budget.bytes)} of PDF and SVG on {sheet.name} (limit "
+                          f"{_size(MAX_OUTPUT_BYTES)}): {comp.name!r} draws about {big.shapes:,} shapes on "
+                          f"{big.pages:,} pages.", file=file, field=comp.name,
+                          hint="make the part simpler or fewer, or use larger paper so a board is cut into "
+                               "fewer pieces")
+    return budget
+
+
+def _check_poster(comp: Component, sheet: Sheet, cols: int, rows: int, file: str | Path | None) -> None:
+    if cols <= MAX_POSTER_COLUMNS and cols * rows <= MAX_POSTER_PIECES:
+        return
+    limit = (f"poster pieces are named by a column letter A..Z, so at most {MAX_POSTER_COLUMNS} columns"
+             if cols > MAX_POSTER_COLUMNS else f"at most {MAX_POSTER_PIECES} pieces")
+    raise LayoutError(f"board {comp.name!r} ({comp.width:,.0f} x {comp.height:,.0f} mm) would be cut into {cols:,} "
+                      f"columns x {rows:,} rows = {cols * rows:,} pieces on {sheet.name}; {limit}.", file=file,
+                      field=comp.name,
+                      hint="make the board smaller in the spec, or use larger paper (--paper a3)")

@@ -1,0 +1,153 @@
+"""Regenerate docs/bad-input-matrix.md from the test cases: `python tests/make_matrix_doc.py`.
+
+Runs every case of tests/test_bad_input_matrix.py through the CLI (CliRunner), every hostile spec of
+tests/test_spec_limits.py through `python -m pnp validate` in a subprocess, and the kit-size and
+SOURCE_DATE_EPOCH cases of tests/test_kit_limits.py, and writes the table of what each prints.
+Temporary paths are shown as the file's name (a folder as TMP). Not a test: pytest does not collect it.
+"""
+from __future__ import annotations
+
+import os
+import sys
+import tempfile
+from pathlib import Path
+
+from typer.testing import CliRunner
+
+HERE = Path(__file__).resolve().parent
+sys.path.insert(0, str(HERE))
+
+import test_bad_input_matrix as matrix  # noqa: E402
+import test_kit_limits as kit_limits  # noqa: E402
+import test_spec_limits as limits  # noqa: E402
+from pnp.cli import app  # noqa: E402
+from pnp.resources import builtin_spec  # noqa: E402
+
+DOC = HERE.parent / "docs" / "bad-input-matrix.md"
+runner = CliRunner()
+
+
+def _flat(output: str, tmp: Path) -> str:
+    if "Invalid value" in output and not output.lstrip().startswith("error:"):
+        line = next(l for l in output.splitlines() if "Invalid value" in l)
+        output = "(typer usage error) " + line.strip(" │|")
+    text = " ".join(output.split())
+    text = text.replace(f"{tmp}/", "").replace(str(tmp), "TMP").replace(f"{HERE.parent}/", "")
+    return text.replace("|", "\\|")
+
+
+def _row(name: str, code: int, message: str) -> str:
+    return f"| {name} | {code} | {message} |"
+
+
+def spec_rows(out: Path) -> list[str]:
+    rows = []
+    for name, text, _, _ in matrix.SPEC_CASES:
+        with tempfile.TemporaryDirectory() as d:
+            tmp = Path(d)
+            (tmp / "netmatch-words.txt").write_bytes(builtin_spec("netmatch").with_name("netmatch-words.txt").read_bytes())
+            spec = tmp / f"{name}.yaml"
+            spec.write_text(text, encoding="utf-8")
+            r = runner.invoke(app, ["build", str(spec), "--out", str(out)])
+            rows.append(_row(name, r.exit_code, _flat(r.output, tmp)))
+    return rows
+
+
+def option_rows(out: Path) -> list[str]:
+    rows = []
+    for name, args, _ in matrix.OPTION_CASES:
+        with tempfile.TemporaryDirectory() as d:
+            tmp = Path(d)
+            (tmp / "latin1.txt").write_bytes("TEST\nCAFÉ\n".encode("latin-1"))
+            (tmp / "glyph.txt").write_text("TEST\n日本語字\n", encoding="utf-8")
+            (tmp / "ligature.txt").write_text("TEST\n\ufb01led\n", encoding="utf-8")
+            (tmp / "fullwidth.txt").write_text("TEST\n\uff21BCD\n", encoding="utf-8")
+            (tmp / "afile").write_text("x")
+            (tmp / "adir.yaml").mkdir()
+            subs = {"{tmp}": str(tmp), "{latin1}": str(tmp / "latin1.txt"), "{glyph}": str(tmp / "glyph.txt"),
+                    "{file}": str(tmp / "afile"), "{ligature}": str(tmp / "ligature.txt"),
+                    "{fullwidth}": str(tmp / "fullwidth.txt")}
+            argv = []
+            for a in args:
+                if a.startswith("{sheet:"):
+                    a = matrix._sheet(tmp, a[len("{sheet:"):-1])
+                for k, v in subs.items():
+                    a = a.replace(k, v)
+                argv.append(a)
+            if "--out" not in argv and argv[0] != "validate":
+                argv += ["--out", str(out)]
+            r = runner.invoke(app, argv)
+            rows.append(_row(f"option-{name}", r.exit_code, _flat(r.output, tmp)))
+    return rows
+
+
+def kit_rows(out: Path) -> list[str]:
+    rows = []
+    old = os.environ.get("SOURCE_DATE_EPOCH")
+    try:
+        for value in kit_limits.BAD_EPOCHS[:-1] + ["9" * 30]:
+            os.environ["SOURCE_DATE_EPOCH"] = value
+            r = runner.invoke(app, ["build", "nonads", "--out", str(out)])
+            shown = value if len(value) <= 24 else value[:20] + "..."
+            rows.append(_row(f"env-SOURCE_DATE_EPOCH={shown}", r.exit_code, _flat(r.output, out)))
+    finally:
+        os.environ.pop("SOURCE_DATE_EPOCH", None) if old is None else os.environ.__setitem__("SOURCE_DATE_EPOCH", old)
+    with tempfile.TemporaryDirectory() as d:
+        tmp = Path(d)
+        spec = tmp / "wide-nooks.yaml"
+        spec.write_text("game: nooks\ncell_size: 60mm\n", encoding="utf-8")
+        r = runner.invoke(app, ["build", str(spec), "--paper", kit_limits._sheet(tmp, 62, 297), "--out", str(out)])
+        rows.append(_row("kit-board-over-26-columns", r.exit_code, _flat(r.output, tmp)))
+        words = ["".join(p) for p in __import__("itertools").islice(
+            __import__("itertools").product("ABCDEFGHIJKLMNOPQRSTUVWXYZ", repeat=4), 30_000)]
+        (tmp / "w.txt").write_text("\n".join(words) + "\n", encoding="utf-8")
+        r = runner.invoke(app, ["build", "netmatch", "--words", str(tmp / "w.txt"), "--duplex", "long",
+                                "--paper", kit_limits._sheet(tmp, 90, 120), "--out", str(out)])
+        rows.append(_row("kit-over-20000-pages", r.exit_code, _flat(r.output, tmp)))
+    return rows
+
+
+def hostile_rows() -> list[str]:
+    rows = []
+    with tempfile.TemporaryDirectory() as d:
+        for name, (text, _, _) in limits.HOSTILE.items():
+            code, output = limits._run_cli(name, text, Path(d))
+            rows.append(_row(name, code, " ".join(output.split()).replace("|", "\\|")))
+    return rows
+
+
+def main() -> None:
+    with tempfile.TemporaryDirectory() as d:
+        out = Path(d)
+        runner.invoke(app, ["build", "nonads", "--out", str(out)])
+        main_rows = spec_rows(out) + option_rows(out)
+        kit = kit_rows(out)
+    hostile = hostile_rows()
+    head = "| case | exit | message |\n|---|---|---|\n"
+    doc = (f"# Bad-input matrix: {len(main_rows)} cases\n\n"
+           "Generated by tests/make_matrix_doc.py from tests/test_bad_input_matrix.py (spec cases are derived from "
+           "every game's spec model:\nevery count, size and list one past its limit, every switch written `yes`). "
+           "Every case exits 2, prints no\ntraceback and leaves an earlier kit byte-for-byte intact.\n\n"
+           + head + "\n".join(main_rows) + "\n\n"
+           "## Kit size and environment\n\n"
+           "Generated from tests/test_kit_limits.py. `pnp build` checks SOURCE_DATE_EPOCH (a whole number of seconds "
+           "from 0 to\n2^32 - 1, in plain digits) before anything else, and estimates the kit's pages and size "
+           "(pnp.layout.limits.check_budget)\nafter the game's parts are made and before the first page is imposed: "
+           "at most 20,000 pages, 2 GiB of PDF and SVG, and a\nboard cut into at most 26 columns (pieces are named "
+           "A1..Z26) and 676 pieces.\n\n"
+           + head + "\n".join(kit) + "\n\n"
+           "## Hostile YAML\n\n"
+           "Generated from tests/test_spec_limits.py: each spec is run through `python -m pnp validate FILE` in a "
+           "subprocess.\nEvery case exits 2 with one message naming the file, the line as an editor counts it "
+           "(U+2028, U+2029 and U+0085\nare not line breaks there) and the limit hit, and prints no traceback. "
+           f"Limits: 1 MiB file, {limits.MAX_DEPTH} levels of nesting,\n{limits.MAX_ALIASES} aliases, "
+           f"{limits.MAX_NODES} values with each alias counted as the value it repeats, 100 characters per number; "
+           "they are\nchecked on the YAML event stream before any node tree or data is built. Specs load with YAML "
+           "1.2 core-schema rules\n(`1:30` and `yes` are strings).\n\n"
+           + head + "\n".join(hostile) + "\n")
+    DOC.write_text(doc, encoding="utf-8")
+    print(f"wrote {DOC} ({len(main_rows)} + {len(kit)} + {len(hostile)} rows)")
+
+
+if __name__ == "__main__":
+    main()
