@@ -100,6 +100,13 @@ def _overrides(sets: list[str], words: Path | None) -> dict[str, Path]:
     return out
 
 
+def _out(value: str) -> Path:
+    """The --out folder; an empty value is refused (it would mean the current folder by accident)."""
+    if not value.strip():
+        raise PnpError("--out is empty.", field="--out", hint="name a folder, e.g. -o output (or -o . for this folder)")
+    return Path(value)
+
+
 def _split_formats(values: list[str]) -> tuple[str, ...]:
     result = []
     for v in values:
@@ -154,6 +161,7 @@ PAPER_HELP = f"Paper: {PAPERS}, or a sheet YAML file."
 FORMAT_HELP = f"Output formats: {', '.join(WRITERS)} (repeat or comma-separate)."
 DUPLEX_HELP = f"Backs for duplex printing: {', '.join(DUPLEX_MODES)} (the flip edge)."
 SET_HELP = "Replace an input file: NAME=FILE (every game: rules=FILE; NetMatch: words=FILE). Repeatable."
+OUT_HELP = "Output folder (created if missing); kits go to OUT/<game>/."
 QUIET_HELP = "Print nothing but errors (also accepted before the command: pnp -q build)."
 WORDS_HELP = "Shorthand for --set words=FILE: a NetMatch word list (.txt, .csv, .tsv, .xlsx, .ods)."
 
@@ -163,7 +171,7 @@ def build(
     games: Optional[List[str]] = typer.Argument(None, help="Games or spec files to build (default: every game)."),
     paper: str = typer.Option("a4", "--paper", "-p", help=PAPER_HELP),
     fmt: List[str] = typer.Option(list(DEFAULT_FORMATS), "--format", "-f", help=FORMAT_HELP),
-    out_dir: Path = typer.Option(Path("output"), "--out", "-o", help="Output folder."),
+    out_dir: str = typer.Option("output", "--out", "-o", help=OUT_HELP),
     sets: List[str] = typer.Option([], "--set", help=SET_HELP),
     words: Optional[Path] = typer.Option(None, "--words", help=WORDS_HELP),
     bleed: str = typer.Option("0", "--bleed", help="Bleed past the trim, mm, 0-10 (a print shop wants 3)."),
@@ -183,7 +191,7 @@ def build(
         for target in targets:
             start = time.perf_counter()
             with _progress(f"building {target}") as progress:
-                result = build_kit(target, paper=paper, formats=formats, out=out_dir, overrides=overrides, opts=opts,
+                result = build_kit(target, paper=paper, formats=formats, out=_out(out_dir), overrides=overrides, opts=opts,
                                    progress=progress)
             for note in result.notes:
                 _note(note)
@@ -228,7 +236,7 @@ def watch(
     games: Optional[List[str]] = typer.Argument(None, help="Games or spec files to build and watch (default: every game)."),
     paper: str = typer.Option("a4", "--paper", "-p", help=PAPER_HELP),
     fmt: List[str] = typer.Option(list(DEFAULT_FORMATS), "--format", "-f", help=FORMAT_HELP),
-    out_dir: Path = typer.Option(Path("output"), "--out", "-o", help="Output folder."),
+    out_dir: str = typer.Option("output", "--out", "-o", help=OUT_HELP),
     sets: List[str] = typer.Option([], "--set", help=SET_HELP),
     words: Optional[Path] = typer.Option(None, "--words", help=WORDS_HELP),
     debounce: int = typer.Option(300, "--debounce", help="Wait this many ms after the last change before rebuilding."),
@@ -243,7 +251,7 @@ def watch(
             raise PnpError(f"--debounce {debounce} ms is outside 50..10000.", field="--debounce")
         overrides = _overrides(sets, words)
         check_override_names(_targets(games), overrides)
-        code = watch_kits(_targets(games), paper, _split_formats(fmt), out_dir, overrides, debounce,
+        code = watch_kits(_targets(games), paper, _split_formats(fmt), _out(out_dir), overrides, debounce,
                           say=lambda text: typer.echo(plain(text)), quiet=STATE["quiet"])
     raise typer.Exit(code)
 
@@ -253,13 +261,13 @@ def calibrate(
     paper: str = typer.Option("a4", "--paper", "-p", help=PAPER_HELP),
     duplex: str = typer.Option("long", "--duplex", help="long or short (the flip edge)."),
     step: float = typer.Option(1.0, "--step", help="Offset step between targets, mm."),
-    out_dir: Path = typer.Option(Path("output"), "--out", "-o", help="Output folder."),
+    out_dir: str = typer.Option("output", "--out", "-o", help=OUT_HELP),
     quiet: bool = typer.Option(False, "--quiet", "-q", help=QUIET_HELP),
 ) -> None:
     """Print a two-sided test sheet to read your printer's --back-offset from."""
     STATE["quiet"] |= quiet
     with _guard():
-        path = build_calibration(paper, duplex, out_dir, step)
+        path = build_calibration(paper, duplex, _out(out_dir), step)
         _say(f"calibration sheet: {path} (print both sides at 100 %, flip on the {duplex} edge)")
 
 
@@ -268,7 +276,7 @@ def preview(
     games: Optional[List[str]] = typer.Argument(None, help="Games or spec files (default: every game)."),
     paper: str = typer.Option("a4", "--paper", "-p", help=PAPER_HELP),
     dpi: int = typer.Option(50, "--dpi", help="Resolution of the PNGs, 10-600."),
-    out_dir: Path = typer.Option(Path("output"), "--out", "-o", help="Output folder."),
+    out_dir: str = typer.Option("output", "--out", "-o", help=OUT_HELP),
     sets: List[str] = typer.Option([], "--set", help=SET_HELP),
     words: Optional[Path] = typer.Option(None, "--words", help=WORDS_HELP),
     quiet: bool = typer.Option(False, "--quiet", "-q", help=QUIET_HELP),
@@ -283,7 +291,7 @@ def preview(
         preflight(targets, paper, ("preview",), overrides, ImposeOptions())
         for target in targets:
             with _progress(f"preview {target}") as progress:
-                result = build_kit(target, paper=paper, formats=("preview",), out=out_dir, settings={"dpi": dpi},
+                result = build_kit(target, paper=paper, formats=("preview",), out=_out(out_dir), settings={"dpi": dpi},
                                    overrides=overrides, progress=progress)
             pngs = [f for f in result.files if f.suffix == ".png"]
             _say(f"{result.game}: {len(pngs) - 1} pages at {dpi} dpi, contact sheet {pngs[-1]}")

@@ -101,3 +101,10 @@ def test_multi_target_build_checks_every_target_before_writing(tmp_path):
     r = runner.invoke(app, ["build", "nonads", str(bad), "-o", str(out)])
     assert r.exit_code == 2 and "tile_size" in r.output
     assert not (out / "nonads").exists()
+
+
+def test_empty_out_is_refused_and_nothing_written(tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    r = runner.invoke(app, ["build", "nonads", "-o", ""])
+    assert r.exit_code == 2 and "--out is empty" in r.output
+    assert list(tmp_path.iterdir()) == []

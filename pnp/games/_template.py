@@ -39,12 +39,12 @@ from __future__ import annotations
 from itertools import combinations_with_replacement
 from pathlib import Path
 
-from pydantic import Field, ValidationInfo, field_validator
+from pydantic import ValidationInfo, field_validator
 
 from ..errors import SpecError
 from ..findings import Finding, verdict
 from ..ir import WHITE, Circle, Component, Line, Rect, Text
-from ..spec import Colour, Length, SpecBase
+from ..spec import Colour, Count, Length, SpecBase
 from ..units import fmt_mm
 from . import Game, KitContext
 
@@ -64,12 +64,14 @@ PIPS: dict[int, tuple[tuple[int, int], ...]] = {
 # -- spec: the pydantic model of specs/<game>.yaml ------------------------------------------------
 # SpecBase brings `game` and `title` and forbids unknown keys, so a typo in the YAML is an error with
 # its line number. Give every field a default (the built-in spec then only says what differs) and
-# bound numbers with Field(ge=, le=); a validator that raises ValueError becomes a SpecError naming
-# the field, so say how to fix it.
+# bound every number by what a printable kit can need, before any work starts: Count(lo, hi) for
+# whole numbers, BoundedFloat(lo, hi) for plain numbers, Length for sizes, Flag for true/false (a
+# plain bool would take "yes"); nested models derive from SpecModel, which refuses nan and inf.
+# A validator that raises ValueError becomes a SpecError naming the field, so say how to fix it.
 
 class DominoesSpec(SpecBase):
     """specs/dominoes.yaml. Lengths in mm (or "24mm", "1in", "18pt")."""
-    top: int = Field(6, ge=0, le=9)   # the highest number: 6 makes a double-six set
+    top: Count(0, 9) = 6              # the highest number: 6 makes a double-six set
     half: Length = 24.0               # a tile is two squares of this side, one above the other
     pip: Length = 4.0                 # pip diameter
     tile_colour: Colour = "#fbf8f0"
