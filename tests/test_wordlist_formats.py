@@ -5,6 +5,7 @@ Every fixture is written at test time: .csv/.tsv with the csv module, .xlsx with
 """
 from __future__ import annotations
 
+import hashlib
 import csv
 import datetime
 import zipfile
@@ -521,3 +522,15 @@ def test_any_bytes_raise_only_pnp_errors(tmp_path, raw, fmt):
 def test_column_letters():
     assert [column_letter(i) for i in (0, 1, 25, 26, 27, 51, 52, 701, 702, 16383)] == [
         "A", "B", "Z", "AA", "AB", "AZ", "BA", "ZZ", "AAA", "XFD"]
+
+
+def test_every_format_builds_the_same_cards_as_the_txt_list(tmp_path, seed_words):
+    """The PDF built from each spreadsheet export is byte for byte the PDF built from the .txt list."""
+    from pnp.kit import build_kit
+    digests = {}
+    for fmt in FORMATS:
+        path, _, _ = write_list(tmp_path, fmt, list(seed_words), name=f"deck-{fmt}")
+        result = build_kit("netmatch", out=tmp_path / f"out-{fmt}", formats=("pdf",), overrides={"words": path})
+        pdf = next(p for p in result.files if p.suffix == ".pdf")
+        digests[fmt] = hashlib.sha256(pdf.read_bytes()).hexdigest()
+    assert len(set(digests.values())) == 1, digests
