@@ -57,7 +57,9 @@ def reportlab_floor(counts: list[Counter], font_path: str) -> bytes:
     return buf.getvalue()
 
 
-def svgwrite_floor(counts: list[Counter]) -> list[str]:
+def svgwrite_floor(counts: list[Counter], css: str = "") -> list[str]:
+    """Per page, an SVG with the same number of each primitive; with ``css`` (the @font-face rule pnp
+    embeds, the same string) in a ``<style>`` on every page that has text, as pnp writes it."""
     out = []
     for page in counts:
         d = svgwrite.Drawing(size=("210mm", "297mm"), profile="full", debug=False)
@@ -74,5 +76,9 @@ def svgwrite_floor(counts: list[Counter]) -> list[str]:
             d.add(d.line((10.25, y), (100.5, y), stroke="#000000", stroke_width=0.2))
         for i in range(page["text"]):
             d.add(d.text("WORD", insert=(30.5, round(30.25 + i % 100 * 1.3, 4)), font_size=4.23))
+        if css and page["text"]:
+            d.attribs["text-rendering"] = "geometricPrecision"
+            d.attribs["xml:space"] = "preserve"
+            d.defs.add(d.style(css))
         out.append(d.tostring())
     return out

@@ -1,15 +1,23 @@
 """Benchmarks of pnp (issue 7). Run: `python -m bench [--quick]`. Prints a table, writes bench/results.json.
 
-Cases:
-  a  cold `pnp build` of every kit (PDF + SVG) as a whole process
+Every case measures pnp and its floor in the same run, alternately, and quotes medians:
+  a  cold `pnp build` of every kit (PDF + SVG) as a whole process, against a cold
+     `python -c "import reportlab.pdfgen.canvas"` (target 4: <= 4x)
   b  the same in-process, warm; compared with a bare-reportlab floor (same primitives, same pages)
-     and a bare-svgwrite floor, measured alternately, medians quoted
-  c  NetMatch decks of 1,000 / 10,000 / 100,000 words: time and peak RSS (fresh process each)
+     and a bare-svgwrite floor (the same, plus pnp's embedded-font <style>) (target 5: PDF <= 1.5x)
+  c  NetMatch decks of 1,000 / 10,000 / 100,000 words as whole processes: PDF only against a
+     bare-reportlab script drawing exactly pnp's word-card pages (bench/floor_cards.py; target 1:
+     <= 1.2x), SVG only against the same in bare svgwrite (target 2: <= 1.5x), PDF + SVG for time
+     and peak RSS (target 3: peak at 100,000 <= 1.5x peak at 1,000)
   d  the Nonads enumerator for n=4, k=8 and n=5, k=12 under C4 and D4
+
+Measure another checkout of pnp with this bench by running it from there (`cd OTHER && python -m
+bench --out FILE`): the processes it starts import the pnp that the bench imported.
 """
 from __future__ import annotations
 
 import argparse
+import io
 import itertools
 import json
 import os
@@ -46,22 +54,42 @@ _REPORT_RSS = ("import resource, runpy, sys\n"
                "except (OSError, StopIteration):\n    pass\n"
                "open(__import__('os').environ['PNP_BENCH_RSS'], 'w').write(str(peak))\n"
                "sys.exit(code)\n")
+# the same for a script file (the floors): run it as __main__, then report the peak
+_REPORT_RSS_SCRIPT = _REPORT_RSS.replace("sys.argv = ['pnp'] + sys.argv[2:]", "sys.argv = sys.argv[2:]").replace(
+    "runpy.run_module('pnp', run_name='__main__')", "runpy.run_path(sys.argv[0], run_name='__main__')")
 
 
-def run_process(args: list[str], cwd: Path) -> tuple[float, float]:
+def run_process(args: list[str], cwd: Path, env: dict | None = None) -> tuple[float, float]:
     """Run `python -m pnp ARGS...` in a fresh process; return (wall seconds, its peak RSS in MiB).
 
     The process reads its own high-water mark (VmHWM) at exit: on Linux, getrusage's ru_maxrss
     survives exec, so a child would report its parent's size whenever the parent was larger."""
+    return run_script(["-c", _REPORT_RSS, "--"] + args, cwd, env)
+
+
+def _env(rss_file: Path) -> dict:
+    """The environment of a measured process: the same pnp this bench imported (so a checkout of
+    an older pnp can be measured with this bench: run it from that checkout)."""
+    import pnp
+    root = str(Path(pnp.__file__).resolve().parent.parent)
+    path = os.pathsep.join(p for p in (root, os.environ.get("PYTHONPATH", "")) if p)
+    return dict(os.environ, PNP_BENCH_RSS=str(rss_file), PYTHONPATH=path)
+
+
+def run_script(argv: list[str], cwd: Path, env: dict | None = None) -> tuple[float, float]:
+    """Run `python ARGV...` in a fresh process (the `-c` script reports its peak RSS, or the
+    wrapper below does); return (wall seconds, peak RSS in MiB)."""
     rss_file = cwd / "rss.txt"
-    env = dict(os.environ, PNP_BENCH_RSS=str(rss_file))
+    rss_file.unlink(missing_ok=True)
+    if argv[0] != "-c":
+        argv = ["-c", _REPORT_RSS_SCRIPT, "--"] + argv
     t = time.perf_counter()
-    proc = subprocess.run([sys.executable, "-c", _REPORT_RSS, "--"] + args, cwd=cwd, env=env,
+    proc = subprocess.run([sys.executable] + argv, cwd=cwd, env={**_env(rss_file), **(env or {})},
                           stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
     wall = time.perf_counter() - t
     if proc.returncode != 0:
-        raise SystemExit(f"pnp {' '.join(args)} failed:\n{proc.stderr.decode()}")
-    return wall, int(rss_file.read_text()) / 1024
+        raise SystemExit(f"{' '.join(argv[3:])} failed:\n{proc.stderr.decode()}")
+    return wall, (int(rss_file.read_text()) / 1024 if rss_file.exists() else None)
 
 
 def word_list(n: int, path: Path) -> Path:
@@ -72,13 +100,47 @@ def word_list(n: int, path: Path) -> Path:
     return path
 
 
+def ratio(ours: dict, base: dict) -> float:
+    return ours["median"] / base["median"]
+
+
+def alternate(pairs: dict, reps: int) -> dict:
+    """Run each named measurement ``reps`` times, round-robin (so drift hits them all alike);
+    each returns (seconds, peak RSS MiB or None). Returns name -> {"seconds", "peak_rss_mib"}."""
+    got: dict = {name: ([], []) for name in pairs}
+    for _ in range(reps):
+        for name, fn in pairs.items():
+            wall, rss = fn()
+            got[name][0].append(wall)
+            if rss is not None:
+                got[name][1].append(rss)
+    return {name: {"seconds": stats(w), **({"peak_rss_mib": stats(r)} if r else {})} for name, (w, r) in got.items()}
+
+
 def case_a(tmp: Path, reps: int) -> dict:
-    samples = []
-    for i in range(reps):
-        out = tmp / f"a{i}"
-        samples.append(run_process(["build", "--out", str(out)], tmp)[0])
+    """Target 4: a cold `pnp build` of every kit (PDF + SVG) against a cold
+    `python -c "import reportlab.pdfgen.canvas"`, alternately."""
+    counter = itertools.count()
+
+    def build():
+        out = tmp / f"a{next(counter)}"
+        res = run_process(["build", "--out", str(out)], tmp)
         shutil.rmtree(out)
-    return stats(samples)
+        return res
+
+    def floor():
+        return run_script(["-c", "import reportlab.pdfgen.canvas"], tmp)[0], None
+
+    build()  # the first build of a machine fills the disk caches (bytecode, font subset); not timed
+    res = alternate({"pnp": build, "floor": floor}, reps)
+    empty = []  # for the record: a build whose font-subset cache is empty (a new machine)
+    for i in range(min(reps, 3)):
+        out = tmp / f"a-empty{i}"
+        empty.append(run_process(["build", "--out", str(out)], tmp, {"PNP_CACHE_DIR": str(tmp / f"cache{i}")})[0])
+        shutil.rmtree(out)
+    res["pnp_empty_font_cache"] = {"seconds": stats(empty)}
+    res["ratio"] = ratio(res["pnp"]["seconds"], res["floor"]["seconds"])
+    return res
 
 
 def case_b(tmp: Path, reps: int) -> dict:
@@ -88,15 +150,38 @@ def case_b(tmp: Path, reps: int) -> dict:
     from pnp.games import KitContext
     from pnp.layout.impose import impose
     from pnp.layout.sheets import load_sheet
+    from pnp.render.svg import BASE_CHARS
+    from pnp.render.svgfont import font_face_css
 
     from .floor import count_primitives, reportlab_floor, svgwrite_floor
 
+    from pnp.render.pdf import PdfWriter
+    from pnp.render.svg import page_to_svg
+
     games = list(registry())
-    counts = []
+    counts, pages = [], []
     for g in games:  # the primitives pnp draws, page by page, for the floors to copy
         loaded = load_target(g)
         comps = loaded.game.components(loaded.spec, KitContext(loaded.path))
-        counts += count_primitives(impose(loaded.spec.title or loaded.game.title, comps, load_sheet("a4"))[2])
+        pages += list(impose(loaded.spec.title or loaded.game.title, comps, load_sheet("a4"))[2])
+    counts = count_primitives(pages)
+    css = font_face_css(BASE_CHARS)
+
+    def backend_pdf():  # pnp's PDF backend alone, on the imposed pages (no specs, checks or files)
+        w = PdfWriter(io.BytesIO())
+        for page in pages:
+            w.add(page)
+        w.close()
+
+    def backend_svg():
+        for page in pages:
+            page_to_svg(page)
+
+    def floor_pdf_mem():
+        reportlab_floor(counts, str(font_path()))
+
+    def floor_svg_mem():
+        svgwrite_floor(counts, css)
 
     def pnp(fmt):
         return lambda: [build_kit(g, formats=(fmt,), out=tmp / "b") for g in games]
@@ -105,7 +190,7 @@ def case_b(tmp: Path, reps: int) -> dict:
         (tmp / "floor.pdf").write_bytes(reportlab_floor(counts, str(font_path())))
 
     def floor_svg():
-        for i, s in enumerate(svgwrite_floor(counts)):
+        for i, s in enumerate(svgwrite_floor(counts, css)):
             (tmp / f"floor-{i}.svg").write_text(s, encoding="utf-8")
 
     pnp("pdf")(), floor_pdf(), pnp("svg")(), floor_svg()  # warm-up
@@ -117,6 +202,14 @@ def case_b(tmp: Path, reps: int) -> dict:
             base.append(timed(floor))
         res[fmt] = {"pnp": stats(ours), "floor": stats(base),
                     "ratio_median": statistics.median(ours) / statistics.median(base)}
+    for fmt, ours_fn, floor in (("pdf", backend_pdf, floor_pdf_mem), ("svg", backend_svg, floor_svg_mem)):
+        ours_fn(), floor()
+        ours, base = [], []
+        for _ in range(reps):
+            ours.append(timed(ours_fn))
+            base.append(timed(floor))
+        res[f"{fmt}_backend"] = {"pnp": stats(ours), "floor": stats(base),
+                                 "ratio_median": statistics.median(ours) / statistics.median(base)}
     both = [timed(lambda: [build_kit(g, formats=("pdf", "svg"), out=tmp / "b") for g in games]) for _ in range(reps)]
     res["pdf+svg"] = {"pnp": stats(both)}
     total = sum(sum(c.values()) for c in counts)
@@ -124,19 +217,86 @@ def case_b(tmp: Path, reps: int) -> dict:
     return res
 
 
-def case_c(tmp: Path, sizes: list[int], reps: int) -> dict:
+def card_layout(words: Path, path: Path) -> dict:
+    """What pnp draws on a full word-card page of the NetMatch kit built from ``words``, for the
+    matched floors (bench/floor_cards.py): computed with pnp, untimed, written to ``path``."""
+    import re
+
+    from pnp.fonts import font_path
+    from pnp.games.netmatch.drawing import SAFE
+    from pnp.ir import Group, Line, Text
+    from pnp.kit import context, cover_info, load_target, metadata
+    from pnp.layout.impose import impose
+    from pnp.layout.sheets import load_sheet
+    from pnp.render.svg import BASE_CHARS, FONT_STACK
+    from pnp.render.svgfont import font_face_css
+
+    loaded = load_target("netmatch")
+    ctx = context(loaded, {"words": words})
+    comps = loaded.game.components(loaded.spec, ctx)
+    title = loaded.spec.title or loaded.game.title
+    total, plan, pages = impose(title, comps, load_sheet("a4"))
+    first = plan[0][0]
+    page = next(p for i, p in enumerate(pages, start=1) if i == first)
+    meta = metadata(cover_info(loaded, ctx), loaded.game)
+    number = re.compile(r"page \d+ of \d+")
+    layout = {
+        "page": [page.width, page.height], "card": [comps[0].width, comps[0].height],
+        "slots": [[g.dx, g.dy] for g in page.items if isinstance(g, Group)],
+        "lines": [[s.x1, s.y1, s.x2, s.y2, s.stroke_width] for s in page.items if isinstance(s, Line)],
+        "texts": [[s.x, s.y, s.size_pt, s.anchor,
+                   number.sub("page {page} of {total}", s.text.replace("{", "{{").replace("}", "}}"))]
+                  for s in page.items if isinstance(s, Text)],
+        "safe": SAFE, "word_size_pt": loaded.spec.word_size_pt, "font_path": str(font_path()),
+        "title": meta["title"],
+        "desc": f"Page {{page}} of {{total}}: word card. {meta['title']}, designed by {meta['author']}.",
+        "first_page": first, "total_pages": total, "font_stack": FONT_STACK, "css": font_face_css(BASE_CHARS),
+    }
+    path.write_text(json.dumps(layout), encoding="utf-8")
+    return layout
+
+
+def case_c(tmp: Path, sizes: list[int], reps: int, svg_sizes: list[int]) -> dict:
+    """Targets 1-3: NetMatch decks as whole processes. PDF only against the matched reportlab floor,
+    SVG only against the matched svgwrite floor (sizes in ``svg_sizes``), and PDF + SVG for time and
+    peak RSS (target 3: peak at the largest deck / peak at 1,000 words)."""
+    floor_script = str(HERE / "floor_cards.py")
     res = {}
     for n in sizes:
         words = word_list(n, tmp / f"w{n}.txt")
-        walls, rss = [], []
-        for i in range(reps if n <= 10_000 else 1):
-            out = tmp / f"c{n}-{i}"
-            wall, peak = run_process(["build", "netmatch", "--words", str(words), "--out", str(out),
-                                      "--format", "pdf,svg"], tmp)
-            walls.append(wall)
-            rss.append(peak)
-            shutil.rmtree(out)
-        res[str(n)] = {"seconds": stats(walls), "peak_rss_mib": stats(rss)}
+        layout = tmp / f"layout{n}.json"
+        card_layout(words, layout)
+        r = reps if n <= 10_000 else 1
+        counter = itertools.count()
+
+        def pnp(fmt):
+            def run():
+                out = tmp / f"c{n}-{next(counter)}"
+                got = run_process(["build", "netmatch", "--words", str(words), "--out", str(out), "--format", fmt],
+                                  tmp)
+                shutil.rmtree(out)
+                return got
+            return run
+
+        def floor(kind):
+            def run():
+                out = tmp / f"floor{n}-{next(counter)}{'.pdf' if kind == 'pdf' else ''}"
+                got = run_script([floor_script, kind, str(layout), str(words), str(out)], tmp)
+                shutil.rmtree(out) if out.is_dir() else out.unlink()
+                return got
+            return run
+
+        runs = {"pdf": pnp("pdf"), "pdf_floor": floor("pdf")}
+        if n in svg_sizes:
+            runs.update({"svg": pnp("svg"), "svg_floor": floor("svg")})
+        runs["pdf+svg"] = pnp("pdf,svg")
+        got = alternate(runs, r)
+        got["pdf_ratio"] = ratio(got["pdf"]["seconds"], got["pdf_floor"]["seconds"])
+        if "svg" in got:
+            got["svg_ratio"] = ratio(got["svg"]["seconds"], got["svg_floor"]["seconds"])
+        res[str(n)] = got
+    small, large = res[str(min(sizes))], res[str(max(sizes))]
+    res["rss_ratio"] = large["pdf+svg"]["peak_rss_mib"]["median"] / small["pdf+svg"]["peak_rss_mib"]["median"]
     return res
 
 
@@ -163,39 +323,73 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--quick", action="store_true", help="fewer repetitions, no 100,000-word deck")
     parser.add_argument("--reps", type=int, default=None)
+    parser.add_argument("--cases", default="abcd", help="which cases to run (default: abcd)")
+    parser.add_argument("--out", type=Path, default=HERE / "results.json", help="where to write the results")
     args = parser.parse_args()
     reps = args.reps or (2 if args.quick else 5)
     sizes = [1_000, 10_000] if args.quick else [1_000, 10_000, 100_000]
+    import pnp
     results = {"machine": {"python": platform.python_version(), "cpus": os.cpu_count(),
-                           "platform": platform.platform()}, "reps": reps}
+                           "platform": platform.platform()}, "reps": reps,
+               "pnp": str(Path(pnp.__file__).resolve().parent)}
     with tempfile.TemporaryDirectory(prefix="pnp-bench-") as t:
         tmp = Path(t)
-        print("case a: cold pnp build (all kits, PDF + SVG) ...", flush=True)
-        results["a_cold_build"] = case_a(tmp, reps)
-        print("case b: warm in-process build vs bare reportlab / svgwrite floors ...", flush=True)
-        results["b_warm_vs_floor"] = case_b(tmp, reps)
-        print("case c: NetMatch decks ...", flush=True)
-        results["c_decks"] = case_c(tmp, sizes, min(reps, 3))
-        print("case d: enumerator ...", flush=True)
-        results["d_enumerator"] = case_d(min(reps, 3))
-    (HERE / "results.json").write_text(json.dumps(results, indent=2) + "\n", encoding="utf-8")
+        if "a" in args.cases:
+            print("case a: cold pnp build (all kits, PDF + SVG) vs cold reportlab import ...", flush=True)
+            results["a_cold_build"] = case_a(tmp, reps)
+        if "b" in args.cases:
+            print("case b: warm in-process build vs bare reportlab / svgwrite floors ...", flush=True)
+            results["b_warm_vs_floor"] = case_b(tmp, reps)
+        if "c" in args.cases:
+            print("case c: NetMatch decks vs matched floors ...", flush=True)
+            results["c_decks"] = case_c(tmp, sizes, min(reps, 3), [1_000, 10_000])
+        if "d" in args.cases:
+            print("case d: enumerator ...", flush=True)
+            results["d_enumerator"] = case_d(min(reps, 3))
+    args.out.write_text(json.dumps(results, indent=2) + "\n", encoding="utf-8")
     print(table(results))
 
 
 def table(r: dict) -> str:
-    rows = ["| case | min / median / max | note |", "|---|---|---|"]
-    rows.append(f"| (a) cold `pnp build`, all kits, PDF+SVG | {fmt_stats(r['a_cold_build'])} | whole process |")
-    b = r["b_warm_vs_floor"]
-    for fmt in ("pdf", "svg"):
-        rows.append(f"| (b) warm build, {fmt.upper()} only | {fmt_stats(b[fmt]['pnp'])} | "
-                    f"floor {fmt_stats(b[fmt]['floor'])}; ratio {b[fmt]['ratio_median']:.2f}x (target <= 1.5x) |")
-    rows.append(f"| (b) warm build, PDF+SVG | {fmt_stats(b['pdf+svg']['pnp'])} | {b['pages']} pages, "
-                f"{b['primitives']} primitives |")
-    for n, c in r["c_decks"].items():
-        rows.append(f"| (c) NetMatch deck, {int(n):,} words | {fmt_stats(c['seconds'])} | "
-                    f"peak RSS {fmt_stats(c['peak_rss_mib'], 'MiB')} |")
-    for name, d in r["d_enumerator"].items():
-        rows.append(f"| (d) enumerator {name} | {fmt_stats(d['seconds'])} | {d['classes']:,} classes |")
+    rows = ["| case | min / median / max | floor (min / median / max) | ratio | target |", "|---|---|---|---|---|"]
+    if "a_cold_build" in r:
+        a = r["a_cold_build"]
+        rows.append(f"| (a) cold `pnp build`, all kits, PDF+SVG (floor: cold `import reportlab.pdfgen.canvas`) | "
+                    f"{fmt_stats(a['pnp']['seconds'])} | {fmt_stats(a['floor']['seconds'])} | {a['ratio']:.2f}x | <= 4x |")
+        if "pnp_empty_font_cache" in a:
+            e = a["pnp_empty_font_cache"]["seconds"]
+            rows.append(f"| (a) the same with an empty font-subset cache (first build on a machine) | {fmt_stats(e)} | | "
+                        f"{e['median'] / a['floor']['seconds']['median']:.2f}x | |")
+    if "b_warm_vs_floor" in r:
+        b = r["b_warm_vs_floor"]
+        for fmt in ("pdf", "svg"):
+            rows.append(f"| (b) warm build, all kits, {fmt.upper()} only | {fmt_stats(b[fmt]['pnp'])} | "
+                        f"{fmt_stats(b[fmt]['floor'])} | {b[fmt]['ratio_median']:.2f}x | "
+                        f"{'<= 1.5x' if fmt == 'pdf' else '(<= 1.5x)'} |")
+        for fmt in ("pdf", "svg"):
+            if f"{fmt}_backend" in b:
+                d = b[f"{fmt}_backend"]
+                rows.append(f"| (b) {fmt.upper()} backend alone, the same {b['pages']} imposed pages, in memory | "
+                            f"{fmt_stats(d['pnp'])} | {fmt_stats(d['floor'])} | {d['ratio_median']:.2f}x | |")
+        rows.append(f"| (b) warm build, all kits, PDF+SVG | {fmt_stats(b['pdf+svg']['pnp'])} | {b['pages']} pages, "
+                    f"{b['primitives']} primitives | | |")
+    if "c_decks" in r:
+        c = r["c_decks"]
+        for n, d in c.items():
+            if not isinstance(d, dict):
+                continue
+            rows.append(f"| (c) NetMatch {int(n):,} words, PDF (floor: matched reportlab) | "
+                        f"{fmt_stats(d['pdf']['seconds'])} | {fmt_stats(d['pdf_floor']['seconds'])} | "
+                        f"{d['pdf_ratio']:.2f}x | <= 1.2x |")
+            if "svg" in d:
+                rows.append(f"| (c) NetMatch {int(n):,} words, SVG (floor: matched svgwrite) | "
+                            f"{fmt_stats(d['svg']['seconds'])} | {fmt_stats(d['svg_floor']['seconds'])} | "
+                            f"{d['svg_ratio']:.2f}x | <= 1.5x |")
+            rows.append(f"| (c) NetMatch {int(n):,} words, PDF+SVG | {fmt_stats(d['pdf+svg']['seconds'])} | "
+                        f"peak RSS {fmt_stats(d['pdf+svg']['peak_rss_mib'], 'MiB')} | | |")
+        rows.append(f"| (c) peak RSS, largest deck / 1,000 words (PDF+SVG) | | | {c['rss_ratio']:.2f}x | <= 1.5x |")
+    for name, d in r.get("d_enumerator", {}).items():
+        rows.append(f"| (d) enumerator {name} | {fmt_stats(d['seconds'])} | {d['classes']:,} classes | | |")
     return "\n".join(rows)
 
 

@@ -40,18 +40,43 @@ def _cmap() -> frozenset[int]:
     return frozenset(ttfont().face.charToGlyph)
 
 
+@lru_cache(maxsize=1)
+def _ascii_ok() -> bool:
+    """Noto Sans draws every printable ASCII character (so such texts need no per-character check)."""
+    cmap = _cmap()
+    return all(c in cmap for c in range(0x20, 0x7f))
+
+
 def missing_glyphs(text: str) -> list[str]:
     """The characters of ``text`` (other than spaces) that Noto Sans cannot draw, in order."""
+    if text.isascii() and text.isprintable() and _ascii_ok():
+        return []
     cmap = _cmap()
     return [ch for ch in dict.fromkeys(text) if not ch.isspace() and ord(ch) not in cmap]
 
 
-@lru_cache(maxsize=4096)
+@lru_cache(maxsize=1)
+def _string_width():
+    return ttfont().stringWidth  # reportlab's C-accelerated sum of advance widths, in points
+
+
+_WIDTHS: dict[tuple[str, float], float] = {}
+
+
 def text_width_mm(text: str, size_pt: float) -> float:
-    """Advance width of ``text`` set in Noto Sans at ``size_pt`` points, in millimetres."""
-    from reportlab.pdfbase import pdfmetrics
-    ttfont()
-    return pt_to_mm(pdfmetrics.stringWidth(text, FONT_NAME, size_pt))
+    """Advance width of ``text`` set in Noto Sans at ``size_pt`` points, in millimetres.
+
+    Memoised in a plain table emptied when it reaches 8,192 entries: layouts that try sizes measure
+    the same texts again and again, while a deck's words each come once or twice, so an LRU cache
+    (the bookkeeping of which cost more than reportlab's C-accelerated sum) only thrashed there and
+    this table just starts over."""
+    key = (text, size_pt)
+    got = _WIDTHS.get(key)
+    if got is None:
+        if len(_WIDTHS) >= 8192:
+            _WIDTHS.clear()
+        got = _WIDTHS[key] = pt_to_mm(_string_width()(text, size_pt))
+    return got
 
 
 def wrap(text: str, size_pt: float, width_mm: float) -> list[str]:

@@ -27,6 +27,7 @@ from .layout.limits import check_budget
 from .layout.impose import effective_options, impose
 from .layout.options import ImposeOptions
 from .layout.sheets import Sheet, available_papers, load_sheet, sheet_path
+from .render.fontcache import set_cache_dir as set_font_cache
 from .render.writers import WRITERS, WriteJob, resolve_formats
 from .resources import builtin_spec, specs_dir
 from .spec import SpecBase, load_yaml, validate_model
@@ -238,6 +239,7 @@ def build_kit(target: str, paper: str = "a4", formats: Sequence[str] = DEFAULT_F
 
     with KitStore(Path(out), game.name, wait=LOCK_WAIT) as store:
         staging = store.staging()
+        set_font_cache(store.store / "cache")  # font subsets kept between builds, inside --out
         try:
             job = WriteJob(staging, stem, total, opts, components, metadata(info, game), dict(settings or {}))
             written = _write(job, formats, pages, progress)

@@ -72,10 +72,18 @@ def _check_game(game: str) -> None:
 
 
 def _ensure_out(out: Path) -> None:
-    if out.exists() and not out.is_dir():
-        raise OutputError("output path is a file, not a folder.", file=out, field="--out",
-                          hint="give a folder with --out")
+    """OUT exists as a folder (created if missing).
+
+    Raises:
+        OutputError: OUT is a file, cannot be created, or is not a usable path (a NUL byte, too long).
+    """
+    if "\x00" in str(out):
+        raise OutputError("the output folder's name holds a NUL character.", field="--out",
+                          hint="give an ordinary folder name with --out")
     try:
+        if out.exists() and not out.is_dir():
+            raise OutputError("output path is a file, not a folder.", file=out, field="--out",
+                              hint="give a folder with --out")
         out.mkdir(parents=True, exist_ok=True)
     except OSError as exc:
         raise OutputError(f"cannot create the output folder: {exc.strerror or exc}.", file=out, field="--out",

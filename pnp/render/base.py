@@ -8,8 +8,7 @@ computed here once, so the PDF and the SVG of a page put every glyph in the same
 """
 from __future__ import annotations
 
-from dataclasses import dataclass
-from functools import lru_cache
+from typing import NamedTuple
 
 from ..errors import LayoutError
 from ..fonts import CAP_HEIGHT, missing_glyphs, text_width_mm
@@ -21,8 +20,7 @@ UNDERLINE_DROP = 0.12    # underline: this fraction of the size below the baseli
 UNDERLINE_WIDTH = 0.06   # and this fraction of the size thick
 
 
-@dataclass(frozen=True)
-class TextPlacement:
+class TextPlacement(NamedTuple):
     """Where a Text's glyphs go, in mm, relative to its anchor point (x, y) before rotation.
 
     ``size`` is the font size in mm; ``width`` the advance width of the whole text; the glyphs start
@@ -37,17 +35,34 @@ class TextPlacement:
     underline: tuple[float, float, float, float] | None
 
 
+_PLACED: dict[tuple, TextPlacement] = {}
+
+
 def place_text(t: Text) -> TextPlacement:
     """Place ``t`` with Noto Sans metrics.
+
+    Memoised per (text, size, anchor, valign, bold, underline) in a table that is emptied when it
+    reaches 8,192 entries: furniture texts (footers, labels) repeat and are found there; the words of
+    a large deck each come once, cost less to place than an LRU cache's bookkeeping, and must not
+    make memory grow.
 
     Raises:
         LayoutError: the text has a character the embedded font cannot draw (both backends refuse it
             alike, before anything is written).
     """
-    return _place(t.text, t.size_pt, t.anchor, t.valign, t.bold, t.underline)
+    key = (t.text, t.size_pt, t.anchor, t.valign, t.bold, t.underline)
+    got = _PLACED.get(key)
+    if got is None:
+        got = _place(*key)
+        if len(_PLACED) >= 8192:
+            _PLACED.clear()
+        _PLACED[key] = got
+    return got
 
 
-@lru_cache(maxsize=1 << 16)
+_SHIFT = {"start": 0.0, "middle": -0.5, "end": -1.0}
+
+
 def _place(text: str, size_pt: float, anchor: str, valign: str, bold: bool, underline: bool) -> TextPlacement:
     missing = missing_glyphs(text)
     if missing:
@@ -56,7 +71,7 @@ def _place(text: str, size_pt: float, anchor: str, valign: str, bold: bool, unde
                           hint="use Latin, Greek or Cyrillic letters")
     size = size_pt * MM_PER_PT
     width = text_width_mm(text, size_pt)
-    dx = {"start": 0.0, "middle": -width / 2, "end": -width}[anchor]
+    dx = _SHIFT[anchor] * width
     dy = CAP_HEIGHT * size / 2 if valign == "middle" else 0.0
     rule = (dx, dx + width, dy + size * UNDERLINE_DROP, size * UNDERLINE_WIDTH) if underline else None
     return TextPlacement(size, width, dx, dy, size * BOLD_STROKE if bold else 0.0, rule)
@@ -84,9 +99,15 @@ class Renderer:
 
     def draw_all(self, shapes) -> None:
         """Draw shapes in order (later ones on top)."""
-        draw = self.draw
+        table = self.__dict__.get("_bound")
+        if table is None:  # shape type -> bound method, made once per renderer
+            table = self._bound = {cls: getattr(self, name) for cls, name in self._METHODS.items()}
         for shape in shapes:
-            draw(shape)
+            method = table.get(type(shape))
+            if method is None:
+                self.draw(shape)  # raises TypeError for a non-shape
+            else:
+                method(shape)
 
     def rect(self, s: Rect) -> None:
         raise NotImplementedError

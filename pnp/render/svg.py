@@ -12,7 +12,8 @@ import svgwrite
 from ..fonts import FONT_FAMILY
 from ..ir import Circle, Group, Line, Page, Polygon, Rect, Text
 from .base import Renderer, place_text
-from .svgfont import FAMILY, font_face_css, text_outline_path
+from .fontcache import font_css
+from .svgfont import FAMILY, text_outline_path
 
 INKSCAPE_NS = "http://www.inkscape.org/namespaces/inkscape"
 FONT_STACK = f"'{FAMILY}', '{FONT_FAMILY}', sans-serif"
@@ -48,7 +49,7 @@ def page_to_svg(page: Page, title: str = "", desc: str = "", outline_text: bool 
     if renderer.chars:
         dwg.attribs["text-rendering"] = "geometricPrecision"  # no rounding of glyph advances to pixels
         dwg.attribs["xml:space"] = "preserve"                 # runs of spaces as in the PDF
-        dwg.defs.add(dwg.style(font_face_css(BASE_CHARS | renderer.chars)))
+        dwg.defs.add(dwg.style(font_css(frozenset(renderer.chars), BASE_CHARS)))
     return dwg.tostring()
 
 
