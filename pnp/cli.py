@@ -20,7 +20,8 @@ from . import __version__
 from .errors import PnpError, ValidationFailed
 from .findings import FAIL, PASS, WARN
 from .games import registry
-from .kit import (DEFAULT_FORMATS, build_calibration, build_kit, check_override_names, context, load_target,
+from .calibration import build_calibration
+from .kit import (DEFAULT_FORMATS, build_kit, check_override_names, context, load_target,
                   preflight, validate_target)
 from .layout.options import DUPLEX_MODES, ImposeOptions
 from .layout.sheets import available_papers
@@ -187,12 +188,12 @@ def build(
         opts = _options(bleed, duplex, back_offset)
         overrides = _overrides(sets, words)
         targets = _targets(games)
-        preflight(targets, paper, formats, overrides, opts)
+        ready = preflight(targets, paper, formats, overrides, opts)
         for target in targets:
             start = time.perf_counter()
             with _progress(f"building {target}") as progress:
                 result = build_kit(target, paper=paper, formats=formats, out=_out(out_dir), overrides=overrides, opts=opts,
-                                   progress=progress)
+                                   progress=progress, prepared=ready.get(target))
             for note in result.notes:
                 _note(note)
             _say(_report(result, time.perf_counter() - start))
@@ -288,11 +289,11 @@ def preview(
             raise PnpError(f"dpi {dpi} is outside 10..600.", field="--dpi", hint="50 for a quick look, 300 to print")
         targets = _targets(games)
         overrides = _overrides(sets, words)
-        preflight(targets, paper, ("preview",), overrides, ImposeOptions())
+        ready = preflight(targets, paper, ("preview",), overrides, ImposeOptions())
         for target in targets:
             with _progress(f"preview {target}") as progress:
                 result = build_kit(target, paper=paper, formats=("preview",), out=_out(out_dir), settings={"dpi": dpi},
-                                   overrides=overrides, progress=progress)
+                                   overrides=overrides, progress=progress, prepared=ready.get(target))
             pngs = [f for f in result.files if f.suffix == ".png"]
             _say(f"{result.game}: {len(pngs) - 1} pages at {dpi} dpi, contact sheet {pngs[-1]}")
 

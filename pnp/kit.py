@@ -90,15 +90,15 @@ def context(loaded: LoadedSpec, overrides: Mapping[str, Path] | None = None, ful
     return KitContext(loaded.path, taken, full)
 
 
-def check_override_names(targets: Sequence[str], overrides: Mapping[str, Path]) -> None:
-    """Refuse an override that none of ``targets`` takes.
+def check_override_names(targets: Sequence[str | Game], overrides: Mapping[str, Path]) -> None:
+    """Refuse an override that none of ``targets`` (names, spec paths or Games) takes.
 
     Raises:
         SpecError: naming the input and the inputs the targets do take.
     """
     if not overrides:
         return
-    games = [load_target(t).game for t in targets]
+    games = [t if isinstance(t, Game) else load_target(t).game for t in targets]
     takes = dict(COMMON_INPUTS)
     for game in games:
         takes.update(game.inputs)
@@ -153,24 +153,6 @@ def _sha256(path: Path) -> str:
     return h.hexdigest()
 
 
-def _prepare_out(out: Path, game: str) -> Path:
-    if out.exists() and not out.is_dir():
-        raise OutputError("output path is a file, not a folder.", file=out, field="--out",
-                          hint="give a folder with --out")
-    target = out / game
-    if target.exists() and not target.is_dir():
-        raise OutputError("output path is a file, not a folder.", file=target, field="--out")
-    try:
-        target.mkdir(parents=True, exist_ok=True)
-        probe = target / f".pnp-write-test-{os.getpid()}"
-        probe.write_bytes(b"")
-        probe.unlink()
-    except OSError as exc:
-        raise OutputError(f"cannot write to the output folder: {exc.strerror}.", file=target, field="--out",
-                          hint="choose a writable folder with --out") from None
-    return target
-
-
 def check_environment() -> None:
     """Refuse a SOURCE_DATE_EPOCH that is not a whole number of seconds from 0 to 2^32 - 1 (1970-2106):
     reportlab reads it for the PDF's dates, and int() would take "²"-like digits or fail after the pages.
@@ -194,15 +176,41 @@ def _sheet(paper: str) -> Sheet:
     return sheet
 
 
+@dataclass(frozen=True)
+class Prepared:
+    """A target that passed its rules checks: spec, context (inputs loaded once) and components."""
+    loaded: LoadedSpec
+    ctx: KitContext
+    components: list[Component]
+
+
+def prepare(target: str, overrides: Mapping[str, Path] | None = None, loaded: LoadedSpec | None = None) -> Prepared:
+    """Load a target (unless ``loaded`` is given), run the checks that decide a kit, and make its components.
+
+    Raises:
+        PnpError: bad spec or input file.
+        ValidationFailed: the components break a rule.
+    """
+    loaded = loaded or load_target(target)
+    ctx = context(loaded, overrides, full=False)
+    failed = [f for f in loaded.game.check(loaded.spec, ctx) if f.status == FAIL]
+    if failed:
+        raise ValidationFailed(f"{loaded.game.name} fails {len(failed)} rules check(s), e.g. {failed[0].check} "
+                               f"[{failed[0].rule}].", file=loaded.path, hint=f"run `pnp validate {target}`")
+    return Prepared(loaded, ctx, loaded.game.components(loaded.spec, ctx))
+
+
 def build_kit(target: str, paper: str = "a4", formats: Sequence[str] = DEFAULT_FORMATS, out: Path = Path("output"),
               overrides: Mapping[str, Path] | None = None, opts: ImposeOptions = ImposeOptions(),
-              progress: Callable[[int, int], None] | None = None, settings: Mapping | None = None) -> KitResult:
+              progress: Callable[[int, int], None] | None = None, settings: Mapping | None = None,
+              prepared: Prepared | None = None) -> KitResult:
     """Build one kit into ``out/<game>/``.
 
     Writes, per format (see pnp.render.writers): ``<game>-<paper>.pdf``, ``svg/<game>-<paper>-pNN.svg``
     (one per page), cutter SVGs, TTS decks or previews, and ``manifest-<paper>.json`` (game, paper, pages,
     components with count, trim size in mm and pages, board fit, and every file with its sha256).
-    ``progress(done, total)`` is called after each page; ``settings`` go to the writers (dpi).
+    ``progress(done, total)`` is called after each page; ``settings`` go to the writers (dpi);
+    ``prepared`` (from preflight) saves loading and checking the target a second time.
 
     Raises:
         PnpError: bad spec, input file, paper, option or output folder (nothing is written).
@@ -210,14 +218,9 @@ def build_kit(target: str, paper: str = "a4", formats: Sequence[str] = DEFAULT_F
     """
     formats = resolve_formats(formats)
     check_environment()
-    loaded = load_target(target)
+    prepared = prepared or prepare(target, overrides)
+    loaded, ctx, components = prepared.loaded, prepared.ctx, prepared.components
     game, spec = loaded.game, loaded.spec
-    ctx = context(loaded, overrides, full=False)
-    failed = [f for f in game.check(spec, ctx) if f.status == FAIL]
-    if failed:
-        raise ValidationFailed(f"{game.name} fails {len(failed)} rules check(s), e.g. {failed[0].check} "
-                               f"[{failed[0].rule}].", file=loaded.path, hint=f"run `pnp validate {target}`")
-    components = game.components(spec, ctx)
     sheet = _sheet(paper)
     title = spec.title or game.title
     notes = []
@@ -259,9 +262,10 @@ def build_kit(target: str, paper: str = "a4", formats: Sequence[str] = DEFAULT_F
 
 
 def preflight(targets: Sequence[str], paper: str, formats: Sequence[str], overrides: Mapping[str, Path],
-              opts: ImposeOptions) -> None:
-    """Check every target before any is built: formats, paper, spec, inputs and rules checks, so a
-    multi-target build never replaces one kit and then stops at a bad one.
+              opts: ImposeOptions) -> dict[str, Prepared]:
+    """Check every target before any is built: formats, paper, spec, inputs, rules checks, page
+    budget and rules text, so a multi-target build never replaces one kit and then stops at a bad
+    one. Returns each target's Prepared, for build_kit(prepared=...).
 
     Raises:
         PnpError: the first problem found (nothing has been written).
@@ -270,17 +274,14 @@ def preflight(targets: Sequence[str], paper: str, formats: Sequence[str], overri
     resolve_formats(formats)
     check_environment()
     sheet = _sheet(paper)
-    check_override_names(targets, overrides)
-    for target in targets:
-        loaded = load_target(target)
-        ctx = context(loaded, overrides, full=False)
-        failed = [f for f in loaded.game.check(loaded.spec, ctx) if f.status == FAIL]
-        if failed:
-            raise ValidationFailed(f"{loaded.game.name} fails {len(failed)} rules check(s), e.g. {failed[0].check} "
-                                   f"[{failed[0].rule}].", file=loaded.path, hint=f"run `pnp validate {target}`")
-        components = loaded.game.components(loaded.spec, ctx)
-        check_budget(components, sheet, effective_options(components, opts), file=loaded.path)
-        cover_info(loaded, ctx)
+    games = {t: load_target(t) for t in dict.fromkeys(targets)}
+    check_override_names([loaded.game for loaded in games.values()], overrides)
+    ready = {}
+    for target in games:
+        p = ready[target] = prepare(target, overrides, games[target])
+        check_budget(p.components, sheet, effective_options(p.components, opts), file=p.loaded.path)
+        cover_info(p.loaded, p.ctx)
+    return ready
 
 
 def _write(job: WriteJob, formats: tuple[str, ...], pages, progress) -> list[Path]:
@@ -313,32 +314,3 @@ def _manifest(game: str, paper: str, total: int, components: list[Component], pl
         "files": [{"path": p.as_posix(), "bytes": (staging / p).stat().st_size, "sha256": _sha256(staging / p)}
                   for p in written],
     }
-
-
-def build_calibration(paper: str, duplex: str, out: Path = Path("output"), step: float = 1.0) -> Path:
-    """Write ``OUT/calibrate/calibrate-<paper>-<duplex>.pdf``: the two-sided duplex test sheet.
-
-    Raises:
-        SpecError: duplex is not long/short, step outside 0.1..2 mm, or unknown paper.
-        OutputError: the folder cannot be written.
-    """
-    from .layout.calibrate import calibration_pages
-    from .render.pdf import PdfWriter
-    check_environment()
-    if duplex not in ("long", "short"):
-        raise SpecError(f"duplex {duplex!r} cannot be calibrated.", field="--duplex", hint="use long or short")
-    if not 0.1 <= step <= 2.0:
-        raise SpecError(f"step {step:g} mm is outside 0.1..2 mm.", field="--step")
-    sheet = load_sheet(paper)
-    target = _prepare_out(Path(out), "calibrate")
-    path = target / f"calibrate-{sheet.name}-{duplex}.pdf"
-    tmp = path.with_name(f".{path.name}.tmp-{os.getpid()}")
-    try:
-        writer = PdfWriter(tmp, title="pnp duplex calibration", duplex=duplex)
-        for page in calibration_pages(sheet, duplex, step):
-            writer.add(page)
-        writer.close()
-        os.replace(tmp, path)
-    finally:
-        tmp.unlink(missing_ok=True)
-    return path

@@ -126,40 +126,50 @@ class PdfKitWriter(KitWriter):
         return rf"{stem}\.pdf"
 
 
+class _PageSvgWriter(KitWriter):
+    """One SVG file per page, named ``<folder>/<stem>-pNN<suffix>.svg``, written by ``draw``."""
+    suffix = ""
+    only_pages_with_parts = False
+
+    def page(self, number: int, page: Page) -> None:
+        if self.only_pages_with_parts and not page.placements:
+            return
+        rel = Path(self.folder) / f"{self.job.stem}-p{number:0{self.job.page_digits}d}{self.suffix}.svg"
+        (self.job.staging / self.folder).mkdir(exist_ok=True)
+        self.draw(page, self.job.staging / rel, *self.job.describe(number, page))
+        self.written.append(rel)
+
+    @staticmethod
+    def draw(page: Page, path: Path, title: str, desc: str) -> None:
+        raise NotImplementedError
+
+    @classmethod
+    def pattern(cls, stem: str) -> str:
+        return rf"{cls.folder}/{stem}-p\d+{re.escape(cls.suffix)}\.svg"
+
+
 @register("svg")
-class SvgKitWriter(KitWriter):
+class SvgKitWriter(_PageSvgWriter):
     """One SVG per page: ``svg/<stem>-pNN.svg``."""
     folder = "svg"
 
-    def page(self, number: int, page: Page) -> None:
+    @staticmethod
+    def draw(page: Page, path: Path, title: str, desc: str) -> None:
         from .svg import write_svg
-        rel = Path(self.folder) / f"{self.job.stem}-p{number:0{self.job.page_digits}d}.svg"
-        (self.job.staging / self.folder).mkdir(exist_ok=True)
-        write_svg(page, self.job.staging / rel, *self.job.describe(number, page))
-        self.written.append(rel)
-
-    @classmethod
-    def pattern(cls, stem: str) -> str:
-        return rf"svg/{stem}-p\d+\.svg"
+        write_svg(page, path, title, desc)
 
 
 @register("cut-svg")
-class CutSvgKitWriter(KitWriter):
+class CutSvgKitWriter(_PageSvgWriter):
     """Cutter SVGs for pages with parts: ``cut/<stem>-pNN-cut.svg`` (layers "cut" and "art")."""
     folder = "cut"
+    suffix = "-cut"
+    only_pages_with_parts = True
 
-    def page(self, number: int, page: Page) -> None:
-        if not page.placements:
-            return
+    @staticmethod
+    def draw(page: Page, path: Path, title: str, desc: str) -> None:
         from .svg import write_cut_svg
-        rel = Path(self.folder) / f"{self.job.stem}-p{number:0{self.job.page_digits}d}-cut.svg"
-        (self.job.staging / self.folder).mkdir(exist_ok=True)
-        write_cut_svg(page, self.job.staging / rel, *self.job.describe(number, page))
-        self.written.append(rel)
-
-    @classmethod
-    def pattern(cls, stem: str) -> str:
-        return rf"cut/{stem}-p\d+-cut\.svg"
+        write_cut_svg(page, path, title, desc)
 
 
 @register("tts")
