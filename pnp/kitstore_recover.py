@@ -139,7 +139,26 @@ def clean_stale(out: Path) -> list[Path]:
     return _clean(Path(out), held=None)
 
 
+_OLD_STAGING = re.compile(r"^\.pnp-staging-.+-(?P<pid>\d+)$")
+
+
+def _clean_old_staging(out: Path) -> list[Path]:
+    """Staging folders an older pnp (before the kit store) left in OUT itself when it was killed:
+    ``OUT/.pnp-staging-<stem>-<pid>``, removed when their process is gone (never through a symlink)."""
+    removed = []
+    try:
+        names = os.listdir(out)
+    except OSError:
+        return removed
+    for name in names:
+        m = _OLD_STAGING.match(name)
+        if m and not _alive(int(m["pid"])) and _remove(out / name):
+            removed.append(out / name)
+    return removed
+
+
 def _clean(out: Path, held: str | None) -> list[Path]:
+    removed_old = _clean_old_staging(out)
     store = out / STORE_DIR
     try:
         if not stat.S_ISDIR(os.lstat(store).st_mode):
@@ -152,7 +171,7 @@ def _clean(out: Path, held: str | None) -> list[Path]:
         m = _ENTRY.match(name)
         if m and not m["lock"]:
             by_game.setdefault(m["game"], []).append(m)
-    removed: list[Path] = []
+    removed: list[Path] = removed_old
     for game, entries in sorted(by_game.items()):
         if game == held:
             removed += _clean_game(out, game, entries, locked=True)

@@ -187,3 +187,21 @@ def test_kill_9_at_random_points_leaves_the_old_or_the_new_kit_exactly(tmp_path)
     leftovers = [p.name for p in (out / ".pnp").iterdir() if not p.name.endswith(".lock") and p.name != "cache"]
     assert len(leftovers) == 1 and leftovers[0].startswith("netmatch.g"), leftovers  # stale staging cleaned
     assert sum(outcomes.values()) == 12 and outcomes["old"] > 0
+
+
+def test_staging_left_by_an_older_pnp_is_removed_without_following_links(tmp_path):
+    out = tmp_path / "out"
+    out.mkdir()
+    dead = out / ".pnp-staging-nonads-a4-999999999"
+    (dead / "svg").mkdir(parents=True)
+    (dead / "nonads-a4.pdf").write_text("half a kit")
+    alive = out / f".pnp-staging-nonads-a4-{os.getpid()}"
+    alive.mkdir()
+    outside = tmp_path / "outside"
+    outside.mkdir()
+    (outside / "keep.txt").write_text("keep")
+    (out / ".pnp-staging-netmatch-a4-999999998").symlink_to(outside)
+    assert _build("nonads", "-o", out, "-f", "pdf").exit_code == 0
+    assert not dead.exists() and alive.is_dir()
+    assert not os.path.lexists(out / ".pnp-staging-netmatch-a4-999999998")
+    assert (outside / "keep.txt").read_text() == "keep"
