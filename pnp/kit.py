@@ -178,17 +178,19 @@ def _sheet(paper: str) -> Sheet:
 
 @dataclass(frozen=True)
 class Prepared:
-    """A target that passed its rules checks: spec, context (inputs loaded once) and components."""
+    """A target that passed its rules checks: spec, context (inputs loaded once), components and
+    the cover's facts (rules text read and parsed once)."""
     loaded: LoadedSpec
     ctx: KitContext
     components: list[Component]
+    info: CoverInfo
 
 
 def prepare(target: str, overrides: Mapping[str, Path] | None = None, loaded: LoadedSpec | None = None) -> Prepared:
     """Load a target (unless ``loaded`` is given), run the checks that decide a kit, and make its components.
 
     Raises:
-        PnpError: bad spec or input file.
+        PnpError: bad spec, input file or rules text.
         ValidationFailed: the components break a rule.
     """
     loaded = loaded or load_target(target)
@@ -197,7 +199,7 @@ def prepare(target: str, overrides: Mapping[str, Path] | None = None, loaded: Lo
     if failed:
         raise ValidationFailed(f"{loaded.game.name} fails {len(failed)} rules check(s), e.g. {failed[0].check} "
                                f"[{failed[0].rule}].", file=loaded.path, hint=f"run `pnp validate {target}`")
-    return Prepared(loaded, ctx, loaded.game.components(loaded.spec, ctx))
+    return Prepared(loaded, ctx, loaded.game.components(loaded.spec, ctx), cover_info(loaded, ctx))
 
 
 def build_kit(target: str, paper: str = "a4", formats: Sequence[str] = DEFAULT_FORMATS, out: Path = Path("output"),
@@ -229,7 +231,7 @@ def build_kit(target: str, paper: str = "a4", formats: Sequence[str] = DEFAULT_F
                      "prints one-sided.")
     opts = effective_options(components, opts)
     check_budget(components, sheet, opts, file=loaded.path)
-    info = cover_info(loaded, ctx)
+    info = prepared.info
     cover = KitCover(info, components, sheet, opts)
     total, plan, pages = impose(title, components, sheet, opts, cover)
     fit = board_fit(components, [sheet], opts.overlap)
@@ -280,7 +282,6 @@ def preflight(targets: Sequence[str], paper: str, formats: Sequence[str], overri
     for target in games:
         p = ready[target] = prepare(target, overrides, games[target])
         check_budget(p.components, sheet, effective_options(p.components, opts), file=p.loaded.path)
-        cover_info(p.loaded, p.ctx)
     return ready
 
 

@@ -16,7 +16,6 @@ from pnp.games import registry
 from pnp.kit import build_kit
 from pnp.render.pdf import PdfWriter
 from pnp.spec import load_yaml, validate_model
-from pnp.wordlist import read_words
 from conftest import snapshot
 
 FUZZ = settings(max_examples=60, deadline=None, derandomize=True,
@@ -128,18 +127,6 @@ def test_spec_fields_with_any_value_raise_only_pnp_errors(tmp_path, game, key, v
         validate_model(registry()[game].spec_model, data, p, lines)
     except PnpError:
         pass
-
-
-@FUZZ
-@given(raw=st.binary(max_size=300))
-def test_word_reader_raises_only_pnp_errors(tmp_path, raw):
-    p = tmp_path / "w.txt"
-    p.write_bytes(raw)
-    try:
-        wl = read_words(p)
-    except PnpError:
-        return
-    assert all(len(w) == 4 and w.isalpha() for w in wl.words)
 
 
 @settings(max_examples=8, deadline=None, derandomize=True,

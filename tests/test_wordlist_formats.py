@@ -508,7 +508,7 @@ def test_damaged_workbooks_raise_only_pnp_errors(tmp_path, workbook_bytes, fmt, 
 
 @settings(max_examples=40, deadline=None, derandomize=True,
           suppress_health_check=[HealthCheck.function_scoped_fixture])
-@given(raw=st.binary(max_size=300), fmt=st.sampled_from(["csv", "tsv", "xlsx", "ods"]))
+@given(raw=st.binary(max_size=300), fmt=st.sampled_from(["txt", "csv", "tsv", "xlsx", "ods"]))
 def test_any_bytes_raise_only_pnp_errors(tmp_path, raw, fmt):
     p = tmp_path / f"r.{fmt}"
     p.write_bytes(raw)
