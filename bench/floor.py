@@ -12,7 +12,7 @@ from reportlab.pdfgen import canvas
 
 def count_primitives(pages) -> list[Counter]:
     """Per page, how many rect, circle, polygon, line and text primitives pnp drew (groups opened)."""
-    from pnp.ir import Group
+    from pnp.core.ir import Group
     out = []
     for page in pages:
         c = Counter()

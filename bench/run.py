@@ -144,12 +144,12 @@ def case_a(tmp: Path, reps: int) -> dict:
 
 
 def case_b(tmp: Path, reps: int) -> dict:
-    from pnp.fonts import font_path
+    from pnp.core.fonts import font_path
     from pnp.games import registry
-    from pnp.kit import build_kit, load_target
+    from pnp.build.plan import build_kit, load_target
     from pnp.games import KitContext
     from pnp.layout.impose import impose
-    from pnp.layout.sheets import load_sheet
+    from pnp.layout.paper import load_sheet
     from pnp.render.svg import BASE_CHARS
     from pnp.render.svgfont import font_face_css
 
@@ -222,12 +222,12 @@ def card_layout(words: Path, path: Path) -> dict:
     matched floors (bench/floor_cards.py): computed with pnp, untimed, written to ``path``."""
     import re
 
-    from pnp.fonts import font_path
+    from pnp.core.fonts import font_path
     from pnp.games.netmatch.drawing import SAFE
-    from pnp.ir import Group, Line, Text
-    from pnp.kit import context, cover_info, load_target, metadata
+    from pnp.core.ir import Group, Line, Text
+    from pnp.build.plan import context, cover_info, load_target, metadata
     from pnp.layout.impose import impose
-    from pnp.layout.sheets import load_sheet
+    from pnp.layout.paper import load_sheet
     from pnp.render.svg import BASE_CHARS, FONT_STACK
     from pnp.render.svgfont import font_face_css
 
@@ -301,7 +301,7 @@ def case_c(tmp: Path, sizes: list[int], reps: int, svg_sizes: list[int]) -> dict
 
 
 def case_d(reps: int) -> dict:
-    from pnp.combinatorics import burnside_count, enumerate_classes
+    from pnp.geometry.symmetry import burnside_count, enumerate_classes
     res = {}
     for n, k in ((4, 8), (5, 12)):
         for group in ("C4", "D4"):

@@ -1,5 +1,5 @@
 """The `pnp` command (typer): build, validate, list, watch, calibrate, preview. Commands stay thin;
-the work is in pnp.kit.
+the work is in pnp.build.plan.
 
 A PnpError becomes one plain-text message on stderr (control characters escaped, long values cut)
 and exit code 2; a failed rules check exits 1. ``-q`` silences everything but errors; ``--json``
@@ -17,17 +17,17 @@ from typing import List, Optional
 import typer
 
 from . import __version__
-from .errors import PnpError, ValidationFailed
-from .findings import FAIL, PASS, WARN
+from .core.errors import PnpError, ValidationFailed
+from .core.findings import FAIL, PASS, WARN
 from .games import registry
-from .calibration import build_calibration
-from .kit import (DEFAULT_FORMATS, build_kit, check_override_names, context, load_target,
-                  preflight, validate_target)
+from .build.calibrate import build_calibration
+from .build.plan import (
+    DEFAULT_FORMATS, build_kit, check_override_names, context, load_target, preflight, validate_target)
 from .layout.options import DUPLEX_MODES, ImposeOptions
-from .layout.sheets import available_papers
+from .layout.paper import available_papers
 from .render.writers import WRITERS
-from .textsafe import plain
-from .units import fmt_mm, parse_length
+from .core.plaintext import plain
+from .core.units import fmt_mm, parse_length
 
 PAPERS = ", ".join(available_papers())
 app = typer.Typer(no_args_is_help=True, pretty_exceptions_enable=False, rich_markup_mode=None,
@@ -246,7 +246,7 @@ def watch(
     """Build, then rebuild whenever a spec, word list, rules text or sheet template it used changes.
     A bad edit prints its error and keeps the last good kit. Ctrl-C stops."""
     STATE["quiet"] |= quiet
-    from .watch import watch_kits
+    from .build.watch import watch_kits
     with _guard():
         if not 50 <= debounce <= 10_000:
             raise PnpError(f"--debounce {debounce} ms is outside 50..10000.", field="--debounce")

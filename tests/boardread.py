@@ -9,10 +9,10 @@ import re
 from dataclasses import dataclass, field
 
 from conftest import PT, open_pdf, pdf_of
-from pnp.kit import load_target
+from pnp.build.plan import load_target
 from pnp.games import KitContext
 from pnp.layout.impose import ImposeOptions, impose
-from pnp.layout.sheets import load_sheet
+from pnp.layout.paper import load_sheet
 
 
 def page_tiles(game: str, paper: str, component: str):

@@ -21,7 +21,7 @@ import test_bad_input_matrix as matrix  # noqa: E402
 import test_kit_limits as kit_limits  # noqa: E402
 import test_spec_limits as limits  # noqa: E402
 from pnp.cli import app  # noqa: E402
-from pnp.resources import builtin_spec  # noqa: E402
+from pnp.inputs.resources import builtin_spec
 
 DOC = HERE.parent / "docs" / "bad-input-matrix.md"
 runner = CliRunner()

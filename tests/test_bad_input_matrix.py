@@ -16,7 +16,7 @@ from typer.testing import CliRunner
 
 from pnp.cli import app
 from pnp.games import registry
-from pnp.resources import builtin_spec
+from pnp.inputs.resources import builtin_spec
 from conftest import snapshot
 
 runner = CliRunner()
@@ -31,8 +31,8 @@ def existing(tmp_path_factory):
 
 
 def _top_level_fields(model, kind: str) -> list[str]:
-    """Names of top-level fields annotated with pnp.spec.Length (kind="Length") or Colour."""
-    from pnp import spec as specmod
+    """Names of top-level fields annotated with pnp.inputs.specfields.Length (kind="Length") or Colour."""
+    from pnp.inputs import specfields as specmod
     target = getattr(specmod, kind)
     return [name for name, info in model.model_fields.items()
             if info.metadata and tuple(info.metadata) == typing.get_args(target)[1:]]
@@ -129,7 +129,7 @@ def _set_field(text: str, path: tuple[str, ...], value: str) -> tuple[str, int]:
 def _bounded_fields(model, prefix=()):
     """(path, Bounds, is a list) of every bounded field at the top level or one mapping down."""
     from pydantic import BaseModel
-    from pnp.spec import Bounds
+    from pnp.inputs.specfields import Bounds
     out = []
     for name, info in model.model_fields.items():
         ann, meta = info.annotation, list(info.metadata)
@@ -148,7 +148,7 @@ def _bounded_fields(model, prefix=()):
 
 def _flag_fields(model, prefix=()):
     from pydantic import BaseModel
-    from pnp.spec import Flag
+    from pnp.inputs.specfields import Flag
     out = []
     for name, info in model.model_fields.items():
         if info.annotation is bool and tuple(info.metadata) == typing.get_args(Flag)[1:]:
@@ -331,7 +331,7 @@ def test_bom_and_crlf_word_lists_are_accepted(tmp_path, variant):
     data = (b"\xef\xbb\xbf" if "bom" in variant else b"") + text.encode("utf-8")
     p = tmp_path / "w.txt"
     p.write_bytes(data)
-    from pnp.wordlist import read_words
+    from pnp.games.netmatch.wordlist import read_words
     assert read_words(p).words == tuple(words)
 
 

@@ -4,7 +4,7 @@ from math import comb
 
 import pytest
 
-from pnp.combinatorics import burnside_count, canonical, enumerate_classes
+from pnp.geometry.symmetry import burnside_count, canonical, enumerate_classes
 
 
 def _rotate(cells, n):

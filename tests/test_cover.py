@@ -10,9 +10,9 @@ from typer.testing import CliRunner
 from pnp import __version__
 from pnp.cli import app
 from pnp.games import registry
-from pnp.kit import load_target
+from pnp.build.plan import load_target
 from pnp.layout.cover import RULE_SECTIONS, parse_rules
-from pnp.resources import specs_dir
+from pnp.inputs.resources import specs_dir
 
 from conftest import mm, open_pdf, pdf_of, snapshot
 

@@ -1,4 +1,4 @@
-"""A kit is replaced whole or not at all (pnp build through pnp.kitstore): failures part way, kill -9,
+"""A kit is replaced whole or not at all (pnp build through pnp.store.kitstore): failures part way, kill -9,
 two builds at once, kits of other papers, and symlinks pointing outside --out."""
 from __future__ import annotations
 
@@ -17,7 +17,7 @@ import pytest
 from typer.testing import CliRunner
 
 from pnp.cli import app
-from pnp.resources import specs_dir
+from pnp.inputs.resources import specs_dir
 
 from conftest import snapshot
 

@@ -12,7 +12,7 @@ import itertools
 import pytest
 from typer.testing import CliRunner
 
-from pnp import kit
+from pnp.build import plan as kit
 from pnp.cli import app
 from conftest import snapshot
 

@@ -18,9 +18,9 @@ from pathlib import Path
 
 import pytest
 
-from pnp import kitstore
-from pnp.errors import OutputError
-from pnp.kitstore import KitStore, clean_stale, current_generation, read_only_view
+from pnp.store import kitstore
+from pnp.core.errors import OutputError
+from pnp.store.kitstore import KitStore, clean_stale, current_generation, read_only_view
 
 REPO = Path(__file__).resolve().parent.parent
 TESTS = Path(__file__).resolve().parent

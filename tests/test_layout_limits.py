@@ -6,16 +6,16 @@ import time
 
 import pytest
 
-from pnp.errors import LayoutError
+from pnp.core.errors import LayoutError
 from pnp.games import KitContext, registry
-from pnp.ir import Component, LazyFronts, Rect, Text
-from pnp.kit import load_target
+from pnp.core.ir import Component, LazyFronts, Rect, Text
+from pnp.build.plan import load_target
 from pnp.layout import marks
 from pnp.layout.impose import effective_options, grid_for, impose
 from pnp.layout.limits import (MAX_OUTPUT_BYTES, MAX_PAGES, MAX_POSTER_COLUMNS, MAX_POSTER_PIECES, check_budget,
                                estimate, shape_count)
 from pnp.layout.options import ImposeOptions
-from pnp.layout.sheets import Sheet, load_sheet
+from pnp.layout.paper import Sheet, load_sheet
 from pnp.layout.tiling import piece_grid
 
 A4 = load_sheet("a4")
@@ -132,7 +132,7 @@ def test_a_board_of_too_many_pieces_is_refused():
 
 
 def test_shape_count_walks_groups():
-    from pnp.ir import Group
+    from pnp.core.ir import Group
     inner = Group((Rect(0, 0, 1, 1), Rect(0, 0, 1, 1)))
     assert shape_count((inner, Group((inner,)), Rect(0, 0, 1, 1))) == 3 + 4 + 1
 

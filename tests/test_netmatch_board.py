@@ -4,10 +4,10 @@ from collections import Counter
 import pytest
 
 from conftest import PT, REPO, filled_rects, open_pdf, pdf_of
-from pnp.findings import FAIL
+from pnp.core.findings import FAIL
 from pnp.games import KitContext
 from pnp.games.netmatch import GAME, NetMatchSpec, network_of
-from pnp.kit import load_target
+from pnp.build.plan import load_target
 
 SPEC = REPO / "specs" / "netmatch.yaml"
 

@@ -2,7 +2,7 @@
 import pypdf
 
 from conftest import REPO, filled_rects, open_pdf, pdf_of
-from pnp.kit import build_kit
+from pnp.build.plan import build_kit
 
 
 def _seed_words():
@@ -42,14 +42,14 @@ def test_unicode_words_embed_the_font(tmp_path):
 
 
 def test_decomposed_accent_counts_as_one_letter(tmp_path):
-    from pnp.wordlist import read_words
+    from pnp.games.netmatch.wordlist import read_words
     p = tmp_path / "w.txt"
     p.write_text("cafe\u0301\n", encoding="utf-8")  # 'é' as e + combining acute: 5 code points, 4 letters
     assert read_words(p).words == ("café",)
 
 
 def test_word_list_cache_sees_an_edited_file(tmp_path):
-    from pnp.wordlist import read_words
+    from pnp.games.netmatch.wordlist import read_words
     p = tmp_path / "w.txt"
     p.write_text("TEST\nWITH\n", encoding="utf-8")
     assert read_words(p).words == ("TEST", "WITH")

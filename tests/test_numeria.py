@@ -6,10 +6,10 @@ import pytest
 
 from boardread import inside_any, placements
 from conftest import PT, filled_rects, open_pdf, pdf_of
-from pnp.findings import FAIL, PASS, WARN
+from pnp.core.findings import FAIL, PASS, WARN
 from pnp.games import KitContext
 from pnp.games.numeria import GAME, TILE_FILL, NumeriaSpec
-from pnp.kit import load_target
+from pnp.build.plan import load_target
 
 
 def _pages(result, name):

@@ -7,10 +7,10 @@ from itertools import combinations
 import pytest
 
 from pnp.games import KitContext, registry
-from pnp.ir import Group, Line
-from pnp.kit import load_target
+from pnp.core.ir import Group, Line
+from pnp.build.plan import load_target
 from pnp.layout.impose import ImposeOptions, impose
-from pnp.layout.sheets import load_sheet
+from pnp.layout.paper import load_sheet
 
 GAMES = sorted(registry())
 # component pages (the cover excluded) before mixed sheets: A4, Letter and A3
@@ -130,7 +130,7 @@ def test_duplex_backs_mirror_each_mixed_sheet(duplex):
 
 
 def test_a_large_deck_is_packed_in_full_sheets():
-    from pnp.ir import Component, Rect
+    from pnp.core.ir import Component, Rect
     cards = Component("card", 63.5, 88.9, [(Rect(0, 0, 63.5, 88.9, fill="#ffffff"),)], copies=1000)
     total, plan, pages = impose("t", [cards], load_sheet("a4"))
     pages = list(pages)

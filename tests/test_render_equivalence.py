@@ -11,11 +11,11 @@ import xml.etree.ElementTree as ET
 import pdfplumber
 import pytest
 
-from pnp.errors import LayoutError
-from pnp.ir import Circle, Group, Line, Page, Polygon, Rect, Text
+from pnp.core.errors import LayoutError
+from pnp.core.ir import Circle, Group, Line, Page, Polygon, Rect, Text
 from pnp.render.pdf import PdfWriter
 from pnp.render.svg import page_to_svg
-from pnp.units import MM_PER_PT
+from pnp.core.units import MM_PER_PT
 
 TOL = 0.05  # mm
 SVG = "{http://www.w3.org/2000/svg}"

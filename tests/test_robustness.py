@@ -10,12 +10,12 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from pnp.combinatorics import burnside_count, canonical, enumerate_classes, group_permutations, orbit
-from pnp.errors import PnpError
+from pnp.geometry.symmetry import burnside_count, canonical, enumerate_classes, group_permutations, orbit
+from pnp.core.errors import PnpError
 from pnp.games import registry
-from pnp.kit import build_kit
+from pnp.build.plan import build_kit
 from pnp.render.pdf import PdfWriter
-from pnp.spec import load_yaml, validate_model
+from pnp.inputs.specfields import load_yaml, validate_model
 from conftest import snapshot
 
 FUZZ = settings(max_examples=60, deadline=None, derandomize=True,
@@ -196,8 +196,8 @@ def test_long_documents_stream_to_one_file(tmp_path):
 
 
 def test_text_with_a_glyph_the_font_lacks_is_an_error(tmp_path):
-    from pnp.errors import LayoutError
-    from pnp.ir import Page, Text
+    from pnp.core.errors import LayoutError
+    from pnp.core.ir import Page, Text
     writer = PdfWriter(tmp_path / "x.pdf")
     with pytest.raises(LayoutError, match="U\\+2300"):
         writer.add(Page(100, 100, (Text(10, 10, "\u2300 14 mm"),), "test"))

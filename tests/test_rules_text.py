@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 
-from pnp.fonts import missing_glyphs
+from pnp.core.fonts import missing_glyphs
 
 REPO = Path(__file__).resolve().parent.parent
 RULES = REPO / "specs" / "rules"

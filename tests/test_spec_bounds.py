@@ -17,14 +17,14 @@ from pathlib import Path
 import pytest
 from pydantic import BaseModel
 
-from pnp import spec as specmod
-from pnp.errors import PnpError, SpecError
-from pnp.findings import FAIL
+from pnp.inputs import specfields as specmod
+from pnp.core.errors import PnpError, SpecError
+from pnp.core.findings import FAIL
 from pnp.games import KitContext, registry
 from pnp.layout.limits import check_budget
-from pnp.layout.sheets import CropMarkStyle, Sheet, load_sheet
-from pnp.resources import builtin_spec
-from pnp.spec import Bounds, SpecModel, load_yaml, validate_model
+from pnp.layout.paper import CropMarkStyle, Sheet, load_sheet
+from pnp.inputs.resources import builtin_spec
+from pnp.inputs.specfields import Bounds, SpecModel, load_yaml, validate_model
 
 LENGTHS = [typing.get_args(specmod.Length)[1:], typing.get_args(specmod.OptionalLength)[1:]]
 FLAG = typing.get_args(specmod.Flag)[1:]

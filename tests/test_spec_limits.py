@@ -18,11 +18,12 @@ import pytest
 import yaml
 from pydantic import BaseModel, ValidationError
 
-from pnp import yamlguard, yamlload
-from pnp.errors import SpecError
-from pnp.spec import (MAX_ALIASES, MAX_DEPTH, MAX_NODES, MAX_SPEC_BYTES, BoundedFloat, Count, FiniteFloat, Flag,
-                      Length, OptionalLength, SpecBase, load_yaml, validate_model)
-from pnp.units import parse_length
+from pnp.inputs import yamllimits as yamlguard, yamlfile as yamlload
+from pnp.core.errors import SpecError
+from pnp.inputs.specfields import (
+    MAX_ALIASES, MAX_DEPTH, MAX_NODES, MAX_SPEC_BYTES, BoundedFloat, Count, FiniteFloat, Flag, Length,
+    OptionalLength, SpecBase, load_yaml, validate_model)
+from pnp.core.units import parse_length
 
 REPO = Path(__file__).resolve().parent.parent
 HEAD = "game: nonads\ntitle: hostile\n"  # two lines; nonads has defaults for every other field

@@ -18,7 +18,7 @@ from fontTools.pens.transformPen import TransformPen
 from fontTools.svgLib.path import parse_path
 from fontTools.ttLib import TTFont
 
-from pnp.fonts import CAP_HEIGHT, FONT_NAME, font_path, text_width_mm, ttfont
+from pnp.core.fonts import CAP_HEIGHT, FONT_NAME, font_path, text_width_mm, ttfont
 from pnp.render import svgfont
 from pnp.render.svgfont import FAMILY, bold_stroke_mm, font_face_css, subset_font, text_outline_path
 

@@ -11,12 +11,12 @@ import pytest
 
 import pnp.games
 from conftest import PT, open_pdf
-from pnp.errors import SpecError, ValidationFailed
-from pnp.findings import FAIL, PASS
+from pnp.core.errors import SpecError, ValidationFailed
+from pnp.core.findings import FAIL, PASS
 from pnp.games import KitContext, _template, registry
-from pnp.kit import build_kit, validate_target
+from pnp.build.plan import build_kit, validate_target
 from pnp.layout.impose import ImposeOptions, impose
-from pnp.layout.sheets import load_sheet
+from pnp.layout.paper import load_sheet
 from pnp.render.pdf import PdfWriter
 
 TEMPLATE = Path(_template.__file__)

@@ -1,9 +1,9 @@
 import pytest
 
-from pnp.errors import SpecError
-from pnp.spec import load_yaml, validate_model
+from pnp.core.errors import SpecError
+from pnp.inputs.specfields import load_yaml, validate_model
 from pnp.games.nonads import NonadsSpec
-from pnp.units import parse_length
+from pnp.core.units import parse_length
 
 
 @pytest.mark.parametrize("text,expected", [
@@ -49,5 +49,5 @@ def test_length_units_reach_the_model(tmp_path):
 
 
 def test_cap_height_constant_is_the_fonts_own():
-    from pnp.fonts import CAP_HEIGHT, ttfont
+    from pnp.core.fonts import CAP_HEIGHT, ttfont
     assert CAP_HEIGHT == ttfont().face.capHeight / 1000.0  # reportlab scales font units to 1000 per em

@@ -7,9 +7,9 @@ import pytest
 from typer.testing import CliRunner
 
 from pnp.cli import app
-from pnp.findings import FAIL, WARN
+from pnp.core.findings import FAIL, WARN
 from pnp.games import KitContext, registry
-from pnp.kit import load_target
+from pnp.build.plan import load_target
 
 runner = CliRunner()
 

@@ -11,7 +11,7 @@ import threading
 import time
 from pathlib import Path
 
-from pnp.resources import specs_dir
+from pnp.inputs.resources import specs_dir
 
 WAIT = 60.0  # s: generous bound for a slow CI machine; the test normally takes about 5 s
 

@@ -1,4 +1,4 @@
-"""NetMatch word lists from .txt, .csv, .tsv, .xlsx and .ods (pnp.listfile + pnp.wordlist).
+"""NetMatch word lists from .txt, .csv, .tsv, .xlsx and .ods (pnp.inputs.listfile + pnp.games.netmatch.wordlist).
 
 Every fixture is written at test time: .csv/.tsv with the csv module, .xlsx with openpyxl (test-only),
 .ods by writing the OpenDocument zip and XML here.
@@ -18,11 +18,11 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from typer.testing import CliRunner
 
-from pnp import wordlist
+from pnp.games.netmatch import wordlist
 from pnp.cli import app
-from pnp.errors import PnpError, SpecError, WordListError
-from pnp.listfile import Entry, column_letter, read_list
-from pnp.wordlist import read_words
+from pnp.core.errors import PnpError, SpecError, WordListError
+from pnp.inputs.listfile import Entry, column_letter, read_list
+from pnp.games.netmatch.wordlist import read_words
 
 REPO = Path(__file__).resolve().parent.parent
 SEED = REPO / "specs" / "netmatch-words.txt"
@@ -526,7 +526,7 @@ def test_column_letters():
 
 def test_every_format_builds_the_same_cards_as_the_txt_list(tmp_path, seed_words):
     """The PDF built from each spreadsheet export is byte for byte the PDF built from the .txt list."""
-    from pnp.kit import build_kit
+    from pnp.build.plan import build_kit
     digests = {}
     for fmt in FORMATS:
         path, _, _ = write_list(tmp_path, fmt, list(seed_words), name=f"deck-{fmt}")

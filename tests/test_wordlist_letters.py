@@ -7,8 +7,8 @@ import unicodedata
 
 import pytest
 
-from pnp.errors import WordListError
-from pnp.wordlist import read_words
+from pnp.core.errors import WordListError
+from pnp.games.netmatch.wordlist import read_words
 
 
 def _refused(tmp_path, text: str, name: str = "w.txt") -> WordListError:

@@ -1,7 +1,7 @@
 """Game plug-ins. Each module or package pnp/games/<game> defines ``GAME = Game(...)``; the registry
 finds them, so adding a game means one module and one spec (copy pnp/games/_template.py).
 
-A game never imports pnp.layout or pnp.render: it describes parts (pnp.ir) and checks rules; how the
+A game never imports pnp.layout or pnp.render: it describes parts (pnp.core.ir) and checks rules; how the
 parts land on paper, and whether a board fits a sheet, is layout's business (tests/test_layering.py).
 """
 from __future__ import annotations
@@ -12,10 +12,10 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Callable
 
-from ..errors import SpecError
-from ..findings import Finding
-from ..ir import Component
-from ..spec import SpecBase
+from ..core.errors import SpecError
+from ..core.findings import Finding
+from ..core.ir import Component
+from ..inputs.specfields import SpecBase
 
 
 @dataclass

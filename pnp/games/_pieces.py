@@ -6,10 +6,10 @@ from __future__ import annotations
 import math
 from typing import Iterable, Sequence
 
-from ..fonts import text_width_mm
+from ..core.fonts import text_width_mm
 from ..geometry import hexgrid
-from ..ir import Circle, Drawing, Group, Polygon, Text
-from ..units import pt_to_mm
+from ..core.ir import Circle, Drawing, Group, Polygon, Text
+from ..core.units import pt_to_mm
 
 
 def counter(diameter: float, fill: str, mark: Sequence = (), edge: str | None = None) -> Drawing:

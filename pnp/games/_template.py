@@ -22,13 +22,13 @@ The contract, which every game module keeps:
   sizes are in points (Text.size_pt). Spec lengths use the Length type, so YAML may say "24mm",
   "1in" or "18pt" and the code always sees mm.
 - components(spec, ctx) returns the kit's Components in print order. Each front is a Drawing (a
-  tuple of pnp.ir shapes) in the part's own coordinates, 0..width by 0..height; a shape that
+  tuple of pnp.core.ir shapes) in the part's own coordinates, 0..width by 0..height; a shape that
   reaches the trim says bleed=True so imposition can extend it when the kit is built with bleed.
 - check(spec, ctx) returns Findings made with verdict(ok, what was checked with its numbers, the
   rule source). Every finding cites where its requirement comes from (a rules line, a docs page);
   warn=True turns a failure into a WARNING that does not stop a build. Slow analyses that cannot
   fail a kit run only when ctx.full is True (`pnp validate`, not `pnp build`).
-- A game never imports pnp.layout, pnp.render, pnp.kit or pnp.cli: it describes parts and checks
+- A game never imports pnp.layout, pnp.render, pnp.build.plan or pnp.cli: it describes parts and checks
   rules; whether a part fits the paper, and how it lands there, is layout's business.
 - Extra input files (a word list, a palette) are spec fields holding a path, declared by name in
   Game.inputs; resolve them with ctx.input_path(name, spec_value), which honours
@@ -41,11 +41,11 @@ from pathlib import Path
 
 from pydantic import ValidationInfo, field_validator
 
-from ..errors import SpecError
-from ..findings import Finding, verdict
-from ..ir import WHITE, Circle, Component, Line, Rect, Text
-from ..spec import Colour, Count, Length, SpecBase
-from ..units import fmt_mm
+from ..core.errors import SpecError
+from ..core.findings import Finding, verdict
+from ..core.ir import WHITE, Circle, Component, Line, Rect, Text
+from ..inputs.specfields import Colour, Count, Length, SpecBase
+from ..core.units import fmt_mm
 from . import Game, KitContext
 
 # The rule source every finding cites. In a real game: the rules document and its line or section,

@@ -13,11 +13,12 @@ from typing import Literal
 
 from pydantic import ValidationInfo, field_validator
 
-from ..combinatorics import (VECTOR_THRESHOLD, apply, burnside_count, burnside_terms, canonical, enumerate_classes,
-                             group_permutations, symmetry_order)
-from ..findings import Finding, verdict
-from ..ir import WHITE, Component, Rect, Text
-from ..spec import Colour, Count, FieldError, Flag, Length, SpecBase
+from ..geometry.symmetry import (
+    VECTOR_THRESHOLD, apply, burnside_count, burnside_terms, canonical, enumerate_classes, group_permutations,
+    symmetry_order)
+from ..core.findings import Finding, verdict
+from ..core.ir import WHITE, Component, Rect, Text
+from ..inputs.specfields import Colour, Count, FieldError, Flag, Length, SpecBase
 from . import Game, KitContext
 
 RULE = "Nonads rules (seed 000)"

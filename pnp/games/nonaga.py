@@ -13,10 +13,10 @@ from itertools import combinations
 
 from pydantic import ValidationInfo, field_validator
 
-from ..findings import Finding, verdict
+from ..core.findings import Finding, verdict
 from ..geometry import hexgrid
-from ..ir import Circle, Component, Group, Text
-from ..spec import Colour, Count, Flag, Length, SpecBase
+from ..core.ir import Circle, Component, Group, Text
+from ..inputs.specfields import Colour, Count, Flag, Length, SpecBase
 from . import Game, KitContext
 from ._pieces import counter, fit, star
 

@@ -12,9 +12,9 @@ import math
 from bisect import bisect_left, bisect_right
 from typing import Iterable, Iterator
 
-from ..fonts import CAP_HEIGHT, text_width_mm
-from ..ir import Circle, Group, Polygon, Text
-from ..units import MM_PER_PT
+from ..core.fonts import CAP_HEIGHT, text_width_mm
+from ..core.ir import Circle, Group, Polygon, Text
+from ..core.units import MM_PER_PT
 
 MARK_MAX = 16.0  # mm: circles and polygons up to this size are playing marks
 DESCENT = 0.25   # of the font size: room below the baseline

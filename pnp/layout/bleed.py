@@ -3,7 +3,7 @@ from __future__ import annotations
 
 from dataclasses import replace
 
-from ..ir import Circle, Drawing, Group, Rect
+from ..core.ir import Circle, Drawing, Group, Rect
 
 EPS = 1e-6
 

@@ -3,7 +3,7 @@
 It carries the game's title and designer credit, a one-line description, the bill of materials
 (every component with its count, trim size and pages), a print-and-cut guide for this kit only
 (scale check, duplex pages, round parts, board assembly) and the rules quick reference, set in two
-columns with Noto Sans's real metrics (pnp.fonts.wrap).
+columns with Noto Sans's real metrics (pnp.core.fonts.wrap).
 
 ``impose`` asks a Cover how many pages it takes (``count``, known before the plan) and then for
 those pages (``pages(...)``) once every component's pages are planned. The rules text is data: a
@@ -16,13 +16,13 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Protocol, Sequence
 
-from ..errors import LayoutError, SpecError
-from ..fonts import text_width_mm, wrap
-from ..ir import Component, Line, Page, Text
-from ..units import MM_PER_PT, fmt_mm
+from ..core.errors import LayoutError, SpecError
+from ..core.fonts import text_width_mm, wrap
+from ..core.ir import Component, Line, Page, Text
+from ..core.units import MM_PER_PT, fmt_mm
 from . import marks
 from .options import ImposeOptions
-from .sheets import Sheet
+from .paper import Sheet
 from .tiling import JOIN_INSTRUCTIONS, piece_grid
 
 RULE_SECTIONS = ("Components", "Setup", "A turn", "End and winner", "Fine points")
@@ -70,7 +70,7 @@ def parse_rules(path: Path) -> Rules:
             description, a missing or misplaced section, or Markdown the cover cannot print
             (names the file and line).
     """
-    from ..spec import read_text
+    from ..inputs.specfields import read_text
     if path.is_file() and path.stat().st_size > MAX_RULES_BYTES:
         raise SpecError(f"rules text is larger than {MAX_RULES_BYTES // 1024} KiB.", file=path,
                         hint="a quick reference fits on two pages: shorten it")

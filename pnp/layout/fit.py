@@ -8,10 +8,10 @@ from __future__ import annotations
 
 from typing import Sequence
 
-from ..findings import Finding, verdict
-from ..ir import Component
-from ..units import fmt_mm
-from .sheets import Sheet
+from ..core.findings import Finding, verdict
+from ..core.ir import Component
+from ..core.units import fmt_mm
+from .paper import Sheet
 from .tiling import DEFAULT_OVERLAP, piece_grid, rotated
 
 RULE = "docs/print.md: boards larger than the paper are tiled"

@@ -10,15 +10,15 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 from typing import Iterator, Sequence
 
-from ..errors import LayoutError
-from ..ir import Circle, Component, Drawing, Group, Page, Text
-from ..units import fmt_mm
+from ..core.errors import LayoutError
+from ..core.ir import Circle, Component, Drawing, Group, Page, Text
+from ..core.units import fmt_mm
 from . import marks
 from .bleed import extend_for_bleed
 from .cover import BomCover, Cover
 from .options import ImposeOptions
 from .packing import BoardBlock, PartBlock, SheetPlan, pack
-from .sheets import Sheet
+from .paper import Sheet
 from .tiling import Tiling, cut_rect, piece_items
 
 CUT_GUIDE = "#9a9a9a"

@@ -23,11 +23,11 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Sequence
 
-from ..errors import LayoutError
-from ..ir import Component, Drawing
+from ..core.errors import LayoutError
+from ..core.ir import Component, Drawing
 from .impose import effective_options, grid_for
 from .options import ImposeOptions
-from .sheets import Sheet
+from .paper import Sheet
 from .tiling import piece_grid
 
 MAX_PAGES = 20_000

@@ -4,8 +4,8 @@ All functions return Drawings (tuples of IR shapes) in page millimetres.
 """
 from __future__ import annotations
 
-from ..ir import BLACK, Circle, Drawing, Line, Rect, Text
-from .sheets import Sheet
+from ..core.ir import BLACK, Circle, Drawing, Line, Rect, Text
+from .paper import Sheet
 
 SCALE_BAR = 50.0            # mm
 SCALE_LABEL = "must measure 50 mm \u2014 print at 100 % / Actual size"

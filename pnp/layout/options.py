@@ -4,7 +4,7 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass
 
-from ..errors import SpecError
+from ..core.errors import SpecError
 
 DUPLEX_MODES = ("none", "long", "short")
 MAX_BLEED = 10.0        # mm: a print shop asks for 3; more is a typo

@@ -29,10 +29,10 @@ import math
 from dataclasses import dataclass, replace
 from typing import Sequence
 
-from ..errors import LayoutError
-from ..ir import Component
+from ..core.errors import LayoutError
+from ..core.ir import Component
 from .options import ImposeOptions
-from .sheets import Sheet
+from .paper import Sheet
 from .tiling import Tiling, margin as board_margin, plan_board
 
 EPS = 1e-9

@@ -19,12 +19,12 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass
 
-from ..errors import LayoutError
-from ..fonts import text_width_mm, wrap
-from ..ir import BLACK, Component, Group, Line, Text, TileInfo
-from ..units import MM_PER_PT
+from ..core.errors import LayoutError
+from ..core.fonts import text_width_mm, wrap
+from ..core.ir import BLACK, Component, Group, Line, Text, TileInfo
+from ..core.units import MM_PER_PT
 from . import artwork, marks
-from .sheets import FOOTER_BAND, Sheet
+from .paper import FOOTER_BAND, Sheet
 
 DEFAULT_OVERLAP = 10.0   # mm: the glue tab a neighbour's cut edge is laid on
 CUT_MARGIN = 5.0         # mm of board printed past the join line on the piece that is cut along it

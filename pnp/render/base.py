@@ -10,10 +10,10 @@ from __future__ import annotations
 
 from typing import NamedTuple
 
-from ..errors import LayoutError
-from ..fonts import CAP_HEIGHT, missing_glyphs, text_width_mm
-from ..ir import Circle, Group, Line, Polygon, Rect, Text
-from ..units import MM_PER_PT
+from ..core.errors import LayoutError
+from ..core.fonts import CAP_HEIGHT, missing_glyphs, text_width_mm
+from ..core.ir import Circle, Group, Line, Polygon, Rect, Text
+from ..core.units import MM_PER_PT
 
 BOLD_STROKE = 0.035      # bold = fill + a stroke this fraction of the font size wide (Noto Sans is one variable font)
 UNDERLINE_DROP = 0.12    # underline: this fraction of the size below the baseline

@@ -1,5 +1,5 @@
 """The embedded SVG font subsets (@font-face CSS per character set), cached in memory and, between
-builds, in a folder inside --out (OUT/.pnp/cache, set by pnp.kit): nothing outside --out is written.
+builds, in a folder inside --out (OUT/.pnp/cache, set by pnp.build.plan): nothing outside --out is written.
 Subsetting with fontTools takes about 0.4 s per new character set, so the disk cache is what keeps a
 cold build fast. A cached file is used only if it looks like what this module writes.
 """
@@ -14,7 +14,7 @@ _DISK: dict[str, Path | None] = {"dir": None}
 
 
 def set_cache_dir(folder: Path | None) -> None:
-    """Keep font subsets in ``folder`` between runs (pnp.kit passes OUT/.pnp/cache, so nothing
+    """Keep font subsets in ``folder`` between runs (pnp.build.plan passes OUT/.pnp/cache, so nothing
     outside --out is written); None keeps them in memory only."""
     _DISK["dir"] = folder
 
@@ -32,7 +32,7 @@ def _css_key(chars: frozenset) -> str:
     """What the subset depends on: the font file, fontTools's version, svgfont's code, the characters."""
     from importlib.util import find_spec
 
-    from ..fonts import font_path
+    from ..core.fonts import font_path
     font = font_path()
     h = hashlib.sha256()
     stat = font.stat()

@@ -21,9 +21,9 @@ from reportlab.pdfbase.pdfdoc import PDFArray, PDFDictionary, PDFName, PDFStream
 from reportlab.pdfgen import canvas as rl_canvas
 
 from .. import __version__
-from ..fonts import FONT_NAME, ttfont
-from ..ir import Circle, Group, Line, Page, Polygon, Rect, Text
-from ..units import mm_to_pt
+from ..core.fonts import FONT_NAME, ttfont
+from ..core.ir import Circle, Group, Line, Page, Polygon, Rect, Text
+from ..core.units import mm_to_pt
 from .base import Renderer, place_text
 
 CHUNK_PAGES = 2000

@@ -8,7 +8,7 @@ from pathlib import Path
 
 from PIL import Image
 
-from ..ir import Page
+from ..core.ir import Page
 from .pdf import PdfWriter
 
 
@@ -44,7 +44,7 @@ def _render(page, dpi: float) -> Image.Image:
     w_pt, h_pt = page.get_size()
     pixels = (w_pt * dpi / 72.0) * (h_pt * dpi / 72.0)
     if pixels > MAX_PIXELS:
-        from ..errors import LayoutError
+        from ..core.errors import LayoutError
         raise LayoutError(f"a {w_pt / 72 * 25.4:.0f} x {h_pt / 72 * 25.4:.0f} mm page at {dpi:g} dpi would be "
                           f"{pixels / 1e6:.0f} megapixels (limit {MAX_PIXELS / 1e6:.0f}).", field="--dpi",
                           hint="use a lower --dpi for large sheets")

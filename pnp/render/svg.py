@@ -9,8 +9,8 @@ from pathlib import Path
 
 import svgwrite
 
-from ..fonts import FONT_FAMILY
-from ..ir import Circle, Group, Line, Page, Polygon, Rect, Text
+from ..core.fonts import FONT_FAMILY
+from ..core.ir import Circle, Group, Line, Page, Polygon, Rect, Text
 from .base import Renderer, place_text
 from .fontcache import font_css
 from .svgfont import FAMILY, text_outline_path

@@ -6,12 +6,12 @@ Two tools, for the SVG backend to call:
   base64 ``data:`` URL (WOFF2), under the family name :data:`FAMILY`. Put it in a ``<style>`` in
   the SVG and name ``font-family: 'pnp Noto Sans', 'Noto Sans', sans-serif`` on the text.
 * :func:`text_outline_path` -- the glyph outlines of one line of text as SVG path data in page
-  mm, placed exactly as the PDF and SVG backends place a :class:`pnp.ir.Text`. For cutter SVGs,
+  mm, placed exactly as the PDF and SVG backends place a :class:`pnp.core.ir.Text`. For cutter SVGs,
   which must hold no ``<text>``.
 
-Both work from the same font file as the PDF backend (:func:`pnp.fonts.font_path`, the variable
+Both work from the same font file as the PDF backend (:func:`pnp.core.fonts.font_path`, the variable
 Noto Sans) at its default instance (wght 400, wdth 100), the one reportlab reads. Advances are
-reportlab's (:func:`pnp.fonts.text_width_mm`), so nothing shifts between PDF and SVG.
+reportlab's (:func:`pnp.core.fonts.text_width_mm`), so nothing shifts between PDF and SVG.
 
 Choices worth knowing:
 
@@ -42,7 +42,7 @@ import math
 from functools import lru_cache
 from typing import Iterable
 
-from ..fonts import CAP_HEIGHT, font_path, missing_glyphs
+from ..core.fonts import CAP_HEIGHT, font_path, missing_glyphs
 
 FAMILY = "pnp Noto Sans"
 PT_TO_MM = 25.4 / 72.0
@@ -138,7 +138,7 @@ def _outline_font():
 
 @lru_cache(maxsize=1)
 def _reportlab_widths():
-    from ..fonts import ttfont
+    from ..core.fonts import ttfont
     face = ttfont().face
     return face.charWidths, face.defaultWidth  # 1/1000 em, as reportlab's stringWidth sums them
 
@@ -161,7 +161,7 @@ def text_outline_path(text: str, size_pt: float, x: float, y: float, anchor: str
     """SVG path data (``d``) in page mm, y down, tracing the glyph outlines of ``text`` set in Noto
     Sans at ``size_pt``, placed as the PDF/SVG backends place ``Text(x, y, text, size_pt, anchor,
     valign, rotate=rotate)``: advances are reportlab's (they add up to
-    :func:`pnp.fonts.text_width_mm`), ``anchor`` start/middle/end shifts left by 0, half or all of
+    :func:`pnp.core.fonts.text_width_mm`), ``anchor`` start/middle/end shifts left by 0, half or all of
     that width, ``valign="middle"`` moves the baseline down by half the cap height, and ``rotate``
     turns the text clockwise by degrees about (x, y). Coordinates are rounded to 0.001 mm.
 

@@ -11,7 +11,7 @@ from pathlib import Path
 
 from PIL import Image
 
-from ..ir import Component, Rect, Text
+from ..core.ir import Component, Rect, Text
 from .raster import drawings_to_images
 
 MAX_COLUMNS, MAX_ROWS, MAX_PIXELS = 10, 7, 4096

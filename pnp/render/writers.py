@@ -15,8 +15,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Sequence
 
-from ..errors import SpecError
-from ..ir import Component, Page
+from ..core.errors import SpecError
+from ..core.ir import Component, Page
 from ..layout.options import ImposeOptions
 
 

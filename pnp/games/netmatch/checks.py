@@ -4,11 +4,11 @@ from __future__ import annotations
 
 import math
 
-from ...findings import Finding, verdict
-from ...fonts import missing_glyphs
-from ...geometry.network import START
-from ...units import fmt_mm
-from ...wordlist import WORD_LENGTH, anagram_groups
+from ...core.findings import Finding, verdict
+from ...core.fonts import missing_glyphs
+from ...geometry.planargraph import START
+from ...core.units import fmt_mm
+from .wordlist import WORD_LENGTH, anagram_groups
 from .. import KitContext
 from .drawing import card_box
 from .network import colouring, network_of, node_diameter, reachability, start_groups

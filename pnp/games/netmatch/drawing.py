@@ -5,10 +5,10 @@ from __future__ import annotations
 import math
 from functools import partial
 
-from ...fonts import text_width_mm
-from ...geometry.network import START, Network, Node
-from ...ir import WHITE, Circle, Component, LazyFronts, Line, Polygon, Rect, Text
-from ...units import MM_PER_PT
+from ...core.fonts import text_width_mm
+from ...geometry.planargraph import START, Network, Node
+from ...core.ir import WHITE, Circle, Component, LazyFronts, Line, Polygon, Rect, Text
+from ...core.units import MM_PER_PT
 from .. import KitContext
 from .network import colouring, network_of, node_diameter
 from .spec import SYMBOLS, ColourSpec, NetMatchSpec

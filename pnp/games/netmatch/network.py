@@ -2,8 +2,8 @@
 pawns can reach each other at setup. Shared by the board drawing and the validator."""
 from __future__ import annotations
 
-from ...errors import SpecError
-from ...geometry.network import Network, Node, dodecagon
+from ...core.errors import SpecError
+from ...geometry.planargraph import Network, Node, dodecagon
 from .spec import NetMatchSpec
 
 

@@ -13,8 +13,8 @@ from typing import Literal
 
 from pydantic import ValidationInfo, field_validator, model_validator
 
-from ...spec import MAX_LENGTH_MM, BoundedFloat, Colour, Count, Flag, Items, Length, SpecBase, SpecModel
-from ...wordlist import MAX_WORDS
+from ...inputs.specfields import MAX_LENGTH_MM, BoundedFloat, Colour, Count, Flag, Items, Length, SpecBase, SpecModel
+from .wordlist import MAX_WORDS
 
 MAX_SIDES = 48
 MAX_NODES = 1000

@@ -3,8 +3,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from ...resources import specs_dir
-from ...wordlist import WordList, WORD_LENGTH, read_words
+from ...inputs.resources import specs_dir
+from .wordlist import WordList, WORD_LENGTH, read_words
 from .. import KitContext
 from .spec import NetMatchSpec
 
@@ -19,7 +19,7 @@ def word_list(spec: NetMatchSpec, ctx: KitContext) -> WordList:
     """The checked word list, read once per build (the validator and the cards share it).
 
     Raises:
-        WordListError: the list breaks a rule (see pnp.wordlist.read_words).
+        WordListError: the list breaks a rule (see pnp.games.netmatch.wordlist.read_words).
     """
     path = word_list_path(spec, ctx)
     return ctx.once(("words", path), lambda: read_words(path, WORD_LENGTH))

@@ -2,7 +2,7 @@
 hex board and the square variant the kit prints."""
 from __future__ import annotations
 
-from ...findings import Finding, verdict
+from ...core.findings import Finding, verdict
 from ...geometry import hexgrid
 from .. import KitContext
 from .spec import NooksSpec, Stones

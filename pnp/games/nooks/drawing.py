@@ -3,7 +3,7 @@ and components() that lists them in print order."""
 from __future__ import annotations
 
 from ...geometry import hexgrid, squaregrid
-from ...ir import Circle, Component, Rect, Text
+from ...core.ir import Circle, Component, Rect, Text
 from .. import KitContext
 from .._pieces import counter, fit, hex_cell, star
 from .spec import NooksSpec

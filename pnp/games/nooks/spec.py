@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from pydantic import ValidationInfo, field_validator
 
-from ...spec import Colour, Count, Flag, Items, Length, SpecBase, SpecModel
+from ...inputs.specfields import Colour, Count, Flag, Items, Length, SpecBase, SpecModel
 
 MAX_SETUP = 50  # setup stones: the seed places 2
 

@@ -2,11 +2,11 @@
 prints, and the rules' examples against their trope definitions."""
 from __future__ import annotations
 
-from ...findings import Finding, verdict
-from ...fonts import missing_glyphs
+from ...core.findings import Finding, verdict
+from ...core.fonts import missing_glyphs
 from ...geometry import squaregrid
-from ...ir import Text
-from ...units import fmt_mm
+from ...core.ir import Text
+from ...core.units import fmt_mm
 from .. import KitContext
 from .drawing import card_size_pt, cell_of, draw_card, setup_cells, tile_size
 from .spec import NumeriaSpec

@@ -2,10 +2,10 @@
 card, and components() that lists them in print order."""
 from __future__ import annotations
 
-from ...fonts import CAP_HEIGHT, text_width_mm
+from ...core.fonts import CAP_HEIGHT, text_width_mm
 from ...geometry import squaregrid
-from ...ir import WHITE, Circle, Component, Line, Rect, Text
-from ...units import MM_PER_PT as PT_MM, fmt_mm
+from ...core.ir import WHITE, Circle, Component, Line, Rect, Text
+from ...core.units import MM_PER_PT as PT_MM, fmt_mm
 from .. import KitContext
 from .spec import NumeriaSpec
 from .tropes import TROPES, fmt_set, instances, union

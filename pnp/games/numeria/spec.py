@@ -13,7 +13,7 @@ from typing import Literal
 
 from pydantic import ValidationInfo, field_validator
 
-from ...spec import BoundedFloat, Count, FieldError, Items, Length, SpecBase, SpecModel
+from ...inputs.specfields import BoundedFloat, Count, FieldError, Items, Length, SpecBase, SpecModel
 
 MAX_TILES = 64
 MIN_TILES = 16

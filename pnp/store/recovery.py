@@ -1,4 +1,4 @@
-"""Recovery and reading of the kit store (pnp.kitstore): what ``OUT/<game>`` shows now
+"""Recovery and reading of the kit store (pnp.store.kitstore): what ``OUT/<game>`` shows now
 (:func:`current_generation`), a consistent read-only view of it (:func:`read_only_view`), and
 :func:`clean_stale`, which removes what dead or finished pnp processes left in ``OUT/.pnp`` and puts back a
 half-adopted old folder.
@@ -15,9 +15,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Iterator
 
-from .errors import OutputError
-from .kitstore_fs import (_CLOEXEC, _ENTRY, STORE_DIR, _alive, _check_game, _fsync_path, _remove,
-                          _remove_generation)
+from ..core.errors import OutputError
+from .fs import _CLOEXEC, _ENTRY, STORE_DIR, _alive, _check_game, _fsync_path, _remove, _remove_generation
 
 
 @dataclass(frozen=True)

@@ -2,10 +2,10 @@
 
 Only the safe loader is used, under YAML 1.2 core-schema rules: ``1:30``, ``yes``, ``on`` and
 ``2024-01-01`` are strings, only true/false are booleans, ``0o17`` is octal and ``<<`` is an ordinary
-key. The file size is checked before the file is read, and the limits of pnp.yamlguard (depth,
+key. The file size is checked before the file is read, and the limits of pnp.inputs.yamllimits (depth,
 aliases, values) on the event stream before anything is built; duplicate keys and numbers longer than
 any spec needs are refused while the data is constructed. Floats that are not finite (``.nan``,
-``.inf``, ``1e1000``) load, and pnp.spec.validate_model refuses them wherever they are. Every refusal
+``.inf``, ``1e1000``) load, and pnp.inputs.specfields.validate_model refuses them wherever they are. Every refusal
 is a SpecError naming the file and, where there is one, the line as an editor counts it.
 """
 from __future__ import annotations
@@ -19,8 +19,8 @@ import yaml
 from yaml.constructor import ConstructorError
 from yaml.nodes import MappingNode, ScalarNode, SequenceNode
 
-from .errors import SpecError
-from .yamlguard import MAX_NUMBER_CHARS, MAX_SPEC_BYTES, PARSER, Lines, check_limits, short_repr
+from ..core.errors import SpecError
+from .yamllimits import MAX_NUMBER_CHARS, MAX_SPEC_BYTES, PARSER, Lines, check_limits, short_repr
 
 
 # ---- the YAML 1.2 core-schema loader -----------------------------------------------------------

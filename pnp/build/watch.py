@@ -12,9 +12,9 @@ import time
 from pathlib import Path
 from typing import Callable, Mapping, Sequence
 
-from .errors import PnpError
-from .findings import FAIL, WARN
-from .kit import build_kit, validate_target
+from ..core.errors import PnpError
+from ..core.findings import FAIL, WARN
+from .plan import build_kit, validate_target
 
 
 def _build_all(targets, paper, formats, out, overrides, say) -> set[Path]:

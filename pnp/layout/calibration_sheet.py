@@ -7,9 +7,9 @@ Hold the printed sheet against a light: the target whose front and back coincide
 """
 from __future__ import annotations
 
-from ..ir import Line, Page, Rect, Text
+from ..core.ir import Line, Page, Rect, Text
 from . import marks
-from .sheets import Sheet
+from .paper import Sheet
 
 GRID = 9  # targets per row and column: offsets -4..+4 steps
 

@@ -6,9 +6,9 @@ from pathlib import Path
 
 from pydantic import BaseModel, ConfigDict
 
-from ..errors import SpecError
-from ..resources import sheets_dir
-from ..spec import Length, OptionalLength, SpecModel, load_yaml, validate_model
+from ..core.errors import SpecError
+from ..inputs.resources import sheets_dir
+from ..inputs.specfields import Length, OptionalLength, SpecModel, load_yaml, validate_model
 
 
 FOOTER_BAND = 13.0  # mm reserved at the bottom of the printable area for footer + scale bar

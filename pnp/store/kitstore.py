@@ -27,9 +27,9 @@ staging folder, or ``OUT/.pnp`` not being a plain folder is refused with an Outp
 found inside a game folder are carried over as links (never followed) or dropped when the new kit
 owns them; nothing outside OUT is written or deleted.
 
-The code is split by concern: pnp.kitstore_fs holds the low-level file-system helpers (names in
+The code is split by concern: pnp.store.fs holds the low-level file-system helpers (names in
 ``OUT/.pnp``, the exchange rename, fsync, removal and walks that never follow symlinks), and
-pnp.kitstore_recover reads the current generation and cleans up (:func:`current_generation`,
+pnp.store.recovery reads the current generation and cleans up (:func:`current_generation`,
 :func:`read_only_view`, :func:`clean_stale`). This module holds :class:`KitStore` and re-exports the
 public names.
 """
@@ -44,13 +44,13 @@ import time
 from pathlib import Path
 from typing import Callable
 
-from .errors import OutputError
+from ..core.errors import OutputError
 # _exchange is looked up in this module's namespace by KitStore._swap_legacy, so tests patch
-# pnp.kitstore._exchange to simulate systems without renameat2.
-from .kitstore_fs import (_CLOEXEC, _ENTRY, _NO_EXCHANGE, GAME_NAME, STORE_DIR, _ancestors, _check_game,
-                          _check_rel, _ensure_out, _exchange, _fsync_path, _put, _remove, _remove_generation,
-                          _store_dir, _walk)
-from .kitstore_recover import _clean, _current, _Current, clean_stale, current_generation, read_only_view
+# pnp.store.kitstore._exchange to simulate systems without renameat2.
+from .fs import (
+    _CLOEXEC, _ENTRY, _NO_EXCHANGE, GAME_NAME, STORE_DIR, _ancestors, _check_game, _check_rel, _ensure_out,
+    _exchange, _fsync_path, _put, _remove, _remove_generation, _store_dir, _walk)
+from .recovery import _clean, _current, _Current, clean_stale, current_generation, read_only_view
 
 __all__ = ["KitStore", "clean_stale", "read_only_view", "current_generation", "STORE_DIR", "GAME_NAME"]
 

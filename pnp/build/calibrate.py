@@ -4,9 +4,9 @@ from __future__ import annotations
 import os
 from pathlib import Path
 
-from .errors import OutputError, SpecError
-from .kit import check_environment
-from .layout.sheets import load_sheet
+from ..core.errors import OutputError, SpecError
+from .plan import check_environment
+from ..layout.paper import load_sheet
 
 
 def _prepare_out(out: Path, game: str) -> Path:
@@ -34,8 +34,8 @@ def build_calibration(paper: str, duplex: str, out: Path = Path("output"), step:
         SpecError: duplex is not long/short, step outside 0.1..2 mm, or unknown paper.
         OutputError: the folder cannot be written.
     """
-    from .layout.calibrate import calibration_pages
-    from .render.pdf import PdfWriter
+    from ..layout.calibration_sheet import calibration_pages
+    from ..render.pdf import PdfWriter
     check_environment()
     if duplex not in ("long", "short"):
         raise SpecError(f"duplex {duplex!r} cannot be calibrated.", field="--duplex", hint="use long or short")

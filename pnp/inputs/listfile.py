@@ -19,9 +19,9 @@ Limits: the file's size is checked before it is parsed (``max_bytes``); a workbo
 to at most UNPACKED_PER_BYTE times that and its sheet must span at most ``max_cells`` cells (both
 checked before python-calamine sees the file, which would otherwise allocate every cell of the
 sheet's bounding box, so a 5 KB file with one cell at XFD1048576 could exhaust memory: see
-pnp.sheetguard); the number of values is checked while reading (``max_rows``).
+pnp.inputs.workbookguard); the number of values is checked while reading (``max_rows``).
 
-Every problem raises ``error`` (pnp.errors.WordListError unless another PnpError subclass is given)
+Every problem raises ``error`` (pnp.core.errors.WordListError unless another PnpError subclass is given)
 naming the file, ``line`` = the row, and the sheet, row and column in the message.
 """
 from __future__ import annotations
@@ -33,8 +33,8 @@ import re
 from dataclasses import dataclass
 from pathlib import Path
 
-from .errors import PnpError, WordListError
-from .sheetguard import KIND_NAMES, WorkbookGuard, column_letter, size_text
+from ..core.errors import PnpError, WordListError
+from .workbookguard import KIND_NAMES, WorkbookGuard, column_letter, size_text
 
 SUFFIXES = (".txt", ".csv", ".tsv", ".xlsx", ".ods")
 MAX_ROWS = 200_000

@@ -3,8 +3,8 @@ validate_model, which turns the first problem into a SpecError naming the file, 
 
 A spec names its game in ``game:``; each game module defines a model derived from SpecBase, and every
 model nested in a spec derives from SpecModel: both reject unknown keys and nan / inf in float fields.
-Loading the YAML (safe loader, YAML 1.2 core schema, hostile-input limits) is pnp.yamlload; its names
-are re-exported here, so ``from pnp.spec import load_yaml, read_text, validate_model`` keeps working.
+Loading the YAML (safe loader, YAML 1.2 core schema, hostile-input limits) is pnp.inputs.yamlfile; its names
+are re-exported here, so ``from pnp.inputs.specfields import load_yaml, read_text, validate_model`` keeps working.
 """
 from __future__ import annotations
 
@@ -16,11 +16,11 @@ from typing import Annotated, Any, TypeVar
 
 from pydantic import AfterValidator, BaseModel, BeforeValidator, ConfigDict, ValidationError
 
-from .errors import SpecError
-from .units import parse_length
-from .yamlguard import MAX_ALIASES, MAX_DEPTH, MAX_NODES, MAX_NUMBER_CHARS, MAX_SPEC_BYTES
-from .yamlguard import short_repr as _short
-from .yamlload import load_yaml, read_text
+from ..core.errors import SpecError
+from ..core.units import parse_length
+from .yamllimits import MAX_ALIASES, MAX_DEPTH, MAX_NODES, MAX_NUMBER_CHARS, MAX_SPEC_BYTES
+from .yamllimits import short_repr as _short
+from .yamlfile import load_yaml, read_text
 
 __all__ = ["MAX_ALIASES", "MAX_DEPTH", "MAX_LENGTH_MM", "MAX_NODES", "MAX_NUMBER_CHARS", "MAX_SPEC_BYTES",
            "MIN_LENGTH_MM", "BoundedFloat", "Bounds", "Colour", "Count", "FieldError", "FiniteFloat", "Flag", "Items",

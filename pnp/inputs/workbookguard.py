@@ -5,7 +5,7 @@ python-calamine allocates every cell of a sheet's bounding box, so a 5 KB file w
 XFD1048576 could exhaust memory. WorkbookGuard reads the zip archive's directory and streams the sheet
 XML through expat, counting the bounding box of the cells that hold a value, and refuses the file at
 the first limit: unpacked size, or cells in the bounding box (for .ods, all sheets together, because
-python-calamine reads every sheet of an .ods when it opens it). Used by pnp.listfile.
+python-calamine reads every sheet of an .ods when it opens it). Used by pnp.inputs.listfile.
 """
 from __future__ import annotations
 
@@ -17,7 +17,7 @@ import zlib
 from typing import Callable
 from xml.parsers import expat
 
-from .errors import PnpError
+from ..core.errors import PnpError
 
 # what zipfile raises on a damaged or unusual archive (unsupported version or compression, encryption, ...)
 _ZIP_ERRORS = (zipfile.BadZipFile, zipfile.LargeZipFile, OSError, EOFError, zlib.error, RuntimeError,

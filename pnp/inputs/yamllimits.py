@@ -4,7 +4,7 @@ The nesting depth, the number of aliases and the number of values (every use of 
 whole value it repeats) are counted while the parser's events are read lazily; the walk stops at the
 first limit passed, so a "billion laughs" or a 100,000-bracket spec costs a few hundred events. Also
 here: line numbers as an editor counts them (Lines), and short_repr for quoting values in messages.
-The loader itself is pnp.yamlload.
+The loader itself is pnp.inputs.yamlfile.
 """
 from __future__ import annotations
 
@@ -15,7 +15,7 @@ from typing import Any
 
 import yaml
 
-from .errors import SpecError
+from ..core.errors import SpecError
 
 # Limits on a spec file. The built-in specs are under 3 KB, at most about 100 values and 3 levels deep.
 MAX_SPEC_BYTES = 1024 * 1024

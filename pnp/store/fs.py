@@ -1,8 +1,8 @@
-"""Low-level file-system helpers of the kit store (pnp.kitstore): the names kept in ``OUT/.pnp``
+"""Low-level file-system helpers of the kit store (pnp.store.kitstore): the names kept in ``OUT/.pnp``
 (STORE_DIR, GAME_NAME, _ENTRY), checks of the game name and the output folder, the renameat2
 ``RENAME_EXCHANGE`` swap, fsync, removal that never follows a symlink (of a generation: only if no reader
 holds it), a walk that never follows one, relative-path checks and :func:`_put` (hard link, else copy).
-What to remove and when is decided by pnp.kitstore_recover and pnp.kitstore.
+What to remove and when is decided by pnp.store.recovery and pnp.store.kitstore.
 """
 from __future__ import annotations
 
@@ -17,7 +17,7 @@ import sys
 from pathlib import Path
 from typing import Iterator
 
-from .errors import OutputError
+from ..core.errors import OutputError
 
 STORE_DIR = ".pnp"
 GAME_NAME = re.compile(r"^[a-z0-9][a-z0-9_-]{0,40}$")

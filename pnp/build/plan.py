@@ -1,7 +1,7 @@
 """build_kit(): spec -> components -> pages -> files (one writer per format) + manifest, written atomically.
 
 Every file is first written into a staging folder, then the whole game folder is switched to the
-new generation in one atomic step (pnp.kitstore): a kit is replaced whole or not at all, even under
+new generation in one atomic step (pnp.store.kitstore): a kit is replaced whole or not at all, even under
 kill -9, a full disk or two builds at once (they take turns on a per-game lock).
 Nothing here knows a game by name: games declare their extra inputs (``Game.inputs``) and the
 caller passes overrides by input name.
@@ -16,21 +16,21 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Callable, Mapping, Sequence
 
-from .errors import OutputError, SpecError, ValidationFailed
-from .findings import FAIL, Finding
-from .games import Game, KitContext, get_game, registry
-from .kitstore import KitStore
-from .ir import Component
-from .layout.cover import CoverInfo, KitCover, parse_rules
-from .layout.fit import board_fit
-from .layout.limits import check_budget
-from .layout.impose import effective_options, impose
-from .layout.options import ImposeOptions
-from .layout.sheets import Sheet, available_papers, load_sheet, sheet_path
-from .render.fontcache import set_cache_dir as set_font_cache
-from .render.writers import WRITERS, WriteJob, resolve_formats
-from .resources import builtin_spec, specs_dir
-from .spec import SpecBase, load_yaml, validate_model
+from ..core.errors import OutputError, SpecError, ValidationFailed
+from ..core.findings import FAIL, Finding
+from ..games import Game, KitContext, get_game, registry
+from ..store.kitstore import KitStore
+from ..core.ir import Component
+from ..layout.cover import CoverInfo, KitCover, parse_rules
+from ..layout.fit import board_fit
+from ..layout.limits import check_budget
+from ..layout.impose import effective_options, impose
+from ..layout.options import ImposeOptions
+from ..layout.paper import Sheet, available_papers, load_sheet, sheet_path
+from ..render.fontcache import set_cache_dir as set_font_cache
+from ..render.writers import WRITERS, WriteJob, resolve_formats
+from ..inputs.resources import builtin_spec, specs_dir
+from ..inputs.specfields import SpecBase, load_yaml, validate_model
 
 DEFAULT_FORMATS = ("pdf", "svg")
 LOCK_WAIT = 120.0  # s: a second build into the same game folder waits this long for the first, then says "busy"

@@ -1,4 +1,4 @@
-"""Reading a NetMatch word list from a .txt, .csv, .tsv, .xlsx or .ods file (see pnp.listfile).
+"""Reading a NetMatch word list from a .txt, .csv, .tsv, .xlsx or .ods file (see pnp.inputs.listfile).
 
 A .txt list is UTF-8 (a byte-order mark and CRLF line ends are fine), one word per line, blank lines
 and lines starting with # ignored. A spreadsheet gives its words in the column headed ``word`` (any
@@ -14,9 +14,9 @@ import unicodedata
 from dataclasses import dataclass
 from pathlib import Path
 
-from .errors import WordListError
-from .fonts import missing_glyphs
-from .listfile import describe, read_list
+from ...core.errors import WordListError
+from ...core.fonts import missing_glyphs
+from ...inputs.listfile import describe, read_list
 
 WORD_LENGTH = 4
 MAX_WORDS = 200_000
