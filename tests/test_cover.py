@@ -11,7 +11,7 @@ from pnp import __version__
 from pnp.cli import app
 from pnp.games import registry
 from pnp.build.plan import load_target
-from pnp.layout.cover import RULE_SECTIONS, parse_rules
+from pnp.inputs.rulestext import RULE_SECTIONS, parse_rules
 from pnp.inputs.resources import specs_dir
 
 from conftest import mm, open_pdf, pdf_of, snapshot

@@ -21,7 +21,8 @@ from ..core.findings import FAIL, Finding
 from ..games import Game, KitContext, get_game, registry
 from ..store.kitstore import KitStore
 from ..core.ir import Component
-from ..layout.cover import CoverInfo, KitCover, parse_rules
+from ..inputs.rulestext import parse_rules
+from ..layout.cover import CoverInfo, KitCover
 from ..layout.fit import board_fit
 from ..layout.limits import check_budget
 from ..layout.impose import effective_options, impose

@@ -7,16 +7,16 @@ columns with Noto Sans's real metrics (pnp.core.fonts.wrap).
 
 ``impose`` asks a Cover how many pages it takes (``count``, known before the plan) and then for
 those pages (``pages(...)``) once every component's pages are planned. The rules text is data: a
-small Markdown file (see ``parse_rules``) that the user can edit and rebuild.
+small Markdown file (see pnp.inputs.rulestext) that the user can edit and rebuild.
 """
 from __future__ import annotations
 
-import re
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Protocol, Sequence
 
-from ..core.errors import LayoutError, SpecError
+from ..core.errors import LayoutError
+from ..inputs.rulestext import Block, Rules
 from ..core.fonts import text_width_mm, wrap
 from ..core.ir import Component, Line, Page, Text
 from ..core.units import MM_PER_PT, fmt_mm
@@ -25,8 +25,6 @@ from .options import ImposeOptions
 from .paper import Sheet
 from .tiling import JOIN_INSTRUCTIONS, piece_grid
 
-RULE_SECTIONS = ("Components", "Setup", "A turn", "End and winner", "Fine points")
-MAX_RULES_BYTES = 64 * 1024
 BODY_PT, HEAD_PT, SMALL_PT = 8.0, 9.5, 7.5
 LEADING = 1.28          # line height / font size
 COLUMN_GAP = 6.0        # mm between rules columns
@@ -40,85 +38,6 @@ class Cover(Protocol):
 
     def pages(self, components: Sequence[Component], plan: list[tuple[int, ...]], sheet: Sheet,
               opts: ImposeOptions, total: int) -> list[Page]: ...
-
-
-@dataclass(frozen=True)
-class Block:
-    """One piece of the rules text: ``kind`` "heading", "para" or "bullet", its ``text`` and the
-    1-based ``line`` of the source it starts on."""
-    kind: str
-    text: str
-    line: int
-
-
-@dataclass(frozen=True)
-class Rules:
-    """A parsed rules file: title, one-line description, and blocks in order."""
-    path: Path
-    title: str
-    description: str
-    blocks: tuple[Block, ...]
-
-
-def parse_rules(path: Path) -> Rules:
-    """Read a rules file: line 1 ``# Title``, line 2 a one-line description, then ``## Section``
-    headings (Components, Setup, A turn, End and winner, Fine points, in that order), paragraphs
-    (lines joined until a blank line) and ``- `` bullets.
-
-    Raises:
-        SpecError: a missing or unreadable file, not UTF-8, larger than 64 KiB, a missing title or
-            description, a missing or misplaced section, or Markdown the cover cannot print
-            (names the file and line).
-    """
-    from ..inputs.specfields import read_text
-    if path.is_file() and path.stat().st_size > MAX_RULES_BYTES:
-        raise SpecError(f"rules text is larger than {MAX_RULES_BYTES // 1024} KiB.", file=path,
-                        hint="a quick reference fits on two pages: shorten it")
-    lines = read_text(path, "rules file").splitlines()
-    if not lines or not lines[0].startswith("# ") or not lines[0][2:].strip():
-        raise SpecError("the first line must be the title, written `# Title`.", file=path, line=1, field="rules")
-    if len(lines) < 2 or not lines[1].strip() or lines[1].startswith("#"):
-        raise SpecError("the second line must be a one-line description of the game.", file=path, line=2,
-                        field="rules")
-    blocks: list[Block] = []
-    para: list[str] = []
-    para_line = 0
-
-    def flush() -> None:
-        nonlocal para
-        if para:
-            kind = "bullet" if para[0].startswith("- ") else "para"
-            text = " ".join(p.strip() for p in para)
-            blocks.append(Block(kind, text[2:].strip() if kind == "bullet" else text, para_line))
-            para = []
-
-    for number, raw in enumerate(lines[2:], start=3):
-        line = raw.rstrip()
-        if not line.strip():
-            flush()
-        elif line.startswith("## "):
-            flush()
-            blocks.append(Block("heading", line[3:].strip(), number))
-        elif line.startswith("#") or line.lstrip().startswith(("|", "* ", "  -")) or re.match(r"\s*\d+\.\s", line):
-            raise SpecError(f"the cover prints `## Section` headings, paragraphs and `- ` bullets only; "
-                            f"cannot print {line.strip()[:40]!r}.", file=path, line=number, field="rules",
-                            hint="use one level of headings and plain bullets")
-        elif line.startswith("- "):
-            flush()
-            para, para_line = [line], number
-        else:
-            if not para:
-                para_line = number
-            para.append(line)
-    flush()
-    headings = [b.text for b in blocks if b.kind == "heading"]
-    if tuple(headings) != RULE_SECTIONS:
-        missing = [h for h in RULE_SECTIONS if h not in headings]
-        where = next((b.line for b in blocks if b.kind == "heading" and b.text not in RULE_SECTIONS), None)
-        raise SpecError("the rules need the sections " + ", ".join(RULE_SECTIONS) + " in that order"
-                        + (f"; missing: {', '.join(missing)}" if missing else f"; found: {', '.join(headings)}")
-                        + ".", file=path, line=where, field="rules", hint="start each with `## ` on its own line")
-    return Rules(path, lines[0][2:].strip(), lines[1].strip(), tuple(blocks))
 
 
 @dataclass(frozen=True)
