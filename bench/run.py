@@ -146,7 +146,8 @@ def case_a(tmp: Path, reps: int) -> dict:
 def case_b(tmp: Path, reps: int) -> dict:
     from pnp.core.fonts import font_path
     from pnp.games import registry
-    from pnp.build.plan import build_kit, load_target
+    from pnp.build.execute import build_kit
+    from pnp.build.plan import load_target
     from pnp.games import KitContext
     from pnp.layout.impose import impose
     from pnp.layout.paper import load_sheet
@@ -225,20 +226,20 @@ def card_layout(words: Path, path: Path) -> dict:
     from pnp.core.fonts import font_path
     from pnp.games.netmatch.drawing import SAFE
     from pnp.core.ir import Group, Line, Text
-    from pnp.build.plan import context, cover_info, load_target, metadata
+    from pnp.build.plan import Request, load_paper, plan as plan_kits
     from pnp.layout.impose import impose
     from pnp.layout.paper import load_sheet
     from pnp.render.svg import BASE_CHARS, FONT_STACK
     from pnp.render.svgfont import font_face_css
 
-    loaded = load_target("netmatch")
-    ctx = context(loaded, {"words": words})
-    comps = loaded.game.components(loaded.spec, ctx)
-    title = loaded.spec.title or loaded.game.title
-    total, plan, pages = impose(title, comps, load_sheet("a4"))
+    from pnp.build.execute import metadata
+    [tp] = plan_kits(["netmatch"], Request(load_paper("a4"), overrides={"words": words})).targets
+    loaded, comps = tp.loaded, tp.components
+    title = tp.info.title
+    total, plan, pages = impose(title, comps, load_sheet("a4"), tp.opts)
     first = plan[0][0]
     page = next(p for i, p in enumerate(pages, start=1) if i == first)
-    meta = metadata(cover_info(loaded, ctx), loaded.game)
+    meta = metadata(tp)
     number = re.compile(r"page \d+ of \d+")
     layout = {
         "page": [page.width, page.height], "card": [comps[0].width, comps[0].height],

@@ -1,5 +1,7 @@
-"""The `pnp` command (typer): build, validate, list, watch, calibrate, preview. Commands stay thin;
-the work is in pnp.build.plan.
+"""The `pnp` command (typer): build, validate, list, watch, calibrate, preview. Commands stay thin:
+each turns its options into typed values once, here at the edge (a loaded paper, lengths in mm,
+ImposeOptions, checked format names), then calls pnp.build.plan.plan() and, to write,
+pnp.build.execute.
 
 A PnpError becomes one plain-text message on stderr (control characters escaped, long values cut)
 and exit code 2; a failed rules check exits 1. ``-q`` silences everything but errors; ``--json``
@@ -21,8 +23,8 @@ from .core.errors import PnpError, ValidationFailed
 from .core.findings import FAIL, PASS, WARN
 from .games import registry
 from .build.calibrate import build_calibration
-from .build.plan import (
-    DEFAULT_FORMATS, build_kit, check_override_names, context, load_target, preflight, validate_target)
+from .build.execute import execute_target
+from .build.plan import DEFAULT_FORMATS, Request, context, load_paper, load_target, plan
 from .layout.options import DUPLEX_MODES, ImposeOptions
 from .layout.paper import available_papers
 from .render.writers import WRITERS
@@ -135,7 +137,17 @@ def _options(bleed: str, duplex: str, back_offset: str) -> ImposeOptions:
         bleed_mm = parse_length(bleed)
     except ValueError as exc:
         raise PnpError(f"--bleed: {exc}.", field="--bleed", hint="write e.g. --bleed 3") from None
-    return ImposeOptions(bleed=bleed_mm, duplex=duplex, back_offset=_offset(back_offset))
+    opts = ImposeOptions(bleed=bleed_mm, duplex=duplex, back_offset=_offset(back_offset))
+    if opts.back_offset != (0.0, 0.0) and duplex not in ("long", "short"):
+        raise PnpError(f"--back-offset {back_offset} moves the backs of a two-sided print, but --duplex is {duplex}.",
+                       field="--back-offset", hint="add --duplex long or --duplex short, or drop --back-offset")
+    return opts
+
+
+def _request(paper: str, fmt: list[str], sets: list[str], words: Path | None, opts: ImposeOptions = ImposeOptions(),
+             settings: dict | None = None, full: bool = False) -> Request:
+    """Every option of a command as typed values, parsed once."""
+    return Request(load_paper(paper), _split_formats(fmt), opts, _overrides(sets, words), settings or {}, full)
 
 
 @contextmanager
@@ -184,39 +196,41 @@ def build(
     before any is written."""
     STATE["quiet"] |= quiet
     with _guard():
-        formats = _split_formats(fmt)
-        opts = _options(bleed, duplex, back_offset)
-        overrides = _overrides(sets, words)
-        targets = _targets(games)
-        ready = preflight(targets, paper, formats, overrides, opts)
-        for target in targets:
-            start = time.perf_counter()
-            with _progress(f"building {target}") as progress:
-                result = build_kit(target, paper=paper, formats=formats, out=_out(out_dir), overrides=overrides, opts=opts,
-                                   progress=progress, prepared=ready.get(target))
-            for note in result.notes:
-                _note(note)
-            _say(_report(result, time.perf_counter() - start))
+        request = _request(paper, fmt, sets, words, _options(bleed, duplex, back_offset))
+        out = _out(out_dir)
+        _run(plan(_targets(games), request), out)
+
+
+def _run(build_plan, out: Path, report=None) -> None:
+    """Execute a plan target by target with a progress line, printing each kit's notes and report."""
+    for tp in build_plan.targets:
+        start = time.perf_counter()
+        with _progress(f"building {tp.target}") as progress:
+            result = execute_target(tp, build_plan.request, out, progress)
+        for note in result.notes:
+            _note(note)
+        _say((report or _report)(result, time.perf_counter() - start))
 
 
 @app.command()
 def validate(
     games: Optional[List[str]] = typer.Argument(None, help="Games or spec files to check (default: every game)."),
+    paper: str = typer.Option("a4", "--paper", "-p", help=PAPER_HELP + " The page budget and cover are checked on it."),
     sets: List[str] = typer.Option([], "--set", help=SET_HELP),
     words: Optional[Path] = typer.Option(None, "--words", help=WORDS_HELP),
     as_json: bool = typer.Option(False, "--json", help="Print the findings as JSON (for scripts and CI)."),
     quiet: bool = typer.Option(False, "--quiet", "-q", help=QUIET_HELP),
 ) -> None:
-    """Run the rules checks; exit 0 if all pass (warnings allowed), 1 if any fails, 2 on bad input."""
+    """Run every check a build runs (rules checks, inputs, page budget, cover) and report whether each
+    board fits each standard paper; exit 0 if all pass (warnings allowed), 1 if any fails, 2 on bad input."""
     STATE["quiet"] |= quiet
     failed = False
     report = []
     with _guard():
-        overrides = _overrides(sets, words)
-        check_override_names(_targets(games), overrides)
-        for target in _targets(games):
-            loaded, findings = validate_target(target, overrides)
-            failed |= any(f.status == FAIL for f in findings)
+        checked = plan(_targets(games), _request(paper, list(DEFAULT_FORMATS), sets, words, full=True))
+        for tp in checked.targets:
+            loaded, findings = tp.loaded, tp.findings
+            failed |= bool(tp.failed)
             report.append({"game": loaded.game.name, "title": loaded.game.title, "spec": str(loaded.path),
                            "findings": [{"status": f.status, "check": f.check, "rule": f.rule} for f in findings]})
             if as_json:
@@ -250,9 +264,8 @@ def watch(
     with _guard():
         if not 50 <= debounce <= 10_000:
             raise PnpError(f"--debounce {debounce} ms is outside 50..10000.", field="--debounce")
-        overrides = _overrides(sets, words)
-        check_override_names(_targets(games), overrides)
-        code = watch_kits(_targets(games), paper, _split_formats(fmt), _out(out_dir), overrides, debounce,
+        request = _request(paper, fmt, sets, words)
+        code = watch_kits(_targets(games), request, _out(out_dir), debounce,
                           say=lambda text: typer.echo(plain(text)), quiet=STATE["quiet"])
     raise typer.Exit(code)
 
@@ -287,15 +300,12 @@ def preview(
     with _guard():
         if not 10 <= dpi <= 600:
             raise PnpError(f"dpi {dpi} is outside 10..600.", field="--dpi", hint="50 for a quick look, 300 to print")
-        targets = _targets(games)
-        overrides = _overrides(sets, words)
-        ready = preflight(targets, paper, ("preview",), overrides, ImposeOptions())
-        for target in targets:
-            with _progress(f"preview {target}") as progress:
-                result = build_kit(target, paper=paper, formats=("preview",), out=_out(out_dir), settings={"dpi": dpi},
-                                   overrides=overrides, progress=progress, prepared=ready.get(target))
+        request = _request(paper, ["preview"], sets, words, settings={"dpi": dpi})
+
+        def report(result, _seconds: float) -> str:
             pngs = [f for f in result.files if f.suffix == ".png"]
-            _say(f"{result.game}: {len(pngs) - 1} pages at {dpi} dpi, contact sheet {pngs[-1]}")
+            return f"{result.game}: {len(pngs) - 1} pages at {dpi} dpi, contact sheet {pngs[-1]}"
+        _run(plan(_targets(games), request), _out(out_dir), report)
 
 
 @app.command("list")

@@ -1,5 +1,5 @@
 """The import contract (docs/architecture.md, "Layering"): no import cycles between pnp's modules,
-games never import layout or render, layout never imports render, kit or cli, and only cli imports typer.
+each folder imports only the folders below it (ALLOWED), and only cli imports typer.
 
 Imports are read from the source with ast (module-level and function-level alike), so a lazy import
 inside a function counts too.
@@ -104,21 +104,39 @@ def test_cycle_finder_finds_a_planted_cycle():
     assert find_cycle(graph) == ["pnp.a", "pnp.b", "pnp.c", "pnp.a"]
 
 
-FORBIDDEN = {
-    "pnp.games": ("pnp.layout", "pnp.render", "pnp.kit", "pnp.cli"),
-    "pnp.layout": ("pnp.render", "pnp.kit", "pnp.cli", "pnp.games"),
-    "pnp.render": ("pnp.kit", "pnp.cli", "pnp.games"),
-    "pnp.geometry": ("pnp.layout", "pnp.render", "pnp.kit", "pnp.cli", "pnp.games"),
-    "pnp.ir": ("pnp.layout", "pnp.render", "pnp.kit", "pnp.cli", "pnp.games"),
+# Folder rules (docs/architecture.md, "Layering"): each folder of pnp may import only the folders listed.
+# core <- inputs <- games; core <- geometry <- games; core, inputs <- layout <- render;
+# core <- store; everything <- build (plan, execute) <- cli.
+ALLOWED = {
+    "core": {"core"},
+    "inputs": {"core", "inputs"},
+    "geometry": {"core", "geometry"},
+    "games": {"core", "inputs", "geometry", "games"},
+    "custom": {"core", "inputs", "games", "custom"},
+    "layout": {"core", "inputs", "layout"},
+    "render": {"core", "inputs", "layout", "render", "pnp"},
+    "store": {"core", "store"},
+    "build": {"core", "inputs", "games", "custom", "layout", "render", "store", "build"},
+    "cli": {"core", "inputs", "games", "custom", "layout", "render", "store", "build", "cli", "pnp"},
+    "__main__": {"cli"},
+    "pnp": set(),
 }
+
+
+def _folder(module: str) -> str:
+    """The folder (or top-level module) of pnp that ``module`` belongs to: pnp.layout.tiling -> layout."""
+    parts = module.split(".")
+    return parts[1] if len(parts) > 1 else "pnp"
 
 
 def layer_violations(graph: dict[str, set[str]]) -> list[str]:
     bad = []
     for module, deps in graph.items():
-        for layer, banned in FORBIDDEN.items():
-            if module == layer or module.startswith(layer + "."):
-                bad += [f"{module} imports {d}" for d in deps for b in banned if d == b or d.startswith(b + ".")]
+        allowed = ALLOWED.get(_folder(module))
+        if allowed is None:
+            bad.append(f"{module} is in no folder of the layering rules")
+            continue
+        bad += [f"{module} imports {d}" for d in deps if _folder(d) not in allowed]
     return sorted(bad)
 
 
@@ -128,6 +146,15 @@ def test_layers():
 
 def test_layer_check_catches_a_game_importing_layout():
     assert layer_violations({"pnp.games.x": {"pnp.layout.tiling"}}) == ["pnp.games.x imports pnp.layout.tiling"]
+
+
+def test_layer_check_catches_layout_importing_render_and_core_importing_inputs():
+    graph = {"pnp.layout.impose": {"pnp.render.pdf"}, "pnp.core.ir": {"pnp.inputs.specfields"},
+             "pnp.render.svg": {"pnp.build.plan"}, "pnp.newfolder.x": set()}
+    assert layer_violations(graph) == ["pnp.core.ir imports pnp.inputs.specfields",
+                                       "pnp.layout.impose imports pnp.render.pdf",
+                                       "pnp.newfolder.x is in no folder of the layering rules",
+                                       "pnp.render.svg imports pnp.build.plan"]
 
 
 def test_only_cli_imports_typer():

@@ -13,7 +13,7 @@ from fontTools.ttLib import TTFont
 from PIL import Image
 
 from pnp.games import registry
-from pnp.build.plan import build_kit
+from pnp.build.execute import build_kit
 
 from browser import chromium_available, render_svg_png
 from conftest import pdf_of

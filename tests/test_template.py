@@ -14,7 +14,8 @@ from conftest import PT, open_pdf
 from pnp.core.errors import SpecError, ValidationFailed
 from pnp.core.findings import FAIL, PASS
 from pnp.games import KitContext, _template, registry
-from pnp.build.plan import build_kit, validate_target
+from pnp.build.execute import build_kit
+from pnp.build.plan import Request, load_paper, plan
 from pnp.layout.impose import ImposeOptions, impose
 from pnp.layout.paper import load_sheet
 from pnp.render.pdf import PdfWriter
@@ -121,7 +122,8 @@ def test_a_copy_of_the_template_is_a_sixth_game(sixth_game):
     (sixth_game / "rules" / "dominoes.md").write_text(RULES, encoding="utf-8")
     spec = sixth_game / "dominoes.yaml"
     spec.write_text("game: dominoes\ntitle: Dominoes\npalette: palette.txt\n", encoding="utf-8")
-    loaded, findings = validate_target(str(spec))
+    [checked] = plan([str(spec)], Request(load_paper("a4"), full=True)).targets
+    loaded, findings = checked.loaded, checked.findings
     assert loaded.game.name == "dominoes"
     assert findings and not [f for f in findings if f.status == FAIL]
     result = build_kit(str(spec), out=sixth_game / "out")

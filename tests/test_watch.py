@@ -46,7 +46,7 @@ def test_watch_rebuilds_on_edit_keeps_last_good_kit_and_stops_on_ctrl_c(tmp_path
     reader.start()
     try:
         _until(lambda: any("watching" in ln for ln in lines), "the first build", lines)
-        assert pdf.is_file() and any("nonads: 2 pages" in ln and "validate: pass" in ln for ln in lines)
+        assert pdf.is_file() and any("nonads: 2 pages" in ln and "checks: pass" in ln for ln in lines)
         first = _sha(pdf)
 
         spec.write_text(original.replace("tile_size: 30mm", "tile_size: 28mm"), encoding="utf-8")
@@ -73,3 +73,94 @@ def test_watch_rebuilds_on_edit_keeps_last_good_kit_and_stops_on_ctrl_c(tmp_path
             proc.kill()
     err = proc.stderr.read()
     assert code == 0 and "Traceback" not in err, err
+
+
+def _watch(tmp_path: Path, *targets: str, debounce: str = "50") -> tuple[subprocess.Popen, list[str]]:
+    proc = subprocess.Popen([sys.executable, "-m", "pnp", "watch", *targets, "-o", str(tmp_path / "out"), "-f", "pdf",
+                             "--debounce", debounce], stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
+                            env={**os.environ, "PYTHONUNBUFFERED": "1"})
+    lines: list[str] = []
+    threading.Thread(target=lambda: lines.extend(iter(proc.stdout.readline, "")), daemon=True).start()
+    return proc, lines
+
+
+def _stop(proc: subprocess.Popen) -> None:
+    proc.send_signal(signal.SIGINT)
+    try:
+        proc.wait(timeout=WAIT)
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+
+
+def test_watch_converges_on_the_last_save_after_a_burst(tmp_path):
+    """50 saves a second for 3 s, every third one broken YAML: the kit on disk ends up built from the
+    last save (its tile size, read back from the manifest the build wrote), not from an earlier one."""
+    spec = tmp_path / "nonads.yaml"
+    original = (specs_dir() / "nonads.yaml").read_text(encoding="utf-8")
+    spec.write_text(original, encoding="utf-8")
+    manifest = tmp_path / "out" / "nonads" / "manifest-a4.json"
+    proc, lines = _watch(tmp_path, str(spec))
+    try:
+        _until(lambda: any("watching" in ln for ln in lines), "the first build", lines)
+        sizes = [20 + (i % 15) for i in range(150)]
+        for i, size in enumerate(sizes):
+            text = original.replace("tile_size: 30mm", f"tile_size: {size}mm")
+            if i % 3 == 1:
+                text += "\nbroken: [\n"
+            tmp = spec.with_suffix(".tmp")
+            tmp.write_text(text, encoding="utf-8")
+            os.replace(tmp, spec)  # an editor's atomic save
+            time.sleep(0.02)
+        last = 34
+        spec.write_text(original.replace("tile_size: 30mm", f"tile_size: {last}mm"), encoding="utf-8")
+
+        def built_from_last() -> bool:
+            try:
+                data = __import__("json").loads(manifest.read_text(encoding="utf-8"))
+            except (OSError, ValueError):
+                return False
+            return data["components"][0]["trim_mm"] == [float(last), float(last)]
+        _until(built_from_last, f"the kit built from the last save ({last} mm tiles)", lines)
+    finally:
+        _stop(proc)
+
+
+def test_a_save_during_a_build_starts_another_build(tmp_path):
+    """A save made while a (slow) build runs is built when that build ends, without another save."""
+    words = tmp_path / "words.txt"
+    letters = "ABCDEFGHIJKLMNOP"
+    deck = ["".join((letters[i % 16], letters[i // 16 % 16], letters[i // 256 % 16], "Z")) for i in range(3000)]
+    words.write_text("\n".join(deck) + "\n", encoding="utf-8")
+    spec = tmp_path / "netmatch.yaml"
+    text = (specs_dir() / "netmatch.yaml").read_text(encoding="utf-8")
+    text = text.replace("words: netmatch-words.txt", "words: words.txt").replace("expected_words: 75", "expected_words: null")
+    spec.write_text(text, encoding="utf-8")
+    manifest = tmp_path / "out" / "netmatch" / "manifest-a4.json"
+    proc, lines = _watch(tmp_path, str(spec))
+    try:
+        _until(lambda: any("watching" in ln for ln in lines), "the first build", lines)
+        first = manifest.read_bytes()
+        words.write_text("\n".join(deck[:-1]) + "\nQQQQ\nRRRR\n", encoding="utf-8")  # starts a rebuild
+        _until(lambda: any("rebuilding" in ln for ln in lines), "the rebuild to start", lines)
+        time.sleep(0.2)
+        words.write_text("\n".join(deck[:10]) + "\n", encoding="utf-8")  # saved while that rebuild runs
+
+        def ten_cards() -> bool:
+            try:
+                data = __import__("json").loads(manifest.read_text(encoding="utf-8"))
+            except (OSError, ValueError):
+                return False
+            return next(c["count"] for c in data["components"] if c["name"] == "word card") == 10
+        _until(ten_cards, "the kit built from the save made during the rebuild", lines)
+        assert manifest.read_bytes() != first
+    finally:
+        _stop(proc)
+
+
+def test_watch_of_an_unknown_game_or_missing_spec_exits_2_at_once(tmp_path):
+    for target in ("chess", str(tmp_path / "nonexistent" / "x.yaml")):
+        r = subprocess.run([sys.executable, "-m", "pnp", "watch", target, "-o", str(tmp_path / "out")],
+                           capture_output=True, text=True, timeout=WAIT)
+        assert r.returncode == 2, (target, r.stdout, r.stderr)
+        assert "Traceback" not in r.stderr and target.split("/")[-1] in r.stderr

@@ -1,42 +1,73 @@
-"""build_kit(): spec -> components -> pages -> files (one writer per format) + manifest, written atomically.
+"""plan(): every input of a build resolved and checked once, before anything is written.
 
-Every file is first written into a staging folder, then the whole game folder is switched to the
-new generation in one atomic step (pnp.store.kitstore): a kit is replaced whole or not at all, even under
-kill -9, a full disk or two builds at once (they take turns on a per-game lock).
-Nothing here knows a game by name: games declare their extra inputs (``Game.inputs``) and the
-caller passes overrides by input name.
+``plan(targets, request)`` loads each target's spec, opens its input files through the KitContext
+(which records every path it opens), parses the rules text once (glyphs checked there), runs the
+rules checks, makes the components, applies the request's options (duplex turned off for a kit
+without backs), checks the page budget and lays out the cover. The result, a BuildPlan, is all
+``execute()`` needs: it only imposes, writes and commits. `pnp validate` is plan() alone, `pnp
+build` is plan() then execute(), and `pnp watch` loops over both; because every check runs in
+plan(), a multi-target build never replaces one kit and then stops at a bad one.
+
+Values arrive typed (a loaded Sheet, ImposeOptions, format names checked against the registry):
+the command line turns strings into them once, at its edge. Nothing here knows a game by name.
 """
 from __future__ import annotations
 
-import hashlib
-import json
 import os
-import re
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
-from typing import Callable, Mapping, Sequence
+from typing import Mapping, Sequence
 
-from ..core.errors import OutputError, SpecError, ValidationFailed
+from ..core.errors import SpecError, ValidationFailed
 from ..core.findings import FAIL, Finding
-from ..games import Game, KitContext, get_game, registry
-from ..store.kitstore import KitStore
 from ..core.ir import Component
+from ..games import Game, KitContext, get_game, registry
+from ..inputs.resources import builtin_spec, specs_dir
 from ..inputs.rulestext import parse_rules
+from ..inputs.specfields import SpecBase, load_yaml, validate_model
 from ..layout.cover import CoverInfo, KitCover
 from ..layout.fit import board_fit
+from ..layout.impose import effective_options
 from ..layout.limits import check_budget
-from ..layout.impose import effective_options, impose
 from ..layout.options import ImposeOptions
-from ..layout.paper import Sheet, available_papers, load_sheet, sheet_path
-from ..render.fontcache import set_cache_dir as set_font_cache
-from ..render.writers import WRITERS, WriteJob, resolve_formats
-from ..inputs.resources import builtin_spec, specs_dir
-from ..inputs.specfields import SpecBase, load_yaml, validate_model
+from ..layout.paper import Sheet, available_papers, load_sheet, open_sheet
+from ..render.writers import resolve_formats
+from ..store.names import check_safe_name
 
 DEFAULT_FORMATS = ("pdf", "svg")
-LOCK_WAIT = 120.0  # s: a second build into the same game folder waits this long for the first, then says "busy"
 COMMON_INPUTS = {"rules": "rules quick reference printed on the cover (Markdown; see specs/rules/)"}
-_SAFE_NAME = re.compile(r"^[a-z0-9][a-z0-9_-]{0,40}$")
+
+
+@dataclass(frozen=True)
+class Paper:
+    """The paper of a build: the loaded sheet template and the file it came from (watched)."""
+    sheet: Sheet
+    path: Path
+
+
+def load_paper(name_or_path: str) -> Paper:
+    """Load ``--paper``: a built-in name (a4, letter, a3, tabloid) or a sheet YAML file.
+
+    Raises:
+        SpecError: unknown paper, an invalid template, or a name that cannot be a file name.
+    """
+    sheet, path = open_sheet(name_or_path)
+    check_safe_name(sheet.name, "sheet name", file=path, field="name")
+    return Paper(sheet, path)
+
+
+@dataclass(frozen=True)
+class Request:
+    """What to build, typed: ``paper``, output ``formats`` (registered writer names), imposition
+    ``opts``, ``overrides`` (input name -> file, from ``--set NAME=FILE``), writer ``settings``
+    (e.g. dpi) and ``full`` (validate: also the slow analyses and the board-fit report for every
+    standard paper)."""
+    paper: Paper
+    formats: tuple[str, ...] = DEFAULT_FORMATS
+    opts: ImposeOptions = ImposeOptions()
+    overrides: Mapping[str, Path] = field(default_factory=dict)
+    settings: Mapping = field(default_factory=dict)
+    full: bool = False
 
 
 @dataclass(frozen=True)
@@ -47,16 +78,34 @@ class LoadedSpec:
     path: Path
 
 
-@dataclass
-class KitResult:
-    """What build_kit wrote."""
-    game: str
-    paper: str
-    pages: int
-    files: list[Path] = field(default_factory=list)
-    manifest: dict = field(default_factory=dict)
-    notes: list[str] = field(default_factory=list)
-    inputs: list[Path] = field(default_factory=list)
+@dataclass(frozen=True)
+class TargetPlan:
+    """One target, resolved and checked: its spec, context (inputs loaded once), findings, and,
+    when the checks pass, its components, the board-fit report for the request's paper (``fit``),
+    effective options, cover facts and laid-out cover.
+    ``inputs`` lists every file the kit reads (spec, rules text, sheet, declared inputs)."""
+    target: str
+    loaded: LoadedSpec
+    ctx: KitContext
+    findings: list[Finding]
+    inputs: tuple[Path, ...]
+    components: list[Component] | None = None
+    fit: list[Finding] = field(default_factory=list)
+    opts: ImposeOptions | None = None
+    info: CoverInfo | None = None
+    cover: KitCover | None = None
+    notes: tuple[str, ...] = ()
+
+    @property
+    def failed(self) -> list[Finding]:
+        return [f for f in self.findings if f.status == FAIL]
+
+
+@dataclass(frozen=True)
+class BuildPlan:
+    """Every target of one build, in order, with the request they share."""
+    request: Request
+    targets: tuple[TargetPlan, ...]
 
 
 def load_target(target: str) -> LoadedSpec:
@@ -85,21 +134,13 @@ def load_target(target: str) -> LoadedSpec:
 def context(loaded: LoadedSpec, overrides: Mapping[str, Path] | None = None, full: bool = True) -> KitContext:
     """The KitContext for one kit: ``overrides`` maps input names to files (``--set NAME=FILE``);
     only those this game takes (``Game.inputs`` and COMMON_INPUTS) reach it, so one ``--words`` can
-    go with a build of every game (check_override_names refuses a name no target takes)."""
+    go with a build of every game (plan() refuses a name no target takes)."""
     taken = {k: Path(v) for k, v in (overrides or {}).items()
              if k in loaded.game.inputs or k in COMMON_INPUTS}
     return KitContext(loaded.path, taken, full)
 
 
-def check_override_names(targets: Sequence[str | Game], overrides: Mapping[str, Path]) -> None:
-    """Refuse an override that none of ``targets`` (names, spec paths or Games) takes.
-
-    Raises:
-        SpecError: naming the input and the inputs the targets do take.
-    """
-    if not overrides:
-        return
-    games = [t if isinstance(t, Game) else load_target(t).game for t in targets]
+def _check_override_names(games: Sequence[Game], overrides: Mapping[str, Path]) -> None:
     takes = dict(COMMON_INPUTS)
     for game in games:
         takes.update(game.inputs)
@@ -110,48 +151,15 @@ def check_override_names(targets: Sequence[str | Game], overrides: Mapping[str, 
                             hint=f"inputs: {', '.join(sorted(takes))}")
 
 
-def validate_target(target: str, overrides: Mapping[str, Path] | None = None,
-                    papers: Sequence[str] | None = None) -> tuple[LoadedSpec, list[Finding]]:
-    """Run the game's rules checks, then the board-fit report for ``papers`` (default: every
-    standard paper). Nothing is drawn or written."""
-    loaded = load_target(target)
-    ctx = context(loaded, overrides)
-    findings = loaded.game.check(loaded.spec, ctx)
-    if not any(f.status == FAIL for f in findings):
-        sheets = [load_sheet(p) for p in (papers or available_papers())]
-        findings += board_fit(loaded.game.components(loaded.spec, ctx), sheets)
-    return loaded, findings
-
-
-def cover_info(loaded: LoadedSpec, ctx: KitContext) -> CoverInfo:
-    """The cover's facts: title and designer from the spec, the rules text from ``rules:`` (beside the
-    spec, else built in; ``--set rules=FILE`` replaces it).
-
-    Raises:
-        SpecError: the rules file is missing or malformed (names its file and line).
-    """
-    spec, game = loaded.spec, loaded.game
-    path = ctx.input_path("rules", spec.rules or f"rules/{game.name}.md", specs_dir())
-    rules = parse_rules(path)
-    who = spec.designer or "an unnamed designer"
-    source = (f"Rules: a summary in pnp's own words of {who}'s rules for {rules.title}; the designer's text is the "
-              f"authority. Edit {path.name} (beside the spec, or --set rules=FILE) and rebuild to change it.")
-    return CoverInfo(spec.title or game.title, spec.designer, spec.year, rules, source)
-
-
-def metadata(info: CoverInfo, game: Game) -> dict:
-    """Document metadata for the PDF and SVG writers."""
-    return {"title": f"{info.title} \u2014 print-and-play kit", "author": info.designer,
-            "subject": info.rules.description,
-            "keywords": f"print-and-play, {info.title}, {info.designer}, board game, pnp"}
-
-
-def _sha256(path: Path) -> str:
-    h = hashlib.sha256()
-    with path.open("rb") as f:
-        for block in iter(lambda: f.read(1 << 20), b""):
-            h.update(block)
-    return h.hexdigest()
+def _check_one_spec_per_game(loaded: Mapping[str, LoadedSpec]) -> None:
+    """Two targets of one game would build into the same folder, the second replacing the first."""
+    seen: dict[str, str] = {}
+    for target, spec in loaded.items():
+        first = seen.setdefault(spec.game.name, target)
+        if first != target:
+            raise SpecError(f"{first!r} and {target!r} are both {spec.game.title} specs; one build makes one kit "
+                            f"per game (OUT/{spec.game.name}), so the second would replace the first.",
+                            file=spec.path, field="GAME", hint="build them one at a time with different --out folders")
 
 
 def check_environment() -> None:
@@ -169,150 +177,75 @@ def check_environment() -> None:
                         hint="set it to a Unix time in plain digits such as 1700000000 (`date +%s`), or unset it")
 
 
-def _sheet(paper: str) -> Sheet:
-    sheet = load_sheet(paper)
-    if not _SAFE_NAME.match(sheet.name):
-        raise SpecError(f"sheet name {sheet.name!r} cannot be used in file names.", field="name",
-                        hint="use lower-case letters, digits, - and _")
-    return sheet
-
-
-@dataclass(frozen=True)
-class Prepared:
-    """A target that passed its rules checks: spec, context (inputs loaded once), components and
-    the cover's facts (rules text read and parsed once)."""
-    loaded: LoadedSpec
-    ctx: KitContext
-    components: list[Component]
-    info: CoverInfo
-
-
-def prepare(target: str, overrides: Mapping[str, Path] | None = None, loaded: LoadedSpec | None = None) -> Prepared:
-    """Load a target (unless ``loaded`` is given), run the checks that decide a kit, and make its components.
+def cover_info(loaded: LoadedSpec, ctx: KitContext) -> CoverInfo:
+    """The cover's facts: title and designer from the spec, the rules text from ``rules:`` (beside the
+    spec, else built in; ``--set rules=FILE`` replaces it), parsed once.
 
     Raises:
-        PnpError: bad spec, input file or rules text.
-        ValidationFailed: the components break a rule.
+        SpecError: the rules file is missing or malformed, or holds a character the font lacks
+            (names its file and line).
     """
-    loaded = loaded or load_target(target)
-    ctx = context(loaded, overrides, full=False)
-    failed = [f for f in loaded.game.check(loaded.spec, ctx) if f.status == FAIL]
-    if failed:
-        raise ValidationFailed(f"{loaded.game.name} fails {len(failed)} rules check(s), e.g. {failed[0].check} "
-                               f"[{failed[0].rule}].", file=loaded.path, hint=f"run `pnp validate {target}`")
-    return Prepared(loaded, ctx, loaded.game.components(loaded.spec, ctx), cover_info(loaded, ctx))
+    spec, game = loaded.spec, loaded.game
+    path = ctx.input_path("rules", spec.rules or f"rules/{game.name}.md", specs_dir())
+    rules = parse_rules(path)
+    who = spec.designer or "an unnamed designer"
+    source = (f"Rules: a summary in pnp's own words of {who}'s rules for {rules.title}; the designer's text is the "
+              f"authority. Edit {path.name} (beside the spec, or --set rules=FILE) and rebuild to change it.")
+    return CoverInfo(spec.title or game.title, spec.designer, spec.year, rules, source)
 
 
-def build_kit(target: str, paper: str = "a4", formats: Sequence[str] = DEFAULT_FORMATS, out: Path = Path("output"),
-              overrides: Mapping[str, Path] | None = None, opts: ImposeOptions = ImposeOptions(),
-              progress: Callable[[int, int], None] | None = None, settings: Mapping | None = None,
-              prepared: Prepared | None = None) -> KitResult:
-    """Build one kit into ``out/<game>/``.
-
-    Writes, per format (see pnp.render.writers): ``<game>-<paper>.pdf``, ``svg/<game>-<paper>-pNN.svg``
-    (one per page), cutter SVGs, TTS decks or previews, and ``manifest-<paper>.json`` (game, paper, pages,
-    components with count, trim size in mm and pages, board fit, and every file with its sha256).
-    ``progress(done, total)`` is called after each page; ``settings`` go to the writers (dpi);
-    ``prepared`` (from preflight) saves loading and checking the target a second time.
+def plan_target(target: str, loaded: LoadedSpec, request: Request) -> TargetPlan:
+    """Resolve and check one target (see the module docstring). When the rules checks fail the plan
+    holds the findings and no components.
 
     Raises:
-        PnpError: bad spec, input file, paper, option or output folder (nothing is written).
-        ValidationFailed: the components break a rule (nothing is written).
+        PnpError: a bad input file, rules text, page budget or cover (naming file, line and field).
     """
-    formats = resolve_formats(formats)
-    check_environment()
-    prepared = prepared or prepare(target, overrides)
-    loaded, ctx, components = prepared.loaded, prepared.ctx, prepared.components
-    game, spec = loaded.game, loaded.spec
-    sheet = _sheet(paper)
-    title = spec.title or game.title
-    notes = []
-    if opts.duplex != "none" and effective_options(components, opts).duplex == "none":
-        notes.append(f"--duplex {opts.duplex} ignored: no part of {game.title} has a printed back, so the kit "
-                     "prints one-sided.")
-    opts = effective_options(components, opts)
+    ctx = context(loaded, request.overrides, full=request.full)
+    sheet = request.paper.sheet
+
+    def inputs() -> tuple[Path, ...]:
+        return tuple(dict.fromkeys([loaded.path, *ctx.used, request.paper.path]))
+
+    info = cover_info(loaded, ctx)
+    findings = loaded.game.check(loaded.spec, ctx)
+    if any(f.status == FAIL for f in findings):
+        return TargetPlan(target, loaded, ctx, findings, inputs())
+    components = loaded.game.components(loaded.spec, ctx)
+    opts = effective_options(components, request.opts)
+    notes = ()
+    if opts.duplex != request.opts.duplex:
+        notes = (f"--duplex {request.opts.duplex} ignored: no part of {loaded.game.title} has a printed back, so "
+                 "the kit prints one-sided.",)
+    fit = [] if request.full else board_fit(components, [sheet], opts.overlap)
+    if request.full:  # validate: does each board fit every standard paper, or in how many pieces
+        findings = findings + board_fit(components, [load_sheet(p) for p in available_papers()], opts.overlap)
     check_budget(components, sheet, opts, file=loaded.path)
-    info = prepared.info
     cover = KitCover(info, components, sheet, opts)
-    total, plan, pages = impose(title, components, sheet, opts, cover)
-    fit = board_fit(components, [sheet], opts.overlap)
-    stem = f"{game.name}-{sheet.name}"
-    manifest_name = f"manifest-{sheet.name}.json"
-
-    def owns(rel: str) -> bool:
-        """The files of the earlier kit (this game and paper, the formats built) that this build replaces."""
-        return rel in (manifest_name, "manifest.json") or any(WRITERS[f].owns(rel, stem) for f in formats)
-
-    with KitStore(Path(out), game.name, wait=LOCK_WAIT) as store:
-        staging = store.staging()
-        set_font_cache(store.store / "cache")  # font subsets kept between builds, inside --out
-        try:
-            job = WriteJob(staging, stem, total, opts, components, metadata(info, game), dict(settings or {}))
-            written = _write(job, formats, pages, progress)
-            manifest = _manifest(game.name, sheet.name, total, components, plan, opts, fit, staging, written)
-            (staging / manifest_name).write_text(json.dumps(manifest, indent=2, ensure_ascii=False) + "\n",
-                                                 encoding="utf-8")
-        except OSError as exc:
-            raise OutputError(f"writing the kit failed: {exc.strerror or exc}; the earlier kit is unchanged.",
-                              file=Path(out) / game.name, field="--out",
-                              hint="check the folder is writable and has space") from None
-        written.append(Path(manifest_name))
-        store.commit(staging, owns)
-    target_dir = Path(out) / game.name
-    used = [loaded.path, info.rules.path, sheet_path(paper)]
-    used += [ctx.input_path(name, getattr(spec, name), specs_dir()) for name in game.inputs if hasattr(spec, name)]
-    return KitResult(game.name, sheet.name, total, [target_dir / p for p in written], manifest, notes, used)
+    return TargetPlan(target, loaded, ctx, findings, inputs(), components, fit, opts, info, cover, notes)
 
 
-def preflight(targets: Sequence[str], paper: str, formats: Sequence[str], overrides: Mapping[str, Path],
-              opts: ImposeOptions) -> dict[str, Prepared]:
-    """Check every target before any is built: formats, paper, spec, inputs, rules checks, page
-    budget and rules text, so a multi-target build never replaces one kit and then stops at a bad
-    one. Returns each target's Prepared, for build_kit(prepared=...).
+def plan(targets: Sequence[str], request: Request) -> BuildPlan:
+    """Resolve and check every target before any is built.
 
     Raises:
-        PnpError: the first problem found (nothing has been written).
-        ValidationFailed: a target breaks a rule.
+        PnpError: the first bad input found (nothing has been written).
+        ValidationFailed: a target breaks a rule (not for ``request.full``, where the findings are
+            the answer).
     """
-    resolve_formats(formats)
     check_environment()
-    sheet = _sheet(paper)
-    games = {t: load_target(t) for t in dict.fromkeys(targets)}
-    check_override_names([loaded.game for loaded in games.values()], overrides)
-    ready = {}
-    for target in games:
-        p = ready[target] = prepare(target, overrides, games[target])
-        check_budget(p.components, sheet, effective_options(p.components, opts), file=p.loaded.path)
-    return ready
+    request = replace(request, formats=resolve_formats(request.formats))  # with the formats they require
+    loaded = {t: load_target(t) for t in dict.fromkeys(targets)}
+    _check_one_spec_per_game(loaded)
+    if request.overrides:
+        _check_override_names([spec.game for spec in loaded.values()], request.overrides)
+    planned = []
+    for target, spec in loaded.items():
+        tp = plan_target(target, spec, request)
+        if tp.failed and not request.full:
+            first = tp.failed[0]
+            raise ValidationFailed(f"{spec.game.name} fails {len(tp.failed)} rules check(s), e.g. {first.check} "
+                                   f"[{first.rule}].", file=spec.path, hint=f"run `pnp validate {target}`")
+        planned.append(tp)
+    return BuildPlan(request, tuple(planned))
 
-
-def _write(job: WriteJob, formats: tuple[str, ...], pages, progress) -> list[Path]:
-    """Send every page to every writer, then finish them in registry order."""
-    writers = [WRITERS[name](job) for name in formats]
-    for number, page in enumerate(pages, start=1):
-        for w in writers:
-            w.page(number, page)
-        if progress:
-            progress(number, job.total)
-    written: list[Path] = []
-    for w in writers:
-        written += w.finish()
-    return written
-
-
-def _manifest(game: str, paper: str, total: int, components: list[Component], plan, opts: ImposeOptions,
-              fit: list[Finding], staging: Path, written: list[Path]) -> dict:
-    return {
-        "game": game,
-        "paper": paper,
-        "pages": total,
-        "bleed_mm": opts.bleed,
-        "duplex": opts.duplex,
-        "components": [
-            {"name": c.name, "count": c.count, "trim_mm": [round(c.width, 3), round(c.height, 3)], "shape": c.shape,
-             "pages": list(pages)}
-            for c, pages in zip(components, plan)],
-        "board_fit": [{"status": f.status, "check": f.check} for f in fit],
-        "files": [{"path": p.as_posix(), "bytes": (staging / p).stat().st_size, "sha256": _sha256(staging / p)}
-                  for p in written],
-    }

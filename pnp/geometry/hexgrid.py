@@ -28,11 +28,6 @@ AXES: tuple[Hex, ...] = ((1, 0), (0, -1), (1, -1))
 SQRT3 = math.sqrt(3.0)
 
 
-def s_of(cell: Hex) -> int:
-    """The third cube coordinate s = -q - r."""
-    return -cell[0] - cell[1]
-
-
 def distance(a: Hex, b: Hex) -> int:
     """Steps between two cells: max(|dq|, |dr|, |ds|)."""
     dq, dr = a[0] - b[0], a[1] - b[1]

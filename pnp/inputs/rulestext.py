@@ -12,6 +12,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from ..core.errors import SpecError
+from ..core.fonts import missing_glyphs
 from .specfields import read_text
 
 RULE_SECTIONS = ("Components", "Setup", "A turn", "End and winner", "Fine points")
@@ -43,7 +44,8 @@ def parse_rules(path: Path) -> Rules:
 
     Raises:
         SpecError: a missing or unreadable file, not UTF-8, larger than 64 KiB, a missing title or
-            description, a missing or misplaced section, or Markdown the cover cannot print
+            description, a missing or misplaced section, Markdown the cover cannot print, or a
+            character the embedded font lacks
             (names the file and line).
     """
     if path.is_file() and path.stat().st_size > MAX_RULES_BYTES:
@@ -93,4 +95,10 @@ def parse_rules(path: Path) -> Rules:
         raise SpecError("the rules need the sections " + ", ".join(RULE_SECTIONS) + " in that order"
                         + (f"; missing: {', '.join(missing)}" if missing else f"; found: {', '.join(headings)}")
                         + ".", file=path, line=where, field="rules", hint="start each with `## ` on its own line")
+    for number, line in enumerate(lines, start=1):
+        lacking = missing_glyphs(line)
+        if lacking:
+            raise SpecError(f"the embedded font (Noto Sans) cannot print {' '.join(map(repr, lacking[:5]))} "
+                            f"(U+{ord(lacking[0]):04X}).", file=path, line=number, field="rules",
+                            hint="replace the character with one the font has, or describe it in words")
     return Rules(path, lines[0][2:].strip(), lines[1].strip(), tuple(blocks))

@@ -12,7 +12,6 @@ small Markdown file (see pnp.inputs.rulestext) that the user can edit and rebuil
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from pathlib import Path
 from typing import Protocol, Sequence
 
 from ..core.errors import LayoutError

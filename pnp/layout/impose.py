@@ -118,13 +118,12 @@ def impose(title: str, components: Sequence[Component], sheet: Sheet,
     The ``cover`` pages come first (default: a bill-of-materials page); then every sheet. Each page
     has a footer "<title> — <components> — page i of n" and the 50 mm scale check. In duplex mode
     every page is followed by its back: the mirrored backs of the sheet's parts that have one, else
-    a blank, so that fronts and backs always share a sheet of paper. Duplex is dropped when no
-    component has a back.
+    a blank, so that fronts and backs always share a sheet of paper. ``opts`` are the effective
+    options (see effective_options, applied once by pnp.build.plan).
 
     Raises:
         LayoutError: a component does not fit (checked before any page is made).
     """
-    opts = effective_options(components, opts)
     cover = cover or BomCover(title)
     sheets, tilings, plan = plan_sheets(components, sheet, opts, cover.count)
     sides = _sides(opts)

@@ -25,7 +25,7 @@ from typing import Sequence
 
 from ..core.errors import LayoutError
 from ..core.ir import Component, Drawing
-from .impose import effective_options, grid_for
+from .impose import grid_for
 from .options import ImposeOptions
 from .paper import Sheet
 from .tiling import piece_grid
@@ -86,13 +86,13 @@ def _size(n: int) -> str:
 
 def estimate(components: Sequence[Component], sheet: Sheet, opts: ImposeOptions = ImposeOptions(),
              cover_pages: int = 2, file: str | Path | None = None) -> Budget:
-    """Pages and rough output size of a kit, without imposing a page.
+    """Pages and rough output size of a kit, without imposing a page. ``opts`` are the effective
+    options (see pnp.layout.impose.effective_options).
 
     Raises:
         LayoutError: a part does not fit the sheet (as impose would), or a board would be cut into more
             than MAX_POSTER_COLUMNS columns or MAX_POSTER_PIECES pieces (named in the message).
     """
-    opts = effective_options(components, opts)
     sides = 2 if opts.duplex != "none" else 1
     parts = []
     for comp in components:

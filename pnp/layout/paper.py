@@ -84,9 +84,18 @@ def load_sheet(paper: str) -> Sheet:
     Raises:
         SpecError: unknown paper, or an invalid template.
     """
+    return open_sheet(paper)[0]
+
+
+def open_sheet(paper: str) -> tuple[Sheet, Path]:
+    """The sheet template named ``paper`` and the file it was read from (see load_sheet).
+
+    Raises:
+        SpecError: unknown paper, or an invalid template.
+    """
     path = sheet_path(paper)
     stat = path.stat()
-    return _load_sheet_file(path, stat.st_mtime_ns, stat.st_size)
+    return _load_sheet_file(path, stat.st_mtime_ns, stat.st_size), path
 
 
 @lru_cache(maxsize=32)

@@ -18,9 +18,10 @@ from pathlib import Path
 from typing import Iterator
 
 from ..core.errors import OutputError
+from .names import SAFE_NAME
 
 STORE_DIR = ".pnp"
-GAME_NAME = re.compile(r"^[a-z0-9][a-z0-9_-]{0,40}$")
+GAME_NAME = SAFE_NAME
 _ENTRY = re.compile(r"^(?P<game>[a-z0-9][a-z0-9_-]{0,40})\.(?:"
                     r"g(?P<gen>[0-9]{1,18})"
                     r"|(?P<kind>stage|link)\.(?P<pid>[0-9]{1,10})\.(?P<token>[0-9a-f]{1,32})"
