@@ -255,6 +255,9 @@ def watch(
     sets: List[str] = typer.Option([], "--set", help=SET_HELP),
     words: Optional[Path] = typer.Option(None, "--words", help=WORDS_HELP),
     debounce: int = typer.Option(300, "--debounce", help="Wait this many ms after the last change before rebuilding."),
+    serve: bool = typer.Option(False, "--serve", help="Also show the kits on a local web page (127.0.0.1) that reloads "
+                                                      "after every rebuild; its address is printed."),
+    port: int = typer.Option(8765, "--port", help="Port of the --serve page (0: any free port)."),
     quiet: bool = typer.Option(False, "--quiet", "-q", help=QUIET_HELP),
 ) -> None:
     """Build, then rebuild whenever a spec, word list, rules text or sheet template it used changes.
@@ -264,9 +267,11 @@ def watch(
     with _guard():
         if not 50 <= debounce <= 10_000:
             raise PnpError(f"--debounce {debounce} ms is outside 50..10000.", field="--debounce")
-        request = _request(paper, fmt, sets, words)
+        formats = fmt + (["svg"] if serve else [])  # the page shows the SVG pages
+        request = _request(paper, formats, sets, words)
         code = watch_kits(_targets(games), request, _out(out_dir), debounce,
-                          say=lambda text: typer.echo(plain(text)), quiet=STATE["quiet"])
+                          say=lambda text: typer.echo(plain(text)), quiet=STATE["quiet"],
+                          serve_port=port if serve else None)
     raise typer.Exit(code)
 
 

@@ -34,11 +34,12 @@ def _stamps(paths) -> dict[Path, tuple[int, int] | None]:
 
 
 def _round(targets: Sequence[str], request: Request, out: Path, watched: set[Path],
-           say: Callable[[str], None]) -> set[Path]:
-    """Plan and build every target; print one line each; return the files to watch (a failing
-    target keeps the files it was known to read, so fixing them triggers a rebuild)."""
+           say: Callable[[str], None], preview=None) -> set[Path]:
+    """Plan and build every target; print one line each (and show it on the ``preview`` page, a
+    pnp.build.serve.PreviewState); return the files to watch (a failing target keeps the files it
+    was known to read, so fixing them triggers a rebuild)."""
     found: set[Path] = set()
-    for target in targets:
+    for index, target in enumerate(targets):
         path = Path(target)
         if path.suffix in (".yaml", ".yml"):
             found.add(path.resolve())
@@ -50,25 +51,34 @@ def _round(targets: Sequence[str], request: Request, out: Path, watched: set[Pat
             if getattr(exc, "file", None):  # the file at fault is watched, so fixing it rebuilds
                 found.add(Path(exc.file).resolve())
             say(f"error: {exc} (the last good kit is kept)")
+            if preview is not None:
+                preview.kit_error(index, exc)
             continue
         found.update(p.resolve() for p in result.inputs)
         fails = sum(f.status == FAIL for f in tp.findings)
         warns = sum(f.status == WARN for f in tp.findings)
-        say(f"{result.game}: {result.pages} pages on {result.paper} in {time.perf_counter() - start:.1f} s; "
-            f"checks: {'FAIL' if fails else 'pass'} ({len(tp.findings)} checks, {fails} failed, {warns} warnings)")
+        verdict = f"checks: {'FAIL' if fails else 'pass'} ({len(tp.findings)} checks, {fails} failed, {warns} warnings)"
+        say(f"{result.game}: {result.pages} pages on {result.paper} in {time.perf_counter() - start:.1f} s; {verdict}")
+        if preview is not None:
+            preview.kit_ok(index, tp.info.title, out / result.game, result.manifest, verdict)
+    if preview is not None:
+        preview.round_done()
     return found
 
 
 def watch_kits(targets: Sequence[str], request: Request, out: Path, debounce_ms: int = 300,
                say: Callable[[str], None] = print, quiet: bool = False,
-               stop: threading.Event | None = None) -> int:
+               stop: threading.Event | None = None, serve_port: int | None = None) -> int:
     """Build ``targets`` and rebuild on every change to their inputs until Ctrl-C (or ``stop`` is set).
+    With ``serve_port`` (0: any free port) the kits are also shown on a local page that reloads
+    itself after every round (pnp.build.serve); its URL is printed first.
 
     Returns:
         0 (the exit code: stopping a watch is not an error).
 
     Raises:
         SpecError: a target names no game and no spec file (nothing to watch).
+        PnpError: the preview's port cannot be used.
     """
     from watchfiles import watch
 
@@ -77,13 +87,19 @@ def watch_kits(targets: Sequence[str], request: Request, out: Path, debounce_ms:
         if target not in games and not Path(target).is_file():
             load_target(target)  # raises, naming the target
     speak = (lambda text: None) if quiet else say
+    preview = server = None
+    if serve_port is not None:
+        from .serve import PreviewState, start_server
+        preview = PreviewState(list(targets))
+        url, server = start_server(preview, serve_port)
+        say(f"preview: {url} (reloads after every rebuild)")
     watched: set[Path] = set()
     pending = True
     try:
         while True:
             while pending:  # rounds until nothing changed while the last one ran
                 before = _stamps(watched)
-                found = _round(targets, request, out, watched, say)
+                found = _round(targets, request, out, watched, say, preview)
                 before.update(_stamps(found - watched))  # first seen in this round
                 watched |= found
                 seen = _stamps(watched)
@@ -109,3 +125,6 @@ def watch_kits(targets: Sequence[str], request: Request, out: Path, debounce_ms:
     except KeyboardInterrupt:
         speak("stopped")
         return 0
+    finally:
+        if server is not None:
+            server.should_exit = True
