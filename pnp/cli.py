@@ -37,6 +37,7 @@ app = typer.Typer(no_args_is_help=True, pretty_exceptions_enable=False, rich_mar
                   help="pnp: compile print-and-play kits (PDF, SVG) for abstract games, and prove their parts "
                        "match the rules.")
 STATE = {"quiet": False}
+LONG_KIT_PAGES = 100  # a kit this long takes more than a few seconds: say how many pages before drawing
 
 
 def _say(text: str = "") -> None:
@@ -157,9 +158,10 @@ def _progress(label: str):
         yield lambda done, total: None
         return
     from rich.console import Console
-    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
+    from rich.progress import (BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn,
+                               TimeRemainingColumn)
     with Progress(TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(),
-                  console=Console(stderr=True), transient=True) as bar:
+                  TextColumn("left"), TimeRemainingColumn(), console=Console(stderr=True), transient=True) as bar:
         task = bar.add_task(label, total=None)
         yield lambda done, total: bar.update(task, completed=done, total=total)
 
@@ -205,6 +207,8 @@ def _run(build_plan, out: Path, report=None) -> None:
     """Execute a plan target by target with a progress line, printing each kit's notes and report."""
     for tp in build_plan.targets:
         start = time.perf_counter()
+        if tp.pages >= LONG_KIT_PAGES:
+            _note(f"{tp.loaded.game.name}: about {tp.pages:,} pages to draw.")
         with _progress(f"building {tp.target}") as progress:
             result = execute_target(tp, build_plan.request, out, progress)
         for note in result.notes:

@@ -95,6 +95,7 @@ class TargetPlan:
     info: CoverInfo | None = None
     cover: KitCover | None = None
     notes: tuple[str, ...] = ()
+    pages: int = 0  # the page budget's estimate (cover included), known before anything is drawn
 
     @property
     def failed(self) -> list[Finding]:
@@ -220,9 +221,10 @@ def plan_target(target: str, loaded: LoadedSpec, request: Request) -> TargetPlan
     fit = [] if request.full else board_fit(components, [sheet], opts.overlap)
     if request.full:  # validate: does each board fit every standard paper, or in how many pieces
         findings = findings + board_fit(components, [load_sheet(p) for p in available_papers()], opts.overlap)
-    check_budget(components, sheet, opts, file=loaded.path)
+    budget = check_budget(components, sheet, opts, file=loaded.path)
     cover = KitCover(info, components, sheet, opts)
-    return TargetPlan(target, loaded, ctx, findings, inputs(), components, fit, opts, info, cover, notes)
+    return TargetPlan(target, loaded, ctx, findings, inputs(), components, fit, opts, info, cover, notes,
+                      budget.pages)
 
 
 def plan(targets: Sequence[str], request: Request) -> BuildPlan:

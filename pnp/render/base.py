@@ -1,18 +1,20 @@
 """One renderer base for every backend: a method per IR shape, and shared text placement.
 
 Modelled on reportlab's ``graphics.renderbase.Renderer``: ``draw(shape)`` dispatches on the shape's
-type to ``rect``, ``circle``, ``polygon``, ``line``, ``text`` or ``group``; a backend (pdf.py, svg.py)
-implements those six methods and nothing else decides how a shape is drawn. Text placement (font
+type to ``rect``, ``circle``, ``polygon``, ``line``, ``text``, ``group`` or ``image``; a backend
+(pdf.py, svg.py) implements those seven methods and nothing else decides how a shape is drawn. Text placement (font
 size in mm, advance width, anchor shift, baseline shift, glyph check, bold stroke, underline) is
 computed here once, so the PDF and the SVG of a page put every glyph in the same place.
 """
 from __future__ import annotations
 
+from pathlib import Path
 from typing import NamedTuple
 
 from ..core.errors import LayoutError
 from ..core.fonts import CAP_HEIGHT, missing_glyphs, text_width_mm
-from ..core.ir import Circle, Group, Line, Polygon, Rect, Text
+from ..core.ir import Circle, Group, Image, Line, Polygon, Rect, Text
+from ..inputs.images import ImageFacts, read_image
 from ..core.units import MM_PER_PT
 
 BOLD_STROKE = 0.035      # bold = fill + a stroke this fraction of the font size wide (Noto Sans is one variable font)
@@ -84,7 +86,8 @@ class Renderer:
     method draws its children with ``self.draw``.
     """
 
-    _METHODS = {Rect: "rect", Circle: "circle", Polygon: "polygon", Line: "line", Text: "text", Group: "group"}
+    _METHODS = {Rect: "rect", Circle: "circle", Polygon: "polygon", Line: "line", Text: "text", Group: "group",
+                Image: "image"}
 
     def draw(self, shape) -> None:
         """Draw one IR shape.
@@ -126,3 +129,29 @@ class Renderer:
 
     def group(self, s: Group) -> None:
         raise NotImplementedError
+
+    def image(self, s: Image) -> None:
+        raise NotImplementedError
+
+
+FITS = ("contain", "cover", "stretch")
+
+
+def place_image(s: Image) -> tuple[ImageFacts, tuple[float, float, float, float]]:
+    """The checked image of ``s`` and where its whole picture goes, (x, y, w, h) in mm, for both
+    backends: "contain" scales it to fit inside the box and centres it, "cover" scales it to fill
+    the box and centres it (the box clips the overflow), "stretch" is the box.
+
+    Raises:
+        SpecError: the image file is bad (pnp.inputs.images.read_image).
+        ValueError: an unknown ``fit``.
+    """
+    facts = read_image(Path(s.src))
+    if s.fit == "stretch":
+        return facts, (s.x, s.y, s.w, s.h)
+    if s.fit not in FITS:
+        raise ValueError(f"fit must be one of {', '.join(FITS)}, not {s.fit!r}")
+    iw, ih = facts.size
+    scale = (min if s.fit == "contain" else max)(s.w / iw, s.h / ih)
+    w, h = iw * scale, ih * scale
+    return facts, (s.x + (s.w - w) / 2, s.y + (s.h - h) / 2, w, h)

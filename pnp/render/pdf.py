@@ -22,9 +22,10 @@ from reportlab.pdfgen import canvas as rl_canvas
 
 from .. import __version__
 from ..core.fonts import FONT_NAME, ttfont
-from ..core.ir import Circle, Group, Line, Page, Polygon, Rect, Text
+from ..core.ir import Circle, Group, Image, Line, Page, Polygon, Rect, Text
 from ..core.units import mm_to_pt
-from .base import Renderer, place_text
+from ..inputs.images import svg_drawing
+from .base import Renderer, place_image, place_text
 
 CHUNK_PAGES = 2000
 
@@ -214,6 +215,32 @@ class PdfWriter(Renderer):
             path.rect(*s.clip)
             c.clipPath(path, stroke=0, fill=0)
         self.draw_all(s.children)
+        self._restore()
+
+    def image(self, s: Image) -> None:
+        """A raster is drawn with drawImage (reportlab keeps one image XObject per document for the
+        same bytes); an SVG becomes a Form XObject once per document (svglib's drawing, as vectors)
+        and is placed with doForm wherever it is used."""
+        facts, (x, y, w, h) = place_image(s)
+        c = self.canvas
+        self._save()
+        clip = c.beginPath()
+        clip.rect(s.x, s.y, s.w, s.h)
+        c.clipPath(clip, stroke=0, fill=0)
+        c.translate(x, y + h)
+        c.scale(1, -1)  # images are upright in PDF space; the page's y points down
+        if facts.raster:
+            c.drawImage(str(facts.path), 0, 0, w, h, mask="auto")
+        else:
+            drawing = svg_drawing(facts.path, facts.sha256)
+            name = f"svg{facts.sha256[:24]}"
+            if not c.hasForm(name):
+                from reportlab.graphics import renderPDF
+                c.beginForm(name, 0, 0, drawing.width, drawing.height)
+                renderPDF.draw(drawing, c, 0, 0)
+                c.endForm()
+            c.scale(w / drawing.width, h / drawing.height)
+            c.doForm(name)
         self._restore()
 
     def text(self, t: Text) -> None:

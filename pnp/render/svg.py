@@ -5,13 +5,14 @@ Groups with a ``layer`` become Inkscape layers (inkscape:groupmode="layer").
 """
 from __future__ import annotations
 
+import base64
 from pathlib import Path
 
 import svgwrite
 
 from ..core.fonts import FONT_FAMILY
-from ..core.ir import Circle, Group, Line, Page, Polygon, Rect, Text
-from .base import Renderer, place_text
+from ..core.ir import Circle, Group, Image, Line, Page, Polygon, Rect, Text
+from .base import Renderer, place_image, place_text
 from .fontcache import font_css
 from .svgfont import FAMILY, text_outline_path
 
@@ -75,6 +76,7 @@ class SvgRenderer(Renderer):
         self.clips = 0
         self.outline_text = outline_text
         self.chars: set[str] = set()   # characters drawn as text (for the embedded font subset)
+        self.images: dict[str, str] = {}  # image sha256 -> id of its <image> in <defs>
 
     def rect(self, s: Rect) -> None:
         self.parent.add(self.dwg.rect((_n(s.x), _n(s.y)), (_n(s.w), _n(s.h)), **_paint(s.fill, s.stroke, s.stroke_width)))
@@ -118,6 +120,28 @@ class SvgRenderer(Renderer):
         outer, self.parent = self.parent, g
         self.draw_all(s.children)
         self.parent = outer
+
+    def image(self, s: Image) -> None:
+        """The picture embedded as a data: URL (the SVG file stands alone), clipped to its box; the
+        same file is embedded once per page and reused with <use>."""
+        facts, (x, y, w, h) = place_image(s)
+        dwg = self.dwg
+        ref = self.images.get(facts.sha256)
+        if ref is None:
+            ref = self.images[facts.sha256] = f"img{len(self.images) + 1}"
+            mime = {"png": "image/png", "jpeg": "image/jpeg", "svg": "image/svg+xml"}[facts.kind]
+            url = f"data:{mime};base64," + base64.b64encode(facts.path.read_bytes()).decode("ascii")
+            iw, ih = facts.size
+            dwg.defs.add(dwg.image(href=url, insert=(0, 0), size=(_n(iw), _n(ih)), id=ref,
+                                   preserveAspectRatio="none"))
+        self.clips += 1
+        clip = dwg.defs.add(dwg.clipPath(id=f"c{self.clips}"))
+        clip.add(dwg.rect((_n(s.x), _n(s.y)), (_n(s.w), _n(s.h))))
+        g = dwg.g(clip_path=f"url(#c{self.clips})")
+        iw, ih = facts.size
+        use = dwg.use(f"#{ref}", transform=f"translate({_n(x)},{_n(y)}) scale({_n(w / iw)},{_n(h / ih)})")
+        g.add(use)
+        self.parent.add(g)
 
     def text(self, t: Text) -> None:
         p = place_text(t)

@@ -1,0 +1,135 @@
+"""Image files a kit draws (PNG, JPEG, SVG), checked before any page is drawn.
+
+``read_image(path)`` refuses, with the file and field named: a missing or non-regular file, a file
+over MAX_IMAGE_BYTES, an unknown format, a raster over MAX_IMAGE_PIXELS (the header is read first, so
+a decompression bomb is refused before it is decoded), a truncated or corrupt raster, and an SVG that
+does not parse or has no size. What it returns is what the renderers and the print-quality check
+need: the kind, the intrinsic size (pixels for rasters, mm for SVG) and the file's bytes' hash.
+
+Print quality (docs/print.md): a raster printed at ``w`` x ``h`` mm has an effective resolution of
+``pixels / (mm / 25.4)`` dots per inch; below WARN_DPI a print shows it, below FAIL_DPI it is blurred.
+"""
+from __future__ import annotations
+
+import hashlib
+import os
+import stat
+from dataclasses import dataclass
+from functools import lru_cache
+from pathlib import Path
+
+from ..core.errors import SpecError
+
+MAX_IMAGE_BYTES = 32 * 1024 * 1024   # one image file
+MAX_IMAGE_PIXELS = 40_000_000        # 40 MP: a 300 dpi A3 sheet is 17 MP
+MAX_SVG_BYTES = 4 * 1024 * 1024
+WARN_DPI, FAIL_DPI = 300.0, 150.0
+MM_PER_INCH = 25.4
+
+
+@dataclass(frozen=True)
+class ImageFacts:
+    """A checked image: ``kind`` "png", "jpeg" or "svg"; ``size`` its intrinsic size (pixels for a
+    raster, mm for SVG); ``sha256`` of its bytes (images are embedded once per document by it)."""
+    path: Path
+    kind: str
+    size: tuple[float, float]
+    sha256: str
+
+    @property
+    def raster(self) -> bool:
+        return self.kind != "svg"
+
+    def dpi_at(self, w_mm: float, h_mm: float) -> float | None:
+        """Effective resolution when printed at ``w_mm`` x ``h_mm`` (the smaller of the two axes), or
+        None for vector art (SVG), which has none."""
+        if not self.raster or w_mm <= 0 or h_mm <= 0:
+            return None
+        return min(self.size[0] / (w_mm / MM_PER_INCH), self.size[1] / (h_mm / MM_PER_INCH))
+
+
+def _refuse(message: str, path: Path, field: str | None, hint: str) -> SpecError:
+    return SpecError(message, file=path, field=field, hint=hint)
+
+
+def read_image(path: Path, field: str | None = "image") -> ImageFacts:
+    """Check the image at ``path`` (see the module docstring); cached per file and modification time.
+
+    Raises:
+        SpecError: naming the file and ``field``.
+    """
+    try:
+        st = os.stat(path)
+    except OSError as exc:
+        raise _refuse(f"cannot read the image: {exc.strerror}.", path, field,
+                      "check the file name (relative paths are beside the spec)") from None
+    if not stat.S_ISREG(st.st_mode):
+        raise _refuse("the image is not a regular file.", path, field, "name a PNG, JPEG or SVG file")
+    if st.st_size > MAX_IMAGE_BYTES:
+        raise _refuse(f"the image is {st.st_size / 2 ** 20:.0f} MiB (limit {MAX_IMAGE_BYTES // 2 ** 20} MiB).",
+                      path, field, "save it smaller: 300 dpi at its printed size is enough")
+    return _read(Path(path), st.st_mtime_ns, st.st_size, field)
+
+
+@lru_cache(maxsize=256)
+def _read(path: Path, _mtime: int, size: int, field: str | None) -> ImageFacts:
+    data = path.read_bytes()
+    digest = hashlib.sha256(data).hexdigest()
+    if data[:8] == b"\x89PNG\r\n\x1a\n" or data[:3] == b"\xff\xd8\xff":
+        return _raster(path, data, digest, field)
+    head = data[:512].lstrip().lower()
+    if head.startswith(b"<?xml") or head.startswith(b"<svg") or b"<svg" in data[:4096].lower():
+        return _svg(path, data, digest, field)
+    raise _refuse("the file is not a PNG, JPEG or SVG image.", path, field, "export the art as PNG, JPEG or SVG")
+
+
+def _raster(path: Path, data: bytes, digest: str, field: str | None) -> ImageFacts:
+    import io
+
+    from PIL import Image
+    try:
+        with Image.open(io.BytesIO(data)) as im:  # reads the header only
+            kind = {"PNG": "png", "JPEG": "jpeg"}.get(im.format or "")
+            w, h = im.size
+            if kind is None:
+                raise _refuse(f"unsupported image format {im.format}.", path, field, "use PNG or JPEG")
+            if w * h > MAX_IMAGE_PIXELS:
+                raise _refuse(f"the image is {w:,} x {h:,} pixels ({w * h / 1e6:.0f} MP; limit "
+                              f"{MAX_IMAGE_PIXELS / 1e6:.0f} MP).", path, field,
+                              "scale it down: 300 dpi at its printed size is enough")
+            im.load()  # decodes: a truncated or corrupt file fails here
+    except SpecError:
+        raise
+    except Image.DecompressionBombError:  # Pillow's own guard, met before ours for the largest files
+        raise _refuse(f"the image has more pixels than Pillow will open (limit {MAX_IMAGE_PIXELS / 1e6:.0f} MP).",
+                      path, field, "scale it down: 300 dpi at its printed size is enough") from None
+    except (OSError, ValueError, SyntaxError) as exc:
+        raise _refuse(f"the image cannot be decoded ({exc}).", path, field,
+                      "the file is truncated or damaged: export it again") from None
+    return ImageFacts(path, kind, (float(w), float(h)), digest)
+
+
+def _svg(path: Path, data: bytes, digest: str, field: str | None) -> ImageFacts:
+    if len(data) > MAX_SVG_BYTES:
+        raise _refuse(f"the SVG is {len(data) / 2 ** 20:.1f} MiB (limit {MAX_SVG_BYTES // 2 ** 20} MiB).", path, field,
+                      "simplify the drawing")
+    drawing = svg_drawing(path, digest)
+    if drawing is None or not (drawing.width > 0 and drawing.height > 0):
+        raise _refuse("the SVG cannot be read or has no size (width, height or viewBox).", path, field,
+                      "give the <svg> element a viewBox, or export it again")
+    pt = MM_PER_INCH / 72.0
+    return ImageFacts(path, "svg", (drawing.width * pt, drawing.height * pt), digest)
+
+
+@lru_cache(maxsize=64)
+def svg_drawing(path: Path, _digest: str = ""):
+    """The SVG file as a reportlab Drawing (svglib, LGPL-3.0), in points; None when it cannot be read.
+    Entities are not resolved and no network is used (lxml's parser as svglib sets it up)."""
+    import logging
+
+    from svglib.svglib import svg2rlg
+    logging.getLogger("svglib").setLevel(logging.ERROR)
+    try:
+        return svg2rlg(str(path))
+    except Exception:  # svglib raises many kinds of errors on bad input; all mean "cannot be read"
+        return None
