@@ -12,7 +12,7 @@ from .. import KitContext
 from .drawing import card_box
 from .network import colouring, network_of, node_diameter, reachability, start_groups
 from .spec import NetworkSpec, NetMatchSpec
-from .words import word_list, word_list_path
+from .words import word_list
 
 RULE = "NetMatch rules (seed 003)"
 DOC = "docs/games/netmatch.md"
@@ -24,8 +24,8 @@ def check_words(spec: NetMatchSpec, ctx: KitContext) -> list[Finding]:
     """Word-list checks of docs/games/netmatch.md: the card count and anagram groups. Four letters, no
     duplicates and printable glyphs are refused by the reader itself (pnp.games.netmatch.wordlist), with
     the file, line and word, before any check runs."""
-    path = word_list_path(spec, ctx)
     wl = word_list(spec, ctx)
+    path = wl.path
     n = len(wl.words)
     out = []
     if not ctx.overridden("words") and spec.expected_words is not None:

@@ -21,5 +21,4 @@ def word_list(spec: NetMatchSpec, ctx: KitContext) -> WordList:
     Raises:
         WordListError: the list breaks a rule (see pnp.games.netmatch.wordlist.read_words).
     """
-    path = word_list_path(spec, ctx)
-    return ctx.once(("words", path), lambda: read_words(path, WORD_LENGTH))
+    return ctx.once("words", lambda: read_words(word_list_path(spec, ctx), WORD_LENGTH))
