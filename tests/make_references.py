@@ -1,7 +1,7 @@
 """Reference renderings of the kits, and the fingerprints of the seed rule texts; regenerated on purpose.
 
-    python -m tests.make_references                 # tests/reference/<game>-a4-p2.png from a fresh build
-    python -m tests.make_references --seeds DIR     # tests/reference/seed-runs/<game>.txt from DIR/*.txt
+    python3 -m tests.make_references                 # tests/reference/<game>-a4-p2.png from a fresh build
+    python3 -m tests.make_references --seeds DIR     # tests/reference/seed-runs/<game>.txt from DIR/*.txt
 
 Run from the repository's root, with pnp installed (the README's test command). The PNGs are what
 tests/test_reference_pages.py compares each build with: page PAGE of each game's A4 kit, rendered
@@ -24,7 +24,7 @@ GAMES = ("nonads", "nooks", "numeria", "netmatch", "nonaga")
 PAPER = "a4"
 PAGE = 2          # 1-based: the first page after the cover, the first page of parts in every A4 kit
 DPI = 30          # A4 at 30 dpi is 248 x 351 pixels
-COMMAND = "python -m tests.make_references"
+COMMAND = "python3 -m tests.make_references"
 
 
 def reference_png(game: str) -> Path:

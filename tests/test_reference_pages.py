@@ -5,7 +5,7 @@ pypdfium2 at DPI in 8-bit grey and compared pixel by pixel with tests/reference/
 A pixel counts as changed when its grey level differs by more than TOLERANCE of 255 (so a different
 anti-aliasing of the same edge is not counted, while a part, line or letter that moved, appeared or
 went is); a page fails when more than MAX_CHANGED pixels change. When a change is intended,
-``python -m tests.make_references`` writes the references again; look at them before committing.
+``python3 -m tests.make_references`` writes the references again; look at them before committing.
 """
 from __future__ import annotations
 
@@ -64,6 +64,7 @@ def compare(game: str, got: Image.Image, want: Image.Image, keep: Path) -> str |
             f"look at the new PNGs and commit them.")
 
 
+@pytest.mark.xdist_group("reference-pages")  # one worker builds the kits once for the module
 @pytest.mark.parametrize("game", GAMES)
 def test_page_matches_its_reference_rendering(kits, game, tmp_path):
     want = reference_png(game)
@@ -72,6 +73,7 @@ def test_page_matches_its_reference_rendering(kits, game, tmp_path):
     assert message is None, message
 
 
+@pytest.mark.xdist_group("reference-pages")
 def test_comparison_fails_on_a_small_change(kits, tmp_path):
     """Tiles moved by 1 mm, or one letter of one word card changed, are caught and reported; the
     same page against itself is not."""

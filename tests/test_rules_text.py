@@ -10,7 +10,7 @@ checkout as ../shared/seeds). The overlap check works without them: tests/refere
 <game>.txt holds a fingerprint (the first 8 hex digits of SHA-256) of every run of OVERLAP_RUN words
 of the seed, which says whether a run of the rules text occurs in the seed without holding the
 seed's words. Where the seeds are present, a second test checks the fingerprints against them;
-``python -m tests.make_references --seeds DIR`` writes them again.
+``python3 -m tests.make_references --seeds DIR`` writes them again.
 """
 from __future__ import annotations
 
@@ -170,7 +170,7 @@ def test_seed_fingerprints_match_the_seed_texts(game):
     seed = seed_file(game).read_text(encoding="utf-8", errors="replace")
     assert sorted(stored_fingerprints(game)) == seed_fingerprints(seed), (
         f"tests/reference/seed-runs/{game}.txt is not made from {seed_file(game).name}: "
-        f"run python -m tests.make_references --seeds {SEEDS}")
+        f"run python3 -m tests.make_references --seeds {SEEDS}")
     assert copied_runs(rules_text(game), stored_fingerprints(game)) == [
         r for r in runs(rules_text(game)) if shared_runs(r, seed)]  # fingerprints find what the words find
 
