@@ -8,7 +8,11 @@ directory unless ``font_dirs`` names some, with a fresh fontconfig cache, so onl
 carries itself (``@font-face`` with a data: URL) are drawn as themselves.
 
     reason = chromium_available()      # None when it can run, else why not
+    require_chromium("this test compares ...")   # in a test: skip (or fail in CI) with a clear reason
     render_svg_png("page.svg", "page.png", 800, 600)
+
+Without Chromium the browser tests skip and the summary says why; with PNP_REQUIRE_BROWSER=1 in the
+environment (``.ci/run`` sets it) they fail instead, so CI never passes without having run them.
 
 How the SVG is shown (``mode``):
 
@@ -50,6 +54,7 @@ from typing import Iterable
 
 CHROMIUM = "/usr/bin/chromium"
 INSTALL = "apt-get install -y chromium"
+REQUIRE_ENV = "PNP_REQUIRE_BROWSER"
 FLAGS = ("--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
          "--disable-background-networking", "--disable-component-update", "--disable-sync",
          "--disable-extensions", "--disable-default-apps", "--hide-scrollbars", "--mute-audio",
@@ -85,7 +90,7 @@ FONT_RETRIES = 3
 def chromium_available() -> str | None:
     """None when headless Chromium can be run here, else the reason it cannot."""
     if not Path(CHROMIUM).exists():
-        return f"{CHROMIUM} is missing (install Debian's package: {INSTALL})"
+        return f"there is no {CHROMIUM}"
     if not os.access(CHROMIUM, os.X_OK):
         return f"{CHROMIUM} is not executable"
     try:
@@ -96,6 +101,26 @@ def chromium_available() -> str | None:
     if out.returncode != 0 or "Chromium" not in out.stdout:
         return f"{CHROMIUM} --version failed ({out.returncode}): {(out.stderr or out.stdout).strip()[:200]}"
     return None
+
+
+def require_chromium(what: str) -> None:
+    """In a test: return when headless Chromium can run; else skip, naming what is missing, how to
+    install it and ``what`` the test checks. With PNP_REQUIRE_BROWSER=1 (set by .ci/run) fail instead.
+
+    Raises:
+        pytest's Skipped or Failed outcome when Chromium cannot run.
+    """
+    import pytest
+
+    reason = chromium_available()
+    if reason is None:
+        return
+    test = os.environ.get("PYTEST_CURRENT_TEST", "this test").split(" ")[0]  # the summary shows browser.py's line
+    message = (f"{test} needs headless Chromium, which is not installed or cannot run here ({reason}). "
+               f"Install it with 'sudo {INSTALL}' (Debian, Ubuntu) to run this test; it {what}")
+    if os.environ.get(REQUIRE_ENV, "") not in ("", "0"):
+        pytest.fail(f"{REQUIRE_ENV} is set, so this browser test must run: {message}", pytrace=False)
+    pytest.skip(message)
 
 
 def fontconfig_env(workdir: Path, font_dirs: Iterable[str | Path] = ()) -> dict[str, str]:

@@ -1,7 +1,13 @@
-"""Shared fixtures: kits built once per session into a temporary folder, and PDF read-back helpers."""
+"""Shared fixtures: kits built once per session into a temporary folder, and PDF read-back helpers.
+
+The suite runs on pytest-xdist workers (``-n auto`` in pyproject.toml): as many as the machine has
+cores, at most MAX_WORKERS. Every test writes only below its own tmp_path (each worker has its own
+base temporary folder), so workers never share an output folder.
+"""
 from __future__ import annotations
 
 import hashlib
+import os
 from pathlib import Path
 
 import pdfplumber
@@ -11,6 +17,17 @@ from pnp.build.execute import build_kit
 
 PT = 25.4 / 72.0  # mm per point
 REPO = Path(__file__).resolve().parent.parent
+MAX_WORKERS = 2
+
+
+def pytest_xdist_auto_num_workers(config):
+    """Workers for ``-n auto``: one per usable core, at most MAX_WORKERS (the suite's subprocess
+    tests start pnp themselves, so more workers than that mostly wait on each other)."""
+    try:
+        cores = len(os.sched_getaffinity(0))
+    except AttributeError:  # not Linux
+        cores = os.cpu_count() or 1
+    return max(1, min(MAX_WORKERS, cores))
 
 
 @pytest.fixture(scope="session")

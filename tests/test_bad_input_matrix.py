@@ -306,7 +306,9 @@ def test_bad_option(existing, tmp_path, case):
 def _make_readonly(path: Path):
     if os.geteuid() == 0:  # root ignores permission bits; the immutable flag stops even root
         if subprocess.run(["chattr", "+i", str(path)], capture_output=True).returncode != 0:
-            pytest.skip("cannot make a read-only folder here (chattr unsupported)")
+            pytest.skip("this test runs as root, which ignores folder permissions, and this file system refuses "
+                        "the immutable flag (chattr +i), so no read-only output folder can be made here; run "
+                        "the tests as a normal user to check that a read-only --out is refused cleanly")
         return lambda: subprocess.run(["chattr", "-i", str(path)], capture_output=True)
     path.chmod(0o555)
     return lambda: path.chmod(0o755)

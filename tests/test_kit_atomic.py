@@ -142,6 +142,7 @@ def _deck(n: int, seed: int) -> list[str]:
     return sorted(words)
 
 
+@pytest.mark.slow
 def test_two_builds_at_once_take_turns_and_leave_one_whole_kit(tmp_path):
     out = tmp_path / "out"
     lists = [_words(tmp_path, f"w{i}.txt", _deck(400, i)) for i in range(2)]
@@ -155,6 +156,7 @@ def test_two_builds_at_once_take_turns_and_leave_one_whole_kit(tmp_path):
     assert manifest["components"][0]["count"] == 400
 
 
+@pytest.mark.slow
 def test_kill_9_at_random_points_leaves_the_old_or_the_new_kit_exactly(tmp_path):
     out = tmp_path / "out"
     old_words = _words(tmp_path, "old.txt", _deck(300, 1))

@@ -399,6 +399,7 @@ START = ["generation", "legacy", "legacy-no-exchange", "empty", "copy-fallback"]
 INJECTED = {}
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("start", START)
 @pytest.mark.parametrize("target", list(TARGETS))
 def test_failure_at_every_step_leaves_the_game_folder_unchanged(tmp_path, monkeypatch, start, target):
@@ -736,6 +737,7 @@ def test_lock_of_a_killed_writer_is_released_and_its_staging_removed(tmp_path):
         assert_tidy(out)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("wait", [60.0, 0.0], ids=["waiting", "no-wait"])
 def test_concurrent_writers_never_mix(tmp_path, wait):
     out = tmp_path / "out"
@@ -784,6 +786,7 @@ def _calibrate(tmp_path: Path) -> float:
     return (time.monotonic() - started) / 2
 
 
+@pytest.mark.slow
 def test_kill_9_during_commits_leaves_old_or_new_kit(tmp_path):
     trials = 40
     rng = random.Random(20240611)
@@ -824,6 +827,7 @@ def test_kill_9_during_commits_leaves_old_or_new_kit(tmp_path):
     assert outcomes["leftovers"] > 0                     # some kills did land mid-commit
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("exchange", [True, False], ids=["exchange", "two-renames"])
 def test_kill_9_during_adoption_loses_nothing(tmp_path, exchange):
     trials = 20

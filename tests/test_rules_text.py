@@ -3,11 +3,18 @@
 Each file uses a tiny Markdown subset: line 1 ``# Title``, line 2 a one-line description, then the
 five ``## `` sections below in order, holding short paragraphs and ``- `` bullets only. The texts must
 summarise the original rules in the project's own words, so no run of OVERLAP_RUN or more consecutive
-words (case-insensitive, punctuation stripped) may be shared with the game's seed text. The seeds
-live outside the repository (../shared/seeds); without them only the overlap check is skipped.
+words (case-insensitive, punctuation stripped) may be shared with the game's seed text.
+
+The seed texts are not part of the repository (they live in the project's shared folder, beside a
+checkout as ../shared/seeds). The overlap check works without them: tests/reference/seed-runs/
+<game>.txt holds a fingerprint (the first 8 hex digits of SHA-256) of every run of OVERLAP_RUN words
+of the seed, which says whether a run of the rules text occurs in the seed without holding the
+seed's words. Where the seeds are present, a second test checks the fingerprints against them;
+``python3 -m tests.make_references --seeds DIR`` writes them again.
 """
 from __future__ import annotations
 
+import hashlib
 import re
 from pathlib import Path
 
@@ -18,6 +25,7 @@ from pnp.core.fonts import missing_glyphs
 REPO = Path(__file__).resolve().parent.parent
 RULES = REPO / "specs" / "rules"
 SEEDS = REPO.parent / "shared" / "seeds"
+FINGERPRINTS = REPO / "tests" / "reference" / "seed-runs"
 
 SECTIONS = ["Components", "Setup", "A turn", "End and winner", "Fine points"]
 MAX_WORDS = 420
@@ -96,6 +104,40 @@ def shared_runs(a: str, b: str, n: int = OVERLAP_RUN) -> list[str]:
     return [" ".join(wa[i:i + n]) for i in range(len(wa) - n + 1) if tuple(wa[i:i + n]) in grams_b]
 
 
+def runs(text: str, n: int = OVERLAP_RUN) -> list[str]:
+    """Every run of ``n`` consecutive words of ``text``, as the words joined by single spaces."""
+    w = words(text)
+    return [" ".join(w[i:i + n]) for i in range(len(w) - n + 1)]
+
+
+def fingerprint(run: str) -> str:
+    """The first 8 hex digits of the SHA-256 of a run (UTF-8)."""
+    return hashlib.sha256(run.encode("utf-8")).hexdigest()[:8]
+
+
+def seed_fingerprints(seed_text: str) -> list[str]:
+    """Sorted distinct fingerprints of every run of OVERLAP_RUN words of a seed text."""
+    return sorted({fingerprint(r) for r in runs(seed_text)})
+
+
+def stored_fingerprints(game: str) -> set[str]:
+    """The fingerprints in tests/reference/seed-runs/<game>.txt (``#`` lines are comments)."""
+    lines = (FINGERPRINTS / f"{game}.txt").read_text(encoding="utf-8").splitlines()
+    return {tok for line in lines if not line.startswith("#") for tok in line.split()}
+
+
+def copied_runs(text: str, fingerprints: set[str]) -> list[str]:
+    """Every run of OVERLAP_RUN words of ``text`` whose fingerprint is among ``fingerprints``."""
+    return [r for r in runs(text) if fingerprint(r) in fingerprints]
+
+
+def seed_file(game: str) -> Path:
+    """The game's seed text in SEEDS (one file named by its prefix)."""
+    seeds = sorted(SEEDS.glob(GAMES[game][1] + "*.txt"))
+    assert len(seeds) == 1, f"expected one seed {GAMES[game][1]}*.txt in {SEEDS}, found {seeds}"
+    return seeds[0]
+
+
 def rules_text(game: str) -> str:
     return (RULES / f"{game}.md").read_text(encoding="utf-8")
 
@@ -115,12 +157,22 @@ def test_format_and_length(game):
 
 @pytest.mark.parametrize("game", sorted(GAMES))
 def test_no_long_runs_copied_from_seed(game):
-    if not SEEDS.is_dir():
-        pytest.skip(f"seed texts not available at {SEEDS} (clean clone); overlap check skipped")
-    seeds = sorted(SEEDS.glob(GAMES[game][1] + "*.txt"))
-    assert len(seeds) == 1, f"expected one seed {GAMES[game][1]}*.txt in {SEEDS}, found {seeds}"
-    copied = shared_runs(rules_text(game), seeds[0].read_text(encoding="utf-8", errors="replace"))
+    copied = copied_runs(rules_text(game), stored_fingerprints(game))
     assert not copied, f"{game}: {len(copied)} run(s) of {OVERLAP_RUN}+ words copied from the seed, e.g. {copied[0]!r}"
+
+
+@pytest.mark.parametrize("game", sorted(GAMES))
+def test_seed_fingerprints_match_the_seed_texts(game):
+    if not SEEDS.is_dir():
+        pytest.skip("the original rule texts are not in this checkout (they live in the project's shared "
+                    "folder, not in the repository); this test only checks that tests/reference/seed-runs/ "
+                    "was made from them. The no-copying check itself ran from those fingerprints.")
+    seed = seed_file(game).read_text(encoding="utf-8", errors="replace")
+    assert sorted(stored_fingerprints(game)) == seed_fingerprints(seed), (
+        f"tests/reference/seed-runs/{game}.txt is not made from {seed_file(game).name}: "
+        f"run python3 -m tests.make_references --seeds {SEEDS}")
+    assert copied_runs(rules_text(game), stored_fingerprints(game)) == [
+        r for r in runs(rules_text(game)) if shared_runs(r, seed)]  # fingerprints find what the words find
 
 
 # -- the checks themselves can fail -------------------------------------------------------------------
@@ -144,6 +196,13 @@ def test_parser_accepts_the_subset():
 def test_parser_rejects_markup_outside_the_subset(bad):
     with pytest.raises(ValueError):
         parse(bad)
+
+
+def test_fingerprint_check_catches_a_copied_sentence():
+    seed = "Tiles cannot overlap and cannot partially touch existing tiles; all tiles must follow a grid."
+    prints = set(seed_fingerprints(seed))
+    assert copied_runs("In short, TILES cannot overlap, and cannot partially touch existing tiles!", prints)
+    assert not copied_runs("Tiles never overlap and never touch with a partial offset.", prints)
 
 
 def test_overlap_check_catches_a_copied_sentence():

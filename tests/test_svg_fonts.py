@@ -15,7 +15,7 @@ from PIL import Image
 from pnp.games import registry
 from pnp.build.execute import build_kit
 
-from browser import chromium_available, render_svg_png
+from browser import render_svg_png, require_chromium
 from conftest import pdf_of
 
 SVG = "{http://www.w3.org/2000/svg}"
@@ -81,9 +81,7 @@ def test_trope_card_in_a_browser_without_noto_sans_matches_the_pdf(tmp_path):
     """Chromium with an empty fontconfig (no font installed at all) draws the trope-card SVG from its
     embedded font: at most 2 % of pixels may differ from the PDF page at the same size (8 px/mm). The
     same SVG with its @font-face removed must differ by more, so the comparison can fail."""
-    reason = chromium_available()
-    if reason:
-        pytest.skip(f"Chromium is not available ({reason}); .ci/run installs it with apt-get install chromium")
+    require_chromium("compares the trope card SVG, drawn by a browser with no font installed, with the PDF page")
     import pypdfium2 as pdfium
     result = build_kit("numeria", out=tmp_path, formats=("pdf", "svg"))
     svg = next(p for p in result.files if p.suffix == ".svg" and "Numeria \u2014 tropes" in p.read_text(encoding="utf-8"))

@@ -289,7 +289,7 @@ def _line_extents(ink: np.ndarray) -> list[tuple[int, int] | None]:
 
 def test_outline_svg_matches_the_pdf(tmp_path):
     """Rasterised by CairoSVG, the outlines cover the same pixels as the PDF's text."""
-    cairosvg = pytest.importorskip("cairosvg")
+    import cairosvg  # a test dependency (the [test] extra), as in test_robustness.py: never skipped
     pdf = _pdf_png(LINES, tmp_path / "pdf.png")
     svg_png = tmp_path / "outline.png"
     cairosvg.svg2png(bytestring=_outline_svg(LINES, PAGE_W, PAGE_H).encode(), write_to=str(svg_png),
@@ -329,11 +329,9 @@ def _fallback_font_dir() -> Path | None:
 
 
 def test_browser_font_embedding(tmp_path):
-    from browser import chromium_available, render_svg_png
+    from browser import render_svg_png, require_chromium
 
-    reason = chromium_available()
-    if reason:
-        pytest.skip(f"headless Chromium is not available: {reason}")
+    require_chromium("checks that a browser without Noto Sans draws SVG text from the font the SVG embeds")
     pdf = _pdf_png(LINES, tmp_path / "pdf.png")
 
     def shot(name: str, svg: str, font_dirs=()) -> np.ndarray:
