@@ -199,14 +199,9 @@ def test_effective_resolution_of_a_raster(art):
 def test_svg_page_with_images_renders_in_chromium_like_the_pdf(art, tmp_path):
     """Chromium draws the SVG page (images embedded as data: URLs) within 2 % of the PDF page's pixels;
     the same page with its images' data removed differs by more, so the comparison can fail."""
-    import sys
-    from pathlib import Path
-    sys.path.insert(0, str(Path(__file__).parent))
-    from browser import chromium_available
+    from browser import require_chromium
     from test_svg_fonts import _differ
-    reason = chromium_available()
-    if reason:
-        pytest.skip(f"Chromium is not available ({reason}); .ci/run installs it with apt-get install chromium")
+    require_chromium("compares the SVG page with images to the PDF page in a browser")
     import pypdfium2 as pdfium
     png, jpg, svg = art
     page = _page(png, jpg, svg)

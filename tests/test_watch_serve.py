@@ -13,8 +13,6 @@ import threading
 import time
 from pathlib import Path
 
-import pytest
-
 from pnp.inputs.resources import specs_dir
 
 CHROMIUM = Path("/usr/bin/chromium")
@@ -24,10 +22,8 @@ FLAGS = ["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run", "-
 
 
 def _require_browser() -> None:
-    if not CHROMIUM.is_file():
-        if os.environ.get("PNP_REQUIRE_BROWSER"):
-            pytest.fail("Chromium is required here (PNP_REQUIRE_BROWSER is set) but /usr/bin/chromium is missing")
-        pytest.skip("the live-preview test needs Chromium: apt-get install -y chromium (.ci/run installs it)")
+    from browser import require_chromium
+    require_chromium("drives the live-preview page through edits in a browser")
 
 
 def _until(predicate, what: str, lines: list[str]) -> None:
