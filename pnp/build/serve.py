@@ -1,0 +1,185 @@
+"""`pnp watch --serve`: a live preview of the kits on a local web page (127.0.0.1 only).
+
+The page shows, per target, the kit's SVG pages, its bill of materials and the checks' verdict. It
+reloads itself within a second of each rebuild: the browser listens to Server-Sent Events
+(sse-starlette) that carry a version number the watch loop increases after every round. A bad edit
+shows its error (file, line, field) above the last good pages, which stay.
+
+Served: ``/`` (the page), ``/events`` (SSE), ``/state`` (JSON) and ``/kit/<n>/<file>``, where
+``<file>`` must be one of the files the build of target ``n`` wrote (its manifest, kept in memory):
+nothing else under --out is read. Starlette and uvicorn (BSD-3) are imported only with --serve.
+"""
+from __future__ import annotations
+
+import asyncio
+import html
+import threading
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+from string import Template
+
+from ..core.errors import PnpError
+
+MAX_PAGES_SHOWN = 200   # pages per kit on the page (a 1,000-page deck would take minutes to load)
+POLL = 0.2              # s between version checks of an open event stream
+
+
+@dataclass
+class KitView:
+    """What the page shows of one target: the last good kit (``files`` under ``folder``) and the last error."""
+    target: str
+    title: str = ""
+    folder: Path | None = None
+    files: tuple[str, ...] = ()
+    bom: list[dict] = field(default_factory=list)
+    verdict: str = ""
+    error: str = ""
+
+
+class PreviewState:
+    """Shared between the watch loop (which updates it) and the server threads (which read it)."""
+
+    def __init__(self, targets: list[str]) -> None:
+        self._lock = threading.Lock()
+        self.version = 0
+        self.views = [KitView(t) for t in targets]
+
+    def kit_ok(self, index: int, title: str, folder: Path, manifest: dict, verdict: str) -> None:
+        """Target ``index`` built: show its pages and bill of materials."""
+        with self._lock:
+            v = self.views[index]
+            v.title, v.folder, v.verdict, v.error = title, folder, verdict, ""
+            v.files = tuple(f["path"] for f in manifest.get("files", ()))
+            v.bom = [{"name": c["name"], "count": c["count"], "trim_mm": c["trim_mm"], "pages": c["pages"]}
+                     for c in manifest.get("components", ())]
+
+    def kit_error(self, index: int, error: PnpError) -> None:
+        """Target ``index`` failed: show the error above its last good pages."""
+        with self._lock:
+            self.views[index].error = str(error)
+
+    def round_done(self) -> None:
+        """A round of rebuilds ended: open pages reload."""
+        with self._lock:
+            self.version += 1
+
+    def snapshot(self) -> tuple[int, list[KitView]]:
+        with self._lock:
+            return self.version, [KitView(**vars(v)) for v in self.views]
+
+
+PAGE = Template("""<!doctype html>
+<html lang="en"><head><meta charset="utf-8"><title>pnp preview</title>
+<style>
+body { font-family: "Noto Sans", sans-serif; margin: 1.5em; background: #f4f4f4; }
+.error { background: #fde8e8; border: 1px solid #c00; color: #900; padding: .6em; white-space: pre-wrap; }
+.verdict { color: #333; } table { border-collapse: collapse; margin: .5em 0; }
+td, th { border: 1px solid #bbb; padding: .2em .6em; text-align: left; }
+.pages { display: flex; flex-wrap: wrap; gap: 12px; }
+.page { background: white; box-shadow: 0 1px 4px #999; width: 420px; }
+.page svg { width: 100%; height: auto; display: block; }
+</style></head>
+<body data-version="$version">
+<h1>pnp preview</h1>
+$kits
+<script>
+const shown = document.body.dataset.version;
+const events = new EventSource("/events");
+events.onmessage = (e) => { if (e.data !== shown) location.reload(); };
+for (const div of document.querySelectorAll(".page[data-src]")) {
+  fetch(div.dataset.src).then((r) => r.text()).then((svg) => { div.innerHTML = svg; });
+}
+</script>
+</body></html>
+""")
+
+
+def _kit_html(index: int, view: KitView) -> str:
+    esc = html.escape
+    parts = [f'<section id="kit-{index}"><h2>{esc(view.title or view.target)}</h2>']
+    if view.error:
+        parts.append(f'<div class="error">error: {esc(view.error)}\n(the last good kit is shown)</div>')
+    if view.verdict:
+        parts.append(f'<p class="verdict">{esc(view.verdict)}</p>')
+    if view.bom:
+        rows = "".join(f"<tr><td>{esc(c['name'])}</td><td>{c['count']}</td>"
+                       f"<td>{c['trim_mm'][0]:g} \u00d7 {c['trim_mm'][1]:g} mm</td>"
+                       f"<td>{esc(', '.join(map(str, c['pages'])))}</td></tr>" for c in view.bom)
+        parts.append("<table><tr><th>component</th><th>count</th><th>trim</th><th>pages</th></tr>"
+                     f"{rows}</table>")
+    pages = [f for f in view.files if f.startswith("svg/") and f.endswith(".svg")]
+    if len(pages) > MAX_PAGES_SHOWN:
+        parts.append(f"<p>the first {MAX_PAGES_SHOWN} of {len(pages)} pages</p>")
+    parts.append('<div class="pages">' + "".join(
+        f'<div class="page" data-src="/kit/{index}/{esc(p, quote=True)}"></div>' for p in pages[:MAX_PAGES_SHOWN])
+        + "</div></section>")
+    return "".join(parts)
+
+
+def make_app(state: PreviewState):
+    """The Starlette application serving ``state``."""
+    from sse_starlette.sse import EventSourceResponse
+    from starlette.applications import Starlette
+    from starlette.responses import FileResponse, HTMLResponse, JSONResponse, Response
+    from starlette.routing import Route
+
+    async def index(_request):
+        version, views = state.snapshot()
+        body = PAGE.substitute(version=version, kits="".join(_kit_html(i, v) for i, v in enumerate(views)))
+        return HTMLResponse(body, headers={"Cache-Control": "no-store"})
+
+    async def state_json(_request):
+        version, views = state.snapshot()
+        return JSONResponse({"version": version, "kits": [
+            {"target": v.target, "title": v.title, "error": v.error, "verdict": v.verdict, "bom": v.bom,
+             "files": list(v.files)} for v in views]})
+
+    async def events(request):
+        async def stream():
+            last = None
+            while not await request.is_disconnected():
+                version = state.version
+                if version != last:
+                    last = version
+                    yield {"data": str(version)}
+                await asyncio.sleep(POLL)
+        return EventSourceResponse(stream(), ping=15)
+
+    async def kit_file(request):
+        _, views = state.snapshot()
+        index, rel = request.path_params["index"], request.path_params["path"]
+        if not 0 <= index < len(views) or rel not in views[index].files or views[index].folder is None:
+            return Response("not a file of this kit", status_code=404)
+        media = "image/svg+xml" if rel.endswith(".svg") else None
+        return FileResponse(views[index].folder / rel, media_type=media, headers={"Cache-Control": "no-store"})
+
+    return Starlette(routes=[Route("/", index), Route("/state", state_json), Route("/events", events),
+                             Route("/kit/{index:int}/{path:path}", kit_file)])
+
+
+def start_server(state: PreviewState, port: int) -> tuple[str, object]:
+    """Serve ``state`` on 127.0.0.1:``port`` (0: a free port) in a background thread.
+
+    Returns:
+        (the page's URL, the uvicorn server; set its ``should_exit`` to stop it).
+
+    Raises:
+        PnpError: the port cannot be used (taken, or not allowed).
+    """
+    import uvicorn
+    if not 0 <= port <= 65535:
+        raise PnpError(f"--port {port} is outside 0..65535.", field="--port", hint="use e.g. --port 8765, or 0 for any")
+    config = uvicorn.Config(make_app(state), host="127.0.0.1", port=port, log_level="error", lifespan="off",
+                            access_log=False)
+    server = uvicorn.Server(config)
+    thread = threading.Thread(target=server.run, name="pnp-preview", daemon=True)
+    thread.start()
+    deadline = time.monotonic() + 10
+    while not server.started:
+        if not thread.is_alive() or time.monotonic() > deadline:
+            raise PnpError(f"cannot serve the preview on 127.0.0.1:{port} (the port is taken or not allowed).",
+                           field="--port", hint="choose another port, or --port 0 for any free one")
+        time.sleep(0.02)
+    bound = server.servers[0].sockets[0].getsockname()[1]
+    return f"http://127.0.0.1:{bound}/", server
