@@ -25,6 +25,7 @@ from typing import Sequence
 
 from ..core.errors import LayoutError
 from ..core.ir import Component, Drawing
+from .fold import capacity, folds
 from .impose import effective_options, grid_for
 from .options import ImposeOptions
 from .paper import Sheet
@@ -93,7 +94,7 @@ def estimate(components: Sequence[Component], sheet: Sheet, opts: ImposeOptions 
             than MAX_POSTER_COLUMNS columns or MAX_POSTER_PIECES pieces (named in the message).
     """
     opts = effective_options(components, opts)
-    sides = 2 if opts.duplex != "none" else 1
+    sides = 2 if opts.duplex in ("long", "short") else 1
     parts = []
     for comp in components:
         if comp.board:
@@ -103,7 +104,9 @@ def estimate(components: Sequence[Component], sheet: Sheet, opts: ImposeOptions 
             pages = cols * rows * sides
         else:
             per = grid_for(comp, sheet, opts.bleed).per_page
-            face = _mean_face(comp) + (shape_count(comp.back) if comp.back is not None and sides == 2 else 0)
+            if opts.duplex == "fold" and folds(comp):  # front and back side by side (pnp/layout/fold.py)
+                per = max(capacity(comp, sheet, opts, axis) for axis in ("x", "y")) or per
+            face = _mean_face(comp) + (shape_count(comp.back) if comp.back is not None and opts.duplex != "none" else 0)
             shapes = round(comp.count * face)
             pages = math.ceil(comp.count / per) * sides
         parts.append(ComponentBudget(comp.name, pages, shapes + pages * PAGE_FURNITURE))
