@@ -8,9 +8,11 @@ two layers also keep a face from showing through.
 
 The fold line is the middle of the paper (fold it edge to edge and the crease lands on the line):
 vertical (fronts left, backs right) or, when that holds fewer parts, horizontal (fronts above,
-backs below). Folding about a vertical line turns the back over like a book page, so a back is
-drawn as it is; about a horizontal line it would come out upside down, so it is drawn turned a half
-turn. The parts are packed into the front half with pnp/layout/packing.py (grids, crop marks on the
+backs below). A part is laid on its side when more fit that way (NetMatch's cards: 5 a sheet
+instead of 3 on A4). Each back is drawn so that it reads upright when the part, held upright, is
+turned over like a book page: with a vertical fold and the part upright the back is drawn as it is;
+about a horizontal line it is turned a half turn; a part on its side has its back turned the other
+way round (FoldSheet.back_face). The parts are packed into the front half with pnp/layout/packing.py (grids, crop marks on the
 three outer sides, nothing on the fold side); fronts and backs are one gutter apart across the line.
 
 Parts without a printed back keep their normal layout on sheets of their own, and boards are never
@@ -40,9 +42,22 @@ def folds(comp: Component) -> bool:
 @dataclass
 class FoldSheet(SheetPlan):
     """A fold-over sheet: ``blocks`` are the fronts (all PartBlocks, in the front half); the fold line
-    is vertical at x = ``line`` (``axis`` "x") or horizontal at y = ``line`` (``axis`` "y"), in mm."""
+    is vertical at x = ``line`` (``axis`` "x") or horizontal at y = ``line`` (``axis`` "y"), in mm;
+    the components (kit indices) in ``turned`` lie on their side (a quarter turn clockwise), so a
+    block's trims are their height x width."""
     axis: str = "x"
     line: float = 0.0
+    turned: frozenset = frozenset()
+
+    def size(self, index: int, comp: Component) -> tuple[float, float]:
+        """Width and height of the component's trim as laid on this sheet (mm)."""
+        return (comp.height, comp.width) if index in self.turned else (comp.width, comp.height)
+
+    def front_face(self, drawing: Drawing, index: int, comp: Component) -> Drawing:
+        """The front as drawn on the sheet, in the part's trim as laid (see size)."""
+        if index not in self.turned:
+            return drawing
+        return (Group(tuple(drawing), dx=comp.height, rotate=90),)
 
     def mirror(self, x: float, y: float, w: float, h: float) -> tuple[float, float]:
         """Top-left of the back of a part whose front's trim is (x, y, w, h): its mirror across the line."""
@@ -59,12 +74,20 @@ class FoldSheet(SheetPlan):
         fold_side = {("x", False): "r", ("x", True): "l", ("y", False): "b", ("y", True): "t"}[(self.axis, back)]
         return "".join(s for s in "tblr" if s != fold_side)
 
-    def back_face(self, drawing: Drawing, comp: Component) -> Drawing:
-        """The back as drawn on the sheet: as it is for a vertical fold, turned a half turn about the
-        part's centre for a horizontal one (so it reads upright when the part is turned over)."""
-        if self.axis == "x":
+    def back_face(self, drawing: Drawing, index: int, comp: Component) -> Drawing:
+        """The back as drawn on the sheet, so that it reads upright when the part, held upright, is
+        turned over like a book page. Folding mirrors the back across the line; turning the part over
+        mirrors it back about the part's upright vertical axis. The two cancel for an upright part and
+        a vertical fold (drawn as it is); a horizontal fold leaves a half turn (drawn turned 180
+        degrees); a part on its side (front a quarter turn clockwise) needs its back a quarter turn
+        anticlockwise for a vertical fold, clockwise for a horizontal one."""
+        w, h = comp.width, comp.height
+        turn = {("x", False): 0, ("y", False): 180, ("x", True): -90, ("y", True): 90}[(self.axis,
+                                                                                    index in self.turned)]
+        shift = {0: (0.0, 0.0), 180: (w, h), -90: (0.0, w), 90: (h, 0.0)}[turn]
+        if not turn:
             return drawing
-        return (Group(tuple(drawing), dx=comp.width, dy=comp.height, rotate=180),)
+        return (Group(tuple(drawing), dx=shift[0], dy=shift[1], rotate=turn),)
 
 
 def _half(sheet: Sheet, opts: ImposeOptions, axis: str) -> tuple[float, Rect4]:
@@ -100,14 +123,25 @@ def _only(components: Sequence[Component], keep) -> list[Component]:
     return [c if keep(c) else replace(c, fronts=(), board=False) for c in components]
 
 
-def capacity(comp: Component, sheet: Sheet, opts: ImposeOptions, axis: str) -> int:
-    """How many of ``comp`` one fold-over sheet holds with the fold along ``axis`` (0: none fit)."""
+def _count(w: float, h: float, sheet: Sheet, opts: ImposeOptions, axis: str) -> int:
     _, (_, _, aw, ah) = _half(sheet, opts, axis)
     m = sheet.mark_reserve(opts.bleed)[1] + opts.bleed
     g = max(sheet.gutter, 2 * opts.bleed)
-    cols = int((aw - 2 * m + g + EPS) // (comp.width + g))
-    rows = int((ah - 2 * m + g + EPS) // (comp.height + g))
+    cols = int((aw - 2 * m + g + EPS) // (w + g))
+    rows = int((ah - 2 * m + g + EPS) // (h + g))
     return max(0, cols) * max(0, rows)
+
+
+def _turn(comp: Component, sheet: Sheet, opts: ImposeOptions, axis: str) -> bool:
+    """Whether ``comp`` goes on its side with the fold along ``axis``: when more fit that way."""
+    return (comp.shape != "circle" and
+            _count(comp.height, comp.width, sheet, opts, axis) > _count(comp.width, comp.height, sheet, opts, axis))
+
+
+def capacity(comp: Component, sheet: Sheet, opts: ImposeOptions, axis: str) -> int:
+    """How many of ``comp`` one fold-over sheet holds with the fold along ``axis``, upright or on its
+    side, whichever holds more (0: none fit)."""
+    return max(_count(comp.width, comp.height, sheet, opts, axis), _count(comp.height, comp.width, sheet, opts, axis))
 
 
 def pack_folded(components: Sequence[Component], sheet: Sheet, opts: ImposeOptions) -> list[FoldSheet]:
@@ -131,8 +165,11 @@ def pack_folded(components: Sequence[Component], sheet: Sheet, opts: ImposeOptio
     best: list[FoldSheet] | None = None
     for axis in axes:
         line, area = _half(sheet, opts, axis)
-        plans = _HalfPacker(_only(components, folds), sheet, opts, area).pack()
-        sheets = [FoldSheet(p.blocks, axis, line) for p in plans]
+        turned = frozenset(i for i, c in enumerate(components) if folds(c) and _turn(c, sheet, opts, axis))
+        laid = [replace(c, width=c.height, height=c.width) if i in turned else c
+                for i, c in enumerate(_only(components, folds))]
+        plans = _HalfPacker(laid, sheet, opts, area).pack()
+        sheets = [FoldSheet(p.blocks, axis, line, turned) for p in plans]
         if best is None or len(sheets) < len(best):
             best = sheets
     return best

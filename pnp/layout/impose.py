@@ -245,13 +245,15 @@ def _folded(plan: FoldSheet, components: Sequence[Component], sheet: Sheet, opts
         cuts = {False: (set(), set()), True: (set(), set())}  # front / back: cut xs, cut ys
         for (ci, k), x, y in block.slots():
             comp = components[ci]
+            w, h = plan.size(ci, comp)
+            laid = replace(comp, width=w, height=h)
             if ci not in backs:
-                backs[ci] = plan.back_face(extend_for_bleed(comp.back, comp.width, comp.height, b), comp)
-            face = extend_for_bleed(comp.fronts[k // comp.copies], comp.width, comp.height, b)
-            for back, (px, py), drawing in ((False, (x, y), face),
-                                            (True, plan.mirror(x, y, comp.width, comp.height), backs[ci])):
-                items.append(_place(drawing, px, py, comp, b))
-                placements.append((comp.name, px, py, comp.width, comp.height, comp.shape))
+                backs[ci] = plan.back_face(extend_for_bleed(comp.back, comp.width, comp.height, b), ci, comp)
+            face = plan.front_face(extend_for_bleed(comp.fronts[k // comp.copies], comp.width, comp.height, b), ci,
+                                   comp)
+            for back, (px, py), drawing in ((False, (x, y), face), (True, plan.mirror(x, y, w, h), backs[ci])):
+                items.append(_place(drawing, px, py, laid, b))
+                placements.append((comp.name, px, py, w, h, comp.shape))
                 cuts[back][0].update((px, px + block.w))
                 cuts[back][1].update((py, py + block.h))
         for back, trim in ((False, block.trim), (True, plan.mirror_rect(block.trim))):
