@@ -120,14 +120,14 @@ def impose(title: str, components: Sequence[Component], sheet: Sheet,
            opts: ImposeOptions = ImposeOptions(), cover: Cover | None = None
            ) -> tuple[int, list[tuple[int, ...]], Iterator[Page]]:
     """Impose a kit: returns (total pages, plan, lazy page iterator). The plan lists per component
-    the page numbers it is printed on (see plan_sheets).
+    the page numbers it is printed on (see plan_sheets). With duplex "fold" the parts with backs
+    are printed one-sided, each back beside its front across a fold line (pnp/layout/fold.py).
 
     The ``cover`` pages come first (default: a bill-of-materials page); then every sheet. Each page
     has a footer "<title> — <components> — page i of n" and the 50 mm scale check. In duplex mode
     every page is followed by its back: the mirrored backs of the sheet's parts that have one, else
-    a blank, so that fronts and backs always share a sheet of paper. With ``opts.duplex`` "fold" the
-    parts with backs are printed one-sided with their backs beside them (pnp/layout/fold.py). Duplex
-    and fold are dropped when no component has a back.
+    a blank, so that fronts and backs always share a sheet of paper. Duplex is dropped when no
+    component has a back.
 
     Raises:
         LayoutError: a component does not fit (checked before any page is made).

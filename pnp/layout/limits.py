@@ -25,9 +25,9 @@ from typing import Sequence
 
 from ..core.errors import LayoutError
 from ..core.ir import Component, Drawing
-from .fold import capacity, folds
 from .impose import effective_options, grid_for
 from .options import ImposeOptions
+from .fold import capacity, folds
 from .paper import Sheet
 from .tiling import piece_grid
 
@@ -94,8 +94,10 @@ def estimate(components: Sequence[Component], sheet: Sheet, opts: ImposeOptions 
             than MAX_POSTER_COLUMNS columns or MAX_POSTER_PIECES pieces (named in the message).
     """
     opts = effective_options(components, opts)
-    sides = 2 if opts.duplex in ("long", "short") else 1
+    sides = 2 if opts.duplex != "none" else 1
     parts = []
+    if opts.duplex == "fold":  # fold-over backs are printed one-sided (pnp/layout/fold.py)
+        sides = 1
     for comp in components:
         if comp.board:
             cols, rows = piece_grid(comp, sheet, opts.overlap)
