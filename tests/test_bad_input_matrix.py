@@ -245,7 +245,7 @@ OPTION_CASES = [
     ("bleed-negative", ["build", "nonads", "--bleed", "-1"], "outside 0..10 mm"),
     ("bleed-huge", ["build", "nonads", "--bleed", "50mm"], "outside 0..10 mm"),
     ("bleed-text", ["build", "nonads", "--bleed", "lots"], "--bleed"),
-    ("duplex-unknown", ["build", "nonads", "--duplex", "diagonal"], "not none, long or short"),
+    ("duplex-unknown", ["build", "nonads", "--duplex", "diagonal"], "is not one of none, long, short, fold"),
     ("offset-one-value", ["build", "nonads", "--duplex", "long", "--back-offset", "1"], "not DX,DY"),
     ("offset-text", ["build", "nonads", "--back-offset", "a,b"], "not DX,DY"),
     ("offset-huge", ["build", "nonads", "--back-offset", "30,0"], "more than 20 mm"),

@@ -1,4 +1,4 @@
-"""The print contract of every page: viewer prefs, TrimBox, footer, 50 mm scale bar, crop marks
+"""The print contract of every page: viewer prefs, TrimBox = BleedBox = the sheet, footer, 50 mm scale bar, crop marks
 that never touch a component, SVG geometry in mm, bleed, manifest hashes, byte-identical rebuilds.
 
 The contract tests run over every registered game (pnp.games.registry()) on every paper below, so a
@@ -37,15 +37,26 @@ def board_pages(result) -> set[int]:
     return {p for c in result.manifest["components"] if c["name"] in board_names(result.game) for p in c["pages"]}
 
 
+def sheet_boxes_mm(page) -> dict[str, tuple[float, ...]]:
+    """MediaBox, TrimBox and BleedBox of a pypdf page, in mm (the boxes pypdf defaults count as absent)."""
+    return {name: tuple(round(float(v) * PT, 2) for v in page[name]) for name in ("/MediaBox", "/TrimBox", "/BleedBox")
+            if name in page}
+
+
 @pytest.mark.parametrize("game, paper", KITS)
 def test_viewer_prefs_trimbox_and_paper_size(built, game, paper):
+    """True size on any printer: every page's TrimBox and BleedBox are the whole sheet (a print filter
+    that fits the TrimBox to the paper then keeps the sheet's scale; tests/test_true_size.py prints
+    through CUPS), and the sheet is the paper."""
     reader = pypdf.PdfReader(pdf_of(built(game, paper)))
     prefs = reader.trailer["/Root"]["/ViewerPreferences"]
     assert prefs["/PrintScaling"] == "/None"
-    for page in reader.pages:
-        assert "/TrimBox" in page
-        box = page.mediabox
-        assert (float(box.width) * PT, float(box.height) * PT) == pytest.approx(PAPERS[paper], abs=0.01)
+    w, h = PAPERS[paper]
+    for number, page in enumerate(reader.pages, start=1):
+        boxes = sheet_boxes_mm(page)
+        assert set(boxes) == {"/MediaBox", "/TrimBox", "/BleedBox"}, f"page {number}"
+        for name, box in boxes.items():
+            assert box == pytest.approx((0, 0, w, h), abs=0.01), f"page {number} {name}"
 
 
 @pytest.mark.parametrize("game, paper", KITS)
@@ -104,24 +115,38 @@ def test_svgs_parse_with_mm_geometry(built, game, paper):
 
 @pytest.mark.parametrize("game", GAMES)
 def test_bleed_extends_every_part_page_by_the_bleed(built, game):
-    """With 3 mm bleed every page of N-up parts has a BleedBox 3 mm past its TrimBox on each side;
-    boards are printed at their trim (their BleedBox only has to contain it); the cover says so."""
+    """With 3 mm bleed every part on a page of N-up parts is drawn (clipped) 3 mm past the cut lines
+    its crop marks show, on every side, while the page's boxes stay the whole sheet; boards are
+    printed at their trim; the cover says so."""
+    import pymupdf
+
     result = built(game, "a4", opts=ImposeOptions(bleed=BLEED))
     assert result.manifest["bleed_mm"] == BLEED
     boards = board_pages(result)
     reader = pypdf.PdfReader(pdf_of(result))
     assert "bleed 3 mm" in reader.pages[0].extract_text()
     checked = 0
-    for number, page in enumerate(reader.pages[1:], start=2):
-        trim, bleed = page.trimbox, page.bleedbox
-        if number in boards:
-            assert float(bleed.left) <= float(trim.left) and float(bleed.right) >= float(trim.right)
-            assert float(bleed.bottom) <= float(trim.bottom) and float(bleed.top) >= float(trim.top)
-            continue
-        for lo, hi in ((bleed.left, trim.left), (trim.right, bleed.right),
-                       (bleed.bottom, trim.bottom), (trim.top, bleed.top)):
-            assert (float(hi) - float(lo)) * PT == pytest.approx(BLEED, abs=0.01), f"page {number}"
-        checked += 1
+    with pymupdf.open(pdf_of(result)) as doc:
+        for number, page in enumerate(doc, start=1):
+            assert sheet_boxes_mm(reader.pages[number - 1])["/TrimBox"] == pytest.approx((0, 0, 210, 297), abs=0.01)
+            if number == 1 or number in boards:
+                continue
+            drawings = page.get_drawings(extended=True)
+            cuts_x, cuts_y = set(), set()
+            for d in drawings:
+                if d["type"] != "s" or d.get("width", 1) >= 0.3:
+                    continue
+                for op, a, b in (i[:3] for i in d["items"] if i[0] == "l"):
+                    if abs(a.x - b.x) < 0.01:
+                        cuts_x.add(a.x * PT)
+                    elif abs(a.y - b.y) < 0.01:
+                        cuts_y.add(a.y * PT)
+            clips = [d["scissor"] for d in drawings if d["type"] == "clip" and d["level"] == 0]
+            assert clips, f"page {number}: no part drawn"
+            for r in clips:  # each part's artwork reaches BLEED past a marked cut line on each side
+                for edge, cuts, out in ((r.x0, cuts_x, -1), (r.x1, cuts_x, 1), (r.y0, cuts_y, -1), (r.y1, cuts_y, 1)):
+                    assert any(abs(edge * PT - (c + out * BLEED)) < 0.01 for c in cuts), f"page {number}"
+            checked += 1
     assert checked == result.pages - 1 - len(boards)
 
 

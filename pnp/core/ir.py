@@ -166,7 +166,8 @@ class LazyFronts(Sequence):
 class Page:
     """One imposed sheet: size in mm, what is drawn, and the boxes a printer needs.
 
-    ``trim_box`` / ``bleed_box`` are (x, y, w, h) in mm covering all parts on the page.
+    ``trim_box`` / ``bleed_box`` are (x, y, w, h) in mm covering all parts on the page (per-part
+    information for tools and tests; the PDF's TrimBox and BleedBox are the whole sheet).
     ``placements`` lists (component name, x, y, w, h, shape) of every trimmed part, for cut paths
     and the manifest. ``label`` names what is on the page for the footer (one component, or several joined with
     " + " on a mixed sheet); ``side`` is "front" or "back".

@@ -82,7 +82,11 @@ class KitCover:
         comps, opts = self.components, self.opts
         out = ["Scale check: print at 100 % / Actual size; the bar at the foot of every page must measure 50 mm."]
         backed = [c.name for c in comps if c.back is not None and not c.board]
-        if backed and opts.duplex != "none":
+        if backed and opts.duplex == "fold":
+            out.append(f"Fold-over backs ({', '.join(backed)}): print one-sided; fold each sheet along the dashed "
+                       "line marked \u201cfold\u201d, printed sides out, so each back lies behind its front; "
+                       "glue the halves together, then cut through both layers on the crop marks.")
+        elif backed and opts.duplex != "none":
             edge = "long" if opts.duplex == "long" else "short"
             out.append(f"Two-sided: print the whole file duplex, flipping on the {edge} edge; each sheet of "
                        f"{', '.join(backed)} fronts is followed by its backs, every other page is blank on the back.")
@@ -91,6 +95,12 @@ class KitCover:
                        "to get them.")
         else:
             out.append("One-sided print: no part has a printed back.")
+        if backed:  # a part with a back is played face down: its face must not show through
+            out.append(f"Face-down parts ({', '.join(backed)}) must not show through: " + (
+                "the two glued layers hide the faces; paper of about 120\u2013160 g/m\u00b2 folds cleanly."
+                if opts.duplex == "fold" else
+                "print them on card stock (250 g/m\u00b2 or more)" + (
+                    "." if opts.duplex != "none" else ", or use the kit with fold-over or two-sided backs.")))
         out.append("Cut on the crop marks: the short lines outside each part, in line with its edges.")
         round_parts = [c.name for c in comps if c.shape == "circle"]
         if round_parts:

@@ -1,5 +1,6 @@
 """Imposition: parts and board pieces on sheets (pnp/layout/packing.py), with gutters, crop marks,
-a footer and scale bar on every page, the cover first, and duplex backs mirrored per sheet.
+a footer and scale bar on every page, the cover first, and duplex backs mirrored per sheet, or
+fold-over backs beside their fronts (pnp/layout/fold.py).
 
 Sheets may hold parts of several components. Where each part goes is planned first (cheap: no
 drawing); the pages themselves are drawn lazily (a generator), so a deck of any size is written as
@@ -16,6 +17,7 @@ from ..core.units import fmt_mm
 from . import marks
 from .bleed import extend_for_bleed
 from .cover import BomCover, Cover
+from .fold import FoldSheet, folds, pack_folded
 from .options import ImposeOptions
 from .packing import BoardBlock, PartBlock, SheetPlan, pack
 from .paper import Sheet
@@ -83,8 +85,9 @@ def effective_options(components: Sequence[Component], opts: ImposeOptions) -> I
 
 
 def _sides(opts: ImposeOptions) -> int:
-    """Pages per sheet of paper: 2 in duplex mode (every front is followed by its back or a blank)."""
-    return 2 if opts.duplex != "none" else 1
+    """Pages per sheet of paper: 2 when printed two-sided (every front is followed by its back or a
+    blank); 1 one-sided, fold-over backs included."""
+    return 2 if opts.duplex in ("long", "short") else 1
 
 
 def plan_sheets(components: Sequence[Component], sheet: Sheet, opts: ImposeOptions,
@@ -99,7 +102,11 @@ def plan_sheets(components: Sequence[Component], sheet: Sheet, opts: ImposeOptio
     for comp in components:
         if not comp.board:
             grid_for(comp, sheet, opts.bleed)  # raises when it does not fit
-    sheets, tilings = pack(components, sheet, opts)
+    if opts.duplex == "fold":  # parts with backs on fold-over sheets, the rest as usual
+        sheets, tilings = pack([replace(c, fronts=()) if folds(c) else c for c in components], sheet, opts)
+        sheets = sorted(sheets + pack_folded(components, sheet, opts), key=lambda p: p.main())
+    else:
+        sheets, tilings = pack(components, sheet, opts)
     sides = _sides(opts)
     pages: list[list[int]] = [[] for _ in components]
     for i, s in enumerate(sheets):
@@ -113,7 +120,8 @@ def impose(title: str, components: Sequence[Component], sheet: Sheet,
            opts: ImposeOptions = ImposeOptions(), cover: Cover | None = None
            ) -> tuple[int, list[tuple[int, ...]], Iterator[Page]]:
     """Impose a kit: returns (total pages, plan, lazy page iterator). The plan lists per component
-    the page numbers it is printed on (see plan_sheets).
+    the page numbers it is printed on (see plan_sheets). With duplex "fold" the parts with backs
+    are printed one-sided, each back beside its front across a fold line (pnp/layout/fold.py).
 
     The ``cover`` pages come first (default: a bill-of-materials page); then every sheet. Each page
     has a footer "<title> — <components> — page i of n" and the 50 mm scale check. In duplex mode
@@ -145,8 +153,12 @@ def impose(title: str, components: Sequence[Component], sheet: Sheet,
                 yield blank(number)
                 number += 1
         for plan_ in sheets:
-            front = _front(plan_, components, tilings, sheet, opts)
-            names = _names(plan_, components)
+            if isinstance(plan_, FoldSheet):
+                front = _folded(plan_, components, sheet, opts)
+                names = f"{_names(plan_, components)} (fronts and backs: fold)"
+            else:
+                front = _front(plan_, components, tilings, sheet, opts)
+                names = _names(plan_, components)
             yield _finish(front, sheet, f"{title} \u2014 {names} \u2014 page {number} of {total}", names)
             number += 1
             if sides == 2:
@@ -216,6 +228,45 @@ def _front(plan: SheetPlan, components: Sequence[Component], tilings: dict[int, 
         bleeds.append(_grow(block.trim, b))
     return Page(sheet.width, sheet.height, tuple(items), "", trim_box=_union(trims),
                 bleed_box=_union(bleeds) if b > 0 else None, placements=tuple(placements), tile=tile)
+
+
+def _folded(plan: FoldSheet, components: Sequence[Component], sheet: Sheet, opts: ImposeOptions) -> Page:
+    """A fold-over sheet: every front with its back at the mirror place across the fold line, crop
+    marks on each block's three outer sides, and the dashed fold line."""
+    b = opts.bleed
+    offset, _ = sheet.mark_reserve(b)
+    cm = sheet.crop_marks
+    backs: dict[int, Drawing] = {}
+    items: list = []
+    placements: list = []
+    trims: list = []
+    for block in plan.blocks:
+        cuts = {False: (set(), set()), True: (set(), set())}  # front / back: cut xs, cut ys
+        for (ci, k), x, y in block.slots():
+            comp = components[ci]
+            w, h = plan.size(ci, comp)
+            laid = replace(comp, width=w, height=h)
+            if ci not in backs:
+                backs[ci] = plan.back_face(extend_for_bleed(comp.back, comp.width, comp.height, b), ci, comp)
+            face = plan.front_face(extend_for_bleed(comp.fronts[k // comp.copies], comp.width, comp.height, b), ci,
+                                   comp)
+            for back, (px, py), drawing in ((False, (x, y), face), (True, plan.mirror(x, y, w, h), backs[ci])):
+                items.append(_place(drawing, px, py, laid, b))
+                placements.append((comp.name, px, py, w, h, comp.shape))
+                cuts[back][0].update((px, px + block.w))
+                cuts[back][1].update((py, py + block.h))
+        for back, trim in ((False, block.trim), (True, plan.mirror_rect(block.trim))):
+            items.extend(marks.crop_marks(sorted(cuts[back][0]), sorted(cuts[back][1]), trim, offset, cm.length,
+                                          cm.width, sides=plan.outer_sides(back)))
+            trims.append(trim)
+    cx, cy, cw, ch = sheet.content_area
+    if plan.axis == "x":
+        items.extend(marks.fold_line(plan.line, cy, plan.line, cy + ch))
+    else:
+        items.extend(marks.fold_line(cx, plan.line, cx + cw, plan.line))
+    trim = _union(trims)
+    return Page(sheet.width, sheet.height, tuple(items), "", trim_box=trim,
+                bleed_box=_grow(trim, b) if b > 0 else None, placements=tuple(placements))
 
 
 def _back(plan: SheetPlan, components: Sequence[Component], sheet: Sheet, opts: ImposeOptions) -> Page | None:

@@ -27,6 +27,7 @@ from ..core.errors import LayoutError
 from ..core.ir import Component, Drawing
 from .impose import grid_for
 from .options import ImposeOptions
+from .fold import capacity, folds
 from .paper import Sheet
 from .tiling import piece_grid
 
@@ -95,6 +96,8 @@ def estimate(components: Sequence[Component], sheet: Sheet, opts: ImposeOptions 
     """
     sides = 2 if opts.duplex != "none" else 1
     parts = []
+    if opts.duplex == "fold":  # fold-over backs are printed one-sided (pnp/layout/fold.py)
+        sides = 1
     for comp in components:
         if comp.board:
             cols, rows = piece_grid(comp, sheet, opts.overlap)
@@ -103,7 +106,9 @@ def estimate(components: Sequence[Component], sheet: Sheet, opts: ImposeOptions 
             pages = cols * rows * sides
         else:
             per = grid_for(comp, sheet, opts.bleed).per_page
-            face = _mean_face(comp) + (shape_count(comp.back) if comp.back is not None and sides == 2 else 0)
+            if opts.duplex == "fold" and folds(comp):  # front and back side by side (pnp/layout/fold.py)
+                per = max(capacity(comp, sheet, opts, axis) for axis in ("x", "y")) or per
+            face = _mean_face(comp) + (shape_count(comp.back) if comp.back is not None and opts.duplex != "none" else 0)
             shapes = round(comp.count * face)
             pages = math.ceil(comp.count / per) * sides
         parts.append(ComponentBudget(comp.name, pages, shapes + pages * PAGE_FURNITURE))

@@ -4,7 +4,9 @@ All functions return Drawings (tuples of IR shapes) in page millimetres.
 """
 from __future__ import annotations
 
-from ..core.ir import BLACK, Circle, Drawing, Line, Rect, Text
+from ..core.fonts import text_width_mm
+from ..core.ir import BLACK, WHITE, Circle, Drawing, Line, Rect, Text
+from ..core.units import MM_PER_PT
 from .paper import Sheet
 
 SCALE_BAR = 50.0            # mm
@@ -13,22 +15,51 @@ JOIN_WIDTH = 0.35           # mm: registration targets and overlap edges, heavie
 
 
 def crop_marks(xs: list[float], ys: list[float], block: tuple[float, float, float, float],
-               offset: float, length: float, width: float) -> Drawing:
+               offset: float, length: float, width: float, sides: str = "tblr") -> Drawing:
     """Crop marks in line with every cut: vertical cuts at ``xs``, horizontal cuts at ``ys``.
 
     Marks sit outside ``block`` (x, y, w, h: the union of the trims they serve, one block of parts
     cut alike), starting ``offset`` mm from it (past any bleed) and ``length`` mm long, so they never
     touch a component. Imposition keeps other blocks out of that room (pnp/layout/packing.py).
+    ``sides`` names the sides that get marks ("t"op, "b"ottom, "l"eft, "r"ight; a fold-over block
+    has none on the side facing its fold line).
     """
     bx, by, bw, bh = block
     out = []
     for x in sorted(set(round(v, 4) for v in xs)):
-        out.append(Line(x, by - offset - length, x, by - offset, stroke=BLACK, stroke_width=width))
-        out.append(Line(x, by + bh + offset, x, by + bh + offset + length, stroke=BLACK, stroke_width=width))
+        if "t" in sides:
+            out.append(Line(x, by - offset - length, x, by - offset, stroke=BLACK, stroke_width=width))
+        if "b" in sides:
+            out.append(Line(x, by + bh + offset, x, by + bh + offset + length, stroke=BLACK, stroke_width=width))
     for y in sorted(set(round(v, 4) for v in ys)):
-        out.append(Line(bx - offset - length, y, bx - offset, y, stroke=BLACK, stroke_width=width))
-        out.append(Line(bx + bw + offset, y, bx + bw + offset + length, y, stroke=BLACK, stroke_width=width))
+        if "l" in sides:
+            out.append(Line(bx - offset - length, y, bx - offset, y, stroke=BLACK, stroke_width=width))
+        if "r" in sides:
+            out.append(Line(bx + bw + offset, y, bx + bw + offset + length, y, stroke=BLACK, stroke_width=width))
     return tuple(out)
+
+
+FOLD_DASH = (4.0, 2.0)      # mm on, mm off: unlike a join line's dashes
+FOLD_WIDTH = 0.25           # mm
+FOLD_LABEL = "fold"
+FOLD_LABEL_PT = 6.5
+
+
+def fold_line(x1: float, y1: float, x2: float, y2: float) -> Drawing:
+    """The dashed fold line of a fold-over sheet from (x1, y1) to (x2, y2) (vertical or horizontal),
+    labelled "fold" at its middle along the line, on a white patch no wider than the label's height
+    (2.3 mm), so it stays in the gutter between fronts and backs."""
+    mx, my = (x1 + x2) / 2, (y1 + y2) / 2
+    vertical = abs(x1 - x2) < abs(y1 - y2)
+    em = FOLD_LABEL_PT * MM_PER_PT
+    along = text_width_mm(FOLD_LABEL, FOLD_LABEL_PT) + 1.0
+    if vertical:
+        patch = Rect(mx - em / 2, my - along / 2, em, along, fill=WHITE, stroke=None)
+    else:
+        patch = Rect(mx - along / 2, my - em / 2, along, em, fill=WHITE, stroke=None)
+    return (Line(x1, y1, x2, y2, stroke=BLACK, stroke_width=FOLD_WIDTH, dash=FOLD_DASH), patch,
+            Text(mx, my, FOLD_LABEL, size_pt=FOLD_LABEL_PT, anchor="middle", valign="middle",
+                 rotate=-90 if vertical else 0))
 
 
 def footer(sheet: Sheet, text: str) -> Drawing:

@@ -6,16 +6,19 @@ from dataclasses import dataclass
 
 from ..core.errors import SpecError
 
-DUPLEX_MODES = ("none", "long", "short")
+DUPLEX_MODES = ("none", "long", "short", "fold")
+# "fold": fold-over backs (the print-and-play "gutter fold"): fronts and backs side by side on one
+# sheet about a fold line, printed one-sided (pnp/layout/fold.py); "long"/"short": two-sided printing.
 MAX_BLEED = 10.0        # mm: a print shop asks for 3; more is a typo
 MAX_BACK_OFFSET = 20.0  # mm: printers are off by 1-4 mm
 
 
 @dataclass(frozen=True)
 class ImposeOptions:
-    """How to impose: ``bleed`` in mm (0..10), ``duplex`` "none" | "long" | "short" (the flip edge),
-    ``back_offset`` (dx, dy) in mm (each at most 20) added to back sheets to correct a printer's
-    misregistration, ``overlap`` of poster pieces in mm.
+    """How to impose: ``bleed`` in mm (0..10), ``duplex`` "none" | "long" | "short" (the flip edge of a
+    two-sided print) | "fold" (fold-over backs on one side of the paper), ``back_offset`` (dx, dy) in mm
+    (each at most 20) added to back sheets to correct a printer's misregistration (two-sided only),
+    ``overlap`` of poster pieces in mm.
 
     Raises:
         SpecError: on construction, naming the command-line option that is out of range.
@@ -27,8 +30,9 @@ class ImposeOptions:
 
     def __post_init__(self) -> None:
         if self.duplex not in DUPLEX_MODES:
-            raise SpecError(f"duplex {self.duplex!r} is not none, long or short.", field="--duplex",
-                            hint="use --duplex long (flip on the long edge), short, or none")
+            raise SpecError(f"duplex {self.duplex!r} is not one of {', '.join(DUPLEX_MODES)}.", field="--duplex",
+                            hint="use --duplex long (flip on the long edge), short, fold (fold-over backs, "
+                                 "one-sided), or none")
         if not (math.isfinite(self.bleed) and 0 <= self.bleed <= MAX_BLEED):
             raise SpecError(f"bleed {self.bleed:g} mm is outside 0..{MAX_BLEED:g} mm.", field="--bleed",
                             hint="a print shop wants 3 mm; home printing 0-2 mm")
@@ -36,5 +40,8 @@ class ImposeOptions:
                                                  for v in self.back_offset):
             raise SpecError(f"back offset {self.back_offset} is more than {MAX_BACK_OFFSET:g} mm.",
                             field="--back-offset", hint="printers are off by 1-4 mm; measure it with `pnp calibrate`")
+        if self.duplex == "fold" and any(self.back_offset):
+            raise SpecError("a back offset corrects two-sided printing; fold-over backs are printed on one side.",
+                            field="--back-offset", hint="drop --back-offset, or use --duplex long or short")
         if not (math.isfinite(self.overlap) and 0 < self.overlap <= 50):
             raise SpecError(f"overlap {self.overlap:g} mm is outside 0..50 mm.", field="overlap")

@@ -1,7 +1,10 @@
 """PDF backend (reportlab). The only module that converts millimetres to points.
 
 The page's coordinate system is set to millimetres with y pointing down, so the IR is drawn as is.
-Every page gets a TrimBox (and a BleedBox when there is bleed); the document sets the viewer
+Every page's TrimBox and BleedBox are its MediaBox: an imposed sheet is what the printer prints,
+and its crop marks show where to cut (a TrimBox round the parts makes print filters such as CUPS's
+pdftopdf scale or centre that box instead of the sheet: cards 133 % large, the scale bar off the
+paper). The per-part trims stay in ``Page.placements``. The document sets the viewer
 preference /PrintScaling /None and, for duplex kits, /Duplex. Output is deterministic
 (reportlab's invariant mode: no timestamps, fixed document ID; SOURCE_DATE_EPOCH sets the date).
 
@@ -103,8 +106,9 @@ class PdfWriter(Renderer):
             self._next_chunk()
         c = self.canvas
         c.setPageSize((mm_to_pt(page.width), mm_to_pt(page.height)))
-        c.setTrimBox(_box(page.trim_box or (0, 0, page.width, page.height), page.height))
-        c.setBleedBox(_box(page.bleed_box, page.height) if page.bleed_box else None)
+        sheet = _box((0, 0, page.width, page.height), page.height)
+        c.setTrimBox(sheet)   # the sheet, never the block of parts (see the module docstring)
+        c.setBleedBox(sheet)
         c.saveState()
         c.translate(0, mm_to_pt(page.height))
         c.scale(mm_to_pt(1), -mm_to_pt(1))
