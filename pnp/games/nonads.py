@@ -91,7 +91,7 @@ def draw_back(spec: NonadsSpec):
     s = spec.tile_size
     return (Rect(0, 0, s, s, fill=spec.back_colour, stroke=None, bleed=True),
             Rect(s * 0.2, s * 0.2, s * 0.6, s * 0.6, fill=None, stroke=WHITE, stroke_width=0.4),
-            Text(s / 2, s / 2, "NONADS", size_pt=max(4.0, s * 0.2), anchor="middle", valign="middle", fill=WHITE))
+            Text(s / 2, s / 2, "NONADS", size_pt=max(6.0, s * 0.2), anchor="middle", valign="middle", fill=WHITE))
 
 
 def components(spec: NonadsSpec, ctx: KitContext) -> list[Component]:

@@ -116,7 +116,7 @@ def draw_token_back(spec: NetMatchSpec):
     box = t * 0.58
     return (Rect(0, 0, t, t, fill=WHITE, stroke=None, bleed=True),
             Rect((t - box) / 2, t * 0.12, box, box, fill=None, stroke=INK, stroke_width=0.35),
-            Text(t / 2, t - 1.6, "write one letter", size_pt=4.5, anchor="middle", fill="#555555"))
+            Text(t / 2, t - 1.8, "write a letter", size_pt=6.0, anchor="middle", fill="#555555"))
 
 
 def pieces(spec: NetMatchSpec) -> list[tuple[ColourSpec, str]]:
