@@ -100,7 +100,8 @@ def components(spec: NonadsSpec, ctx: KitContext) -> list[Component]:
     fronts = [draw_tile(m, spec) for m in masks]
     return [Component("tile", spec.tile_size, spec.tile_size, fronts,
                       back=draw_back(spec) if spec.backs else None,
-                      note=f"{spec.grid}x{spec.grid} cells, {spec.black} black, distinct under {spec.group}")]
+                      note=f"{spec.grid}x{spec.grid} cells, {spec.black} black; every pattern once "
+                      f"({'turns' if spec.group == 'C4' else 'turns and mirror images'} count as the same)")]
 
 
 def variant(spec: NonadsSpec) -> list[str]:

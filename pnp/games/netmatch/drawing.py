@@ -224,5 +224,5 @@ def components(spec: NetMatchSpec, ctx: KitContext) -> list[Component]:
                       copies=spec.pawn.copies, shape="circle",
                       note=f"{n_col} colours x {n_sym} symbols x {spec.pawn.copies}"),
             Component("letter token", spec.token_size, spec.token_size, [draw_token(i, spec) for i in items],
-                      back=draw_token_back(spec), note=f"{n_col} colours x {n_sym} symbols; back: write one letter")]
+                      back=draw_token_back(spec), note=f"{n_col} colours x {n_sym} symbols; back: write a letter")]
 
