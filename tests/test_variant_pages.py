@@ -55,7 +55,7 @@ def test_variant_parts_have_pages_of_their_own_and_the_cover_lists_them(built, g
         assert len({variant[n] for n in parts}) <= 1, f"page {number} mixes {parts}"
         key = variant[parts[0]] if parts else ""
         on_page.setdefault(key, set()).add(number)
-    standard = re.search(r"Print one copy of pages ([0-9\u2013, ]+): that is the whole game\.", cover)
+    standard = re.search(r"Print one copy of pages? ([0-9\u2013, ]+): that is the whole game\.", cover)
     assert standard, cover[:300]
     assert _numbers(standard.group(1)) == on_page.pop("")
     for name, numbers in on_page.items():

@@ -35,10 +35,16 @@ BOM_COLUMNS = (0.0, 27.0, 38.0, 72.0, 88.0, 124.0)  # mm from the left edge: com
 CARD_STOCK, PLAIN_PAPER = "200\u2013300 g/m\u00b2", "80\u2013120 g/m\u00b2"
 
 
-def plural(names: Sequence[str]) -> str:
-    """Part names as a player reads them: ["word card", "letter token"] -> "word cards and letter tokens"."""
-    names = [n if n.endswith("s") else n + "s" for n in names]
+def plural(comps: Sequence[Component]) -> str:
+    """Parts named as a player reads them: "word cards and letter tokens", "the setup sheet" one."""
+    names = [c.name + ("s" if c.count > 1 and not c.name.endswith("s") else "") for c in comps]
     return " and ".join(filter(None, (", ".join(names[:-1]), names[-1]))) if names else ""
+
+
+def _pages(numbers) -> str:
+    """"page 3" or "pages 1\u20133, 5"."""
+    return ("page " if len(set(numbers)) == 1 else "pages ") + marks.page_ranges(numbers)
+
 
 class Cover(Protocol):
     """Front matter of a kit: ``count`` pages, drawn by ``pages()`` once the plan is known."""
@@ -100,7 +106,7 @@ class KitCover:
         comps, opts = self.components, self.opts
         out = ["Print at 100 % (Actual size, not Fit to page): the bar at the foot of every page must "
                "measure 50 mm."]
-        backed = plural([c.name for c in comps if c.back is not None and not c.board])
+        backed = plural([c for c in comps if c.back is not None and not c.board])
         if backed and opts.duplex != "none":
             edge = "long" if opts.duplex == "long" else "short"
             out.append(f"Print two-sided, flipping on the {edge} edge: each sheet of {backed} is followed by "
@@ -109,13 +115,13 @@ class KitCover:
             out.append(f"Printed one-sided: the {backed} have plain backs.")
         else:
             out.append("Printed one-sided: no part has a printed back.")
-        parts, boards = (plural([c.name for c in comps if c.board == b]) for b in (False, True))
+        parts, boards = (plural([c for c in comps if c.board == b]) for b in (False, True))
         paper = [f"card stock ({CARD_STOCK}) for the {parts}"] if parts else []
         paper += [f"plain paper ({PLAIN_PAPER}) for the {boards}, glued onto card or thin board"] if boards else []
         out.append("Paper: " + "; ".join(paper) + ". No card stock? Glue the printed sheet onto thin card "
                    "before cutting.")
         out.append("Cut on the crop marks: the short lines outside each part, in line with its edges.")
-        round_parts = plural([c.name for c in comps if c.shape == "circle"])
+        round_parts = plural([c for c in comps if c.shape == "circle"])
         if round_parts:
             out.append(f"Round parts ({round_parts}): cut along the thin grey circle; the crop marks "
                        "show only the square around it.")
@@ -141,10 +147,8 @@ class KitCover:
         groups: dict[str, set[int]] = {"": set(cover)}
         for comp, numbers in zip(self.components, plan):
             groups.setdefault(comp.variant, set()).update(numbers)
-        lines = [f"Print one copy of pages {marks.page_ranges(groups.pop(''))}: that is the whole game."]
-        for variant, numbers in groups.items():
-            if numbers:
-                lines.append(f"Only for the {variant}: pages {marks.page_ranges(numbers)} as well.")
+        lines = [f"Print one copy of {_pages(groups.pop(''))}: that is the whole game."]
+        lines += [f"Only for the {variant}: {_pages(numbers)} as well." for variant, numbers in groups.items() if numbers]
         return lines
 
     def _header(self, plan, total: int) -> tuple[list, float]:
