@@ -128,3 +128,16 @@ def test_rules_texts_label_every_reading_as_a_house_rule(built, game):
         assert not re.search(r"kit reading|the kit follows|seed omits", b, flags=re.IGNORECASE), b
         if re.search(r"silent|not the designer", b):
             assert "house rule" in b.lower(), b
+
+
+@pytest.mark.parametrize("build", sorted(BUILDS))
+@pytest.mark.parametrize("game", GAMES)
+def test_no_rule_line_crosses_the_cover_text(built, game, build):
+    """The header grows with its page lists (wrapped in duplex); the rule under it stays below it."""
+    with open_pdf(pdf_of(_build(built, game, build))) as pdf:
+        page = pdf.pages[0]
+        rules = [ln for ln in page.lines if abs(ln["top"] - ln["bottom"]) < 0.5 and ln["x1"] - ln["x0"] > 100 / 0.352778]
+        assert rules
+        crossed = [(c["text"], round(ln["top"] * 0.352778, 1)) for ln in rules for c in page.chars
+                   if c["text"].strip() and c["top"] + 0.5 < ln["top"] < c["bottom"] - 0.5]
+    assert crossed == [], f"{game} {build}: text struck through by a rule line: {crossed[:5]}"

@@ -22,6 +22,7 @@ from ..core.ir import Component, Line, Page, Text
 from ..core.units import MM_PER_PT, fmt_mm
 from . import marks
 from .options import ImposeOptions
+from .packing import pack
 from .paper import Sheet
 from .tiling import JOIN_INSTRUCTIONS, piece_grid
 
@@ -90,7 +91,10 @@ class KitCover:
     def __init__(self, info: CoverInfo, components: Sequence[Component], sheet: Sheet, opts: ImposeOptions) -> None:
         self.info, self.components, self.sheet, self.opts = info, components, sheet, opts
         x, y, w, h = sheet.content_area
-        self.header_bottom = self._header([(1, 1)] * len(components), 1)[1] + 4.0
+        # the header's height depends on the page lists it prints: measure it with the real packing,
+        # numbered for a cover of one page and of two, and keep the taller
+        sheets = [s.components() for s in pack(components, sheet, opts)[0]]
+        self.header_bottom = max(self._header(self._numbered(sheets, n), 1)[1] for n in (1, 2)) + 4.0
         self.col_w = (w - COLUMN_GAP) / 2
         first = [(x, self.header_bottom), (x + self.col_w + COLUMN_GAP, self.header_bottom)]
         second = [(x, y + 6.0), (x + self.col_w + COLUMN_GAP, y + 6.0)]
@@ -99,6 +103,17 @@ class KitCover:
         self.bottom = y + h - 2.0 - len(self.source_lines) * SOURCE_LEAD
         self.flow = self._flow_rules()
         self.count = 1 if len(self.flow.columns) <= 2 else 2
+
+    def _numbered(self, sheets: list[list[int]], cover_pages: int) -> list[tuple[int, ...]]:
+        """Per component, the pages it is printed on when the sheets (component indices on each)
+        follow ``cover_pages`` cover pages; in duplex mode each sheet is a front and a back page."""
+        sides = 1 if self.opts.duplex == "none" else 2
+        pages: list[list[int]] = [[] for _ in self.components]
+        for i, on_sheet in enumerate(sheets):
+            first = 1 + (cover_pages + i) * sides
+            for c in on_sheet:
+                pages[c] += range(first, first + sides)
+        return [tuple(p) for p in pages]
 
     # -- header: title, credit, what to print, bill of materials, print guide ------------------
     def _guide(self) -> list[str]:
