@@ -43,7 +43,8 @@ from ..core.errors import LayoutError
 from ..core.ir import Component
 from .options import ImposeOptions
 from .paper import Sheet
-from .sheetspace import EPS, BoardBlock, PartBlock, Rect4, Run, SheetPlan, Space as _Space, count as _count, take as _take
+from .sheetspace import EPS, BoardBlock, PartBlock, Rect4, Run, SheetPlan
+from .sheetspace import Space as _Space, count as _count, take as _take
 from .tiling import Tiling, margin as board_margin, plan_board
 
 SPARSE = 0.30  # a sheet whose parts cover less of its printable area than this is merged when it can be
