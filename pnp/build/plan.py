@@ -190,9 +190,8 @@ def cover_info(loaded: LoadedSpec, ctx: KitContext) -> CoverInfo:
     path = ctx.input_path("rules", spec.rules or f"rules/{game.name}.md", specs_dir())
     rules = parse_rules(path)
     who = spec.designer or "an unnamed designer"
-    source = (f"Rules: a summary in pnp's own words of {who}'s rules for {rules.title}; the designer's text is the "
-              f"authority. Edit {path.name} (beside the spec, or --set rules=FILE) and rebuild to change it.")
-    return CoverInfo(spec.title or game.title, spec.designer, spec.year, rules, source)
+    return CoverInfo(spec.title or game.title, spec.designer, spec.year, rules, CoverInfo.source_line(who, rules.title),
+                     game.credits(spec))
 
 
 def plan_target(target: str, loaded: LoadedSpec, request: Request) -> TargetPlan:

@@ -129,6 +129,9 @@ class Component:
         shape: "rect" or "circle" (circle: diameter = width = height); used for cut lines.
         board: True for a board that may be split over several pages (poster tiling).
         note: a short description for the bill of materials.
+        variant: "" for the standard game, else the name of the optional extra that alone uses this
+            part: a rules variant ("square variant") or an aid the game can do without ("setup
+            sheet"). Its parts are printed on pages of their own.
     """
     name: str
     width: float
@@ -139,6 +142,7 @@ class Component:
     shape: str = "rect"
     board: bool = False
     note: str = ""
+    variant: str = ""
 
     @property
     def count(self) -> int:

@@ -70,7 +70,8 @@ class Game:
     ``components(spec, ctx)`` returns the kit's Components in print order; ``check(spec, ctx)``
     returns Findings. ``summary`` is the first docstring line of the module, shown by `pnp list`.
     ``inputs`` maps the names of extra input files the game reads (spec fields holding a path) to a
-    one-line description; the CLI's ``--set NAME=FILE`` overrides them.
+    one-line description; the CLI's ``--set NAME=FILE`` overrides them. ``credits(spec)`` names
+    what the kit designed itself, for the cover's credit line (NetMatch: "board layout: pnp").
     """
     name: str
     title: str
@@ -79,6 +80,7 @@ class Game:
     check: Callable[[SpecBase, KitContext], list[Finding]]
     summary: str = ""
     inputs: dict[str, str] = field(default_factory=dict)
+    credits: Callable[[SpecBase], tuple[str, ...]] = lambda spec: ()
 
 
 def registry() -> dict[str, Game]:

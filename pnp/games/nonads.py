@@ -91,7 +91,7 @@ def draw_back(spec: NonadsSpec):
     s = spec.tile_size
     return (Rect(0, 0, s, s, fill=spec.back_colour, stroke=None, bleed=True),
             Rect(s * 0.2, s * 0.2, s * 0.6, s * 0.6, fill=None, stroke=WHITE, stroke_width=0.4),
-            Text(s / 2, s / 2, "NONADS", size_pt=max(4.0, s * 0.2), anchor="middle", valign="middle", fill=WHITE))
+            Text(s / 2, s / 2, "NONADS", size_pt=max(6.0, s * 0.2), anchor="middle", valign="middle", fill=WHITE))
 
 
 def components(spec: NonadsSpec, ctx: KitContext) -> list[Component]:
@@ -100,7 +100,8 @@ def components(spec: NonadsSpec, ctx: KitContext) -> list[Component]:
     fronts = [draw_tile(m, spec) for m in masks]
     return [Component("tile", spec.tile_size, spec.tile_size, fronts,
                       back=draw_back(spec) if spec.backs else None,
-                      note=f"{spec.grid}x{spec.grid} cells, {spec.black} black, distinct under {spec.group}")]
+                      note=f"{spec.grid}x{spec.grid} cells, {spec.black} black; every pattern once "
+                      f"({'turns' if spec.group == 'C4' else 'turns and mirror images'} count as the same)")]
 
 
 def variant(spec: NonadsSpec) -> list[str]:

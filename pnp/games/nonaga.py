@@ -122,19 +122,21 @@ def setup_drawing(spec: NonagaSpec):
 
 def components(spec: NonagaSpec, ctx: KitContext) -> list[Component]:
     """[disc, pawn, setup sheet]: disc and pawn as round parts (diameter in mm), and the setup
-    sheet as a board (tiled over pages when it is larger than the printable area)."""
+    sheet as a board (tiled over pages when it is larger than the printable area). The setup sheet
+    is an aid the game can do without (``variant``), so discs and pawns print without it."""
     # a faint decorative ring: lighter and thinner than the grey cut circle imposition adds at the trim
     ring = (Circle(spec.disc / 2, spec.disc / 2, spec.disc / 2 - RING_IN, fill=None,
                    stroke=_mix(spec.disc_colour, spec.edge_colour, 0.35), stroke_width=0.1),)
     out = [Component("disc", spec.disc, spec.disc, [counter(spec.disc, spec.disc_colour) + ring],
                      copies=spec.discs, shape="circle",
-                     note=f"{spec.discs} discs, diameter {spec.disc:g} mm: glue to card, or laser-cut from --format cut-svg"),
+                     note=f"{spec.discs} discs, diameter {spec.disc:g} mm: glue onto card or thin board before cutting"),
            Component("pawn", spec.pawn, spec.pawn, [_pawn("red", spec), _pawn("black", spec)],
                      copies=3, shape="circle", note="3 red (star) + 3 black (ring) pawn counters")]
     if spec.setup_sheet:
         w, h, drawing, _ = setup_drawing(spec)
         out.append(Component("setup sheet", w, h, [drawing], board=True,
-                             note="the 19-disc hexagon at true size with the pawns on the corners"))
+                             note="the 19-disc hexagon at true size with the pawns on the corners",
+                             variant="optional setup sheet"))
     return out
 
 

@@ -21,6 +21,7 @@ from ..core.ir import Component, Line, Page, Text
 from ..core.units import MM_PER_PT, fmt_mm
 from . import marks
 from .options import ImposeOptions
+from .packing import pack
 from .paper import Sheet
 from .tiling import JOIN_INSTRUCTIONS, piece_grid
 
@@ -30,6 +31,20 @@ COLUMN_GAP = 6.0        # mm between rules columns
 BULLET_INDENT = 3.0     # mm
 SOURCE_PT, SOURCE_LEAD = 6.5, 2.9   # the rules-source note at the foot of the last cover page
 GREY, INK, RULE_LINE = "#555555", "#000000", "#b0b0b0"
+BOM_COLUMNS = (0.0, 27.0, 38.0, 72.0, 88.0, 124.0)  # mm from the left edge: component .. what it is
+CARD_STOCK, PLAIN_PAPER = "200\u2013300 g/m\u00b2", "80\u2013120 g/m\u00b2"
+
+
+def plural(comps: Sequence[Component]) -> str:
+    """Parts named as a player reads them: "word cards and letter tokens", "the setup sheet" one."""
+    names = [c.name + ("s" if c.count > 1 and not c.name.endswith("s") else "") for c in comps]
+    return " and ".join(filter(None, (", ".join(names[:-1]), names[-1]))) if names else ""
+
+
+def _pages(numbers) -> str:
+    """"page 3" or "pages 1\u20133, 5"."""
+    return ("page " if len(set(numbers)) == 1 else "pages ") + marks.page_ranges(numbers)
+
 
 class Cover(Protocol):
     """Front matter of a kit: ``count`` pages, drawn by ``pages()`` once the plan is known."""
@@ -42,12 +57,20 @@ class Cover(Protocol):
 @dataclass(frozen=True)
 class CoverInfo:
     """What the cover says about the game: ``title``, ``designer`` and ``year`` (from the spec),
-    the parsed ``rules`` and where they came from (``rules_source``, one line)."""
+    the parsed ``rules``, where they came from (``rules_source``, one line: see source_line) and
+    ``credits`` for what the kit designed itself ("board layout: pnp")."""
     title: str
     designer: str
     year: int | None
     rules: Rules
     rules_source: str = ""
+    credits: tuple[str, ...] = ()
+
+    @staticmethod
+    def source_line(designer: str, title: str) -> str:
+        """The rules-source note printed at the foot of the cover, in a player's words."""
+        return (f"These rules are a summary in pnp's own words of {designer}'s rules for {title}; "
+                "where they differ, the designer's rules are the authority.")
 
 
 @dataclass
@@ -67,7 +90,10 @@ class KitCover:
     def __init__(self, info: CoverInfo, components: Sequence[Component], sheet: Sheet, opts: ImposeOptions) -> None:
         self.info, self.components, self.sheet, self.opts = info, components, sheet, opts
         x, y, w, h = sheet.content_area
-        self.header_bottom = self._header([(1, 1)] * len(components), 1)[1] + 4.0
+        # the header's height depends on the page lists it prints: measure it with the real packing,
+        # numbered for a cover of one page and of two, and keep the taller
+        sheets = [s.components() for s in pack(components, sheet, opts)[0]]
+        self.header_bottom = max(self._header(self._numbered(sheets, n), 1)[1] for n in (1, 2)) + 4.0
         self.col_w = (w - COLUMN_GAP) / 2
         first = [(x, self.header_bottom), (x + self.col_w + COLUMN_GAP, self.header_bottom)]
         second = [(x, y + 6.0), (x + self.col_w + COLUMN_GAP, y + 6.0)]
@@ -77,34 +103,51 @@ class KitCover:
         self.flow = self._flow_rules()
         self.count = 1 if len(self.flow.columns) <= 2 else 2
 
-    # -- header: title, credit, bill of materials, print guide ----------------------------------
+    def _numbered(self, sheets: list[list[int]], cover_pages: int) -> list[tuple[int, ...]]:
+        """Per component, the pages it is printed on when the sheets (component indices on each)
+        follow ``cover_pages`` cover pages; in duplex mode each sheet is a front and a back page."""
+        sides = 1 if self.opts.duplex == "none" else 2
+        pages: list[list[int]] = [[] for _ in self.components]
+        for i, on_sheet in enumerate(sheets):
+            first = 1 + (cover_pages + i) * sides
+            for c in on_sheet:
+                pages[c] += range(first, first + sides)
+        return [tuple(p) for p in pages]
+
+    # -- header: title, credit, what to print, bill of materials, print guide ------------------
     def _guide(self) -> list[str]:
+        """The print-and-cut steps for this kit's parts, in a player's words (no command lines)."""
         comps, opts = self.components, self.opts
-        out = ["Scale check: print at 100 % / Actual size; the bar at the foot of every page must measure 50 mm."]
-        backed = [c.name for c in comps if c.back is not None and not c.board]
+        out = ["Print at 100 % (Actual size, not Fit to page): the bar at the foot of every page must "
+               "measure 50 mm."]
+        backed = plural([c for c in comps if c.back is not None and not c.board])
         if backed and opts.duplex == "fold":
-            out.append(f"Fold-over backs ({', '.join(backed)}): print one-sided; fold each sheet along the dashed "
+            out.append(f"Fold-over backs ({backed}): print one-sided; fold each sheet along the dashed "
                        "line marked \u201cfold\u201d, printed sides out, so each back lies behind its front; "
                        "glue the halves together, then cut through both layers on the crop marks.")
         elif backed and opts.duplex != "none":
             edge = "long" if opts.duplex == "long" else "short"
-            out.append(f"Two-sided: print the whole file duplex, flipping on the {edge} edge; each sheet of "
-                       f"{', '.join(backed)} fronts is followed by its backs, every other page is blank on the back.")
+            out.append(f"Print two-sided, flipping on the {edge} edge: each sheet of {backed} is followed by "
+                       "its backs; the other pages are blank on the back.")
         elif backed:
-            out.append(f"One-sided print. The {', '.join(backed)} have printable backs: rebuild with --duplex long "
-                       "to get them.")
+            out.append(f"Printed one-sided: the {backed} have plain backs.")
         else:
-            out.append("One-sided print: no part has a printed back.")
+            out.append("Printed one-sided: no part has a printed back.")
         if backed:  # a part with a back is played face down: its face must not show through
-            out.append(f"Face-down parts ({', '.join(backed)}) must not show through: " + (
+            out.append(f"Face-down parts ({backed}) must not show through: " + (
                 "the two glued layers hide the faces; paper of about 120\u2013160 g/m\u00b2 folds cleanly."
                 if opts.duplex == "fold" else
-                "print them on card stock (250 g/m\u00b2 or more)" + (
-                    "." if opts.duplex != "none" else ", or use the kit with fold-over or two-sided backs.")))
+                f"print them on card stock ({CARD_STOCK})" + (
+                    "." if opts.duplex != "none" else ", or print them with fold-over or two-sided backs.")))
+        parts, boards = (plural([c for c in comps if c.board == b]) for b in (False, True))
+        paper = [f"card stock ({CARD_STOCK}) for the {parts}"] if parts else []
+        paper += [f"plain paper ({PLAIN_PAPER}) for the {boards}, glued onto card or thin board"] if boards else []
+        out.append("Paper: " + "; ".join(paper) + ". No card stock? Glue the printed sheet onto thin card "
+                   "before cutting.")
         out.append("Cut on the crop marks: the short lines outside each part, in line with its edges.")
-        round_parts = [c.name for c in comps if c.shape == "circle"]
+        round_parts = plural([c for c in comps if c.shape == "circle"])
         if round_parts:
-            out.append(f"Round parts ({', '.join(round_parts)}): cut along the thin grey circle; the crop marks "
+            out.append(f"Round parts ({round_parts}): cut along the thin grey circle; the crop marks "
                        "show only the square around it.")
         tiled = [c for c in comps if c.board and piece_grid(c, self.sheet, opts.overlap) != (1, 1)]
         for c in tiled:
@@ -121,37 +164,58 @@ class KitCover:
                 out.append((("\u2022 " if i == 0 else "") + part, SMALL_PT, False, INK))
         return out
 
+    def _what_to_print(self, plan, total: int) -> list[str]:
+        """"Print one copy of pages ...": the standard game's pages (the cover with them), then one
+        line per optional variant with the pages only it needs."""
+        cover = set(range(1, total + 1)) - {n for numbers in plan for n in numbers}
+        groups: dict[str, set[int]] = {"": set(cover)}
+        for comp, numbers in zip(self.components, plan):
+            groups.setdefault(comp.variant, set()).update(numbers)
+        lines = [f"Print one copy of {_pages(groups.pop(''))}: that is the whole game."]
+        lines += [f"Only for the {variant}: {_pages(numbers)} as well." for variant, numbers in groups.items() if numbers]
+        return lines
+
     def _header(self, plan, total: int) -> tuple[list, float]:
         """The header's shapes and the y of its last baseline (mm)."""
         info, sheet, opts = self.info, self.sheet, self.opts
         x, y, w, _ = sheet.content_area
         credit = f"designed by {info.designer}" + (f" ({info.year})" if info.year else "")
-        items: list = [Text(x, y + 8, f"{info.title} \u2014 print-and-play kit", size_pt=20, bold=True),
+        credit += "".join(f" \u00b7 {c}" for c in info.credits)
+        sides = "one-sided" if opts.duplex == "none" else f"two-sided (flip on the {opts.duplex} edge)"
+        bleed = f", bleed {fmt_mm(opts.bleed)}" if opts.bleed > 0 else ""
+        items: list = [Text(x, y + 8, f"{info.title} \u2014 print and play", size_pt=20, bold=True),
                        Text(x, y + 14.5, credit, size_pt=11),
-                       Text(x, y + 20, info.rules.description, size_pt=9, fill=GREY),
-                       Text(x, y + 25.5, f"Paper {sheet.name.upper()} ({fmt_mm(sheet.width)} x "
-                            f"{fmt_mm(sheet.height)}), bleed {fmt_mm(opts.bleed)}, duplex {opts.duplex}, "
-                            f"{total} pages.", size_pt=SMALL_PT, fill=GREY),
-                       Line(x, y + 28, x + w, y + 28, stroke=RULE_LINE, stroke_width=0.3)]
-        row_y = y + 34
-        items.append(Text(x, row_y, "Bill of materials", size_pt=HEAD_PT + 1, bold=True))
-        cols = (x, x + 38, x + 52, x + 88, x + 106)
-        row_y += 5.5
-        for cx, head in zip(cols, ("component", "count", "trim size", "pages", "what it is")):
-            items.append(Text(cx, row_y, head, size_pt=SMALL_PT, bold=True))
-        items.append(Line(x, row_y + 1.3, x + w, row_y + 1.3, stroke_width=0.2))
-        note_w = x + w - cols[4]
-        for comp, numbers in zip(self.components, plan):
+                       Text(x, y + 20, info.rules.description, size_pt=9, fill=GREY)]
+        row_y = y + 20
+        for line in self._what_to_print(plan, total):
             row_y += 5.0
+            items.append(Text(x, row_y, line, size_pt=9, bold=True))
+        row_y += 4.5
+        items += [Text(x, row_y, f"Paper {sheet.name.upper()} ({fmt_mm(sheet.width)} x {fmt_mm(sheet.height)}), "
+                       f"{sides}{bleed}, {total} pages in all.", size_pt=SMALL_PT, fill=GREY),
+                  Line(x, row_y + 2.5, x + w, row_y + 2.5, stroke=RULE_LINE, stroke_width=0.3)]
+        row_y += 8.5
+        items.append(Text(x, row_y, "Bill of materials", size_pt=HEAD_PT + 1, bold=True))
+        lead = SMALL_PT * MM_PER_PT * LEADING
+        row_y += 5.5
+        for cx, head in zip(BOM_COLUMNS, ("component", "count", "trim size", "pages", "paper", "what it is")):
+            items.append(Text(x + cx, row_y, head, size_pt=SMALL_PT, bold=True))
+        items.append(Line(x, row_y + 1.3, x + w, row_y + 1.3, stroke_width=0.2))
+        widths = [b - a - 2.0 for a, b in zip(BOM_COLUMNS, BOM_COLUMNS[1:] + (w + 2.0,))]
+        row_y += 1.3
+        for comp, numbers in zip(self.components, plan):
             size = (f"diameter {fmt_mm(comp.width)}" if comp.shape == "circle"
                     else f"{fmt_mm(comp.width)} x {fmt_mm(comp.height)}")
-            pages = marks.page_ranges(numbers)
-            note = (wrap(comp.note, SMALL_PT, note_w) or [""])[0]
-            for cx, value in zip(cols, (comp.name, str(comp.count), size, pages, note)):
-                items.append(Text(cx, row_y, value, size_pt=SMALL_PT, fill=INK if cx != cols[4] else GREY))
-        row_y += 9.0
+            paper = f"plain {PLAIN_PAPER}, glued onto card" if comp.board else f"card stock {CARD_STOCK}"
+            cells = (comp.name, str(comp.count), size, marks.page_ranges(numbers), paper, comp.note)
+            wrapped = [wrap(value, SMALL_PT, cw) or [""] for value, cw in zip(cells, widths)]
+            for k in range(max(len(lines) for lines in wrapped)):
+                for cx, lines, colour in zip(BOM_COLUMNS, wrapped, (INK,) * 5 + (GREY,)):
+                    if k < len(lines):
+                        items.append(Text(x + cx, row_y + 3.7 + k * lead, lines[k], size_pt=SMALL_PT, fill=colour))
+            row_y += 3.7 + (max(len(lines) for lines in wrapped) - 1) * lead + 1.0
+        row_y += 7.0
         items.append(Text(x, row_y, "Print and cut", size_pt=HEAD_PT + 1, bold=True))
-        lead = SMALL_PT * MM_PER_PT * LEADING
         row_y += 1.0
         for text, size, bold, colour in self._header_lines(w):
             row_y += lead
@@ -184,8 +248,8 @@ class KitCover:
             lines = lines_of(block)
             before = 2.2 if block.kind == "heading" else 1.0
             need = before + sum(size * MM_PER_PT * LEADING for _, size, _, _, _ in lines)
-            if block.kind == "heading" and i + 1 < len(blocks):  # keep a heading with its first lines
-                need += BODY_PT * MM_PER_PT * LEADING * 2
+            if block.kind == "heading" and i + 1 < len(blocks):  # keep a heading with its first block
+                need += 1.0 + BODY_PT * MM_PER_PT * LEADING * min(3, len(lines_of(blocks[i + 1])))
             if y + need > self.bottom and flow.columns[col]:
                 col += 1
                 if col >= len(self.slots):
@@ -245,9 +309,10 @@ class BomCover:
 def bom_page(title: str, components: Sequence[Component], plan, sheet: Sheet, opts: ImposeOptions, total: int) -> Page:
     """A plain bill-of-materials page: every component with its count, trim size and pages."""
     x, y, w, _ = sheet.printable
-    items: list = [Text(x, y + 8, f"{title} \u2014 print-and-play kit", size_pt=18, bold=True),
+    sides = "one-sided" if opts.duplex == "none" else f"two-sided (flip on the {opts.duplex} edge)"
+    items: list = [Text(x, y + 8, f"{title} \u2014 print and play", size_pt=18, bold=True),
                    Text(x, y + 15, f"Paper {sheet.name.upper()} ({fmt_mm(sheet.width)} x {fmt_mm(sheet.height)}), "
-                        f"bleed {fmt_mm(opts.bleed)}, duplex {opts.duplex}, {total} pages. "
+                        f"bleed {fmt_mm(opts.bleed)}, {sides}, {total} pages. "
                         "Print at 100 % / Actual size.", size_pt=9),
                    Text(x, y + 26, "Bill of materials", size_pt=13, bold=True)]
     cols = (x, x + 60, x + 80, x + 125)

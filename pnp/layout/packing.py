@@ -20,8 +20,18 @@ This is a small packer of our own rather than a general rectangle packer such as
 2.0, which would be fine to depend on): a kind must stay a grid, to be cut in straight runs along
 its crop marks, with its grid shape chosen per free rectangle, and the crop-mark room must stay
 clear of other parts; fixed-rectangle packers do neither, and scattering single parts would leave
-no place for crop marks. Finally each sheet's blocks are centred together in the content area,
+no place for crop marks.
+
+Then sparse sheets (parts covering under ``SPARSE`` of the printable area) are merged away: all of
+a sparse sheet's blocks are re-placed in the free space of the other sheets (parts may split into
+several blocks there) when they fit, and the sheet is dropped. A sparse sheet that cannot be merged
+takes whole part blocks from other sheets when they fit its free space and leave their sheet
+no sparser than ``SPARSE``. Finally each sheet's blocks are centred together in the content area,
 and sheets are ordered by the component that takes most of each (kit order).
+
+Parts of an optional variant (``Component.variant``) never share a sheet with the standard game's
+parts or another variant's: each group is packed on its own sheets, the standard game first, so a
+player prints only the pages of the game they play.
 """
 from __future__ import annotations
 
@@ -33,159 +43,11 @@ from ..core.errors import LayoutError
 from ..core.ir import Component
 from .options import ImposeOptions
 from .paper import Sheet
+from .sheetspace import EPS, BoardBlock, PartBlock, Rect4, Run, SheetPlan
+from .sheetspace import Space as _Space, count as _count, take as _take
 from .tiling import Tiling, margin as board_margin, plan_board
 
-EPS = 1e-9
-Rect4 = tuple[float, float, float, float]
-
-
-@dataclass(frozen=True)
-class Run:
-    """Parts ``first`` .. ``first + count - 1`` of component ``comp`` (index in the kit)."""
-    comp: int
-    first: int
-    count: int
-
-
-def _take(runs: tuple[Run, ...], n: int) -> tuple[tuple[Run, ...], tuple[Run, ...]]:
-    """The first ``n`` parts of ``runs`` and the rest, as runs (so a deck of any size stays small)."""
-    taken: list[Run] = []
-    rest = list(runs)
-    while n > 0 and rest:
-        run = rest.pop(0)
-        if run.count <= n:
-            taken.append(run)
-            n -= run.count
-        else:
-            taken.append(Run(run.comp, run.first, n))
-            rest.insert(0, Run(run.comp, run.first + n, run.count - n))
-            n = 0
-    return tuple(taken), tuple(rest)
-
-
-def _count(runs: tuple[Run, ...]) -> int:
-    return sum(r.count for r in runs)
-
-
-@dataclass(frozen=True)
-class PartBlock:
-    """A grid of parts cut alike: trims ``w`` x ``h`` (``shape``) from page (x, y), ``cols`` across
-    at pitch (pitch_x, pitch_y), filled row by row with the parts of ``runs``."""
-    x: float
-    y: float
-    w: float
-    h: float
-    shape: str
-    cols: int
-    pitch_x: float
-    pitch_y: float
-    runs: tuple[Run, ...]
-
-    @property
-    def count(self) -> int:
-        return _count(self.runs)
-
-    @property
-    def rows(self) -> int:
-        return math.ceil(self.count / self.cols)
-
-    def slots(self):
-        """((component index, part index), x, y) of every part's trim top-left, row-major."""
-        i = 0
-        for run in self.runs:
-            for k in range(run.first, run.first + run.count):
-                yield (run.comp, k), self.x + (i % self.cols) * self.pitch_x, self.y + (i // self.cols) * self.pitch_y
-                i += 1
-
-    @property
-    def trim(self) -> Rect4:
-        cols = min(self.cols, self.count)
-        return (self.x, self.y, (cols - 1) * self.pitch_x + self.w, (self.rows - 1) * self.pitch_y + self.h)
-
-
-@dataclass(frozen=True)
-class BoardBlock:
-    """Piece (col, row) of board component ``comp`` with its trim's top-left at page (x, y)."""
-    comp: int
-    col: int
-    row: int
-    x: float
-    y: float
-    w: float
-    h: float
-    tiled: bool
-
-    @property
-    def trim(self) -> Rect4:
-        return (self.x, self.y, self.w, self.h)
-
-
-@dataclass
-class SheetPlan:
-    """One sheet of paper (its front; the back mirrors it): its blocks."""
-    blocks: list
-
-    def _areas(self) -> dict[int, float]:
-        area: dict[int, float] = {}
-        for b in self.blocks:
-            for comp, n in ([(b.comp, 1)] if isinstance(b, BoardBlock) else [(r.comp, r.count) for r in b.runs]):
-                area[comp] = area.get(comp, 0.0) + n * b.w * b.h
-        return area
-
-    def main(self) -> int:
-        """The component that takes the most of this sheet (by trim area)."""
-        area = self._areas()
-        return max(sorted(area), key=area.__getitem__)
-
-    def components(self) -> list[int]:
-        """Indices of the components on this sheet, in kit order."""
-        return sorted(self._areas())
-
-
-class _Space:
-    """The free space of one sheet being packed (maximal free rectangles) and what is on it."""
-
-    def __init__(self, area: Rect4, gap: float) -> None:
-        self.free: list[Rect4] = [area]
-        self.area = area
-        self.gap = gap
-        self.blocks: list = []
-        self.footprints: list[Rect4] = []
-        self.tiled = False
-
-    def copy(self) -> "_Space":
-        other = _Space(self.area, self.gap)
-        other.free = list(self.free)
-        other.tiled = self.tiled
-        return other
-
-    def occupy(self, rect: Rect4) -> None:
-        """Take ``rect`` (a footprint) and a gutter around it out of the free rectangles."""
-        self.footprints.append(rect)
-        g = self.gap
-        ux0, uy0, ux1, uy1 = rect[0] - g, rect[1] - g, rect[0] + rect[2] + g, rect[1] + rect[3] + g
-        out: list[Rect4] = []
-        for f in self.free:
-            fx0, fy0, fx1, fy1 = f[0], f[1], f[0] + f[2], f[1] + f[3]
-            if ux0 >= fx1 or ux1 <= fx0 or uy0 >= fy1 or uy1 <= fy0:
-                out.append(f)
-                continue
-            if ux0 > fx0:
-                out.append((fx0, fy0, ux0 - fx0, f[3]))
-            if ux1 < fx1:
-                out.append((ux1, fy0, fx1 - ux1, f[3]))
-            if uy0 > fy0:
-                out.append((fx0, fy0, f[2], uy0 - fy0))
-            if uy1 < fy1:
-                out.append((fx0, uy1, f[2], fy1 - uy1))
-        out = [f for f in out if f[2] > 1.0 and f[3] > 1.0]
-        self.free = sorted((f for i, f in enumerate(out) if not any(
-            j != i and _contains(o, f) and (o != f or j < i) for j, o in enumerate(out))), key=lambda f: (f[1], f[0]))
-
-
-def _contains(outer: Rect4, inner: Rect4) -> bool:
-    return (outer[0] - EPS <= inner[0] and outer[1] - EPS <= inner[1]
-            and inner[0] + inner[2] <= outer[0] + outer[2] + EPS and inner[1] + inner[3] <= outer[1] + outer[3] + EPS)
+SPARSE = 0.30  # a sheet whose parts cover less of its printable area than this is merged when it can be
 
 
 @dataclass(frozen=True)
@@ -200,8 +62,11 @@ class _Kind:
 class Packer:
     """Packs one kit onto sheets; see the module docstring."""
 
-    def __init__(self, components: Sequence[Component], sheet: Sheet, opts: ImposeOptions) -> None:
+    def __init__(self, components: Sequence[Component], sheet: Sheet, opts: ImposeOptions,
+                 only: Sequence[int] | None = None) -> None:
         self.components = components
+        self.only = set(range(len(components)) if only is None else only)
+        self.grow = True  # False while merging: items must fit the sheets there are
         self.sheet = sheet
         self.opts = opts
         # crop-mark room (past any bleed) and the bleed itself around a block, as grid_for reserves
@@ -256,7 +121,18 @@ class Packer:
             raise LayoutError(f"component {name!r} does not fit the printable area of {self.sheet.name}.", field=name,
                               hint="make it smaller in the spec, or use a larger --paper (a3, tabloid)")
         room = self._room(kind)
-        while _count(runs) > room:  # the free space cannot hold them all: fill new sheets first
+        if not self.grow and _count(runs) > room:
+            raise _NoRoom
+        n = _count(runs)
+        if n > room:  # the free space cannot hold them all: new sheets, as many as needed either way
+            sheets = math.ceil((n - room) / fresh)
+            per = math.ceil(n / sheets)
+            if per <= fresh:  # the whole kind fits them: spread it evenly, no sheet left nearly empty
+                while runs:
+                    take, runs = _take(runs, per)
+                    self._put(self._new_space(), self.sheet_area, kind, take)
+                return
+        while _count(runs) > room:  # else fill new sheets first, the rest into the free space
             take, runs = _take(runs, fresh)
             self._put(self._new_space(), self.sheet_area, kind, take)
         while runs:  # the rest: in one block where it fits whole, else the roomiest space first
@@ -293,6 +169,8 @@ class Packer:
         return self.sheet.content_area
 
     def _new_space(self) -> _Space:
+        if not self.grow:
+            raise _NoRoom
         space = _Space(self.sheet_area, self.sheet.gutter)
         self.spaces.append(space)
         return space
@@ -308,6 +186,8 @@ class Packer:
         kinds: dict[tuple, list[Run]] = {}
         order: list = []
         for i, comp in enumerate(self.components):
+            if i not in self.only:
+                continue
             if comp.board:
                 self.tilings[i] = plan_board(comp, self.sheet, self.opts.overlap)
                 order.append(i)
@@ -325,9 +205,67 @@ class Packer:
                     self._place_piece(item, t, col, row)
             elif kinds[item]:
                 self._place_kind(_Kind(item[0], item[1], item[2], tuple(kinds[item])))
+        self._merge_sparse()
         plans = [SheetPlan(_centred(s)) for s in self.spaces]
         plans.sort(key=lambda p: p.main())
         return plans
+
+    # -- sparse sheets ----------------------------------------------------------------------------
+    def _sparse(self, space: _Space) -> bool:
+        _, _, w, h = self.sheet.printable
+        return space.parts_area() < SPARSE * w * h - EPS
+
+    def _place_block(self, block) -> None:
+        """Place the parts (or the board piece) of ``block`` anew, as packing places them."""
+        if isinstance(block, BoardBlock):
+            self._place_piece(block.comp, self.tilings[block.comp], block.col, block.row)
+        else:
+            self._place_kind(_Kind(block.w, block.h, block.shape, block.runs))
+
+    def _try(self, spaces: list[_Space], blocks: list) -> list[_Space] | None:
+        """``spaces`` (copies) with every block of ``blocks`` placed on them, or None when one does not fit."""
+        saved, self.spaces, self.grow = self.spaces, spaces, False
+        try:
+            for block in sorted(blocks, key=lambda b: b.w * b.h, reverse=True):
+                self._place_block(block)
+            return self.spaces
+        except _NoRoom:
+            return None
+        finally:
+            self.spaces, self.grow = saved, True
+
+    def _merge_sparse(self) -> None:
+        """Merge sparse sheets into the others while one's parts all fit their free space (each
+        merge drops a sheet, so this ends); then top up each sparse sheet left with whole part
+        blocks from other sheets that stay no sparser than SPARSE."""
+        merged = True
+        while merged and len(self.spaces) > 1:
+            merged = False
+            for low in sorted(self.spaces, key=_Space.parts_area):
+                if not self._sparse(low):
+                    break
+                spaces = self._try([s.copy() for s in self.spaces if s is not low], low.blocks)
+                if spaces is not None:
+                    self.spaces, merged = spaces, True
+                    break
+        for low in [s for s in self.spaces if self._sparse(s)]:
+            if low not in self.spaces:  # replaced by an earlier top-up
+                continue
+            spaces = list(self.spaces)
+            for d, donor in enumerate(spaces):
+                i = 0
+                while donor is not low and i < len(donor.blocks) and self._sparse(low):
+                    rest = donor.without(i)
+                    filled = None
+                    if isinstance(donor.blocks[i], PartBlock) and rest.blocks and not self._sparse(rest):
+                        filled = self._try([low.copy()], [donor.blocks[i]])
+                    if filled is None:
+                        i += 1
+                        continue
+                    spaces[spaces.index(low)] = low = filled[0]
+                    spaces[d] = donor = rest
+            if not self._sparse(low):  # only a top-up that lifts the sheet out of sparse is kept
+                self.spaces = spaces
 
 
 def _centred(space: _Space) -> list:
@@ -341,8 +279,21 @@ def _centred(space: _Space) -> list:
     return [replace(b, x=b.x + dx, y=b.y + dy) for b in space.blocks]
 
 
+class _NoRoom(Exception):
+    """Raised while merging: an item does not fit the sheets there are."""
+
+
 def pack(components: Sequence[Component], sheet: Sheet, opts: ImposeOptions) -> tuple[list[SheetPlan], dict[int, Tiling]]:
-    """The sheets of a kit (fronts, in print order) and the tiling of each board (by component index)."""
-    packer = Packer(components, sheet, opts)
-    plans = packer.pack()
-    return plans, packer.tilings
+    """The sheets of a kit (fronts, in print order: the standard game's sheets, then each variant's,
+    variants in kit order) and the tiling of each board (by component index)."""
+    groups: dict[str, list[int]] = {"": []}
+    for i, comp in enumerate(components):
+        groups.setdefault(comp.variant, []).append(i)
+    plans: list[SheetPlan] = []
+    tilings: dict[int, Tiling] = {}
+    for indices in groups.values():
+        if indices:
+            packer = Packer(components, sheet, opts, indices)
+            plans += packer.pack()
+            tilings.update(packer.tilings)
+    return plans, tilings

@@ -29,7 +29,7 @@ from .paper import FOOTER_BAND, Sheet
 DEFAULT_OVERLAP = 10.0   # mm: the glue tab a neighbour's cut edge is laid on
 CUT_MARGIN = 5.0         # mm of board printed past the join line on the piece that is cut along it
 TARGET_SIZE = 6.0        # mm across a registration target
-LABEL_PT = 5.5           # strip labels
+LABEL_PT = 6.0           # strip labels: nothing a person must read is under 6 pt
 OUTLINE_WIDTH = 0.15     # mm: the board outline and glue-tab edges on a piece
 DASH = (1.5, 1.0)        # mm on/off of a join line
 CUT_LABEL = "cut on the dashed line"

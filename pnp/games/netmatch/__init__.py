@@ -19,5 +19,13 @@ __all__ = ["GAME", "SYMBOLS", "CardSpec", "ColourSpec", "NetMatchSpec", "Network
            "check", "check_network", "check_pieces", "check_words", "colouring", "components", "draw_board",
            "draw_card", "network_of", "reachability", "symbol_shape", "word_list", "word_list_path"]
 
+
+
+def credits(spec: NetMatchSpec) -> tuple[str, ...]:
+    """The board's network is pnp's own layout when the generator draws it (the figure of the rules
+    is not published with them); a network listed in the spec is the user's."""
+    return ("board layout: pnp",) if spec.network.generator else ()
+
+
 GAME = Game("netmatch", "NetMatch", NetMatchSpec, components, check, __doc__.strip().splitlines()[0],
-            inputs={"words": "word list: one four-letter word per card"})
+            inputs={"words": "word list: one four-letter word per card"}, credits=credits)

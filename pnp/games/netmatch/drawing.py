@@ -116,7 +116,7 @@ def draw_token_back(spec: NetMatchSpec):
     box = t * 0.58
     return (Rect(0, 0, t, t, fill=WHITE, stroke=None, bleed=True),
             Rect((t - box) / 2, t * 0.12, box, box, fill=None, stroke=INK, stroke_width=0.35),
-            Text(t / 2, t - 1.6, "write one letter", size_pt=4.5, anchor="middle", fill="#555555"))
+            Text(t / 2, t - 1.8, "write a letter", size_pt=6.0, anchor="middle", fill="#555555"))
 
 
 def pieces(spec: NetMatchSpec) -> list[tuple[ColourSpec, str]]:
@@ -224,5 +224,5 @@ def components(spec: NetMatchSpec, ctx: KitContext) -> list[Component]:
                       copies=spec.pawn.copies, shape="circle",
                       note=f"{n_col} colours x {n_sym} symbols x {spec.pawn.copies}"),
             Component("letter token", spec.token_size, spec.token_size, [draw_token(i, spec) for i in items],
-                      back=draw_token_back(spec), note=f"{n_col} colours x {n_sym} symbols; back: write one letter")]
+                      back=draw_token_back(spec), note=f"{n_col} colours x {n_sym} symbols; back: write a letter")]
 

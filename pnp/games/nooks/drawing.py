@@ -102,9 +102,13 @@ def stone_fronts(spec: NooksSpec) -> dict[str, tuple]:
     }
 
 
+SQUARE_VARIANT = "square variant"  # the designer's simpler game on an 11x11 board (seed 001, Variant)
+
+
 def components(spec: NooksSpec, ctx: KitContext) -> list[Component]:
     """[board, square board (optional), wall stone, scoring stone]: boards sized from the cell size
-    (mm), stones as round counters of the stone diameter."""
+    (mm), stones as round counters of the stone diameter. The square board belongs to the square
+    variant only (``variant``), so it is printed on pages of its own."""
     out = []
     w, h, drawing, _ = hex_board_drawing(spec)
     n = len(hexgrid.hex_hex(spec.side))
@@ -114,7 +118,8 @@ def components(spec: NooksSpec, ctx: KitContext) -> list[Component]:
         w, h, drawing, _ = square_board_drawing(spec)
         k = spec.square.size
         out.append(Component("square board", w, h, [drawing], board=True,
-                             note=f"variant: {k}x{k} squares of {spec.cell_size:g} mm, orthogonal walls only"))
+                             note=f"{k}x{k} squares of {spec.cell_size:g} mm, orthogonal walls only",
+                             variant=SQUARE_VARIANT))
     faces = stone_fronts(spec)
     st = spec.stones
     d = st.diameter

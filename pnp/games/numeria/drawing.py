@@ -14,6 +14,7 @@ SAFE = 3.0            # mm: text stays this far inside a trim
 LIGHT, DARK = "#f4efe4", "#d9cdb4"
 SETUP_TINT, SETUP_DARK, CORNER_TINT, INK = "#fff7d6", "#f3e3a6", "#cfe3f3", "#1d3557"
 TILE_FILL = "#fffdf5"
+LABEL_MIN_PT = 6.0    # square names and the small tile numbers: nothing a player reads is under 6 pt
 
 
 # -- board geometry -----------------------------------------------------------------------------------
@@ -60,7 +61,7 @@ def draw_board(spec: NumeriaSpec):
         shapes.append(Rect(x, y, s, s, fill=fill, stroke="#8a7f6a", stroke_width=0.2))
         if (c, r) in corners:
             shapes.append(Circle(x + s / 2, y + s / 2, s * 0.36, fill=None, stroke=INK, stroke_width=0.8))
-        shapes.append(Text(x + 0.8, y + s - 0.8, squaregrid.label(c, r), size_pt=5, fill="#6b6355"))
+        shapes.append(Text(x + 0.8, y + s - 0.8, squaregrid.label(c, r), size_pt=LABEL_MIN_PT, fill="#6b6355"))
     xs = [c for c, _ in setup]
     ys = [r for _, r in setup]
     x0, y0 = xy(min(xs), max(ys))
@@ -98,7 +99,7 @@ def draw_tile(n: int, spec: NumeriaSpec):
     t = tile_size(spec)
     under = ambiguous(n, range(1, spec.tiles + 1))
     big = min(t * 0.42 / (CAP_HEIGHT * PT_MM), (t - 8.0) / max(text_width_mm(str(n), 1.0), 1e-6))
-    small = min(6.5, t * 5.5 / 16.0)  # 5.5 pt on a 16 mm tile
+    small = min(6.5, max(LABEL_MIN_PT, t * 6.0 / 16.0))  # 6 pt on a 16 mm tile, never less
     shapes: list = [Rect(0, 0, t, t, fill=TILE_FILL, stroke=None, bleed=True),
                     Rect(0.4, 0.4, t - 0.8, t - 0.8, fill=None, stroke="#b9ad93", stroke_width=0.3),
                     Text(t / 2, t / 2, str(n), size_pt=big, anchor="middle", valign="middle", bold=True, fill=INK,

@@ -1,0 +1,52 @@
+"""Pages and fill of every kit's component sheets, per paper: what a player prints.
+
+Fill of a sheet = area of the parts' trims on it / printable area of the sheet (sheet less its
+margins). Cover pages are not counted. Run against any checkout (it finds pnp's modules under
+their old or new names):
+
+    PYTHONPATH=/path/to/checkout python bench/page_fill.py [a4 letter a3]
+"""
+from __future__ import annotations
+
+import sys
+
+try:  # folders by concern (after 30d6521)
+    from pnp.build.plan import prepare
+    from pnp.layout.paper import load_sheet
+except ImportError:  # the flat layout of b06101b
+    from pnp.kit import prepare
+    from pnp.layout.sheets import load_sheet
+from pnp.games import registry
+from pnp.layout.impose import effective_options, plan_sheets
+from pnp.layout.options import ImposeOptions
+from pnp.layout.packing import BoardBlock
+
+
+def sheet_fills(game: str, paper: str) -> list[tuple[float, str]]:
+    """(fill 0..1, names of the components on it) of every component sheet of ``game`` on ``paper``."""
+    p = prepare(game)
+    sheet = load_sheet(paper)
+    opts = effective_options(p.components, ImposeOptions())
+    sheets, _, _ = plan_sheets(p.components, sheet, opts)
+    _, _, pw, ph = sheet.printable
+    out = []
+    for s in sheets:
+        area = sum(b.w * b.h if isinstance(b, BoardBlock) else b.count * b.w * b.h for b in s.blocks)
+        names = ", ".join(p.components[c].name for c in s.components())
+        out.append((area / (pw * ph), names))
+    return out
+
+
+def main(papers: list[str]) -> None:
+    for paper in papers:
+        print(f"## {paper}")
+        for game in sorted(registry()):
+            fills = sheet_fills(game, paper)
+            shown = " ".join(f"{f * 100:.0f}%" for f, _ in fills)
+            print(f"{game:9} {len(fills):2} sheets  fill {shown}")
+            for i, (f, names) in enumerate(fills, 1):
+                print(f"{'':13}{i:2}: {f * 100:5.1f}%  {names}")
+
+
+if __name__ == "__main__":
+    main(sys.argv[1:] or ["a4", "letter", "a3"])
