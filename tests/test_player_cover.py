@@ -7,7 +7,7 @@ import re
 
 import pytest
 
-from pnp.build.plan import load_target, prepare
+from pnp.build.plan import Request, load_paper, load_target, plan
 from pnp.games import registry
 from pnp.layout.options import ImposeOptions
 
@@ -19,6 +19,11 @@ GAMES = sorted(registry())
 DEVELOPER = [r"--[a-z]", r"\b[Ss]eed\b", r"\b[Kk]it\b", r"\bC4\b", r"\bD4\b", r"\b[Rr]ebuild\b", r"\b[Ss]pec\b",
              r"\b[\w-]+\.(md|yaml|yml|txt|csv|json|svg|pdf)\b", r"\bpnp (build|validate|preview)\b"]
 BUILDS = {"a4": {}, "letter": {}, "a4-shop": {"opts": ImposeOptions(bleed=3.0, duplex="long")}}
+
+
+def _planned(game: str):
+    """The game's plan on A4 (its components, checked)."""
+    return plan([game], Request(load_paper("a4"))).targets[0]
 
 
 def _pages_text(result) -> list[str]:
@@ -62,7 +67,7 @@ def _cover(result):
 @pytest.mark.parametrize("paper", ["a4", "letter"])
 @pytest.mark.parametrize("game", GAMES)
 def test_bill_of_materials_gives_paper_for_every_part_and_whole_notes(built, game, paper):
-    comps = prepare(game).components
+    comps = _planned(game).components
     pdf, page = _cover(built(game, paper, formats=("pdf",)))
     with pdf:
         words = page.extract_words(keep_blank_chars=False)

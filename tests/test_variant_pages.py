@@ -7,7 +7,7 @@ import re
 
 import pytest
 
-from pnp.build.plan import prepare
+from pnp.build.plan import Request, load_paper, plan
 from pnp.core.ir import Component
 from pnp.games import registry
 from pnp.layout.impose import impose
@@ -19,6 +19,11 @@ from conftest import open_pdf, pdf_of
 
 GAMES = sorted(registry())
 PAGES = re.compile(r"(\d+)(?:\u2013(\d+))?")
+
+
+def _planned(game: str):
+    """The game's plan on A4 (its components, checked)."""
+    return plan([game], Request(load_paper("a4"))).targets[0]
 
 
 def _numbers(ranges: str) -> set[int]:
@@ -47,7 +52,7 @@ def _read(result):
 @pytest.mark.parametrize("game", GAMES)
 def test_variant_parts_have_pages_of_their_own_and_the_cover_lists_them(built, game, paper, shop):
     kw = {"opts": ImposeOptions(bleed=3.0, duplex="long")} if shop else {}
-    variant = {c.name: c.variant for c in prepare(game).components}
+    variant = {c.name: c.variant for c in _planned(game).components}
     cover, footers = _read(built(game, paper, formats=("pdf",), **kw))
     on_page: dict[str, set[int]] = {}
     for number, names in enumerate(footers, start=1):
@@ -72,7 +77,7 @@ def test_nooks_stones_are_not_on_the_square_variant_pages(built):
 
 def _fills(game: str, paper: str) -> list[float]:
     """Part area / printable area of every sheet of parts, from the imposed pages' placements (mm)."""
-    p = prepare(game)
+    p = _planned(game)
     sheet = load_sheet(paper)
     _, _, pw, ph = sheet.printable
     _, _, pages = impose("t", p.components, sheet)
