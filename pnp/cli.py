@@ -190,15 +190,27 @@ def build(
     bleed: str = typer.Option("0", "--bleed", help="Bleed past the trim, mm, 0-10 (a print shop wants 3)."),
     duplex: str = typer.Option("none", "--duplex", help=DUPLEX_HELP),
     back_offset: str = typer.Option("0,0", "--back-offset", help="DX,DY mm added to back sheets (see `pnp calibrate`)."),
+    tts_url: Optional[str] = typer.Option(None, "--tts-url", help="--format tts: base URL where you host the images "
+                                                                 "(default: file:/// paths on this computer)."),
     quiet: bool = typer.Option(False, "--quiet", "-q", help=QUIET_HELP),
 ) -> None:
     """Build kits into OUT/<game>/: the PDF, one SVG per page and a manifest. Every target is checked
     before any is written."""
     STATE["quiet"] |= quiet
     with _guard():
-        request = _request(paper, fmt, sets, words, _options(bleed, duplex, back_offset))
+        settings = _destination_settings(tts_url)
+        request = _request(paper, fmt, sets, words, _options(bleed, duplex, back_offset), settings)
         out = _out(out_dir)
         _run(plan(_targets(games), request), out)
+
+
+def _destination_settings(tts_url: str | None) -> dict:
+    """Writer settings of the destination options (checked here, at the edge)."""
+    settings: dict = {}
+    if tts_url is not None:
+        from .render.tts_save import check_base_url
+        settings["tts_url"] = check_base_url(tts_url)
+    return settings
 
 
 def _run(build_plan, out: Path, report=None) -> None:

@@ -174,20 +174,21 @@ class CutSvgKitWriter(_PageSvgWriter):
 
 @register("tts")
 class TtsKitWriter(KitWriter):
-    """Tabletop Simulator deck sheets of the card-like components: ``tts/<stem>-<part>-…``."""
+    """A Tabletop Simulator saved object of the whole kit and its images: ``tts/<stem>.json`` and
+    ``tts/<stem>-<part>….png`` (see pnp.render.tts_save). ``settings['tts_url']``: the base URL of
+    hosted images (default: ``file:///`` paths of the files under OUT/<game>/tts)."""
     folder = "tts"
 
     def finish(self) -> list[Path]:
-        from .tts import eligible, write_decks
-        for comp in self.job.components:
-            if eligible(comp):
-                self.written += [p.relative_to(self.job.staging)
-                                 for p in write_decks(comp, self.job.staging / self.folder, self.job.stem)]
-        return self.written
+        from .tts_save import kit_folder, url_maker, write_save
+        folder = self.job.staging / self.folder
+        url = url_maker(kit_folder(self.job.staging) / self.folder, self.job.settings.get("tts_url"))
+        written = write_save(self.job.components, folder, self.job.stem, self.job.metadata.get("title", ""), url)
+        return [p.relative_to(self.job.staging) for p in written]
 
     @classmethod
     def pattern(cls, stem: str) -> str:
-        return rf"tts/{stem}-[a-z0-9_-]+-(back\.png|sheet\d+\.png)|tts/{stem}-[a-z0-9_-]+\.json"
+        return rf"tts/{stem}(-[a-z0-9_-]+)?\.(png|json)"
 
 
 @register("preview")
