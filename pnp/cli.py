@@ -192,24 +192,29 @@ def build(
     back_offset: str = typer.Option("0,0", "--back-offset", help="DX,DY mm added to back sheets (see `pnp calibrate`)."),
     tts_url: Optional[str] = typer.Option(None, "--tts-url", help="--format tts: base URL where you host the images "
                                                                  "(default: file:/// paths on this computer)."),
+    service: Optional[str] = typer.Option(None, "--service", help="--format pod: tgc, mpc, drivethru, printerstudio, "
+                                                                   "or custom:DPI,BLEED,SAFE (e.g. custom:300,3mm,3mm)."),
     quiet: bool = typer.Option(False, "--quiet", "-q", help=QUIET_HELP),
 ) -> None:
     """Build kits into OUT/<game>/: the PDF, one SVG per page and a manifest. Every target is checked
     before any is written."""
     STATE["quiet"] |= quiet
     with _guard():
-        settings = _destination_settings(tts_url)
+        settings = _destination_settings(tts_url, service)
         request = _request(paper, fmt, sets, words, _options(bleed, duplex, back_offset), settings)
         out = _out(out_dir)
         _run(plan(_targets(games), request), out)
 
 
-def _destination_settings(tts_url: str | None) -> dict:
+def _destination_settings(tts_url: str | None, service: str | None) -> dict:
     """Writer settings of the destination options (checked here, at the edge)."""
     settings: dict = {}
     if tts_url is not None:
         from .render.tts_save import check_base_url
         settings["tts_url"] = check_base_url(tts_url)
+    if service is not None:
+        from .render.pod import parse_service
+        settings["service"] = parse_service(service)
     return settings
 
 

@@ -64,6 +64,21 @@ class KitWriter:
         return self.written
 
     @classmethod
+    def unserved(cls, components: Sequence[Component], settings: dict) -> list[tuple[str, str]]:
+        """(component name, why) of each component this format writes nothing for; plan() names them,
+        and refuses a kit of which the format can make nothing.
+
+        Raises:
+            SpecError: the format's settings are missing or wrong (e.g. pod without --service).
+        """
+        return []
+
+    @classmethod
+    def warnings(cls, components: Sequence[Component], settings: dict) -> list[str]:
+        """What a user should look at before sending this format's files off (plan() prints them)."""
+        return []
+
+    @classmethod
     def owns(cls, relpath: str, stem: str) -> bool:
         """True when ``relpath`` (posix, relative to the game folder) is a file this format writes for
         the kit ``stem``: the files a rebuild of that kit in this format replaces."""
@@ -189,6 +204,47 @@ class TtsKitWriter(KitWriter):
     @classmethod
     def pattern(cls, stem: str) -> str:
         return rf"tts/{stem}(-[a-z0-9_-]+)?\.(png|json)"
+
+
+@register("pod")
+class PodKitWriter(KitWriter):
+    """Print-on-demand files for ``settings['service']`` (a pnp.render.pod.Service): per card-like
+    component one PNG per face and back with bleed, a per-card PDF and a contact sheet with the safe
+    area: ``pod/<stem>-<service>-<part>…`` (see pnp.render.pod)."""
+    folder = "pod"
+
+    @classmethod
+    def unserved(cls, components: Sequence[Component], settings: dict) -> list[tuple[str, str]]:
+        from .pod import SERVICES, why_not
+        if settings.get("service") is None:
+            raise SpecError("--format pod needs --service.", field="--service",
+                            hint=f"add --service {' | '.join(SERVICES)} (or custom:DPI,BLEED,SAFE)")
+        return [(c.name, why) for c in components if (why := why_not(c))]
+
+    @classmethod
+    def warnings(cls, components: Sequence[Component], settings: dict) -> list[str]:
+        from .pod import safe_area_crossings, why_not
+        service, out = settings["service"], []
+        for comp in components:
+            texts = safe_area_crossings(comp, service) if why_not(comp) is None else []
+            if texts:
+                shown = ", ".join(repr(t) for t in texts[:5]) + (f" and {len(texts) - 5} more" if len(texts) > 5 else "")
+                out.append(f"{comp.name}: text crosses {service.title}'s safe area ({service.safe:.2f} mm inside the "
+                           f"trim) and may be cut: {shown}; see the contact sheet.")
+        return out
+
+    def finish(self) -> list[Path]:
+        from .pod import why_not, write_component
+        service = self.job.settings["service"]
+        for comp in self.job.components:
+            if why_not(comp) is None:
+                self.written += [p.relative_to(self.job.staging) for p in
+                                 write_component(comp, service, self.job.staging / self.folder, self.job.stem)]
+        return self.written
+
+    @classmethod
+    def pattern(cls, stem: str) -> str:
+        return rf"pod/{stem}-[a-z0-9_-]+\.(png|pdf)"
 
 
 @register("preview")
