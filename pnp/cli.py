@@ -194,6 +194,8 @@ def build(
                                                                  "(default: file:/// paths on this computer)."),
     service: Optional[str] = typer.Option(None, "--service", help="--format pod: tgc, mpc, drivethru, printerstudio, "
                                                                    "or custom:DPI,BLEED,SAFE (e.g. custom:300,3mm,3mm)."),
+    cutter: Optional[str] = typer.Option(None, "--cutter", help="Print-then-cut: silhouette (registration marks on "
+                                                                 "every sheet and in the cutter SVG)."),
     quiet: bool = typer.Option(False, "--quiet", "-q", help=QUIET_HELP),
 ) -> None:
     """Build kits into OUT/<game>/: the PDF, one SVG per page and a manifest. Every target is checked
@@ -201,7 +203,7 @@ def build(
     STATE["quiet"] |= quiet
     with _guard():
         settings = _destination_settings(tts_url, service)
-        request = _request(paper, fmt, sets, words, _options(bleed, duplex, back_offset), settings)
+        request = _with_cutter(_request(paper, fmt, sets, words, _options(bleed, duplex, back_offset), settings), cutter)
         out = _out(out_dir)
         _run(plan(_targets(games), request), out)
 
@@ -216,6 +218,19 @@ def _destination_settings(tts_url: str | None, service: str | None) -> dict:
         from .render.pod import parse_service
         settings["service"] = parse_service(service)
     return settings
+
+
+def _with_cutter(request: Request, cutter: str | None) -> Request:
+    """``--cutter``: the request with the machine's marks (a writer setting) and a paper whose margin
+    keeps every part clear of them (named <paper>-<cutter>)."""
+    if cutter is None:
+        return request
+    from dataclasses import replace
+    from .build.plan import Paper
+    from .layout.cutter_marks import cutter_sheet, parse_cutter
+    machine = parse_cutter(cutter)
+    paper = Paper(cutter_sheet(request.paper.sheet, machine), request.paper.path)
+    return replace(request, paper=paper, settings={**request.settings, "cutter": machine})
 
 
 def _run(build_plan, out: Path, report=None) -> None:

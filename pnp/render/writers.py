@@ -11,12 +11,12 @@ Adding a format: subclass KitWriter, decorate it with ``@register("name")``.
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Sequence
 
 from ..core.errors import SpecError
-from ..core.ir import Component, Page
+from ..core.ir import Component, Group, Page
 from ..layout.options import ImposeOptions
 
 
@@ -58,6 +58,16 @@ class KitWriter:
 
     def page(self, number: int, page: Page) -> None:
         """Take one imposed page (1-based ``number``)."""
+
+    def prepared(self, page: Page) -> Page:
+        """``page`` with the print-then-cut registration marks of ``settings['cutter']`` (a
+        pnp.layout.cutter_marks.Cutter) in a layer "registration", when one is set."""
+        cutter = self.job.settings.get("cutter")
+        if cutter is None:
+            return page
+        from ..layout.cutter_marks import registration_marks
+        marks = Group(registration_marks(page.width, page.height, cutter), layer="registration")
+        return replace(page, items=page.items + (marks,))
 
     def finish(self) -> list[Path]:
         """Close the format's files; return every path written, relative to the staging folder."""
@@ -130,7 +140,7 @@ class PdfKitWriter(KitWriter):
         self.pdf = PdfWriter(self.path, duplex=job.opts.duplex, **job.metadata)
 
     def page(self, number: int, page: Page) -> None:
-        self.pdf.add(page)
+        self.pdf.add(self.prepared(page))
 
     def finish(self) -> list[Path]:
         self.pdf.close()
@@ -151,7 +161,7 @@ class _PageSvgWriter(KitWriter):
             return
         rel = Path(self.folder) / f"{self.job.stem}-p{number:0{self.job.page_digits}d}{self.suffix}.svg"
         (self.job.staging / self.folder).mkdir(exist_ok=True)
-        self.draw(page, self.job.staging / rel, *self.job.describe(number, page))
+        self.draw(self.prepared(page), self.job.staging / rel, *self.job.describe(number, page))
         self.written.append(rel)
 
     @staticmethod
