@@ -192,15 +192,47 @@ def build(
     bleed: str = typer.Option("0", "--bleed", help="Bleed past the trim, mm, 0-10 (a print shop wants 3)."),
     duplex: str = typer.Option("none", "--duplex", help=DUPLEX_HELP),
     back_offset: str = typer.Option("0,0", "--back-offset", help="DX,DY mm added to back sheets (see `pnp calibrate`)."),
+    tts_url: Optional[str] = typer.Option(None, "--tts-url", help="--format tts: base URL where you host the images "
+                                                                 "(default: file:/// paths on this computer)."),
+    service: Optional[str] = typer.Option(None, "--service", help="--format pod: tgc, mpc, drivethru, printerstudio, "
+                                                                   "or custom:DPI,BLEED,SAFE (e.g. custom:300,3mm,3mm)."),
+    cutter: Optional[str] = typer.Option(None, "--cutter", help="Print-then-cut: silhouette (registration marks on "
+                                                                 "every sheet and in the cutter SVG)."),
     quiet: bool = typer.Option(False, "--quiet", "-q", help=QUIET_HELP),
 ) -> None:
     """Build kits into OUT/<game>/: the PDF, one SVG per page and a manifest. Every target is checked
     before any is written."""
     STATE["quiet"] |= quiet
     with _guard():
-        request = _request(paper, fmt, sets, words, _options(bleed, duplex, back_offset))
+        settings = _destination_settings(tts_url, service)
+        request = _with_cutter(_request(paper, fmt, sets, words, _options(bleed, duplex, back_offset), settings), cutter)
         out = _out(out_dir)
         _run(plan(_targets(games), request), out)
+
+
+def _destination_settings(tts_url: str | None, service: str | None) -> dict:
+    """Writer settings of the destination options (checked here, at the edge)."""
+    settings: dict = {}
+    if tts_url is not None:
+        from .render.tts_save import check_base_url
+        settings["tts_url"] = check_base_url(tts_url)
+    if service is not None:
+        from .render.pod import parse_service
+        settings["service"] = parse_service(service)
+    return settings
+
+
+def _with_cutter(request: Request, cutter: str | None) -> Request:
+    """``--cutter``: the request with the machine's marks (a writer setting) and a paper whose margin
+    keeps every part clear of them (named <paper>-<cutter>)."""
+    if cutter is None:
+        return request
+    from dataclasses import replace
+    from .build.plan import Paper
+    from .layout.cutter_marks import cutter_sheet, parse_cutter
+    machine = parse_cutter(cutter)
+    paper = Paper(cutter_sheet(request.paper.sheet, machine), request.paper.path)
+    return replace(request, paper=paper, settings={**request.settings, "cutter": machine})
 
 
 def _run(build_plan, out: Path, report=None) -> None:

@@ -165,22 +165,6 @@ def test_preview_pages_and_contact_sheet(tmp_path):
     assert (folder / "nonads-a4-contact.png").is_file()
 
 
-def test_tts_deck_sheets(tmp_path):
-    build_kit("netmatch", out=tmp_path, formats=("tts",))
-    info = json.loads((tmp_path / "netmatch" / "tts" / "netmatch-a4-word-card.json").read_text())
-    assert sum(s["cards"] for s in info["sheets"]) == 75
-    for s in info["sheets"]:
-        assert s["NumWidth"] <= 10 and s["NumHeight"] <= 7
-        assert s["cards"] <= s["NumWidth"] * s["NumHeight"] - 1
-        with Image.open(tmp_path / "netmatch" / "tts" / s["FaceURL"]) as im:
-            assert im.mode == "RGB" and max(im.size) <= 4096
-            cw, ch = im.width // s["NumWidth"], im.height // s["NumHeight"]
-            assert cw / ch == pytest.approx(44 / 68, abs=0.01)
-            # the hidden-card face (the card back, dark blue) fills the last slot
-            last = im.getpixel((im.width - cw + 3, im.height - 3))
-            assert all(abs(a - b) <= 2 for a, b in zip(last, (0x1f, 0x3a, 0x5f)))
-
-
 def test_calibration_sheet(tmp_path):
     r = CliRunner().invoke(app, ["calibrate", "--paper", "letter", "--duplex", "short", "--out", str(tmp_path)])
     assert r.exit_code == 0, r.output

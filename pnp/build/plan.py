@@ -31,7 +31,7 @@ from ..layout.impose import effective_options
 from ..layout.limits import check_budget
 from ..layout.options import ImposeOptions
 from ..layout.paper import Sheet, available_papers, load_sheet, open_sheet
-from ..render.writers import resolve_formats
+from ..render.writers import WRITERS, resolve_formats
 from ..store.names import check_safe_name
 
 DEFAULT_FORMATS = ("pdf", "svg")
@@ -194,6 +194,27 @@ def cover_info(loaded: LoadedSpec, ctx: KitContext) -> CoverInfo:
                      game.credits(spec))
 
 
+def format_notes(loaded: LoadedSpec, components: Sequence[Component], request: Request) -> tuple[str, ...]:
+    """What each requested format leaves out of this kit (which components, why) and what it warns of, as notes.
+
+    Raises:
+        SpecError: a format can make nothing of the kit (names the format, the components and why),
+            or its settings are wrong.
+    """
+    notes = []
+    for fmt in request.formats:
+        missing = WRITERS[fmt].unserved(components, dict(request.settings))
+        notes += WRITERS[fmt].warnings(components, dict(request.settings))
+        if not missing:
+            continue
+        listed = "; ".join(f"{name} ({why})" for name, why in missing)
+        if len(missing) == len(components):
+            raise SpecError(f"--format {fmt} can make nothing of {loaded.game.title}: {listed}.", file=loaded.path,
+                            field="--format", hint=f"build {loaded.game.name} in another format, or leave it out")
+        notes.append(f"--format {fmt} writes nothing for {listed}.")
+    return tuple(notes)
+
+
 def plan_target(target: str, loaded: LoadedSpec, request: Request) -> TargetPlan:
     """Resolve and check one target (see the module docstring). When the rules checks fail the plan
     holds the findings and no components.
@@ -217,6 +238,7 @@ def plan_target(target: str, loaded: LoadedSpec, request: Request) -> TargetPlan
     if opts.duplex != request.opts.duplex:
         notes = (f"--duplex {request.opts.duplex} ignored: no part of {loaded.game.title} has a printed back, so "
                  "the kit prints one-sided.",)
+    notes += format_notes(loaded, components, request)
     fit = [] if request.full else board_fit(components, [sheet], opts.overlap)
     if request.full:  # validate: does each board fit every standard paper, or in how many pieces
         findings = findings + board_fit(components, [load_sheet(p) for p in available_papers()], opts.overlap)

@@ -11,12 +11,12 @@ Adding a format: subclass KitWriter, decorate it with ``@register("name")``.
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Sequence
 
 from ..core.errors import SpecError
-from ..core.ir import Component, Page
+from ..core.ir import Component, Group, Page
 from ..layout.options import ImposeOptions
 
 
@@ -59,9 +59,34 @@ class KitWriter:
     def page(self, number: int, page: Page) -> None:
         """Take one imposed page (1-based ``number``)."""
 
+    def prepared(self, page: Page) -> Page:
+        """``page`` with the print-then-cut registration marks of ``settings['cutter']`` (a
+        pnp.layout.cutter_marks.Cutter) in a layer "registration", when one is set."""
+        cutter = self.job.settings.get("cutter")
+        if cutter is None:
+            return page
+        from ..layout.cutter_marks import registration_marks
+        marks = Group(registration_marks(page.width, page.height, cutter), layer="registration")
+        return replace(page, items=page.items + (marks,))
+
     def finish(self) -> list[Path]:
         """Close the format's files; return every path written, relative to the staging folder."""
         return self.written
+
+    @classmethod
+    def unserved(cls, components: Sequence[Component], settings: dict) -> list[tuple[str, str]]:
+        """(component name, why) of each component this format writes nothing for; plan() names them,
+        and refuses a kit of which the format can make nothing.
+
+        Raises:
+            SpecError: the format's settings are missing or wrong (e.g. pod without --service).
+        """
+        return []
+
+    @classmethod
+    def warnings(cls, components: Sequence[Component], settings: dict) -> list[str]:
+        """What a user should look at before sending this format's files off (plan() prints them)."""
+        return []
 
     @classmethod
     def owns(cls, relpath: str, stem: str) -> bool:
@@ -115,7 +140,7 @@ class PdfKitWriter(KitWriter):
         self.pdf = PdfWriter(self.path, duplex=job.opts.duplex, **job.metadata)
 
     def page(self, number: int, page: Page) -> None:
-        self.pdf.add(page)
+        self.pdf.add(self.prepared(page))
 
     def finish(self) -> list[Path]:
         self.pdf.close()
@@ -136,7 +161,7 @@ class _PageSvgWriter(KitWriter):
             return
         rel = Path(self.folder) / f"{self.job.stem}-p{number:0{self.job.page_digits}d}{self.suffix}.svg"
         (self.job.staging / self.folder).mkdir(exist_ok=True)
-        self.draw(page, self.job.staging / rel, *self.job.describe(number, page))
+        self.draw(self.prepared(page), self.job.staging / rel, *self.job.describe(number, page))
         self.written.append(rel)
 
     @staticmethod
@@ -174,20 +199,62 @@ class CutSvgKitWriter(_PageSvgWriter):
 
 @register("tts")
 class TtsKitWriter(KitWriter):
-    """Tabletop Simulator deck sheets of the card-like components: ``tts/<stem>-<part>-…``."""
+    """A Tabletop Simulator saved object of the whole kit and its images: ``tts/<stem>.json`` and
+    ``tts/<stem>-<part>….png`` (see pnp.render.tts_save). ``settings['tts_url']``: the base URL of
+    hosted images (default: ``file:///`` paths of the files under OUT/<game>/tts)."""
     folder = "tts"
 
     def finish(self) -> list[Path]:
-        from .tts import eligible, write_decks
+        from .tts_save import kit_folder, url_maker, write_save
+        folder = self.job.staging / self.folder
+        url = url_maker(kit_folder(self.job.staging) / self.folder, self.job.settings.get("tts_url"))
+        written = write_save(self.job.components, folder, self.job.stem, self.job.metadata.get("title", ""), url)
+        return [p.relative_to(self.job.staging) for p in written]
+
+    @classmethod
+    def pattern(cls, stem: str) -> str:
+        return rf"tts/{stem}(-[a-z0-9_-]+)?\.(png|json)"
+
+
+@register("pod")
+class PodKitWriter(KitWriter):
+    """Print-on-demand files for ``settings['service']`` (a pnp.render.pod.Service): per card-like
+    component one PNG per face and back with bleed, a per-card PDF and a contact sheet with the safe
+    area: ``pod/<stem>-<service>-<part>…`` (see pnp.render.pod)."""
+    folder = "pod"
+
+    @classmethod
+    def unserved(cls, components: Sequence[Component], settings: dict) -> list[tuple[str, str]]:
+        from .pod import SERVICES, why_not
+        if settings.get("service") is None:
+            raise SpecError("--format pod needs --service.", field="--service",
+                            hint=f"add --service {' | '.join(SERVICES)} (or custom:DPI,BLEED,SAFE)")
+        return [(c.name, why) for c in components if (why := why_not(c))]
+
+    @classmethod
+    def warnings(cls, components: Sequence[Component], settings: dict) -> list[str]:
+        from .pod import safe_area_crossings, why_not
+        service, out = settings["service"], []
+        for comp in components:
+            texts = safe_area_crossings(comp, service) if why_not(comp) is None else []
+            if texts:
+                shown = ", ".join(repr(t) for t in texts[:5]) + (f" and {len(texts) - 5} more" if len(texts) > 5 else "")
+                out.append(f"{comp.name}: text crosses {service.title}'s safe area ({service.safe:.2f} mm inside the "
+                           f"trim) and may be cut: {shown}; see the contact sheet.")
+        return out
+
+    def finish(self) -> list[Path]:
+        from .pod import why_not, write_component
+        service = self.job.settings["service"]
         for comp in self.job.components:
-            if eligible(comp):
-                self.written += [p.relative_to(self.job.staging)
-                                 for p in write_decks(comp, self.job.staging / self.folder, self.job.stem)]
+            if why_not(comp) is None:
+                self.written += [p.relative_to(self.job.staging) for p in
+                                 write_component(comp, service, self.job.staging / self.folder, self.job.stem)]
         return self.written
 
     @classmethod
     def pattern(cls, stem: str) -> str:
-        return rf"tts/{stem}-[a-z0-9_-]+-(back\.png|sheet\d+\.png)|tts/{stem}-[a-z0-9_-]+\.json"
+        return rf"pod/{stem}-[a-z0-9_-]+\.(png|pdf)"
 
 
 @register("preview")

@@ -1,0 +1,100 @@
+"""Print-then-cut registration marks (``--cutter silhouette``).
+
+A print-then-cut machine reads marks printed on the sheet with an optical sensor and lines its cut
+file up with them. Silhouette Studio's marks ("Type 1", every CAMEO and Portrait except the
+CAMEO 5 Alpha): a filled 5 mm square at the top-left corner and an L at the top-right and the
+bottom-left, the L's corner and the square's outer corner each ``inset`` mm from both paper edges,
+arms ``length`` mm long and ``thickness`` mm thick (centred on the inset line). The figures and
+their sources are in docs/print.md ("Print-then-cut").
+
+Parts must stay clear of the marks: the sheet's margin becomes at least ``inset + length +
+CLEARANCE`` (``cutter_sheet``), so nothing but the marks lies in the corners the sensor reads, and
+every part lies inside the area the marks enclose (the machine cuts only there). The same marks go
+on every printed page and, in their own layer, into the cutter SVG.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from ..core.errors import SpecError
+from ..core.ir import BLACK, Rect, Shape, Text
+from .paper import Sheet
+
+CLEARANCE = 1.5  # mm between a mark and the nearest part
+
+
+@dataclass(frozen=True)
+class Cutter:
+    """A print-then-cut machine's registration marks, mm: ``inset`` from the paper edges, arm
+    ``length`` and ``thickness`` of the L marks, ``square`` side of the top-left square."""
+    name: str
+    title: str
+    inset: float
+    length: float
+    thickness: float
+    square: float
+
+    @property
+    def margin(self) -> float:
+        """The sheet margin that keeps every part clear of the marks."""
+        return self.inset + max(self.length, self.square) + CLEARANCE
+
+    def settings_text(self) -> str:
+        """What to set in the machine's software so it looks for these marks."""
+        return (f"{self.title}: registration marks Type 1, length {self.length:g} mm, thickness "
+                f"{self.thickness:g} mm, inset {self.inset:g} mm")
+
+
+CUTTERS = {
+    "silhouette": Cutter("silhouette", "Silhouette Studio", inset=10.0, length=5.0, thickness=1.0, square=5.0),
+}
+
+
+def parse_cutter(value: str) -> Cutter:
+    """``--cutter``: a name in CUTTERS.
+
+    Raises:
+        SpecError: an unknown cutter (Cricut is named with the reason it is not offered).
+    """
+    name = value.strip().lower()
+    if name in CUTTERS:
+        return CUTTERS[name]
+    if name == "cricut":
+        raise SpecError("--cutter cricut: Cricut Design Space prints its own Print Then Cut frame around an image "
+                        "it imports, so pnp cannot print Cricut's marks itself.", field="--cutter",
+                        hint="import the page PNGs (pnp preview --dpi 300) into Design Space as Print Then Cut images, "
+                             "or use --cutter silhouette")
+    raise SpecError(f"unknown cutter {value[:40]!r}.", field="--cutter", hint=f"use {', '.join(CUTTERS)}")
+
+
+def cutter_sheet(sheet: Sheet, cutter: Cutter) -> Sheet:
+    """``sheet`` with a margin that keeps parts clear of ``cutter``'s marks, named
+    ``<paper>-<cutter>`` (so its kit does not replace the plain kit of that paper).
+
+    Raises:
+        SpecError: the paper is too small to leave room inside the marks.
+    """
+    margin = max(sheet.margin, cutter.margin)
+    if sheet.width <= 2 * margin + 40 or sheet.height <= 2 * margin + 40:
+        raise SpecError(f"{sheet.name} leaves no room inside {cutter.title}'s registration marks.", field="--cutter",
+                        hint="use a larger paper")
+    return sheet.model_copy(update={"margin": margin, "name": f"{sheet.name}-{cutter.name}"})
+
+
+def registration_marks(width: float, height: float, cutter: Cutter) -> tuple[Shape, ...]:
+    """The marks on a ``width`` x ``height`` mm page as filled rectangles (page mm, y down): the
+    top-left square, the top-right L and the bottom-left L, plus one line saying what to set."""
+    i, ln, t, sq = cutter.inset, cutter.length, cutter.thickness, cutter.square
+    h = t / 2
+
+    def bar(x0, y0, x1, y1) -> Rect:
+        return Rect(min(x0, x1), min(y0, y1), abs(x1 - x0), abs(y1 - y0), fill=BLACK, stroke=None)
+
+    right, bottom = width - i, height - i
+    return (
+        Rect(i, i, sq, sq, fill=BLACK, stroke=None),
+        bar(right + h, i - h, right - ln, i + h), bar(right - h, i - h, right + h, i + ln),      # top-right L
+        bar(i - h, bottom - h, i + ln, bottom + h), bar(i - h, bottom + h, i + h, bottom - ln),  # bottom-left L
+        Text(width / 2, i + sq / 2, cutter.settings_text(), size_pt=6.0, anchor="middle", valign="middle",
+             fill="#333333"),
+    )

@@ -1,0 +1,228 @@
+"""Print-on-demand files (``--format pod --service NAME``): what a card printing service takes.
+
+Per card-like component (rectangular, not a board), in ``pod/``:
+
+- ``<stem>-<service>-<part>-NNN.png``: one RGB PNG per distinct face, and ``…-back.png`` for the
+  common back, each at the service's resolution with its bleed included: (trim + 2 x bleed) x dpi
+  pixels (a 63.5 x 88.9 mm poker card is 825 x 1125 px for The Game Crafter);
+- ``<stem>-<service>-<part>.pdf``: one page per physical card (faces x copies), the page being the
+  card plus its bleed, TrimBox = the card, BleedBox = the page (DriveThruCards: back then front of
+  each card, the order its upload form asks for; the others: the faces, then the back once);
+- ``<stem>-<service>-<part>-contact.png``: every distinct face and the back as thumbnails with the
+  trim line (blue) and the service's safe area (green) drawn on them, to check by eye that nothing
+  that matters crosses it.
+
+Artwork marked ``bleed=True`` is extended into the bleed (pnp.layout.bleed). The services' figures
+and their sources are in docs/print.md ("Print-on-demand services"); SERVICES holds them.
+"""
+from __future__ import annotations
+
+import io
+import math
+import re
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Sequence
+
+from PIL import Image, ImageDraw
+
+from ..core.errors import SpecError
+from ..core.ir import Component, Drawing, Group, Page
+from ..core.units import parse_length
+from ..layout.bleed import extend_for_bleed
+from .pdf import PdfWriter
+
+MM_PER_IN = 25.4
+
+
+@dataclass(frozen=True)
+class Service:
+    """A print service's card rules: ``dpi``, ``bleed`` past the trim and ``safe`` margin inside it
+    (both mm, each side), and whether its PDF interleaves each card's back and front (``back_first``)."""
+    name: str
+    title: str
+    dpi: int
+    bleed: float
+    safe: float
+    back_first: bool = False
+
+    def pixels(self, width: float, height: float) -> tuple[int, int]:
+        """(w, h) pixels of a card of ``width`` x ``height`` mm with its bleed, at ``dpi``."""
+        return (round((width + 2 * self.bleed) / MM_PER_IN * self.dpi),
+                round((height + 2 * self.bleed) / MM_PER_IN * self.dpi))
+
+
+SERVICES = {
+    # 1/8 in bleed and 1/8 in safe margin at 300 dpi: TGC's poker-card template, 825 x 1125 px
+    "tgc": Service("tgc", "The Game Crafter", 300, 3.175, 3.175),
+    # 36 px at 300 dpi (0.12 in) bleed and a further 36 px safe margin: MPC's upload FAQ, 822 x 1122 px poker
+    "mpc": Service("mpc", "MakePlayingCards", 300, 36 / 300 * MM_PER_IN, 36 / 300 * MM_PER_IN),
+    # 1/8 in bleed, nothing important within 1/8 in of the trim, 300 dpi, back then front per card
+    "drivethru": Service("drivethru", "DriveThruCards", 300, 3.175, 3.175, back_first=True),
+    # PrinterStudio is MakePlayingCards' retail shop with the same upload sizes (see docs/print.md)
+    "printerstudio": Service("printerstudio", "PrinterStudio", 300, 36 / 300 * MM_PER_IN, 36 / 300 * MM_PER_IN),
+}
+CUSTOM = re.compile(r"custom:([^,]+),([^,]+),([^,]+)\Z")
+
+
+def parse_service(value: str) -> Service:
+    """``--service``: a name in SERVICES, or ``custom:DPI,BLEED,SAFE`` (e.g. ``custom:300,3mm,2mm``;
+    dpi 72-1200, bleed 0-10 mm, safe margin 0-20 mm).
+
+    Raises:
+        SpecError: naming the option, the bad part and the accepted forms.
+    """
+    hint = f"use {', '.join(SERVICES)}, or custom:DPI,BLEED,SAFE such as custom:300,3mm,3mm"
+    text = value.strip().lower()
+    if text in SERVICES:
+        return SERVICES[text]
+    m = CUSTOM.match(text)
+    if not m:
+        raise SpecError(f"unknown print service {value[:40]!r}.", field="--service", hint=hint)
+    try:
+        dpi = int(m.group(1))
+        bleed, safe = parse_length(m.group(2).strip()), parse_length(m.group(3).strip())
+    except ValueError as exc:
+        raise SpecError(f"--service {value[:60]!r}: {exc}.", field="--service", hint=hint) from None
+    if not 72 <= dpi <= 1200 or not 0 <= bleed <= 10 or not 0 <= safe <= 20:
+        raise SpecError(f"--service {value[:60]!r}: dpi must be 72-1200, bleed 0-10 mm and safe margin 0-20 mm.",
+                        field="--service", hint=hint)
+    return Service("custom", f"custom ({dpi} dpi, {bleed:g} mm bleed, {safe:g} mm safe)", dpi, bleed, safe)
+
+
+def why_not(comp: Component) -> str | None:
+    """Why a card service cannot take ``comp`` (None when it can): boards and round parts are not cards."""
+    if comp.board:
+        return "a board, not a card"
+    if comp.shape != "rect":
+        return "round: card services print rectangular cards"
+    return None
+
+
+MAX_PIXELS = 60_000_000  # one card image
+
+
+def check_size(comp: Component, service: Service) -> None:
+    """Refuse a card whose image would be absurdly large (a 2 m part at 1200 dpi).
+
+    Raises:
+        SpecError: naming the component, its size in pixels and the limit.
+    """
+    w, h = service.pixels(comp.width, comp.height)
+    if w * h > MAX_PIXELS:
+        raise SpecError(f"{comp.name}: {w} x {h} px at {service.dpi} dpi is over {MAX_PIXELS / 1e6:.0f} megapixels.",
+                        field="--service", hint="use a lower dpi (custom:DPI,BLEED,SAFE)")
+
+
+def card_page(drawing: Drawing, comp: Component, service: Service) -> Page:
+    """One card as a page of card + bleed: artwork moved in by the bleed and extended into it,
+    TrimBox = the card, BleedBox = the page."""
+    b = service.bleed
+    art = extend_for_bleed(tuple(drawing), comp.width, comp.height, b)
+    w, h = comp.width + 2 * b, comp.height + 2 * b
+    return Page(w, h, (Group(art, dx=b, dy=b),), comp.name, trim_box=(b, b, comp.width, comp.height),
+                bleed_box=(0.0, 0.0, w, h), placements=((comp.name, b, b, comp.width, comp.height, "rect"),))
+
+
+def _images(pages: Sequence[Page], px: tuple[int, int]) -> list[Image.Image]:
+    """Each page rendered to exactly ``px`` pixels (RGB)."""
+    import pypdfium2 as pdfium
+    buf = io.BytesIO()
+    writer = PdfWriter(buf)
+    for page in pages:
+        writer.add(page)
+    writer.close()
+    doc = pdfium.PdfDocument(buf.getvalue())
+    out = []
+    try:
+        for i in range(len(doc)):
+            pg = doc[i]
+            scale = px[0] / pg.get_size()[0]
+            img = pg.render(scale=scale, may_draw_forms=True).to_pil().convert("RGB")
+            out.append(img if img.size == px else img.resize(px, Image.LANCZOS))
+    finally:
+        doc.close()
+    return out
+
+
+def _slug(name: str) -> str:
+    return re.sub(r"[^a-z0-9_]+", "-", name.lower()).strip("-") or "part"
+
+
+def contact_sheet(images: list[Image.Image], comp: Component, service: Service, path: Path,
+                  thumb_width: int = 240, columns: int = 6) -> None:
+    """The faces as thumbnails with the trim (blue) and safe area (green) drawn; an RGB PNG."""
+    w_px, h_px = images[0].size
+    scale = thumb_width / w_px
+    th = max(1, round(h_px * scale))
+    pad = 12
+    cols = min(columns, len(images))
+    rows = math.ceil(len(images) / cols)
+    sheet = Image.new("RGB", (pad + cols * (thumb_width + pad), pad + rows * (th + pad)), (128, 128, 128))
+    px_per_mm = w_px / (comp.width + 2 * service.bleed) * scale
+    for i, img in enumerate(images):
+        x, y = pad + (i % cols) * (thumb_width + pad), pad + (i // cols) * (th + pad)
+        sheet.paste(img.resize((thumb_width, th), Image.LANCZOS), (x, y))
+        draw = ImageDraw.Draw(sheet)
+        for inset, colour in ((service.bleed, (0, 90, 255)), (service.bleed + service.safe, (0, 170, 0))):
+            d = inset * px_per_mm
+            draw.rectangle((round(x + d), round(y + d), round(x + thumb_width - d) - 1, round(y + th - d) - 1),
+                           outline=colour, width=1)
+    sheet.save(path, format="PNG", optimize=False)
+
+
+def write_component(comp: Component, service: Service, folder: Path, stem: str) -> list[Path]:
+    """Write the PNGs, per-card PDF and contact sheet of one card-like component; return the paths."""
+    check_size(comp, service)
+    folder.mkdir(parents=True, exist_ok=True)
+    base = f"{stem}-{service.name}-{_slug(comp.name)}"
+    px = service.pixels(comp.width, comp.height)
+    fronts = [card_page(d, comp, service) for d in comp.fronts]
+    back = card_page(comp.back, comp, service) if comp.back is not None else None
+    written: list[Path] = []
+    digits = max(3, len(str(len(fronts))))
+    images = _images(fronts + ([back] if back else []), px)
+    for i, img in enumerate(images):
+        name = f"{base}-back.png" if back is not None and i == len(fronts) else f"{base}-{i + 1:0{digits}d}.png"
+        img.save(folder / name, format="PNG", optimize=False, dpi=(service.dpi, service.dpi))
+        written.append(folder / name)
+    pdf_path = folder / f"{base}.pdf"
+    pdf = PdfWriter(pdf_path, title=f"{comp.name} for {service.title}")
+    for i in range(comp.count):
+        if service.back_first and back is not None:
+            pdf.add(back)
+        pdf.add(fronts[i // comp.copies])
+    if back is not None and not service.back_first:
+        pdf.add(back)
+    pdf.close()
+    written.append(pdf_path)
+    contact = folder / f"{base}-contact.png"
+    contact_sheet(images, comp, service, contact)
+    written.append(contact)
+    return written
+
+
+def safe_area_crossings(comp: Component, service: Service) -> list[str]:
+    """The texts of ``comp``'s faces and back whose ink box reaches past the service's safe area
+    (``service.safe`` mm inside the trim), in order, each once."""
+    from ..layout.artwork import Marks
+    s = service.safe
+    out: dict[str, None] = {}
+    drawings = list(comp.fronts) + ([comp.back] if comp.back is not None else [])
+    for drawing in drawings:
+        for (x0, y0, x1, y1), text in zip(Marks(drawing).texts, _texts(drawing)):
+            if x0 < s - 1e-6 or y0 < s - 1e-6 or x1 > comp.width - s + 1e-6 or y1 > comp.height - s + 1e-6:
+                out.setdefault(text, None)
+    return list(out)
+
+
+def _texts(drawing) -> list[str]:
+    """The strings of every Text in ``drawing``, in the order artwork.Marks walks them."""
+    from ..core.ir import Text
+    out = []
+    for shape in drawing:
+        if isinstance(shape, Group):
+            out += _texts(shape.children)
+        elif isinstance(shape, Text):
+            out.append(shape.text)
+    return out

@@ -1,0 +1,154 @@
+"""--format pod --service NAME: per-card files for print-on-demand services, read back.
+
+Expected sizes come from the services' published figures (docs/print.md): 300 dpi, TGC and
+DriveThruCards 1/8 in bleed and safe margin (825 x 1125 px for a 2.5 x 3.5 in card), MPC and
+PrinterStudio 36 px (0.12 in) bleed and safe margin at 300 dpi (822 x 1122 px).
+"""
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pypdf
+import pytest
+from PIL import Image
+from typer.testing import CliRunner
+
+from pnp.cli import app
+from pnp.render.pod import SERVICES, parse_service
+from pnp.core.errors import SpecError
+
+MM_PER_PT = 25.4 / 72
+PUBLISHED_BLEED_PX = {"tgc": 37.5, "drivethru": 37.5, "mpc": 36, "printerstudio": 36}  # each side at 300 dpi
+
+
+@pytest.mark.parametrize("name,size", [("tgc", (825, 1125)), ("drivethru", (825, 1125)), ("mpc", (822, 1122)),
+                                       ("printerstudio", (822, 1122))])
+def test_poker_card_template_sizes(name, size):
+    assert SERVICES[name].pixels(63.5, 88.9) == size
+
+
+def _build(tmp_path: Path, game: str, service: str):
+    r = CliRunner().invoke(app, ["build", game, "--format", "pod", "--service", service, "--out", str(tmp_path)])
+    return r
+
+
+@pytest.fixture(scope="module")
+def netmatch_tgc(tmp_path_factory):
+    out = tmp_path_factory.mktemp("pod")
+    r = _build(out, "netmatch", "tgc")
+    assert r.exit_code == 0, r.output
+    return out, r.output
+
+
+def _manifest(out: Path, game: str) -> dict:
+    m = json.loads((out / game / "manifest-a4.json").read_text())
+    return {c["name"]: c for c in m["components"]}
+
+
+def test_skipped_components_are_named(netmatch_tgc):
+    out, output = netmatch_tgc
+    comps = _manifest(out, "netmatch")
+    for name, c in comps.items():
+        written = list((out / "netmatch" / "pod").glob(f"netmatch-a4-tgc-{name.replace(' ', '-')}*"))
+        if c["shape"] == "circle" or name == "board":
+            assert not written and name in output, f"{name} is skipped and said so"
+        else:
+            assert written, f"{name} written"
+
+
+def test_images_at_service_size_with_bleed(netmatch_tgc):
+    out, _ = netmatch_tgc
+    comps = _manifest(out, "netmatch")
+    folder = out / "netmatch" / "pod"
+    w, h = comps["word card"]["trim_mm"]
+    bleed = PUBLISHED_BLEED_PX["tgc"]
+    want = (round(w / 25.4 * 300 + 2 * bleed), round(h / 25.4 * 300 + 2 * bleed))
+    faces = sorted(folder.glob("netmatch-a4-tgc-word-card-[0-9]*.png"))
+    assert 1 <= len(faces) <= comps["word card"]["count"]
+    for p in faces + [folder / "netmatch-a4-tgc-word-card-back.png"]:
+        with Image.open(p) as im:
+            assert im.mode == "RGB" and im.size == want, (p.name, im.size, want)
+            assert round(im.info["dpi"][0]) == 300
+    # the back's background reaches into the bleed: its corner pixel (in the bleed) is not paper white
+    with Image.open(folder / "netmatch-a4-tgc-word-card-back.png") as back:
+        assert sum(back.getpixel((1, 1))) < 600 and sum(back.getpixel((back.width - 2, back.height - 2))) < 600
+
+
+def _mm_box(box) -> tuple[float, ...]:
+    return tuple(float(v) * MM_PER_PT for v in (box.left, box.bottom, box.right, box.top))
+
+
+def test_per_card_pdf_boxes(netmatch_tgc):
+    out, _ = netmatch_tgc
+    comps = _manifest(out, "netmatch")
+    w, h = comps["word card"]["trim_mm"]
+    b = 25.4 / 8
+    reader = pypdf.PdfReader(out / "netmatch" / "pod" / "netmatch-a4-tgc-word-card.pdf")
+    assert len(reader.pages) == comps["word card"]["count"] + 1  # one page per card, then the back
+    for page in reader.pages:
+        media, trim, bleed = _mm_box(page.mediabox), _mm_box(page.trimbox), _mm_box(page.bleedbox)
+        assert media[2] - media[0] == pytest.approx(w + 2 * b, abs=0.05)
+        assert media[3] - media[1] == pytest.approx(h + 2 * b, abs=0.05)
+        assert trim == pytest.approx((b, b, b + w, b + h), abs=0.05)
+        assert bleed == pytest.approx(media, abs=0.05)
+    words = {reader.pages[i].extract_text().split()[0] for i in range(3)}
+    assert len(words) == 3, "one card per page"
+
+
+def test_contact_sheet_draws_the_safe_area(netmatch_tgc):
+    """Measured on the sheet: the blue trim line and the green safe line of the first thumbnail are
+    (published safe margin / trim width) apart, relative to the trim's width."""
+    out, _ = netmatch_tgc
+    comps = _manifest(out, "netmatch")
+    w, _ = comps["word card"]["trim_mm"]
+    with Image.open(out / "netmatch" / "pod" / "netmatch-a4-tgc-word-card-contact.png") as im:
+        rgb = im.convert("RGB")
+        y = rgb.height // 20  # a row through the first row of thumbnails, below the top edges
+        row = [rgb.getpixel((x, y)) for x in range(rgb.width // 4)]
+    blue = [x for x, p in enumerate(row) if p == (0, 90, 255)]
+    green = [x for x, p in enumerate(row) if p == (0, 170, 0)]
+    assert len(blue) >= 2 and len(green) >= 2
+    trim_px = blue[1] - blue[0]
+    inset_px = green[0] - blue[0]
+    assert inset_px / trim_px == pytest.approx((25.4 / 8) / w, abs=0.01)
+
+
+def test_drivethru_pdf_is_back_then_front(tmp_path):
+    """DriveThruCards takes one PDF per deck: card 1's back, card 1's front, card 2's back, ...
+    (Nonads tiles have a printed back)."""
+    r = _build(tmp_path, "nonads", "drivethru")
+    assert r.exit_code == 0, r.output
+    (comp,) = _manifest(tmp_path, "nonads").values()
+    reader = pypdf.PdfReader(next((tmp_path / "nonads" / "pod").glob("*.pdf")))
+    pages = [p.get_contents().get_data() for p in reader.pages]
+    assert len(pages) == 2 * comp["count"]
+    assert len(set(pages[0::2])) == 1, "every odd page is the back"
+    assert len(set(pages[1::2])) > 1 and pages[0] not in pages[1::2], "every even page a front"
+
+
+def test_custom_service(tmp_path):
+    r = _build(tmp_path, "nonads", "custom:150,2mm,1mm")
+    assert r.exit_code == 0, r.output
+    comps = _manifest(tmp_path, "nonads")
+    w, h = next(iter(comps.values()))["trim_mm"]
+    png = next(p for p in (tmp_path / "nonads" / "pod").glob("*.png") if "contact" not in p.name)
+    with Image.open(png) as im:
+        assert im.size == (round((w + 4) / 25.4 * 150), round((h + 4) / 25.4 * 150))
+
+
+def test_kit_without_cards_is_refused_and_nothing_written(tmp_path):
+    r = _build(tmp_path, "nooks", "mpc")
+    assert r.exit_code == 2
+    for part in ("board", "wall stone"):
+        assert part in r.output
+    assert not (tmp_path / "nooks").exists()
+
+
+@pytest.mark.parametrize("args", [["--format", "pod"], ["--format", "pod", "--service", "kinkos"],
+                                  ["--format", "pod", "--service", "custom:9000,3mm,3mm"]])
+def test_bad_service_is_refused(tmp_path, args):
+    r = CliRunner().invoke(app, ["build", "nonads", *args, "--out", str(tmp_path)])
+    assert r.exit_code == 2 and "--service" in r.output and not (tmp_path / "nonads").exists()
+    with pytest.raises(SpecError):
+        parse_service(args[-1] if len(args) > 2 else "")

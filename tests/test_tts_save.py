@@ -1,0 +1,157 @@
+"""--format tts: a Tabletop Simulator saved object (docs/print.md, "Tabletop Simulator"), read back.
+
+The JSON is checked against the save-file format as written down in docs/print.md (SaveState with
+ObjectStates; DeckCustom with CustomDeck, DeckIDs and ContainedObjects of Cards; Custom_Board;
+Custom_Tile in a Bag), every image URL is opened, and every deck sheet's pixel grid is checked
+against its NumWidth x NumHeight and the component's trim size from the kit's manifest.
+"""
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from urllib.parse import unquote, urlparse
+
+import pytest
+from PIL import Image
+from typer.testing import CliRunner
+
+from pnp.cli import app
+from pnp.render.tts_save import check_base_url, sheet_grid
+from pnp.core.errors import SpecError
+
+SAVE_KEYS = {"SaveName": str, "GameMode": str, "Date": str, "Table": str, "Sky": str, "Note": str, "Rules": str,
+             "LuaScript": str, "LuaScriptState": str, "XmlUI": str, "TabStates": dict, "ObjectStates": list}
+OBJECT_KEYS = {"GUID": str, "Name": str, "Transform": dict, "Nickname": str, "Description": str,
+               "ColorDiffuse": dict, "Locked": bool, "Grid": bool}
+TRANSFORM_KEYS = ("posX", "posY", "posZ", "rotX", "rotY", "rotZ", "scaleX", "scaleY", "scaleZ")
+DECK_KEYS = {"FaceURL": str, "BackURL": str, "NumWidth": int, "NumHeight": int, "BackIsHidden": bool,
+             "UniqueBack": bool, "Type": int}
+NAMES = {"DeckCustom", "Card", "Custom_Board", "Custom_Tile", "Custom_Token", "Bag"}
+
+
+@pytest.fixture(scope="module")
+def kits(tmp_path_factory):
+    out = tmp_path_factory.mktemp("tts")
+    r = CliRunner().invoke(app, ["build", "nooks", "nonaga", "netmatch", "--format", "tts", "--out", str(out)])
+    assert r.exit_code == 0, r.output
+    return out
+
+
+def _typed(obj: dict, keys: dict, where: str) -> None:
+    for key, kind in keys.items():
+        assert key in obj, f"{where}: {key} missing"
+        assert isinstance(obj[key], kind) and not (kind is int and isinstance(obj[key], bool)), \
+            f"{where}: {key} is {obj[key]!r}, not {kind.__name__}"
+
+
+def _check_object(o: dict, where: str) -> None:
+    _typed(o, OBJECT_KEYS, where)
+    assert o["Name"] in NAMES, f"{where}: unknown object name {o['Name']}"
+    assert len(o["GUID"]) == 6 and int(o["GUID"], 16) >= 0
+    for k in TRANSFORM_KEYS:
+        assert isinstance(o["Transform"][k], float), f"{where}: Transform.{k}"
+    for child in o.get("ContainedObjects", []):
+        _check_object(child, f"{where} > {child.get('Nickname')}")
+
+
+def _image(url: str) -> Image.Image:
+    parsed = urlparse(url)
+    assert parsed.scheme == "file" and parsed.netloc == "", url
+    path = Path(unquote(parsed.path))
+    assert path.is_absolute() and path.is_file(), url
+    im = Image.open(path)
+    assert im.mode == "RGB" and max(im.size) <= 4096, (url, im.mode, im.size)
+    return im
+
+
+def _load(out: Path, game: str):
+    save = json.loads((out / game / "tts" / f"{game}-a4.json").read_text(encoding="utf-8"))
+    manifest = json.loads((out / game / "manifest-a4.json").read_text(encoding="utf-8"))
+    return save, {c["name"]: c for c in manifest["components"]}
+
+
+@pytest.mark.parametrize("game", ["nooks", "nonaga", "netmatch"])
+def test_save_file_format_and_every_component(kits, game):
+    save, comps = _load(kits, game)
+    _typed(save, SAVE_KEYS, "SaveState")
+    seen = {}
+    for o in save["ObjectStates"]:
+        _check_object(o, o["Nickname"])
+        name = o["Nickname"].split(" \u00d7")[0]
+        seen[name] = o
+    assert set(seen) == set(comps), "every component of the kit is on the table"
+    for name, o in seen.items():
+        comp = comps[name]
+        w, h = comp["trim_mm"]
+        if o["Name"] == "DeckCustom":
+            assert comp["shape"] == "rect"
+            _check_deck(o, comp)
+        elif o["Name"] == "Custom_Board":
+            im = _image(o["CustomImage"]["ImageURL"])
+            assert im.width / im.height == pytest.approx(w / h, rel=0.005)
+        else:
+            tiles = o["ContainedObjects"] if o["Name"] == "Bag" else [o]
+            assert len(tiles) == comp["count"]
+            for t in tiles:
+                assert t["Name"] == "Custom_Tile"
+                tile = t["CustomImage"]["CustomTile"]
+                assert tile["Type"] == (2 if comp["shape"] == "circle" else 0)
+                for key in ("ImageURL", "ImageSecondaryURL"):
+                    im = _image(t["CustomImage"][key])
+                    assert im.width / im.height == pytest.approx(w / h, rel=0.01)
+
+
+def _check_deck(o: dict, comp: dict) -> None:
+    w, h = comp["trim_mm"]
+    ids = [c["CardID"] for c in o["ContainedObjects"]]
+    assert o["DeckIDs"] == ids and len(ids) == comp["count"] and len(set(ids)) == len(ids)
+    for key, deck in o["CustomDeck"].items():
+        _typed(deck, DECK_KEYS, f"CustomDeck[{key}]")
+        assert deck["BackIsHidden"] is True and deck["UniqueBack"] is False
+        assert 1 <= deck["NumWidth"] <= 10 and 1 <= deck["NumHeight"] <= 7
+        slots = deck["NumWidth"] * deck["NumHeight"]
+        on_sheet = [i % 100 for i in ids if i // 100 == int(key)]
+        # BackIsHidden: the back is the hidden face, so every one of the 70 slots may hold a card
+        assert on_sheet == list(range(len(on_sheet))) and len(on_sheet) <= slots
+        face = _image(deck["FaceURL"])
+        assert face.width % deck["NumWidth"] == 0 and face.height % deck["NumHeight"] == 0
+        cw, ch = face.width // deck["NumWidth"], face.height // deck["NumHeight"]
+        assert cw / ch == pytest.approx(w / h, rel=0.01), "each grid cell is one card at its trim aspect"
+        back = _image(deck["BackURL"])
+        assert back.width / back.height == pytest.approx(w / h, rel=0.01)
+        # each card's cell on the sheet is drawn (not the white of an empty cell)
+        for slot in on_sheet:
+            x, y = (slot % deck["NumWidth"]) * cw, (slot // deck["NumWidth"]) * ch
+            lo, hi = face.crop((x, y, x + cw, y + ch)).convert("L").getextrema()
+            assert lo < 128, f"sheet {key} slot {slot} is empty"
+    for card in o["ContainedObjects"]:
+        key = str(card["CardID"] // 100)
+        assert card["Name"] == "Card" and card["CustomDeck"] == {key: o["CustomDeck"][key]}
+
+
+def test_full_sheet_holds_seventy_cards(kits):
+    save, comps = _load(kits, "netmatch")
+    deck = next(o for o in save["ObjectStates"] if o["Name"] == "DeckCustom" and o["Nickname"] == "word card")
+    first = deck["CustomDeck"]["1"]
+    assert (first["NumWidth"], first["NumHeight"]) == (10, 7)
+    assert sum(1 for c in deck["DeckIDs"] if c // 100 == 1) == 70
+    assert sheet_grid(70) == (10, 7) and sheet_grid(5) == (5, 2)
+
+
+def test_hosted_images(tmp_path):
+    r = CliRunner().invoke(app, ["build", "nonads", "--format", "tts", "--out", str(tmp_path),
+                                 "--tts-url", "https://example.org/kits/nonads/"])
+    assert r.exit_code == 0, r.output
+    save = json.loads((tmp_path / "nonads" / "tts" / "nonads-a4.json").read_text())
+    deck = save["ObjectStates"][0]["CustomDeck"]["1"]
+    for url in (deck["FaceURL"], deck["BackURL"]):
+        assert url.startswith("https://example.org/kits/nonads/nonads-a4-")
+        assert (tmp_path / "nonads" / "tts" / url.rsplit("/", 1)[1]).is_file()
+
+
+@pytest.mark.parametrize("bad", ["ftp://x/y", "https://exa mple.org/", "images/", "https://x/\x07"])
+def test_bad_base_url_is_refused(tmp_path, bad):
+    with pytest.raises(SpecError):
+        check_base_url(bad)
+    r = CliRunner().invoke(app, ["build", "nonads", "--format", "tts", "--out", str(tmp_path), "--tts-url", bad])
+    assert r.exit_code == 2 and "--tts-url" in r.output and not (tmp_path / "nonads").exists()
