@@ -53,12 +53,14 @@ class PdfWriter(Renderer):
         path: file to write (created on close()), or a binary file object (never chunked).
         title, author, subject, keywords: document metadata.
         duplex: "none", "long" or "short"; sets the /Duplex viewer preference.
+        part_boxes: write each page's own ``trim_box`` / ``bleed_box`` as its TrimBox / BleedBox: for
+            files of one part per page (print-on-demand cards), never for imposed sheets.
     """
 
     def __init__(self, path, title: str = "", duplex: str = "none", author: str = "", subject: str = "",
-                 keywords: str = "") -> None:
+                 keywords: str = "", part_boxes: bool = False) -> None:
         ttfont()
-        self.path, self.title, self.duplex = path, title, duplex
+        self.path, self.title, self.duplex, self.part_boxes = path, title, duplex, part_boxes
         self.author, self.subject, self.keywords = author, subject, keywords
         self.chunks: list[Path] = []
         self.canvas = self._new_canvas(path)
@@ -106,9 +108,13 @@ class PdfWriter(Renderer):
             self._next_chunk()
         c = self.canvas
         c.setPageSize((mm_to_pt(page.width), mm_to_pt(page.height)))
-        sheet = _box((0, 0, page.width, page.height), page.height)
-        c.setTrimBox(sheet)   # the sheet, never the block of parts (see the module docstring)
-        c.setBleedBox(sheet)
+        sheet = (0, 0, page.width, page.height)
+        if self.part_boxes:  # one part per page: its trim and bleed
+            c.setTrimBox(_box(page.trim_box or sheet, page.height))
+            c.setBleedBox(_box(page.bleed_box or sheet, page.height))
+        else:  # an imposed sheet: the sheet, never the block of parts (see the module docstring)
+            c.setTrimBox(_box(sheet, page.height))
+            c.setBleedBox(_box(sheet, page.height))
         c.saveState()
         c.translate(0, mm_to_pt(page.height))
         c.scale(mm_to_pt(1), -mm_to_pt(1))

@@ -187,7 +187,7 @@ def write_component(comp: Component, service: Service, folder: Path, stem: str) 
         img.save(folder / name, format="PNG", optimize=False, dpi=(service.dpi, service.dpi))
         written.append(folder / name)
     pdf_path = folder / f"{base}.pdf"
-    pdf = PdfWriter(pdf_path, title=f"{comp.name} for {service.title}")
+    pdf = PdfWriter(pdf_path, title=f"{comp.name} for {service.title}", part_boxes=True)
     for i in range(comp.count):
         if service.back_first and back is not None:
             pdf.add(back)
