@@ -34,6 +34,8 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from ..core.errors import PnpError, WordListError
+from .safefile import NotRegular, read_regular, wrong_encoding
+from .textcheck import bad_character, editor_lines
 from .workbookguard import KIND_NAMES, WorkbookGuard, column_letter, size_text
 
 SUFFIXES = (".txt", ".csv", ".tsv", ".xlsx", ".ods")
@@ -98,34 +100,36 @@ def read_list(path: str | Path, column: str = "word", *, sheet: str | None = Non
             ``max_rows`` values.
     """
     path = Path(path)
-    try:
-        is_file = path.is_file()
-    except OSError:
-        is_file = False
     accepted = ", ".join(SUFFIXES[:-1]) + " or " + SUFFIXES[-1]
-    if not is_file:
-        try:
-            exists = path.exists()
-        except OSError:
-            exists = False
-        raise error(f"{label} does not exist." if not exists else f"{label} is not a file.", file=path, field=field,
-                    hint=f"give the path of a {accepted} file")
     suffix = path.suffix.lower()
-    if suffix not in SUFFIXES:
+    try:
+        exists = path.exists()
+    except (OSError, ValueError):
+        exists = False
+    if not exists:
+        raise error(f"{label} does not exist.", file=path, field=field, hint=f"give the path of a {accepted} file")
+    if suffix not in SUFFIXES and path.is_file():
         raise error(f"{label} has the suffix {path.suffix!r}, which pnp does not read." if path.suffix else
                     f"{label} has no suffix, so pnp cannot tell its format.", file=path,
                     field=field, hint=f"save it as one of {accepted} (a plain text list is .txt, one {item} per line)")
     try:
-        size = path.stat().st_size
-        if size > max_bytes:
-            raise _too_big(path, label, item, max_bytes, max_rows, error)
-        with path.open("rb") as fh:
-            raw = fh.read(max_bytes + 1)
+        raw = read_regular(path, max_bytes)
+    except NotRegular as exc:
+        what = "is not a file" if exc.kind == "a folder" else f"is not a regular file: {exc.kind}"
+        raise error(f"{label} {what}.", file=path, field=field, hint=f"give the path of a {accepted} file") from None
     except OSError as exc:
         raise error(f"{label} cannot be read ({exc.strerror or exc}).", file=path, field=field,
                     hint="check the file's permissions") from None
-    if len(raw) > max_bytes:  # it grew after the stat
+    if suffix not in SUFFIXES:
+        raise error(f"{label} has the suffix {path.suffix!r}, which pnp does not read." if path.suffix else
+                    f"{label} has no suffix, so pnp cannot tell its format.", file=path,
+                    field=field, hint=f"save it as one of {accepted} (a plain text list is .txt, one {item} per line)")
+    if len(raw) > max_bytes:
         raise _too_big(path, label, item, max_bytes, max_rows, error)
+    encoding = wrong_encoding(raw) if suffix in (".txt", ".csv", ".tsv") else None
+    if encoding is not None:
+        raise error(f"{label} is {encoding}, not UTF-8.", file=path, line=1,
+                    hint="save or export the list as UTF-8 (\"CSV UTF-8\" or \"Unicode (UTF-8)\" in a spreadsheet)")
     reader = _Reader(path, raw, column, max_rows, error, item)
     if suffix == ".txt":
         return reader.text_lines()
@@ -167,11 +171,23 @@ class _Reader:
             line = self.raw[: exc.start].count(b"\n") + 1
             raise self.fail(f"not UTF-8: byte 0x{self.raw[exc.start]:02x} cannot be decoded (the file may be "
                             "Latin-1 or Windows-1252).", line, "save the list as UTF-8") from None
-        for number, line in enumerate(text.splitlines(), start=1):
+        for number, line in enumerate(editor_lines(text), start=1):
             value = line.strip()
             if value and not value.startswith("#"):
+                self.check_characters(value, number, None, None)
                 self.add(value, None, number, None)
         return self.out
+
+    def check_characters(self, value: str, row: int, sheet: str | None, column: str | int | None) -> None:
+        """Refuse a value holding a control, format or separator character (tabs included), naming it
+        and its column in the line (for .txt) or its cell."""
+        bad = bad_character(value, allow_tab=False)
+        if bad is not None:
+            index, _, why = bad
+            cell = sheet is not None or column is not None
+            raise self.fail(f"{value[:40]!r} contains {why}, at character {index + 1}.", row,
+                            f"delete it: one {self.item} per line, plain text only",
+                            describe(sheet, row, column) if cell else None)
 
     # .csv / .tsv ------------------------------------------------------------------------------------
     def delimited(self, delimiter: str) -> list[Entry]:
@@ -198,6 +214,7 @@ class _Reader:
                         continue
                 value = cells[col].strip() if col < len(cells) else ""
                 if value:
+                    self.check_characters(value, row, None, col + 1)
                     self.add(value, None, row, col + 1)
         except csv.Error as exc:
             raise self.fail(f"the file cannot be read as {'TSV' if delimiter == chr(9) else 'CSV'} ({exc}).",
@@ -272,6 +289,7 @@ class _Reader:
                                 describe(name, r, column_letter(col)))
             value = value.strip()
             if value:
+                self.check_characters(value, r, name, column_letter(col))
                 self.add(value, name, r, column_letter(col))
         return self.out
 

@@ -1,6 +1,8 @@
 """Sheet templates (templates/sheets/<paper>.yaml): paper size, margin, gutter and crop-mark style."""
 from __future__ import annotations
 
+import os
+import stat
 from functools import lru_cache
 from pathlib import Path
 
@@ -8,6 +10,7 @@ from pydantic import BaseModel, ConfigDict
 
 from ..core.errors import SpecError
 from ..inputs.resources import sheets_dir
+from ..inputs.safefile import kind_of
 from ..inputs.specfields import Length, OptionalLength, SpecModel, load_yaml, validate_model
 
 
@@ -69,6 +72,14 @@ def sheet_path(paper: str) -> Path:
         SpecError: unknown paper.
     """
     path = Path(paper)
+    if paper.endswith((".yaml", ".yml")) or os.sep in paper:
+        try:
+            mode = os.stat(path).st_mode
+        except (OSError, ValueError):
+            mode = None
+        if mode is not None and not stat.S_ISREG(mode):
+            raise SpecError(f"the sheet file is not a regular file: {kind_of(mode)}.", file=path, field="--paper",
+                            hint="give the path of a sheet YAML file saved on disk, or a built-in paper name")
     if not (paper.endswith((".yaml", ".yml")) and path.is_file()):
         path = sheets_dir() / f"{paper.lower()}.yaml"
         if not path.is_file():
