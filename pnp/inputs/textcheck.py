@@ -79,16 +79,18 @@ def bad_character(text: str, allow_tab: bool = True) -> tuple[int, str, str] | N
 
 
 def text_problem(text: str, what: str, max_chars: int, size_pt: float, printed: str | None = None,
-                 bold: bool = False, width_mm: float = REFERENCE_WIDTH_MM, column: int = 1) -> str | None:
+                 bold: bool = False, width_mm: float = REFERENCE_WIDTH_MM, column: int | None = None) -> str | None:
     """Why a one-line cover text cannot be printed, or None: more than ``max_chars`` characters, a
     refused character (with its column), a glyph Noto Sans lacks, or ``printed`` (the line as the
-    cover prints it, default ``text``) wider than ``width_mm`` at ``size_pt``. Columns are counted
-    from ``column`` (where ``text`` starts in its line)."""
+    cover prints it, default ``text``) wider than ``width_mm`` at ``size_pt``. A refused character is
+    placed by its column in the file's line when ``column`` (where ``text`` starts) is given, else by
+    its place in ``text``."""
     if len(text) > max_chars:
         return f"the {what} is {len(text):,} characters long; it must fit one line of the cover (at most {max_chars})"
     bad = bad_character(text, allow_tab=False)
     if bad is not None:
-        return f"the {what} contains {bad[2]} (column {bad[0] + column})"
+        where = f"column {bad[0] + column}" if column is not None else f"character {bad[0] + 1} of the {what}"
+        return f"the {what} contains {bad[2]} ({where})"
     missing = missing_glyphs(text)
     if missing:
         return (f"the {what} uses {missing[0]!r} ({char_name(missing[0])}), which the embedded font Noto Sans "

@@ -17,6 +17,7 @@ from typing import Protocol, Sequence
 
 from ..core.errors import LayoutError
 from ..inputs.rulestext import Block, Rules
+from ..inputs.textcheck import credit_line, line_width_mm, title_line
 from ..core.fonts import text_width_mm, wrap
 from ..core.ir import Component, Line, Page, Text
 from ..core.units import MM_PER_PT, fmt_mm
@@ -68,6 +69,7 @@ class KitCover:
     def __init__(self, info: CoverInfo, components: Sequence[Component], sheet: Sheet, opts: ImposeOptions) -> None:
         self.info, self.components, self.sheet, self.opts = info, components, sheet, opts
         x, y, w, h = sheet.content_area
+        _check_one_line_texts(info, sheet, w)
         self.header_bottom = self._header([(1, 1)] * len(components), 1)[1] + 4.0
         self.col_w = (w - COLUMN_GAP) / 2
         first = [(x, self.header_bottom), (x + self.col_w + COLUMN_GAP, self.header_bottom)]
@@ -220,6 +222,24 @@ class KitCover:
             text = f"{self.info.title} \u2014 {label} \u2014 page {number} of {total}"
             out.append(Page(sheet.width, sheet.height, tuple(items) + marks.footer(sheet, text), "cover"))
         return out
+
+
+def _check_one_line_texts(info: CoverInfo, sheet: Sheet, width: float) -> None:
+    """Refuse a title, credit or description wider than the cover's ``width`` on this sheet (the
+    inputs are measured against A4 when read; a narrower custom sheet is checked here).
+
+    Raises:
+        LayoutError: naming the field (the rules file and line 2 for the description).
+    """
+    for text, size, bold, field, file, line in (
+            (title_line(info.title), 20, True, "title", None, None),
+            (credit_line(info.designer, info.year), 11, False, "designer", None, None),
+            (info.rules.description, 9, False, "rules", info.rules.path, 2)):
+        got = line_width_mm(text, size, bold)
+        if got > width + 1e-6:
+            raise LayoutError(f"the cover line {text[:60]!r} is {got:.0f} mm wide at {size:g} pt; the cover of "
+                              f"{sheet.name} is {width:.0f} mm wide.", file=file, line=line, field=field,
+                              hint="shorten it, or use a wider --paper")
 
 
 class BomCover:

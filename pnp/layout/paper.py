@@ -108,7 +108,59 @@ def _load_sheet_file(path: Path, mtime_ns: int, size: int) -> Sheet:
         raise SpecError(f"the sheet is named {sheet.name!r}, like the built-in paper; its kit would replace the real "
                         f"{sheet.name.upper()} kit.", file=path, line=lines.get(("name",)), field="name",
                         hint=f"give your sheet a name of its own, e.g. {sheet.name.lower()}-custom")
-    if sheet.width <= 2 * sheet.margin + 40 or sheet.height <= 2 * sheet.margin + 40:
-        raise SpecError("the margins leave no printable area.", file=path, field="margin",
-                        hint="use a smaller margin")
+    check_room(sheet, path, lines)
     return sheet
+
+
+def check_room(sheet: Sheet, path: Path, lines: dict[tuple, int]) -> None:
+    """Refuse a margin, crop-mark offset or length, or gutter that leaves less than MIN_ROOM mm of
+    usable area in either direction, naming the field, its line and what is left.
+
+    The margin must leave MIN_ROOM mm inside it (and above the FOOTER_BAND); the crop-mark reserve
+    (offset + length on each side) must leave MIN_ROOM mm of the content area for parts; the gutter
+    must be at most half the smaller side of what is then left (two parts and a gutter fit).
+
+    Raises:
+        SpecError: naming the sheet file, line and field.
+    """
+    def refuse(field: tuple, message: str, hint: str) -> SpecError:
+        line = lines.get(field) or lines.get(field[:1])
+        return SpecError(message, file=path, line=line, field=".".join(field), hint=hint)
+
+    m = sheet.margin
+    pw, ph = sheet.width - 2 * m, sheet.height - 2 * m - FOOTER_BAND
+    if min(pw, ph) < MIN_ROOM:
+        raise refuse(("margin",), f"a margin of {m:g} mm leaves {_left(pw, ph)} inside it on "
+                     f"{sheet.width:g} x {sheet.height:g} mm paper (with {FOOTER_BAND:g} mm for the footer); "
+                     f"parts need at least {MIN_ROOM:g} mm each way.",
+                     f"use a margin of at most {_largest(sheet.width, sheet.height - FOOTER_BAND, 2):g} mm")
+    _, reserve = sheet.mark_reserve(0.0)
+    aw, ah = pw - 2 * reserve, ph - 2 * reserve
+    if min(aw, ah) < MIN_ROOM:
+        which = ("crop_marks", "offset") if sheet.crop_marks.offset >= sheet.crop_marks.length else ("crop_marks", "length")
+        raise refuse(which, f"crop marks {sheet.crop_marks.offset:g} mm from the trim and {sheet.crop_marks.length:g} mm "
+                     f"long take {reserve:g} mm on each side of the parts, leaving {_left(aw, ah)} of the "
+                     f"{pw:g} x {ph:g} mm printable area; parts need at least {MIN_ROOM:g} mm each way.",
+                     f"keep crop_marks.offset + crop_marks.length at most {_largest(pw, ph, 2):g} mm "
+                     "(the usual is 2 mm + 4 mm)")
+    if sheet.crop_marks.width > MAX_MARK_WIDTH:
+        raise refuse(("crop_marks", "width"), f"crop-mark lines {sheet.crop_marks.width:g} mm wide would cover the "
+                     f"parts they mark (at most {MAX_MARK_WIDTH:g} mm).", "use a hairline: 0.25pt (about 0.09 mm)")
+    if sheet.gutter > min(aw, ah) / 2:
+        raise refuse(("gutter",), f"a gutter of {sheet.gutter:g} mm is wider than half of the {aw:g} x {ah:g} mm "
+                     "left for parts, so no two parts could share a row or column.",
+                     f"use a gutter of at most {min(aw, ah) / 2:g} mm (the usual is 3 mm)")
+
+
+MIN_ROOM = 40.0  # mm each way that a sheet's margin and crop marks must leave for parts
+MAX_MARK_WIDTH = 1.0  # mm: the thickest crop-mark line
+
+
+def _left(w: float, h: float) -> str:
+    """'12 x 30 mm', or 'nothing' when a side is not positive (never a negative area)."""
+    return f"{w:g} x {h:g} mm" if w > 0 and h > 0 else "nothing"
+
+
+def _largest(w: float, h: float, sides: int) -> float:
+    """The largest reserve (per side, ``sides`` sides) leaving MIN_ROOM of min(w, h), never negative."""
+    return max(0.0, round((min(w, h) - MIN_ROOM) / sides, 1))
