@@ -28,6 +28,7 @@ from ..core.ir import Component, Drawing
 from .impose import effective_options, grid_for
 from .options import ImposeOptions
 from .paper import Sheet
+from .partfit import check_parts_fit
 from .tiling import piece_grid
 
 MAX_PAGES = 20_000
@@ -89,10 +90,12 @@ def estimate(components: Sequence[Component], sheet: Sheet, opts: ImposeOptions 
     """Pages and rough output size of a kit, without imposing a page.
 
     Raises:
-        LayoutError: a part does not fit the sheet (as impose would), or a board would be cut into more
+        LayoutError: a part does not fit the sheet (naming the spec field that sizes it, see
+            pnp.layout.partfit), or a board would be cut into more
             than MAX_POSTER_COLUMNS columns or MAX_POSTER_PIECES pieces (named in the message).
     """
     opts = effective_options(components, opts)
+    check_parts_fit(components, sheet, opts.bleed, file)
     sides = 2 if opts.duplex != "none" else 1
     parts = []
     for comp in components:
