@@ -9,7 +9,12 @@ Accepted files, by suffix (any case):
   separated by ``;`` (Excel in many European locales) is read with ``;``. Windows-1252 is not
   guessed: a byte that is not UTF-8 is an error naming its row.
 * ``.xlsx`` and ``.ods``: read with python-calamine, first visible sheet unless ``sheet`` names
-  another. A number, date, time or true/false value in the column read is an error naming the cell.
+  another. A number, date, time or true/false value in the column read is an error naming the cell,
+  and so is a formula cell with no saved value (a file written by a program that does not calculate,
+  which python-calamine reads as empty) or an error value (#DIV/0!, #N/A, #REF!, #VALUE!, #NAME?,
+  #NUM!, #NULL!, ...; in .csv too).
+* Every format: a value holding a control, format or separator character (U+2028, U+0085, a bidi
+  override, ...) is refused; .txt lines are counted as an editor counts them (\n, \r\n, \r).
 
 The values come from the column whose header is ``column`` (any case, surrounding spaces ignored) in
 the first non-empty row; with no such header, that row is data and the values come from its first
@@ -43,6 +48,10 @@ MAX_ROWS = 200_000
 MAX_BYTES = 16 * 1024 * 1024
 MAX_CELLS = 2_000_000
 UNPACKED_PER_BYTE = 10
+# what Excel, LibreOffice and Google Sheets show (and export to CSV) for a formula that failed
+ERROR_VALUES = frozenset({"#DIV/0!", "#N/A", "#REF!", "#VALUE!", "#NAME?", "#NUM!", "#NULL!", "#SPILL!", "#CALC!",
+                          "#GETTING_DATA", "#ERROR!", "#FIELD!", "#BLOCKED!", "#CONNECT!", "#BUSY!", "#UNKNOWN!"}
+                         | {f"Err:{n}" for n in range(500, 540)})
 
 __all__ = ["MAX_BYTES", "MAX_CELLS", "MAX_ROWS", "SUFFIXES", "UNPACKED_PER_BYTE", "Entry", "column_letter",
            "describe", "read_list"]
@@ -179,8 +188,12 @@ class _Reader:
         return self.out
 
     def check_characters(self, value: str, row: int, sheet: str | None, column: str | int | None) -> None:
-        """Refuse a value holding a control, format or separator character (tabs included), naming it
-        and its column in the line (for .txt) or its cell."""
+        """Refuse a spreadsheet error value (ERROR_VALUES) or a value holding a control, format or separator
+        character (tabs included), naming it and its place in the line (for .txt) or its cell."""
+        if value in ERROR_VALUES:
+            raise self.fail(f"the cell holds the spreadsheet error value {value}, not a {self.item}.", row,
+                            "fix the formula that gave the error in the spreadsheet, or type the value as text",
+                            describe(sheet, row, column))
         bad = bad_character(value, allow_tab=False)
         if bad is not None:
             index, _, why = bad
@@ -283,6 +296,8 @@ class _Reader:
                 if is_header:
                     continue
             value = cells[col] if col < len(cells) else ""
+            if (name, r, col) in guard.flagged:
+                raise self._unsaved(guard, name, r, col)
             if not isinstance(value, str):
                 raise self.fail(f"the cell holds {_kind_of(value)}, not text.", r,
                                 f"type the {self.item} as text (format the column as Text)",
@@ -291,7 +306,16 @@ class _Reader:
             if value:
                 self.check_characters(value, r, name, column_letter(col))
                 self.add(value, name, r, column_letter(col))
+        # python-calamine drops trailing rows whose only cell is a formula with no value: look past them
+        later = sorted(r for s, r, c in guard.flagged if s == name and c == col and r > len(rows))
+        if col is not None and later:
+            raise self._unsaved(guard, name, later[0], col)
         return self.out
+
+    def _unsaved(self, guard: WorkbookGuard, sheet: str, row: int, col: int) -> PnpError:
+        return self.fail(f"the cell holds {guard.flagged[(sheet, row, col)]}, not a {self.item}.", row,
+                         "open the file in the spreadsheet program, let it calculate, and save it again; or "
+                         f"type the {self.item} as text", describe(sheet, row, column_letter(col)))
 
 
 
