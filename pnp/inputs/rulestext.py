@@ -96,13 +96,13 @@ def _check_line(path: Path, number: int, line: str) -> None:
         ch = missing[0]
         raise _error(path, number, f"column {line.index(ch) + 1}: {ch!r} ({char_name(ch)}) is a character the "
                      "embedded font Noto Sans cannot draw.", "use Latin, Greek or Cyrillic letters")
-    for pattern, what in _MARKUP:
-        found = pattern.search(line)
-        if found:
-            raise _error(path, number, f"column {found.start() + 1}: the cover prints `## Section` headings, "
-                         f"paragraphs and `- ` bullets only, not {what}: {line.strip()[:40]!r}.",
-                         "write plain text: one level of `- ` bullets, no emphasis, links, code or HTML "
-                         "(docs/rules-text.md)")
+    hits = [(found.start(), i, what) for i, (pattern, what) in enumerate(_MARKUP) if (found := pattern.search(line))]
+    if hits:
+        start, _, what = min(hits)  # the first markup on the line; at one column, the first in _MARKUP
+        raise _error(path, number, f"column {start + 1}: the cover prints `## Section` headings, "
+                     f"paragraphs and `- ` bullets only, not {what}: {line.strip()[:40]!r}.",
+                     "write plain text: one level of `- ` bullets, no emphasis, links, code or HTML "
+                     "(docs/rules-text.md)")
 
 
 def parse_rules(path: Path) -> Rules:

@@ -116,9 +116,10 @@ def check_room(sheet: Sheet, path: Path, lines: dict[tuple, int]) -> None:
     """Refuse a margin, crop-mark offset or length, or gutter that leaves less than MIN_ROOM mm of
     usable area in either direction, naming the field, its line and what is left.
 
-    The margin must leave MIN_ROOM mm inside it (and above the FOOTER_BAND); the crop-mark reserve
-    (offset + length on each side) must leave MIN_ROOM mm of the content area for parts; the gutter
-    must be at most half the smaller side of what is then left (two parts and a gutter fit).
+    The margin, the FOOTER_BAND and the crop-mark reserve (offset + length on each side) must leave
+    MIN_ROOM mm each way for parts (the larger of margin and reserve is blamed); the mark line at
+    most MAX_MARK_WIDTH wide; the gutter at most half the smaller side of what is left for parts (two
+    parts and a gutter fit). Nothing negative is ever reported as an area left.
 
     Raises:
         SpecError: naming the sheet file, line and field.
@@ -128,14 +129,15 @@ def check_room(sheet: Sheet, path: Path, lines: dict[tuple, int]) -> None:
         return SpecError(message, file=path, line=line, field=".".join(field), hint=hint)
 
     m = sheet.margin
-    pw, ph = sheet.width - 2 * m, sheet.height - 2 * m - FOOTER_BAND
-    if min(pw, ph) < MIN_ROOM:
-        raise refuse(("margin",), f"a margin of {m:g} mm leaves {_left(pw, ph)} inside it on "
-                     f"{sheet.width:g} x {sheet.height:g} mm paper (with {FOOTER_BAND:g} mm for the footer); "
-                     f"parts need at least {MIN_ROOM:g} mm each way.",
-                     f"use a margin of at most {_largest(sheet.width, sheet.height - FOOTER_BAND, 2):g} mm")
     _, reserve = sheet.mark_reserve(0.0)
+    pw, ph = sheet.width - 2 * m, sheet.height - 2 * m - FOOTER_BAND
     aw, ah = pw - 2 * reserve, ph - 2 * reserve
+    if min(pw, ph) < MIN_ROOM or (min(aw, ah) < MIN_ROOM and m > reserve):
+        raise refuse(("margin",), f"a margin of {m:g} mm leaves {_left(aw, ah)} for parts on {sheet.width:g} x "
+                     f"{sheet.height:g} mm paper (after {FOOTER_BAND:g} mm for the footer and {reserve:g} mm for "
+                     f"crop marks on each side); parts need at least {MIN_ROOM:g} mm each way.",
+                     f"use a margin of at most "
+                     f"{_largest(sheet.width - 2 * reserve, sheet.height - FOOTER_BAND - 2 * reserve, 2):g} mm")
     if min(aw, ah) < MIN_ROOM:
         which = ("crop_marks", "offset") if sheet.crop_marks.offset >= sheet.crop_marks.length else ("crop_marks", "length")
         raise refuse(which, f"crop marks {sheet.crop_marks.offset:g} mm from the trim and {sheet.crop_marks.length:g} mm "
