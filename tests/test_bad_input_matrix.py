@@ -240,7 +240,7 @@ OPTION_CASES = [
     ("paper-sheet-path-name", ["build", "nonads", "--paper",
                                "{sheet:name: ../../evil\nwidth: 210mm\nheight: 297mm\n}"], "cannot be used in file names"),
     ("paper-too-small", ["build", "nonads", "--paper", "{sheet:name: tiny\nwidth: 50mm\nheight: 60mm\n}"],
-     "parts need at least 40 mm each way"),
+     "the printable area must be at least 40 mm"),
     ("format-unknown", ["build", "nonads", "--format", "bmp"], "unknown format 'bmp'"),
     ("format-empty", ["build", "nonads", "--format", ","], "no output format"),
     ("bleed-negative", ["build", "nonads", "--bleed", "-1"], "outside 0..10 mm"),

@@ -217,13 +217,13 @@ INPUT_CASES = [
      ["build", "nonads", "--paper", "{tmp}/p.yaml"], "leaving nothing of the 190 x 264 mm printable area",
      ("p.yaml", 5, "crop_marks.offset")),
     ("sheet-crop-length-1500mm", {"p.yaml": sheet_yaml("crop_marks:\n  length: 1500mm\n")},
-     ["build", "nonads", "--paper", "{tmp}/p.yaml"], "parts need at least 40 mm", ("p.yaml", 5, "crop_marks.length")),
+     ["build", "nonads", "--paper", "{tmp}/p.yaml"], "parts need at least 25 mm", ("p.yaml", 5, "crop_marks.length")),
     ("sheet-gutter-1999mm", {"p.yaml": sheet_yaml("gutter: 1999mm\n")},
      ["build", "nonads", "--paper", "{tmp}/p.yaml"], "use a gutter of at most 89 mm", ("p.yaml", 4, "gutter")),
     ("sheet-margin-100mm", {"p.yaml": sheet_yaml("margin: 100mm\n")},
-     ["build", "nonads", "--paper", "{tmp}/p.yaml"], "leaves nothing for parts", ("p.yaml", 4, "margin")),
-    ("sheet-margin-80mm", {"p.yaml": sheet_yaml("margin: 80mm\n")},
-     ["build", "nonads", "--paper", "{tmp}/p.yaml"], "use a margin of at most 79 mm", ("p.yaml", 4, "margin")),
+     ["build", "nonads", "--paper", "{tmp}/p.yaml"], "leaves 10 x 84 mm inside it", ("p.yaml", 4, "margin")),
+    ("sheet-margin-86mm", {"p.yaml": sheet_yaml("margin: 86mm\n")},
+     ["build", "nonads", "--paper", "{tmp}/p.yaml"], "use a margin of at most 85 mm", ("p.yaml", 4, "margin")),
     ("sheet-mark-width-5mm", {"p.yaml": sheet_yaml("crop_marks:\n  width: 5mm\n")},
      ["build", "nonads", "--paper", "{tmp}/p.yaml"], "at most 1 mm", ("p.yaml", 5, "crop_marks.width")),
     ("sheet-utf16", {"p.yaml": sheet_yaml("").decode().encode("utf-16")},
@@ -442,16 +442,16 @@ def test_modifier_letters_are_not_letters_of_a_word(tmp_path, letter):
 # -- sheets bounded by the paper ------------------------------------------------------------------
 
 @pytest.mark.parametrize("extra, inside, field", [
-    ("margin: 80mm\n", "margin: 79mm\n", "margin"),
+    ("margin: 86mm\n", "margin: 85mm\n", "margin"),
     ("gutter: 90mm\n", "gutter: 89mm\n", "gutter"),
-    ("crop_marks:\n  offset: 70mm\n  length: 6mm\n", "crop_marks:\n  offset: 69mm\n  length: 6mm\n",
+    ("crop_marks:\n  offset: 77mm\n  length: 6mm\n", "crop_marks:\n  offset: 76mm\n  length: 6mm\n",
      "crop_marks.offset"),
-    ("crop_marks:\n  offset: 2mm\n  length: 74mm\n", "crop_marks:\n  offset: 2mm\n  length: 73mm\n",
+    ("crop_marks:\n  offset: 2mm\n  length: 81mm\n", "crop_marks:\n  offset: 2mm\n  length: 80mm\n",
      "crop_marks.length"),
 ])
 def test_sheet_fields_just_past_the_bound_are_refused_and_just_inside_accepted(tmp_path, extra, inside, field):
-    """A4 at the bounds: margin 79 mm, gutter 89 mm and a crop-mark reserve of 75 mm are the largest
-    accepted, and what they leave for parts (the board area) is at least MIN_ROOM each way."""
+    """A4 at the bounds: margin 85 mm, gutter 89 mm and a crop-mark reserve of 82 mm are accepted, one
+    millimetre more is not, and what they leave for parts (the board area) is at least MIN_ROOM each way."""
     import re
     from pnp.layout.paper import MIN_ROOM, load_sheet
     p = tmp_path / "p.yaml"

@@ -32,7 +32,6 @@ naming the file, ``line`` = the row, and the sheet, row and column in the messag
 from __future__ import annotations
 
 import csv
-import datetime
 import io
 import re
 from dataclasses import dataclass
@@ -40,6 +39,7 @@ from pathlib import Path
 
 from ..core.errors import PnpError, WordListError
 from .safefile import NotRegular, read_regular, wrong_encoding
+from .cellvalues import ERROR_VALUES, is_empty as _is_empty, kind_of as _kind_of
 from .textcheck import bad_character, editor_lines
 from .workbookguard import KIND_NAMES, WorkbookGuard, column_letter, size_text
 
@@ -48,10 +48,6 @@ MAX_ROWS = 200_000
 MAX_BYTES = 16 * 1024 * 1024
 MAX_CELLS = 2_000_000
 UNPACKED_PER_BYTE = 10
-# what Excel, LibreOffice and Google Sheets show (and export to CSV) for a formula that failed
-ERROR_VALUES = frozenset({"#DIV/0!", "#N/A", "#REF!", "#VALUE!", "#NAME?", "#NUM!", "#NULL!", "#SPILL!", "#CALC!",
-                          "#GETTING_DATA", "#ERROR!", "#FIELD!", "#BLOCKED!", "#CONNECT!", "#BUSY!", "#UNKNOWN!"}
-                         | {f"Err:{n}" for n in range(500, 540)})
 
 __all__ = ["MAX_BYTES", "MAX_CELLS", "MAX_ROWS", "SUFFIXES", "UNPACKED_PER_BYTE", "Entry", "column_letter",
            "describe", "read_list"]
@@ -339,24 +335,3 @@ class _calamine_errors:
 
 
 _SURROGATE = re.compile("[\udc80-\udcff]")
-
-
-def _is_empty(value) -> bool:
-    return value is None or (isinstance(value, str) and not value.strip())
-
-
-def _kind_of(value) -> str:
-    if isinstance(value, bool):
-        return f"the true/false value {str(value).upper()}"
-    if isinstance(value, (int, float)):
-        shown = int(value) if isinstance(value, float) and value.is_integer() else value
-        return f"the number {shown}"
-    if isinstance(value, datetime.datetime):
-        return f"the date and time {value.isoformat(sep=' ')}"
-    if isinstance(value, datetime.date):
-        return f"the date {value.isoformat()}"
-    if isinstance(value, datetime.time):
-        return f"the time {value.isoformat()}"
-    if isinstance(value, datetime.timedelta):
-        return f"the duration {value}"
-    return f"a {type(value).__name__} value"

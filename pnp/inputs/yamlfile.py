@@ -174,7 +174,7 @@ def read_text(path: Path, what: str = "file", limit: int | None = None) -> str:
     cap = MAX_TEXT_BYTES if limit is None else limit
 
     def too_large(size: int) -> SpecError:
-        return SpecError(f"{what} is too large: {size:,} bytes (limit {cap:,} bytes).", file=path,
+        return SpecError(f"{what} is too large: {size} bytes (limit {cap} bytes).", file=path,
                          hint=f"a {what} is a few KB of text; check you gave the right file")
     try:
         raw = read_regular(path, cap)
@@ -182,7 +182,8 @@ def read_text(path: Path, what: str = "file", limit: int | None = None) -> str:
         raise SpecError(f"{what} does not exist.", file=path,
                         hint="check the path, or run `pnp list` for the built-in games") from None
     except NotRegular as exc:
-        raise SpecError(f"{what} is not a regular file: {exc.kind}.", file=path,
+        raise SpecError(f"{what} is not a file: it is a folder." if exc.kind == "a folder" else
+                        f"{what} is not a regular file: {exc.kind}.", file=path,
                         hint="give the path of a text file saved on disk") from None
     except OSError as exc:
         raise SpecError(f"cannot read {what}: {exc.strerror or exc}.", file=path) from None

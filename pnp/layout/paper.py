@@ -1,6 +1,7 @@
 """Sheet templates (templates/sheets/<paper>.yaml): paper size, margin, gutter and crop-mark style."""
 from __future__ import annotations
 
+import math
 import os
 import stat
 from functools import lru_cache
@@ -116,8 +117,9 @@ def check_room(sheet: Sheet, path: Path, lines: dict[tuple, int]) -> None:
     """Refuse a margin, crop-mark offset or length, or gutter that leaves less than MIN_ROOM mm of
     usable area in either direction, naming the field, its line and what is left.
 
-    The margin, the FOOTER_BAND and the crop-mark reserve (offset + length on each side) must leave
-    MIN_ROOM mm each way for parts (the larger of margin and reserve is blamed); the mark line at
+    The margin must leave MIN_PRINTABLE mm each way (above the FOOTER_BAND), and margin and crop-mark
+    reserve (offset + length on each side) together MIN_ROOM mm each way for parts (the larger of
+    margin and reserve is blamed); the mark line at
     most MAX_MARK_WIDTH wide; the gutter at most half the smaller side of what is left for parts (two
     parts and a gutter fit). Nothing negative is ever reported as an area left.
 
@@ -132,18 +134,20 @@ def check_room(sheet: Sheet, path: Path, lines: dict[tuple, int]) -> None:
     _, reserve = sheet.mark_reserve(0.0)
     pw, ph = sheet.width - 2 * m, sheet.height - 2 * m - FOOTER_BAND
     aw, ah = pw - 2 * reserve, ph - 2 * reserve
-    if min(pw, ph) < MIN_ROOM or (min(aw, ah) < MIN_ROOM and m > reserve):
-        raise refuse(("margin",), f"a margin of {m:g} mm leaves {_left(aw, ah)} for parts on {sheet.width:g} x "
-                     f"{sheet.height:g} mm paper (after {FOOTER_BAND:g} mm for the footer and {reserve:g} mm for "
-                     f"crop marks on each side); parts need at least {MIN_ROOM:g} mm each way.",
-                     f"use a margin of at most "
-                     f"{_largest(sheet.width - 2 * reserve, sheet.height - FOOTER_BAND - 2 * reserve, 2):g} mm")
+    if min(pw, ph) < MIN_PRINTABLE or (min(aw, ah) < MIN_ROOM and m > reserve):
+        most = min(_largest(sheet.width, sheet.height - FOOTER_BAND, MIN_PRINTABLE),
+                   _largest(sheet.width - 2 * reserve, sheet.height - FOOTER_BAND - 2 * reserve, MIN_ROOM))
+        raise refuse(("margin",), f"a margin of {m:g} mm leaves {_left(pw, ph)} inside it on {sheet.width:g} x "
+                     f"{sheet.height:g} mm paper (after {FOOTER_BAND:g} mm for the footer), {_left(aw, ah)} for parts "
+                     f"after {reserve:g} mm of crop marks on each side; the printable area must be at least "
+                     f"{MIN_PRINTABLE:g} mm and the parts' area {MIN_ROOM:g} mm each way.",
+                     f"use a margin of at most {most:g} mm")
     if min(aw, ah) < MIN_ROOM:
         which = ("crop_marks", "offset") if sheet.crop_marks.offset >= sheet.crop_marks.length else ("crop_marks", "length")
         raise refuse(which, f"crop marks {sheet.crop_marks.offset:g} mm from the trim and {sheet.crop_marks.length:g} mm "
                      f"long take {reserve:g} mm on each side of the parts, leaving {_left(aw, ah)} of the "
                      f"{pw:g} x {ph:g} mm printable area; parts need at least {MIN_ROOM:g} mm each way.",
-                     f"keep crop_marks.offset + crop_marks.length at most {_largest(pw, ph, 2):g} mm "
+                     f"keep crop_marks.offset + crop_marks.length at most {_largest(pw, ph, MIN_ROOM):g} mm "
                      "(the usual is 2 mm + 4 mm)")
     if sheet.crop_marks.width > MAX_MARK_WIDTH:
         raise refuse(("crop_marks", "width"), f"crop-mark lines {sheet.crop_marks.width:g} mm wide would cover the "
@@ -154,7 +158,8 @@ def check_room(sheet: Sheet, path: Path, lines: dict[tuple, int]) -> None:
                      f"use a gutter of at most {min(aw, ah) / 2:g} mm (the usual is 3 mm)")
 
 
-MIN_ROOM = 40.0  # mm each way that a sheet's margin and crop marks must leave for parts
+MIN_PRINTABLE = 40.0  # mm each way inside the margins (and above the footer)
+MIN_ROOM = 25.0  # mm each way left for parts once the crop marks are reserved
 MAX_MARK_WIDTH = 1.0  # mm: the thickest crop-mark line
 
 
@@ -163,6 +168,6 @@ def _left(w: float, h: float) -> str:
     return f"{w:g} x {h:g} mm" if w > 0 and h > 0 else "nothing"
 
 
-def _largest(w: float, h: float, sides: int) -> float:
-    """The largest reserve (per side, ``sides`` sides) leaving MIN_ROOM of min(w, h), never negative."""
-    return max(0.0, round((min(w, h) - MIN_ROOM) / sides, 1))
+def _largest(w: float, h: float, room: float) -> float:
+    """The largest reserve on each of two sides of min(w, h) that leaves ``room``; never negative."""
+    return max(0.0, math.floor((min(w, h) - room) / 2 * 10) / 10)

@@ -86,7 +86,7 @@ def check_parts_fit(components: Sequence[Component], sheet: Sheet, bleed: float 
         size = f"diameter {fmt_mm(comp.width)}" if comp.shape == "circle" else \
             f"{fmt_mm(comp.width)} x {fmt_mm(comp.height)}"
         bled = f", {fmt_mm(bleed)} bleed" if bleed else ""
-        raise LayoutError(f"the {comp.name} ({size}) does not fit {sheet.name}: parts there may take "
-                          f"{fmt_mm(aw)} x {fmt_mm(ah)} (after margins, footer, crop marks{bled}); the largest that "
+        raise LayoutError(f"the {comp.name} ({size}) does not fit the printable area of {sheet.name}: parts there "
+                          f"may take {fmt_mm(aw)} x {fmt_mm(ah)} (after margins, footer, crop marks{bled}); the largest that "
                           f"fits is {largest}.", file=file, line=line, field=field or comp.name,
                           hint=f"make {field or 'the part'} smaller in the spec, or use a larger --paper (a3, tabloid)")

@@ -63,15 +63,16 @@ def read_words(path: Path, length: int = WORD_LENGTH) -> WordList:
     for entry in entries:
         word = unicodedata.normalize("NFC", entry.value)
         number = entry.row
-        bad = [ch for ch in word if not ch.isalpha() or unicodedata.category(ch) == "Lm"]
+        bad = [ch for ch in word if not ch.isalpha()]
         if bad:
-            raise fail(f"{word!r} contains {bad[0]!r} ({_describe(bad[0])}), which is not a letter"
-                       + (" of a word (a modifier letter marks how a sound is said)"
-                          if unicodedata.category(bad[0]) == "Lm" else "") + ".",
-                       f"use letters only, one word per {per}")
+            raise fail(f"{word!r} contains {bad[0]!r}, which is not a letter.", f"use letters only, one word per {per}")
         compat = next((ch for ch in word if unicodedata.normalize("NFKC", ch) != ch), None)
         if compat is not None:
             raise fail(_compatibility(word, compat), f"type {unicodedata.normalize('NFKC', compat)!r} as plain letters")
+        modifier = next((ch for ch in word if unicodedata.category(ch) == "Lm"), None)
+        if modifier is not None:
+            raise fail(f"{word!r} contains {modifier!r} ({_describe(modifier)}), a modifier letter: it marks how a "
+                       "sound is said and is not a letter of a word.", f"use letters only, one word per {per}")
         if len(word) != length:
             raise fail(f"{word!r} has {len(word)} letters; every word needs exactly {length}.",
                        f"replace it with a {length}-letter word")
