@@ -40,7 +40,7 @@ from pathlib import Path
 from ..core.errors import PnpError, WordListError
 from .safefile import NotRegular, read_regular, wrong_encoding
 from .cellvalues import ERROR_VALUES, is_empty as _is_empty, kind_of as _kind_of
-from .textcheck import bad_character, editor_lines
+from .textcheck import bad_character, editor_lines, line_of_byte
 from .workbookguard import KIND_NAMES, WorkbookGuard, column_letter, size_text
 
 SUFFIXES = (".txt", ".csv", ".tsv", ".xlsx", ".ods")
@@ -173,7 +173,7 @@ class _Reader:
         try:
             text = self.raw.decode("utf-8-sig")
         except UnicodeDecodeError as exc:
-            line = self.raw[: exc.start].count(b"\n") + 1
+            line = line_of_byte(self.raw, exc.start)
             raise self.fail(f"not UTF-8: byte 0x{self.raw[exc.start]:02x} cannot be decoded (the file may be "
                             "Latin-1 or Windows-1252).", line, "save the list as UTF-8") from None
         for number, line in enumerate(editor_lines(text), start=1):

@@ -80,6 +80,18 @@ def _error(path: Path, line: int, message: str, hint: str) -> SpecError:
     return SpecError(message, file=path, line=line, field="rules", hint=hint)
 
 
+def _check_markup(path: Path, number: int, line: str, offset: int = 0) -> None:
+    """Refuse the first Markdown on ``line`` that the cover does not print (``offset``: where ``line``
+    starts in the file's line, for the column)."""
+    hits = [(found.start(), i, what) for i, (pattern, what) in enumerate(_MARKUP) if (found := pattern.search(line))]
+    if hits:
+        start, _, what = min(hits)  # the first markup on the line; at one column, the first in _MARKUP
+        raise _error(path, number, f"column {start + offset + 1}: the cover prints `## Section` headings, "
+                     f"paragraphs and `- ` bullets only, not {what}: {line.strip()[:40]!r}.",
+                     "write plain text: one level of `- ` bullets, no emphasis, links, code or HTML "
+                     "(docs/rules-text.md)")
+
+
 def _check_line(path: Path, number: int, line: str) -> None:
     """Refuse a line (after the title and description) that is too long, holds a character that
     must not be printed or that the font lacks, or Markdown the cover does not print."""
@@ -96,13 +108,7 @@ def _check_line(path: Path, number: int, line: str) -> None:
         ch = missing[0]
         raise _error(path, number, f"column {line.index(ch) + 1}: {ch!r} ({char_name(ch)}) is a character the "
                      "embedded font Noto Sans cannot draw.", "use Latin, Greek or Cyrillic letters")
-    hits = [(found.start(), i, what) for i, (pattern, what) in enumerate(_MARKUP) if (found := pattern.search(line))]
-    if hits:
-        start, _, what = min(hits)  # the first markup on the line; at one column, the first in _MARKUP
-        raise _error(path, number, f"column {start + 1}: the cover prints `## Section` headings, "
-                     f"paragraphs and `- ` bullets only, not {what}: {line.strip()[:40]!r}.",
-                     "write plain text: one level of `- ` bullets, no emphasis, links, code or HTML "
-                     "(docs/rules-text.md)")
+    _check_markup(path, number, line)
 
 
 def parse_rules(path: Path) -> Rules:
@@ -132,6 +138,8 @@ def parse_rules(path: Path) -> Rules:
                            column=lines[1].index(description[:1]) + 1)
     if problem:
         raise _error(path, 2, problem + ".", "shorten the description to one line; the rules go in the sections")
+    _check_markup(path, 1, title, lines[0].index(title[:1]))
+    _check_markup(path, 2, description, lines[1].index(description[:1]))
     for number, line in enumerate(lines[2:], start=3):
         _check_line(path, number, line)
     blocks: list[Block] = []

@@ -51,6 +51,12 @@ def editor_lines(text: str) -> list[str]:
             for line in io.StringIO(text, newline="")]
 
 
+def line_of_byte(raw: bytes, offset: int) -> int:
+    """The 1-based line (as an editor counts: \\n, \\r\\n, \\r) holding byte ``offset`` of ``raw``."""
+    head = raw[:offset]
+    return head.count(b"\n") + head.replace(b"\r\n", b"").count(b"\r") + 1
+
+
 def char_name(ch: str) -> str:
     """'U+202E RIGHT-TO-LEFT OVERRIDE' (or the code point alone for a character with no name)."""
     name = unicodedata.name(ch, "")
@@ -68,6 +74,8 @@ def bad_character(text: str, allow_tab: bool = True) -> tuple[int, str, str] | N
         code = ord(ch)
         if code in _BIDI:
             why = f"a bidi control character ({_BIDI[code]}) that reorders the text around it"
+        elif ch in "\n\r":
+            why = "a line break"
         elif ch in _ODD_BREAKS:
             why = "a line break to Python but not to an editor"
         elif ch == "\t":

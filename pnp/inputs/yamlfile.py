@@ -21,6 +21,7 @@ from yaml.nodes import MappingNode, ScalarNode, SequenceNode
 
 from ..core.errors import SpecError
 from .safefile import NotRegular, read_regular, wrong_encoding
+from .textcheck import line_of_byte
 from .yamllimits import MAX_NUMBER_CHARS, MAX_SPEC_BYTES, PARSER, Lines, check_limits, short_repr
 
 
@@ -196,7 +197,7 @@ def read_text(path: Path, what: str = "file", limit: int | None = None) -> str:
     try:
         return raw.decode("utf-8-sig")
     except UnicodeDecodeError as exc:
-        line = raw[: exc.start].count(b"\n") + raw[: exc.start].replace(b"\r\n", b"").count(b"\r") + 1
+        line = line_of_byte(raw, exc.start)
         raise SpecError(f"{what} is not UTF-8 (byte 0x{raw[exc.start]:02x}).", file=path, line=line,
                         hint="save the file as UTF-8") from None
 

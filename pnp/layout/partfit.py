@@ -2,7 +2,8 @@
 
 A game's components do not say which spec field made their size, so ``spec_field_for`` looks for it
 in the spec: the field whose length equals the part's width or height (a field named after the part,
-``tile_size`` for the part "tile", is preferred). ``check_parts_fit`` refuses a non-board part that
+``tile_size`` for the part "tile", is preferred), else the nearest length within NEAR of it (a tile
+cut from a square less its margins is blamed on the square). ``check_parts_fit`` refuses a non-board part that
 does not fit a sheet's usable area, naming the spec file, that field and its line, and the largest
 part that fits.
 """
@@ -15,6 +16,8 @@ from ..core.errors import LayoutError, PnpError
 from ..core.ir import Component
 from ..core.units import fmt_mm, parse_length
 from .paper import Sheet
+
+NEAR = 0.25  # a length within 25 % of the part's size is taken as the one that sizes it, if none is equal
 
 
 def room_for_parts(sheet: Sheet, bleed: float = 0.0) -> tuple[float, float]:
@@ -39,8 +42,8 @@ def _leaves(data: Any, path: tuple = ()):
 
 
 def spec_field_for(comp: Component, file: str | Path | None) -> tuple[str | None, int | None]:
-    """(dotted field, line) of the spec field whose length is ``comp``'s width or height, or
-    (None, None) when the spec cannot be read or no field matches."""
+    """(dotted field, line) of the spec field whose length is ``comp``'s width or height (else the
+    nearest within NEAR), or (None, None) when the spec cannot be read or no field matches."""
     if file is None:
         return None, None
     from ..inputs.specfields import load_yaml
@@ -48,7 +51,7 @@ def spec_field_for(comp: Component, file: str | Path | None) -> tuple[str | None
         data, lines = load_yaml(Path(file))
     except PnpError:
         return None, None
-    hits = []
+    hits, near = [], []
     for loc, value in _leaves(data):
         if isinstance(value, bool) or not isinstance(value, (int, float, str)):
             continue
@@ -56,12 +59,15 @@ def spec_field_for(comp: Component, file: str | Path | None) -> tuple[str | None
             mm = parse_length(value)
         except Exception:  # noqa: BLE001 - not a length
             continue
-        if any(abs(mm - size) < 1e-6 for size in (comp.width, comp.height)):
-            named = any(word in str(part) for part in loc for word in comp.name.lower().split())
+        named = any(word in str(part) for part in loc for word in comp.name.lower().split())
+        off = min(abs(mm - size) / size for size in (comp.width, comp.height))
+        if off < 1e-9:
             hits.append((not named, len(hits), loc))
-    if not hits:
+        elif off <= NEAR and not isinstance(value, int):  # a size the part is derived from (less a margin)
+            near.append((off, len(near), loc))
+    if not hits and not near:
         return None, None
-    loc = min(hits)[2]
+    loc = min(hits)[2] if hits else min(near)[2]
     return ".".join(str(p) for p in loc), lines.get(loc)
 
 
