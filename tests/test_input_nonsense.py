@@ -234,6 +234,12 @@ INPUT_CASES = [
      ["build", "nonads", "--paper", "{tmp}/p.yaml"], "use a margin of at most 85 mm", ("p.yaml", 4, "margin")),
     ("sheet-mark-width-5mm", {"p.yaml": sheet_yaml("crop_marks:\n  width: 5mm\n")},
      ["build", "nonads", "--paper", "{tmp}/p.yaml"], "at most 1 mm", ("p.yaml", 5, "crop_marks.width")),
+    ("sheet-2m-by-50mm", {"p.yaml": b"name: strip\nwidth: 2000mm\nheight: 50mm\n"},
+     ["build", "nonads", "--paper", "{tmp}/p.yaml"], "too small to print on", ("p.yaml", 3, "height")),
+    ("sheet-cr-line-ends", {"p.yaml": b"name: x\rwidth: 210mm\rheight: 297mm\rgutter: 1999mm\r"},
+     ["build", "nonads", "--paper", "{tmp}/p.yaml"], "a gutter of 1999 mm", ("p.yaml", 4, "gutter")),
+    ("spec-cr-line-ends", {"s.yaml": b"game: nonads\rtitle: Nonads\rtile_size: 250mm\r"},
+     ["build", "{tmp}/s.yaml"], "does not fit the printable area of a4", ("s.yaml", 3, "tile_size")),
     ("sheet-utf16", {"p.yaml": sheet_yaml("").decode().encode("utf-16")},
      ["build", "nonads", "--paper", "{tmp}/p.yaml"], "UTF-16", ("p.yaml", 1, None)),
     # word lists

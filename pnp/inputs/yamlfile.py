@@ -21,7 +21,7 @@ from yaml.nodes import MappingNode, ScalarNode, SequenceNode
 
 from ..core.errors import SpecError
 from .safefile import NotRegular, read_regular, wrong_encoding
-from .textcheck import line_of_byte
+from .textcheck import editor_lines, line_of_byte
 from .yamllimits import MAX_NUMBER_CHARS, MAX_SPEC_BYTES, PARSER, Lines, check_limits, short_repr
 
 
@@ -214,7 +214,7 @@ def _yaml_error(exc: yaml.YAMLError, path: Path, lines: Lines) -> SpecError:
     mark = getattr(exc, "problem_mark", None) or getattr(exc, "context_mark", None)
     line = lines.of(mark)
     problem = getattr(exc, "problem", None) or str(exc).splitlines()[0]
-    tabbed = line is not None and "\t" in (lines.text.split("\n")[line - 1:line] or [""])[0]
+    tabbed = line is not None and "\t" in (editor_lines(lines.text)[line - 1:line] or [""])[0]
     hint = "indent with spaces, not tabs (YAML forbids tabs)" if tabbed else \
         "check the indentation and quoting on that line"
     return SpecError(f"malformed YAML: {problem}.", file=path, line=line, hint=hint)

@@ -134,6 +134,16 @@ def check_room(sheet: Sheet, path: Path, lines: dict[tuple, int]) -> None:
     _, reserve = sheet.mark_reserve(0.0)
     pw, ph = sheet.width - 2 * m, sheet.height - 2 * m - FOOTER_BAND
     aw, ah = pw - 2 * reserve, ph - 2 * reserve
+    small = min(sheet.width, sheet.height - FOOTER_BAND)
+    if small < MIN_PRINTABLE:  # no margin would help: the paper is too small
+        side = "width" if sheet.width <= sheet.height - FOOTER_BAND else "height"
+        raise refuse((side,), f"{sheet.width:g} x {sheet.height:g} mm paper is too small to print on: even with no "
+                     f"margin it leaves {_left(sheet.width, sheet.height - FOOTER_BAND)} above the {FOOTER_BAND:g} mm "
+                     f"footer and {_left(sheet.width - 2 * reserve, sheet.height - FOOTER_BAND - 2 * reserve)} for "
+                     f"parts inside {reserve:g} mm of crop marks; the printable area must be at least "
+                     f"{MIN_PRINTABLE:g} mm and the parts' area {MIN_ROOM:g} mm each way.",
+                     f"make the {side} at least {MIN_PRINTABLE + 2 * m + (FOOTER_BAND if side == 'height' else 0):g} "
+                     "mm, or use a built-in paper")
     if min(pw, ph) < MIN_PRINTABLE or (min(aw, ah) < MIN_ROOM and m > reserve):
         most = min(_largest(sheet.width, sheet.height - FOOTER_BAND, MIN_PRINTABLE),
                    _largest(sheet.width - 2 * reserve, sheet.height - FOOTER_BAND - 2 * reserve, MIN_ROOM))
