@@ -122,14 +122,19 @@ def parse_rules(path: Path) -> Rules:
             missing or misplaced section, a refused character, a glyph the font lacks, or Markdown
             outside the subset (names the file, line and, for characters and markup, the column).
     """
-    lines = editor_lines(read_text(path, "rules file", limit=MAX_RULES_BYTES))
+    try:
+        lines = editor_lines(read_text(path, "rules file", limit=MAX_RULES_BYTES))
+    except SpecError as exc:
+        exc.field = exc.field or "rules"
+        raise
     if not lines or not lines[0].startswith("# ") or not lines[0][2:].strip():
         raise SpecError("the first line must be the title, written `# Title`.", file=path, line=1, field="rules")
     title = lines[0][2:].strip(" ")
     problem = text_problem(title, "title", MAX_TITLE_CHARS, COVER_TITLE_PT, title_line(title), bold=True,
                            column=lines[0].index(title[:1]) + 1)
     if problem:
-        raise _error(path, 1, problem + ".", "the title is the game's name; put the rest in the description")
+        raise _error(path, 1, problem + ".", "keep the title to the game's name, one line of plain text the font can "
+                     "draw (docs/rules-text.md)")
     if len(lines) < 2 or not lines[1].strip() or lines[1].startswith("#"):
         raise SpecError("the second line must be a one-line description of the game.", file=path, line=2,
                         field="rules")
@@ -137,7 +142,8 @@ def parse_rules(path: Path) -> Rules:
     problem = text_problem(description, "description", MAX_DESCRIPTION_CHARS, COVER_DESCRIPTION_PT,
                            column=lines[1].index(description[:1]) + 1)
     if problem:
-        raise _error(path, 2, problem + ".", "shorten the description to one line; the rules go in the sections")
+        raise _error(path, 2, problem + ".", "keep the description to one line of plain text the font can draw; the "
+                     "rules go in the sections (docs/rules-text.md)")
     _check_markup(path, 1, title, lines[0].index(title[:1]))
     _check_markup(path, 2, description, lines[1].index(description[:1]))
     for number, line in enumerate(lines[2:], start=3):

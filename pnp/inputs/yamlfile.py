@@ -220,17 +220,18 @@ def _yaml_error(exc: yaml.YAMLError, path: Path, lines: Lines) -> SpecError:
     return SpecError(f"malformed YAML: {problem}.", file=path, line=line, hint=hint)
 
 
-def load_yaml(path: Path) -> tuple[dict, dict[tuple, int]]:
+def load_yaml(path: Path, what: str = "spec file") -> tuple[dict, dict[tuple, int]]:
     """Parse a YAML mapping with the safe YAML 1.2 core-schema loader; return (data, line map).
 
     Limits (MAX_SPEC_BYTES, MAX_DEPTH, MAX_ALIASES, MAX_NODES) are checked on the event stream
     before anything is built; then the node tree is composed and the data constructed from it.
+    ``what`` names the file in messages ("spec file", "sheet file").
 
     Raises:
         SpecError: missing file, bad encoding, a limit passed, malformed YAML, a duplicate key, a number
             that is too long, empty file or not a mapping. (Non-finite floats load; validate_model refuses them.)
     """
-    text = read_text(path, "spec file", limit=MAX_SPEC_BYTES)
+    text = read_text(path, what, limit=MAX_SPEC_BYTES)
     lines = Lines(text)
     try:
         check_limits(text, path, lines)
@@ -244,7 +245,8 @@ def load_yaml(path: Path) -> tuple[dict, dict[tuple, int]]:
     except yaml.YAMLError as exc:
         raise _yaml_error(exc, path, lines) from None
     if node is None or data is None:
-        raise SpecError("spec file is empty.", file=path, hint="start from a built-in spec: copy specs/<game>.yaml")
+        raise SpecError(f"{what} is empty.", file=path, hint="start from a built-in spec: copy specs/<game>.yaml"
+                        if what == "spec file" else "start from a built-in file: copy templates/sheets/a4.yaml")
     if not isinstance(data, dict):
         raise SpecError("spec must be a mapping of field: value.", file=path, line=1)
     return data, _line_map(node, lines)

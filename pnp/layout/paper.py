@@ -103,7 +103,7 @@ def load_sheet(paper: str) -> Sheet:
 
 @lru_cache(maxsize=32)
 def _load_sheet_file(path: Path, mtime_ns: int, size: int) -> Sheet:
-    data, lines = load_yaml(path)
+    data, lines = load_yaml(path, "sheet file")
     sheet = validate_model(Sheet, data, path, lines)
     if path.resolve().parent != sheets_dir().resolve() and sheet.name.lower() in available_papers():
         raise SpecError(f"the sheet is named {sheet.name!r}, like the built-in paper; its kit would replace the real "
