@@ -231,14 +231,14 @@ def _check_one_line_texts(info: CoverInfo, sheet: Sheet, width: float) -> None:
     Raises:
         LayoutError: naming the field (the rules file and line 2 for the description).
     """
-    for text, size, bold, field, file, line in (
+    for text, size, bold, name, file, line in (
             (title_line(info.title), 20, True, "title", None, None),
             (credit_line(info.designer, info.year), 11, False, "designer", None, None),
             (info.rules.description, 9, False, "rules", info.rules.path, 2)):
         got = line_width_mm(text, size, bold)
         if got > width + 1e-6:
             raise LayoutError(f"the cover line {text[:60]!r} is {got:.0f} mm wide at {size:g} pt; the cover of "
-                              f"{sheet.name} is {width:.0f} mm wide.", file=file, line=line, field=field,
+                              f"{sheet.name} is {width:.0f} mm wide.", file=file, line=line, field=name,
                               hint="shorten it, or use a wider --paper")
 
 
