@@ -37,7 +37,7 @@ app = typer.Typer(no_args_is_help=True, pretty_exceptions_enable=False, rich_mar
                   help="pnp: compile print-and-play kits (PDF, SVG) for abstract games, and prove their parts "
                        "match the rules.")
 STATE = {"quiet": False}
-LONG_KIT_PAGES = 100  # a kit this long takes more than a few seconds: say how many pages before drawing
+LONG_BUILD_SECONDS = 2.0  # a build estimated longer than this says its pages and time before drawing
 
 
 def _say(text: str = "") -> None:
@@ -239,8 +239,8 @@ def _run(build_plan, out: Path, report=None) -> None:
     """Execute a plan target by target with a progress line, printing each kit's notes and report."""
     for tp in build_plan.targets:
         start = time.perf_counter()
-        if tp.pages >= LONG_KIT_PAGES:
-            _note(f"{tp.loaded.game.name}: about {tp.pages:,} pages to draw.")
+        if tp.budget is not None and tp.budget.seconds > LONG_BUILD_SECONDS:
+            _note(f"{tp.loaded.game.name}: {tp.budget.describe()} to draw.")
         with _progress(f"building {tp.target}") as progress:
             result = execute_target(tp, build_plan.request, out, progress)
         for note in result.notes:

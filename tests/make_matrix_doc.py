@@ -1,6 +1,7 @@
 """Regenerate docs/bad-input-matrix.md from the test cases: `python tests/make_matrix_doc.py`.
 
-Runs every case of tests/test_bad_input_matrix.py through the CLI (CliRunner), every hostile spec of
+Runs every case of tests/test_bad_input_matrix.py (with the rules-text, title, sheet and word-list cases
+of tests/test_input_nonsense.py) through the CLI (CliRunner), every hostile spec of
 tests/test_spec_limits.py through `python -m pnp validate` in a subprocess, and the kit-size and
 SOURCE_DATE_EPOCH cases of tests/test_kit_limits.py, and writes the table of what each prints.
 Temporary paths are shown as the file's name (a folder as TMP). Not a test: pytest does not collect it.
@@ -81,6 +82,17 @@ def option_rows(out: Path) -> list[str]:
     return rows
 
 
+def input_rows(out: Path) -> list[str]:
+    rows = []
+    for name, files, args, _, _ in matrix.INPUT_CASES:
+        with tempfile.TemporaryDirectory() as d:
+            tmp = Path(d)
+            argv = matrix.write_case_files(tmp, files, args) + ["--out", str(out)]
+            r = runner.invoke(app, argv)
+            rows.append(_row(f"input-{name}", r.exit_code, _flat(r.output, tmp)))
+    return rows
+
+
 def kit_rows(out: Path) -> list[str]:
     rows = []
     old = os.environ.get("SOURCE_DATE_EPOCH")
@@ -120,7 +132,7 @@ def main() -> None:
     with tempfile.TemporaryDirectory() as d:
         out = Path(d)
         runner.invoke(app, ["build", "nonads", "--out", str(out)])
-        main_rows = spec_rows(out) + option_rows(out)
+        main_rows = spec_rows(out) + option_rows(out) + input_rows(out)
         kit = kit_rows(out)
     hostile = hostile_rows()
     head = "| case | exit | message |\n|---|---|---|\n"

@@ -28,7 +28,7 @@ from ..inputs.specfields import SpecBase, load_yaml, validate_model
 from ..layout.cover import CoverInfo, KitCover
 from ..layout.fit import board_fit
 from ..layout.impose import effective_options
-from ..layout.limits import check_budget
+from ..layout.limits import Budget, check_budget
 from ..layout.options import ImposeOptions
 from ..layout.paper import Sheet, available_papers, load_sheet, open_sheet
 from ..render.writers import WRITERS, resolve_formats
@@ -95,7 +95,7 @@ class TargetPlan:
     info: CoverInfo | None = None
     cover: KitCover | None = None
     notes: tuple[str, ...] = ()
-    pages: int = 0  # the page budget's estimate (cover included), known before anything is drawn
+    budget: Budget | None = None  # pages and time estimated before anything is drawn
 
     @property
     def failed(self) -> list[Finding]:
@@ -242,10 +242,10 @@ def plan_target(target: str, loaded: LoadedSpec, request: Request) -> TargetPlan
     fit = [] if request.full else board_fit(components, [sheet], opts.overlap)
     if request.full:  # validate: does each board fit every standard paper, or in how many pieces
         findings = findings + board_fit(components, [load_sheet(p) for p in available_papers()], opts.overlap)
-    budget = check_budget(components, sheet, opts, file=loaded.path)
+    budget = check_budget(components, sheet, opts, file=loaded.path, formats=request.formats,
+                          dpi=request.settings.get("dpi", 50))
     cover = KitCover(info, components, sheet, opts)
-    return TargetPlan(target, loaded, ctx, findings, inputs(), components, fit, opts, info, cover, notes,
-                      budget.pages)
+    return TargetPlan(target, loaded, ctx, findings, inputs(), components, fit, opts, info, cover, notes, budget)
 
 
 def plan(targets: Sequence[str], request: Request) -> BuildPlan:

@@ -9,7 +9,12 @@ Accepted files, by suffix (any case):
   separated by ``;`` (Excel in many European locales) is read with ``;``. Windows-1252 is not
   guessed: a byte that is not UTF-8 is an error naming its row.
 * ``.xlsx`` and ``.ods``: read with python-calamine, first visible sheet unless ``sheet`` names
-  another. A number, date, time or true/false value in the column read is an error naming the cell.
+  another. A number, date, time or true/false value in the column read is an error naming the cell,
+  and so is a formula cell with no saved value (a file written by a program that does not calculate,
+  which python-calamine reads as empty) or an error value (#DIV/0!, #N/A, #REF!, #VALUE!, #NAME?,
+  #NUM!, #NULL!, ...; in .csv too).
+* Every format: a value holding a control, format or separator character (U+2028, U+0085, a bidi
+  override, ...) is refused; .txt lines are counted as an editor counts them (\n, \r\n, \r).
 
 The values come from the column whose header is ``column`` (any case, surrounding spaces ignored) in
 the first non-empty row; with no such header, that row is data and the values come from its first
@@ -27,13 +32,15 @@ naming the file, ``line`` = the row, and the sheet, row and column in the messag
 from __future__ import annotations
 
 import csv
-import datetime
 import io
 import re
 from dataclasses import dataclass
 from pathlib import Path
 
 from ..core.errors import PnpError, WordListError
+from .safefile import NotRegular, read_regular, wrong_encoding
+from .cellvalues import ERROR_VALUES, is_empty as _is_empty, kind_of as _kind_of
+from .textcheck import bad_character, editor_lines, line_of_byte
 from .workbookguard import KIND_NAMES, WorkbookGuard, column_letter, size_text
 
 SUFFIXES = (".txt", ".csv", ".tsv", ".xlsx", ".ods")
@@ -98,34 +105,36 @@ def read_list(path: str | Path, column: str = "word", *, sheet: str | None = Non
             ``max_rows`` values.
     """
     path = Path(path)
-    try:
-        is_file = path.is_file()
-    except OSError:
-        is_file = False
     accepted = ", ".join(SUFFIXES[:-1]) + " or " + SUFFIXES[-1]
-    if not is_file:
-        try:
-            exists = path.exists()
-        except OSError:
-            exists = False
-        raise error(f"{label} does not exist." if not exists else f"{label} is not a file.", file=path, field=field,
-                    hint=f"give the path of a {accepted} file")
     suffix = path.suffix.lower()
-    if suffix not in SUFFIXES:
+    try:
+        exists = path.exists()
+    except (OSError, ValueError):
+        exists = False
+    if not exists:
+        raise error(f"{label} does not exist.", file=path, field=field, hint=f"give the path of a {accepted} file")
+    if suffix not in SUFFIXES and path.is_file():
         raise error(f"{label} has the suffix {path.suffix!r}, which pnp does not read." if path.suffix else
                     f"{label} has no suffix, so pnp cannot tell its format.", file=path,
                     field=field, hint=f"save it as one of {accepted} (a plain text list is .txt, one {item} per line)")
     try:
-        size = path.stat().st_size
-        if size > max_bytes:
-            raise _too_big(path, label, item, max_bytes, max_rows, error)
-        with path.open("rb") as fh:
-            raw = fh.read(max_bytes + 1)
+        raw = read_regular(path, max_bytes)
+    except NotRegular as exc:
+        what = "is not a file" if exc.kind == "a folder" else f"is not a regular file: {exc.kind}"
+        raise error(f"{label} {what}.", file=path, field=field, hint=f"give the path of a {accepted} file") from None
     except OSError as exc:
         raise error(f"{label} cannot be read ({exc.strerror or exc}).", file=path, field=field,
                     hint="check the file's permissions") from None
-    if len(raw) > max_bytes:  # it grew after the stat
+    if suffix not in SUFFIXES:
+        raise error(f"{label} has the suffix {path.suffix!r}, which pnp does not read." if path.suffix else
+                    f"{label} has no suffix, so pnp cannot tell its format.", file=path,
+                    field=field, hint=f"save it as one of {accepted} (a plain text list is .txt, one {item} per line)")
+    if len(raw) > max_bytes:
         raise _too_big(path, label, item, max_bytes, max_rows, error)
+    encoding = wrong_encoding(raw) if suffix in (".txt", ".csv", ".tsv") else None
+    if encoding is not None:
+        raise error(f"{label} is {encoding}, not UTF-8.", file=path, line=1,
+                    hint="save or export the list as UTF-8 (\"CSV UTF-8\" or \"Unicode (UTF-8)\" in a spreadsheet)")
     reader = _Reader(path, raw, column, max_rows, error, item)
     if suffix == ".txt":
         return reader.text_lines()
@@ -164,14 +173,30 @@ class _Reader:
         try:
             text = self.raw.decode("utf-8-sig")
         except UnicodeDecodeError as exc:
-            line = self.raw[: exc.start].count(b"\n") + 1
+            line = line_of_byte(self.raw, exc.start)
             raise self.fail(f"not UTF-8: byte 0x{self.raw[exc.start]:02x} cannot be decoded (the file may be "
                             "Latin-1 or Windows-1252).", line, "save the list as UTF-8") from None
-        for number, line in enumerate(text.splitlines(), start=1):
+        for number, line in enumerate(editor_lines(text), start=1):
             value = line.strip()
             if value and not value.startswith("#"):
+                self.check_characters(value, number, None, None)
                 self.add(value, None, number, None)
         return self.out
+
+    def check_characters(self, value: str, row: int, sheet: str | None, column: str | int | None) -> None:
+        """Refuse a spreadsheet error value (ERROR_VALUES) or a value holding a control, format or separator
+        character (tabs included), naming it and its place in the line (for .txt) or its cell."""
+        if value in ERROR_VALUES:
+            raise self.fail(f"the cell holds the spreadsheet error value {value}, not a {self.item}.", row,
+                            "fix the formula that gave the error in the spreadsheet, or type the value as text",
+                            describe(sheet, row, column))
+        bad = bad_character(value, allow_tab=False)
+        if bad is not None:
+            index, _, why = bad
+            cell = sheet is not None or column is not None
+            raise self.fail(f"{value[:40]!r} contains {why}, at character {index + 1}.", row,
+                            f"delete it: one {self.item} per line, plain text only",
+                            describe(sheet, row, column) if cell else None)
 
     # .csv / .tsv ------------------------------------------------------------------------------------
     def delimited(self, delimiter: str) -> list[Entry]:
@@ -198,6 +223,7 @@ class _Reader:
                         continue
                 value = cells[col].strip() if col < len(cells) else ""
                 if value:
+                    self.check_characters(value, row, None, col + 1)
                     self.add(value, None, row, col + 1)
         except csv.Error as exc:
             raise self.fail(f"the file cannot be read as {'TSV' if delimiter == chr(9) else 'CSV'} ({exc}).",
@@ -266,14 +292,26 @@ class _Reader:
                 if is_header:
                     continue
             value = cells[col] if col < len(cells) else ""
+            if (name, r, col) in guard.flagged:
+                raise self._unsaved(guard, name, r, col)
             if not isinstance(value, str):
                 raise self.fail(f"the cell holds {_kind_of(value)}, not text.", r,
                                 f"type the {self.item} as text (format the column as Text)",
                                 describe(name, r, column_letter(col)))
             value = value.strip()
             if value:
+                self.check_characters(value, r, name, column_letter(col))
                 self.add(value, name, r, column_letter(col))
+        # python-calamine drops trailing rows whose only cell is a formula with no value: look past them
+        later = sorted(r for s, r, c in guard.flagged if s == name and c == col and r > len(rows))
+        if col is not None and later:
+            raise self._unsaved(guard, name, later[0], col)
         return self.out
+
+    def _unsaved(self, guard: WorkbookGuard, sheet: str, row: int, col: int) -> PnpError:
+        return self.fail(f"the cell holds {guard.flagged[(sheet, row, col)]}, not a {self.item}.", row,
+                         "open the file in the spreadsheet program, let it calculate, and save it again; or "
+                         f"type the {self.item} as text", describe(sheet, row, column_letter(col)))
 
 
 
@@ -297,24 +335,3 @@ class _calamine_errors:
 
 
 _SURROGATE = re.compile("[\udc80-\udcff]")
-
-
-def _is_empty(value) -> bool:
-    return value is None or (isinstance(value, str) and not value.strip())
-
-
-def _kind_of(value) -> str:
-    if isinstance(value, bool):
-        return f"the true/false value {str(value).upper()}"
-    if isinstance(value, (int, float)):
-        shown = int(value) if isinstance(value, float) and value.is_integer() else value
-        return f"the number {shown}"
-    if isinstance(value, datetime.datetime):
-        return f"the date and time {value.isoformat(sep=' ')}"
-    if isinstance(value, datetime.date):
-        return f"the date {value.isoformat()}"
-    if isinstance(value, datetime.time):
-        return f"the time {value.isoformat()}"
-    if isinstance(value, datetime.timedelta):
-        return f"the duration {value}"
-    return f"a {type(value).__name__} value"

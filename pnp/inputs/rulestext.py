@@ -1,9 +1,22 @@
 """The rules quick reference a kit prints on its cover, read from a small Markdown file.
 
-The format (the only Markdown the cover takes): line 1 ``# Title``, line 2 a one-line description,
-then the ``## Section`` headings Components, Setup, A turn, End and winner and Fine points, in that
-order, with paragraphs (lines joined until a blank line) and ``- `` bullets. Parsed once per build;
-errors name the file and line.
+The format is a strict subset of Markdown, and the only one the cover takes (docs/rules-text.md):
+
+* line 1: ``# Title`` (the game's name, one line of the cover's title: at most MAX_TITLE_CHARS
+  characters and narrow enough for the title line on every built-in paper, see pnp.inputs.textcheck);
+* line 2: a one-line description (at most MAX_DESCRIPTION_CHARS characters, one printed line);
+* then the ``## Section`` headings Components, Setup, A turn, End and winner and Fine points, in that
+  order, each followed by paragraphs (lines joined until a blank line) and ``- `` bullets (one level).
+
+Everything else is refused with its line, rather than printed as raw markup: other heading levels,
+nested or indented lists and indented text (no nesting at all: MAX_NESTING is 1), ``*`` / ``+`` /
+numbered lists, block quotes (``>``), ``**bold**``, ``*em*``, ``__bold__``, ``_em_``, links and images
+(``[x](y)``, ``[x][y]``, ``<http://...>``), inline code and code fences (backticks, ``~~~``), HTML tags,
+comments and entities, tables (``|``), horizontal rules and setext underlines, backslash escapes.
+Control and format characters (bidi overrides U+202A..U+202E, isolates U+2066..U+2069, zero-width
+characters, U+2028, U+2029, U+0085, ...) are refused with their line and column, and so is a
+character the embedded font cannot draw. Lines are counted as an editor counts them (``\\n``,
+``\\r\\n``, ``\\r``). The file is at most MAX_RULES_BYTES and each line at most MAX_LINE_CHARS.
 """
 from __future__ import annotations
 
@@ -14,9 +27,35 @@ from pathlib import Path
 from ..core.errors import SpecError
 from ..core.fonts import missing_glyphs
 from .specfields import read_text
+from .textcheck import (COVER_DESCRIPTION_PT, COVER_TITLE_PT, MAX_DESCRIPTION_CHARS, MAX_TITLE_CHARS, bad_character,
+                        char_name, editor_lines, text_problem, title_line)
 
 RULE_SECTIONS = ("Components", "Setup", "A turn", "End and winner", "Fine points")
 MAX_RULES_BYTES = 64 * 1024
+MAX_LINE_CHARS = 2000  # a paragraph line; longer is a pasted blob, not a quick reference
+MAX_NESTING = 1  # list levels the cover prints: bullets only, no nested lists or quotes
+
+# (pattern, what it is) for Markdown the cover does not print, tried in order on each line after line 2
+_MARKUP = [
+    (re.compile(r"^\s*>"), "a block quote (`>`)"),
+    (re.compile(r"^\s+\S"), "an indented line (a nested list, a continuation or a code block)"),
+    (re.compile(r"^#{3,}\s|^#[^#]|^#$"), "a heading other than `## Section`"),
+    (re.compile(r"^[*+]\s"), "a list written with `*` or `+`"),
+    (re.compile(r"^\d{1,9}[.)]\s"), "a numbered list"),
+    (re.compile(r"^(?:[-*_]\s*){3,}$"), "a horizontal rule"),
+    (re.compile(r"^(?:=+|-+)\s*$"), "a heading underline"),
+    (re.compile(r"^~~~|^```"), "a code fence"),
+    (re.compile(r"`"), "inline code (backticks)"),
+    (re.compile(r"\*\*|__"), "bold (`**` or `__`)"),
+    (re.compile(r"(?<![\w*])\*(?=[^\s*])|(?<=[^\s*])\*(?![\w*])"), "emphasis (`*`)"),
+    (re.compile(r"(?<![\w])_(?=[^\s_])[^_]*(?<=[^\s_])_(?!\w)"), "emphasis (`_`)"),
+    (re.compile(r"!?\[[^\]]*\]\s*[(\[]"), "a link or image (`[text](url)`)"),
+    (re.compile(r"<(?:https?|ftp|mailto):[^>\s]*>|<[^\s@>]+@[^\s@>]+>"), "an autolink (`<url>`)"),
+    (re.compile(r"</?[A-Za-z][A-Za-z0-9-]*(?:\s[^<>]*)?/?>|<!--|<!\w|<\?"), "HTML"),
+    (re.compile(r"&(?:#\d+|#[xX][0-9a-fA-F]+|[A-Za-z][A-Za-z0-9]{1,31});"), "an HTML entity"),
+    (re.compile(r"^\s*\||\|.*\|"), "a table (`|`)"),
+    (re.compile(r"\\[!-/:-@\[-`{-~]"), "a backslash escape"),
+]
 
 
 @dataclass(frozen=True)
@@ -37,26 +76,78 @@ class Rules:
     blocks: tuple[Block, ...]
 
 
+def _error(path: Path, line: int, message: str, hint: str) -> SpecError:
+    return SpecError(message, file=path, line=line, field="rules", hint=hint)
+
+
+def _check_markup(path: Path, number: int, line: str, offset: int = 0) -> None:
+    """Refuse the first Markdown on ``line`` that the cover does not print (``offset``: where ``line``
+    starts in the file's line, for the column)."""
+    hits = [(found.start(), i, what) for i, (pattern, what) in enumerate(_MARKUP) if (found := pattern.search(line))]
+    if hits:
+        start, _, what = min(hits)  # the first markup on the line; at one column, the first in _MARKUP
+        raise _error(path, number, f"column {start + offset + 1}: the cover prints `## Section` headings, "
+                     f"paragraphs and `- ` bullets only, not {what}: {line.strip()[:40]!r}.",
+                     "write plain text: one level of `- ` bullets, no emphasis, links, code or HTML "
+                     "(docs/rules-text.md)")
+
+
+def _check_line(path: Path, number: int, line: str) -> None:
+    """Refuse a line (after the title and description) that is too long, holds a character that
+    must not be printed or that the font lacks, or Markdown the cover does not print."""
+    if len(line) > MAX_LINE_CHARS:
+        raise _error(path, number, f"the line is {len(line):,} characters long (limit {MAX_LINE_CHARS:,}).",
+                     "break it into paragraphs: a quick reference is short")
+    bad = bad_character(line)
+    if bad is not None:
+        index, _, why = bad
+        raise _error(path, number, f"column {index + 1}: the text contains {why}.",
+                     "delete it (it is invisible in most editors: retype the text around it)")
+    missing = missing_glyphs(line)
+    if missing:
+        ch = missing[0]
+        raise _error(path, number, f"column {line.index(ch) + 1}: {ch!r} ({char_name(ch)}) is a character the "
+                     "embedded font Noto Sans cannot draw.", "use Latin, Greek or Cyrillic letters")
+    _check_markup(path, number, line)
+
+
 def parse_rules(path: Path) -> Rules:
-    """Read a rules file: line 1 ``# Title``, line 2 a one-line description, then ``## Section``
-    headings (Components, Setup, A turn, End and winner, Fine points, in that order), paragraphs
-    (lines joined until a blank line) and ``- `` bullets.
+    """Read a rules file in the subset above: line 1 ``# Title``, line 2 a one-line description, then
+    the ``## Section`` headings (Components, Setup, A turn, End and winner, Fine points, in that order),
+    paragraphs (lines joined until a blank line) and ``- `` bullets.
 
     Raises:
-        SpecError: a missing or unreadable file, not UTF-8, larger than 64 KiB, a missing title or
-            description, a missing or misplaced section, Markdown the cover cannot print, or a
-            character the embedded font lacks
-            (names the file and line).
+        SpecError: a missing, unreadable or non-regular file, not UTF-8, larger than 64 KiB, a missing
+            title or description, a title or description too long for its line of the cover, a
+            missing or misplaced section, a refused character, a glyph the font lacks, or Markdown
+            outside the subset (names the file, line and, for characters and markup, the column).
     """
-    if path.is_file() and path.stat().st_size > MAX_RULES_BYTES:
-        raise SpecError(f"rules text is larger than {MAX_RULES_BYTES // 1024} KiB.", file=path,
-                        hint="a quick reference fits on two pages: shorten it")
-    lines = read_text(path, "rules file").splitlines()
+    try:
+        lines = editor_lines(read_text(path, "rules file", limit=MAX_RULES_BYTES))
+    except SpecError as exc:
+        exc.field = exc.field or "rules"
+        raise
     if not lines or not lines[0].startswith("# ") or not lines[0][2:].strip():
         raise SpecError("the first line must be the title, written `# Title`.", file=path, line=1, field="rules")
+    title = lines[0][2:].strip(" ")
+    problem = text_problem(title, "title", MAX_TITLE_CHARS, COVER_TITLE_PT, title_line(title), bold=True,
+                           column=lines[0].index(title[:1]) + 1)
+    if problem:
+        raise _error(path, 1, problem + ".", "keep the title to the game's name, one line of plain text the font can "
+                     "draw (docs/rules-text.md)")
     if len(lines) < 2 or not lines[1].strip() or lines[1].startswith("#"):
         raise SpecError("the second line must be a one-line description of the game.", file=path, line=2,
                         field="rules")
+    description = lines[1].strip(" ")
+    problem = text_problem(description, "description", MAX_DESCRIPTION_CHARS, COVER_DESCRIPTION_PT,
+                           column=lines[1].index(description[:1]) + 1)
+    if problem:
+        raise _error(path, 2, problem + ".", "keep the description to one line of plain text the font can draw; the "
+                     "rules go in the sections (docs/rules-text.md)")
+    _check_markup(path, 1, title, lines[0].index(title[:1]))
+    _check_markup(path, 2, description, lines[1].index(description[:1]))
+    for number, line in enumerate(lines[2:], start=3):
+        _check_line(path, number, line)
     blocks: list[Block] = []
     para: list[str] = []
     para_line = 0
@@ -76,10 +167,6 @@ def parse_rules(path: Path) -> Rules:
         elif line.startswith("## "):
             flush()
             blocks.append(Block("heading", line[3:].strip(), number))
-        elif line.startswith("#") or line.lstrip().startswith(("|", "* ", "  -")) or re.match(r"\s*\d+\.\s", line):
-            raise SpecError(f"the cover prints `## Section` headings, paragraphs and `- ` bullets only; "
-                            f"cannot print {line.strip()[:40]!r}.", file=path, line=number, field="rules",
-                            hint="use one level of headings and plain bullets")
         elif line.startswith("- "):
             flush()
             para, para_line = [line], number
@@ -95,10 +182,4 @@ def parse_rules(path: Path) -> Rules:
         raise SpecError("the rules need the sections " + ", ".join(RULE_SECTIONS) + " in that order"
                         + (f"; missing: {', '.join(missing)}" if missing else f"; found: {', '.join(headings)}")
                         + ".", file=path, line=where, field="rules", hint="start each with `## ` on its own line")
-    for number, line in enumerate(lines, start=1):
-        lacking = missing_glyphs(line)
-        if lacking:
-            raise SpecError(f"the embedded font (Noto Sans) cannot print {' '.join(map(repr, lacking[:5]))} "
-                            f"(U+{ord(lacking[0]):04X}).", file=path, line=number, field="rules",
-                            hint="replace the character with one the font has, or describe it in words")
-    return Rules(path, lines[0][2:].strip(), lines[1].strip(), tuple(blocks))
+    return Rules(path, title, description, tuple(blocks))

@@ -21,6 +21,8 @@ from ..core.units import parse_length
 from .yamllimits import MAX_ALIASES, MAX_DEPTH, MAX_NODES, MAX_NUMBER_CHARS, MAX_SPEC_BYTES
 from .yamllimits import short_repr as _short
 from .yamlfile import load_yaml, read_text
+from .textcheck import (COVER_CREDIT_PT, COVER_TITLE_PT, MAX_DESIGNER_CHARS, MAX_TITLE_CHARS, credit_line,
+                        text_problem, title_line)
 
 __all__ = ["MAX_ALIASES", "MAX_DEPTH", "MAX_LENGTH_MM", "MAX_NODES", "MAX_NUMBER_CHARS", "MAX_SPEC_BYTES",
            "MIN_LENGTH_MM", "BoundedFloat", "Bounds", "Colour", "Count", "FieldError", "FiniteFloat", "Flag", "Items",
@@ -171,11 +173,31 @@ class SpecModel(BaseModel):
     model_config = ConfigDict(extra="forbid", frozen=True, allow_inf_nan=False)
 
 
+def _cover_text(what: str, max_chars: int, size_pt: float, printed, bold: bool = False):
+    """A validator for a one-line text of the cover (see pnp.inputs.textcheck)."""
+    def check(value: str) -> str:
+        if value:
+            problem = text_problem(value, what, max_chars, size_pt, printed(value), bold)
+            if problem:
+                raise FieldError(problem, f"keep the {what} to one short line of plain text in Latin, Greek or Cyrillic letters",
+                                 quote=False)
+        return value
+    return check
+
+
+CoverTitle = Annotated[str, AfterValidator(_cover_text("title", MAX_TITLE_CHARS, COVER_TITLE_PT, title_line, True))]
+"""The game's title as the cover prints it: one line at 20 pt bold on A4, no control characters,
+every glyph in the font; at most MAX_TITLE_CHARS characters."""
+Designer = Annotated[str, AfterValidator(_cover_text("designer", MAX_DESIGNER_CHARS, COVER_CREDIT_PT,
+                                                     lambda d: credit_line(d, 9999)))]
+"""Who designed the game, as the cover's credit line prints it ("designed by NAME (year)", 11 pt, one line)."""
+
+
 class SpecBase(SpecModel):
     """Common header of every game spec (a SpecModel)."""
     game: str
-    title: str = ""
-    designer: str = ""
+    title: CoverTitle = ""
+    designer: Designer = ""
     """Who designed the game: printed on the cover and in the PDF's Author."""
     year: Count(1, 9999, "write the year the game was published, e.g. 2011, or leave it out") | None = None
     """Year the game was published, for the credit line."""

@@ -23,6 +23,7 @@ from ..core.errors import PnpError
 _ZIP_ERRORS = (zipfile.BadZipFile, zipfile.LargeZipFile, OSError, EOFError, zlib.error, RuntimeError,
                NotImplementedError, KeyError, ValueError, OverflowError)
 _ODS_MIME = b"application/vnd.oasis.opendocument.spreadsheet"
+MAX_FLAGGED = 200_000  # formula or error cells remembered per workbook (the list reader reads at most this many rows)
 KIND_NAMES = {"xlsx": "Excel workbook (.xlsx)", "ods": "OpenDocument spreadsheet (.ods)"}
 
 
@@ -52,6 +53,21 @@ class WorkbookGuard:
     def __init__(self, raw: bytes, fail: Callable[..., PnpError]) -> None:
         self.raw, self.fail = raw, fail
         self.zip: zipfile.ZipFile | None = None
+        self.flagged: dict[tuple[str, int, int], str] = {}
+        """(sheet, 1-based row, 0-based column) -> why the cell has no usable value: "an error value
+        (#DIV/0!)" or "a formula with no saved value (=A1&B1)"; filled by the extent checks, which
+        see the XML (python-calamine reads both as an empty cell)."""
+
+    def _flag(self, sheet: str, row: int, col: int, formula: str, value: str, error: bool) -> None:
+        """Remember a formula cell without a saved value, or an error cell (at most MAX_FLAGGED)."""
+        if error:
+            why = f"the error value {value.strip()[:20] or '#ERROR'}" + (f" (from ={formula[:40]})" if formula else "")
+        elif not value.strip():
+            why = f"a formula with no saved value (={formula[:40]})"
+        else:
+            return
+        if len(self.flagged) < MAX_FLAGGED:
+            self.flagged.setdefault((sheet, row, col), why)
 
     def kind(self, suffix: str, max_unpacked: int) -> str:
         what = KIND_NAMES[suffix]
@@ -84,13 +100,15 @@ class WorkbookGuard:
             raise self.fail(f"not a valid {what}: its part {name} cannot be unpacked.",
                             hint=f"save it again as {what}") from None
 
-    def _parse(self, name: str, what: str, start, end=None) -> None:
-        """Stream the zip part ``name`` through expat: start(name, attrs), end(name), names as
-        'namespace}local' (turn them into local names with _LOCAL[name])."""
+    def _parse(self, name: str, what: str, start, end=None, text=None) -> None:
+        """Stream the zip part ``name`` through expat: start(name, attrs), end(name), text(data), names
+        as 'namespace}local' (turn them into local names with _LOCAL[name])."""
         parser = expat.ParserCreate(namespace_separator="}")
         parser.StartElementHandler = start
         if end is not None:
             parser.EndElementHandler = end
+        if text is not None:
+            parser.CharacterDataHandler = text
         try:
             with self.zip.open(name) as fh:
                 while True:
@@ -115,10 +133,15 @@ class WorkbookGuard:
     def check_xlsx_extent(self, sheet: str, max_cells: int, what: str) -> None:
         """Bounding box of the cells with a value (<v>, <is> or <f>), as python-calamine will build it."""
         for part in self._xlsx_sheet_parts(sheet, what):
-            st = {"row": 0, "col": 0, "cell_row": 0, "rows": 0, "cols": 0, "in_cell": False}
+            st = {"row": 0, "col": 0, "cell_row": 0, "rows": 0, "cols": 0, "in_cell": False, "error": False,
+                  "text": False, "formula": None, "value": None, "into": None}
 
             def start(name, attrs, st=st):
                 tag = _LOCAL[name]
+                if tag in ("f", "v"):
+                    st["into"] = tag
+                    if st[{"f": "formula", "v": "value"}[tag]] is None:
+                        st[{"f": "formula", "v": "value"}[tag]] = ""
                 if tag == "row":
                     r = attrs.get("r", "")
                     st["row"] = int(r) if r.isdigit() else st["row"] + 1
@@ -128,6 +151,8 @@ class WorkbookGuard:
                     st["col"] = _column_index(ref.group(1)) + 1 if ref else st["col"] + 1
                     st["cell_row"] = int(ref.group(2)) if ref else st["row"]
                     st["in_cell"] = True
+                    st.update(error=attrs.get("t") == "e", text=attrs.get("t") == "str", formula=None, value=None,
+                              into=None)
                 elif tag in ("v", "is", "f") and st["in_cell"]:
                     st["in_cell"] = False  # counted once
                     rows, cols = max(st["rows"], st["cell_row"]), max(st["cols"], st["col"])
@@ -135,7 +160,23 @@ class WorkbookGuard:
                         raise self._extent_error(sheet, rows, cols, max_cells)
                     st["rows"], st["cols"] = rows, cols
 
-            self._parse(part, what, start)
+            def end(name, st=st):
+                tag = _LOCAL[name]
+                if tag in ("f", "v"):
+                    st["into"] = None
+                elif tag == "c" and (st["error"] or st["formula"] is not None):
+                    # an empty <v> is a saved empty text only in a cell typed t="str"
+                    value = st["value"] if st["value"] or not st["text"] else "\0"
+                    self._flag(sheet, st["cell_row"], st["col"] - 1, st["formula"] or "", value or "", st["error"])
+
+            def text(data, st=st):
+                into = st["into"]
+                if into == "v" and len(st["value"]) < 100:
+                    st["value"] += data
+                elif into == "f" and len(st["formula"]) < 100:
+                    st["formula"] += data
+
+            self._parse(part, what, start, end, text)
 
     def _xlsx_sheet_parts(self, sheet: str, what: str) -> list[str]:
         """The zip part of ``sheet`` (via xl/workbook.xml and its relationships), or every worksheet part."""
@@ -165,7 +206,8 @@ class WorkbookGuard:
         """Bounding boxes of the non-empty cells of every sheet (repeats expanded, as python-calamine does),
         added up: python-calamine reads all sheets of an .ods when it opens it."""
         st = {"depth": 0, "sheet": "", "row": 0, "repeat": 1, "col": 0, "last": 0, "span": 0, "cell": False,
-              "full": False, "rows": 0, "cols": 0, "total": 0}
+              "full": False, "rows": 0, "cols": 0, "total": 0, "text": "", "formula": None, "error": False,
+              "saved": False}
 
         def count(value: str | None) -> int:
             return int(value) if value and value.isdigit() else 1
@@ -183,7 +225,12 @@ class WorkbookGuard:
                 st.update(repeat=count(attrs.get(_TABLE + "number-rows-repeated")), col=0, last=0)
             elif tag in ("table-cell", "covered-table-cell"):
                 st.update(cell=True, span=count(attrs.get(_TABLE + "number-columns-repeated")),
-                          full=any(_LOCAL[k] == "value-type" for k in attrs))
+                          full=any(_LOCAL[k] == "value-type" for k in attrs), text="",
+                          formula=attrs.get(_TABLE + "formula"),
+                          error=any(_LOCAL[k] == "value-type" and v == "error" for k, v in attrs.items()),
+                          saved=any(_LOCAL[k] == "value-type" for k in attrs))
+                if st["formula"] is not None:
+                    st["full"] = True  # python-calamine gives the cell a (possibly empty) value
             elif st["cell"]:
                 st["full"] = True
 
@@ -196,6 +243,11 @@ class WorkbookGuard:
             elif st["depth"] != 1:
                 return
             elif tag in ("table-cell", "covered-table-cell"):
+                if st["error"] or (st["formula"] is not None and not st["saved"]):
+                    formula = st["formula"] or ""
+                    formula = formula.split(":", 1)[1] if formula.startswith(("of:", "oooc:", "msoxl:")) else formula
+                    self._flag(st["sheet"], st["row"] + 1, st["col"], formula.lstrip("="), st["text"] or "",
+                               st["error"])
                 if st["full"]:
                     st["last"] = st["col"] + st["span"]
                 st["col"] += st["span"]
@@ -208,7 +260,11 @@ class WorkbookGuard:
                     st["rows"], st["cols"] = rows, cols
                 st["row"] += st["repeat"]
 
-        self._parse("content.xml", what, start, end)
+        def text(data):
+            if st["cell"] and st["depth"] == 1 and len(st["text"]) < 100:
+                st["text"] += data
+
+        self._parse("content.xml", what, start, end, text)
 
 
 class _LocalNames(dict):

@@ -20,6 +20,8 @@ from yaml.constructor import ConstructorError
 from yaml.nodes import MappingNode, ScalarNode, SequenceNode
 
 from ..core.errors import SpecError
+from .safefile import NotRegular, read_regular, wrong_encoding
+from .textcheck import editor_lines, line_of_byte
 from .yamllimits import MAX_NUMBER_CHARS, MAX_SPEC_BYTES, PARSER, Lines, check_limits, short_repr
 
 
@@ -33,6 +35,7 @@ _FLOAT_INF = re.compile(r"[-+]?(?:\.inf|\.Inf|\.INF)\Z")
 _FLOAT_NAN = re.compile(r"(?:\.nan|\.NaN|\.NAN)\Z")
 _BOOL = {"true": True, "True": True, "TRUE": True, "false": False, "False": False, "FALSE": False}
 _TAG = "tag:yaml.org,2002:"
+MAX_TEXT_BYTES = 16 * 1024 * 1024  # read_text with no limit of its own: no text input pnp takes is larger
 
 
 class _Refused(yaml.YAMLError):
@@ -162,32 +165,39 @@ def _line_map(node: yaml.Node, lines: Lines) -> dict[tuple, int]:
 # ---- reading -------------------------------------------------------------------------------
 
 def read_text(path: Path, what: str = "file", limit: int | None = None) -> str:
-    """Read a UTF-8 text file (a byte-order mark is allowed) of at most ``limit`` bytes.
+    """Read a UTF-8 text file (a byte-order mark is allowed) of at most ``limit`` bytes (default
+    MAX_TEXT_BYTES). A FIFO, socket or device is refused without being opened for reading (never waits).
 
     Raises:
-        SpecError: the file is missing, unreadable, larger than ``limit``, or not UTF-8.
+        SpecError: the file is missing, not a regular file, unreadable, larger than ``limit``, UTF-16
+            or UTF-32 (named), or not UTF-8 (names the line of the first bad byte).
     """
-    if not path.exists():
-        raise SpecError(f"{what} does not exist.", file=path, hint="check the path, or run `pnp list` for the built-in games")
-    if not path.is_file():
-        raise SpecError(f"{what} is not a file.", file=path)
+    cap = MAX_TEXT_BYTES if limit is None else limit
 
     def too_large(size: int) -> SpecError:
-        return SpecError(f"{what} is too large: {size} bytes (limit {limit} bytes).", file=path,
-                         hint="a spec is a few KB of text; check you gave the right file")
+        return SpecError(f"{what} is too large: {size} bytes (limit {cap} bytes).", file=path,
+                         hint=f"a {what} is a few KB of text; check you gave the right file")
     try:
-        if limit is not None and path.stat().st_size > limit:
-            raise too_large(path.stat().st_size)
-        with path.open("rb") as fh:
-            raw = fh.read(limit + 1) if limit is not None else fh.read()
+        raw = read_regular(path, cap)
+    except FileNotFoundError:
+        raise SpecError(f"{what} does not exist.", file=path,
+                        hint="check the path, or run `pnp list` for the built-in games") from None
+    except NotRegular as exc:
+        raise SpecError(f"{what} is not a file: it is a folder." if exc.kind == "a folder" else
+                        f"{what} is not a regular file: {exc.kind}.", file=path,
+                        hint="give the path of a text file saved on disk") from None
     except OSError as exc:
-        raise SpecError(f"cannot read {what}: {exc.strerror}.", file=path) from None
-    if limit is not None and len(raw) > limit:
-        raise too_large(len(raw))
+        raise SpecError(f"cannot read {what}: {exc.strerror or exc}.", file=path) from None
+    if len(raw) > cap:
+        raise too_large(path.stat().st_size if path.is_file() else len(raw))
+    encoding = wrong_encoding(raw)
+    if encoding is not None:
+        raise SpecError(f"{what} is {encoding}, not UTF-8.", file=path, line=1,
+                        hint="save the file as UTF-8 (in most editors: Save As, encoding UTF-8)")
     try:
         return raw.decode("utf-8-sig")
     except UnicodeDecodeError as exc:
-        line = raw[: exc.start].count(b"\n") + 1
+        line = line_of_byte(raw, exc.start)
         raise SpecError(f"{what} is not UTF-8 (byte 0x{raw[exc.start]:02x}).", file=path, line=line,
                         hint="save the file as UTF-8") from None
 
@@ -204,23 +214,24 @@ def _yaml_error(exc: yaml.YAMLError, path: Path, lines: Lines) -> SpecError:
     mark = getattr(exc, "problem_mark", None) or getattr(exc, "context_mark", None)
     line = lines.of(mark)
     problem = getattr(exc, "problem", None) or str(exc).splitlines()[0]
-    tabbed = line is not None and "\t" in (lines.text.split("\n")[line - 1:line] or [""])[0]
+    tabbed = line is not None and "\t" in (editor_lines(lines.text)[line - 1:line] or [""])[0]
     hint = "indent with spaces, not tabs (YAML forbids tabs)" if tabbed else \
         "check the indentation and quoting on that line"
     return SpecError(f"malformed YAML: {problem}.", file=path, line=line, hint=hint)
 
 
-def load_yaml(path: Path) -> tuple[dict, dict[tuple, int]]:
+def load_yaml(path: Path, what: str = "spec file") -> tuple[dict, dict[tuple, int]]:
     """Parse a YAML mapping with the safe YAML 1.2 core-schema loader; return (data, line map).
 
     Limits (MAX_SPEC_BYTES, MAX_DEPTH, MAX_ALIASES, MAX_NODES) are checked on the event stream
     before anything is built; then the node tree is composed and the data constructed from it.
+    ``what`` names the file in messages ("spec file", "sheet file").
 
     Raises:
         SpecError: missing file, bad encoding, a limit passed, malformed YAML, a duplicate key, a number
             that is too long, empty file or not a mapping. (Non-finite floats load; validate_model refuses them.)
     """
-    text = read_text(path, "spec file", limit=MAX_SPEC_BYTES)
+    text = read_text(path, what, limit=MAX_SPEC_BYTES)
     lines = Lines(text)
     try:
         check_limits(text, path, lines)
@@ -234,7 +245,8 @@ def load_yaml(path: Path) -> tuple[dict, dict[tuple, int]]:
     except yaml.YAMLError as exc:
         raise _yaml_error(exc, path, lines) from None
     if node is None or data is None:
-        raise SpecError("spec file is empty.", file=path, hint="start from a built-in spec: copy specs/<game>.yaml")
+        raise SpecError(f"{what} is empty.", file=path, hint="start from a built-in spec: copy specs/<game>.yaml"
+                        if what == "spec file" else "start from a built-in file: copy templates/sheets/a4.yaml")
     if not isinstance(data, dict):
         raise SpecError("spec must be a mapping of field: value.", file=path, line=1)
     return data, _line_map(node, lines)

@@ -41,15 +41,16 @@ def short_repr(value: Any, limit: int = 60) -> str:
 
 
 class Lines:
-    """Line numbers as an editor counts them: 1 + the number of \\n before a character index.
+    """Line numbers as an editor counts them: 1 + the number of line ends (\\n, \\r\\n or a lone
+    \\r, as pnp.inputs.textcheck.editor_lines splits) before a character index.
 
-    The YAML readers also count U+2028, U+2029, U+0085 and a lone \\r as line breaks, so their
-    ``mark.line`` drifts from what an editor shows; ``mark.index`` (characters) does not.
+    The YAML readers also count U+2028, U+2029 and U+0085 as line breaks, so their ``mark.line``
+    drifts from what an editor shows; ``mark.index`` (characters) does not.
     """
 
     def __init__(self, text: str) -> None:
         self.text = text
-        self._breaks = [m.start() for m in re.finditer("\n", text)]
+        self._breaks = [m.end() - 1 for m in re.finditer("\r\n|\r|\n", text)]
 
     def at(self, index: int) -> int:
         return bisect.bisect_left(self._breaks, index) + 1

@@ -16,6 +16,7 @@ from typing import Protocol, Sequence
 
 from ..core.errors import LayoutError
 from ..inputs.rulestext import Block, Rules
+from ..inputs.textcheck import credit_line, line_width_mm, title_line
 from ..core.fonts import text_width_mm, wrap
 from ..core.ir import Component, Line, Page, Text
 from ..core.units import MM_PER_PT, fmt_mm
@@ -90,6 +91,7 @@ class KitCover:
     def __init__(self, info: CoverInfo, components: Sequence[Component], sheet: Sheet, opts: ImposeOptions) -> None:
         self.info, self.components, self.sheet, self.opts = info, components, sheet, opts
         x, y, w, h = sheet.content_area
+        _check_one_line_texts(info, sheet, w)
         # the header's height depends on the page lists it prints: measure it with the real packing,
         # numbered for a cover of one page and of two, and keep the taller
         sheets = [s.components() for s in pack(components, sheet, opts)[0]]
@@ -179,11 +181,11 @@ class KitCover:
         """The header's shapes and the y of its last baseline (mm)."""
         info, sheet, opts = self.info, self.sheet, self.opts
         x, y, w, _ = sheet.content_area
-        credit = f"designed by {info.designer}" + (f" ({info.year})" if info.year else "")
+        credit = credit_line(info.designer, info.year)
         credit += "".join(f" \u00b7 {c}" for c in info.credits)
         sides = "one-sided" if opts.duplex == "none" else f"two-sided (flip on the {opts.duplex} edge)"
         bleed = f", bleed {fmt_mm(opts.bleed)}" if opts.bleed > 0 else ""
-        items: list = [Text(x, y + 8, f"{info.title} \u2014 print and play", size_pt=20, bold=True),
+        items: list = [Text(x, y + 8, title_line(info.title), size_pt=20, bold=True),
                        Text(x, y + 14.5, credit, size_pt=11),
                        Text(x, y + 20, info.rules.description, size_pt=9, fill=GREY)]
         row_y = y + 20
@@ -295,6 +297,24 @@ class KitCover:
         return out
 
 
+def _check_one_line_texts(info: CoverInfo, sheet: Sheet, width: float) -> None:
+    """Refuse a title, credit or description wider than the cover's ``width`` on this sheet (the
+    inputs are measured against A4 when read; a narrower custom sheet is checked here).
+
+    Raises:
+        LayoutError: naming the field (the rules file and line 2 for the description).
+    """
+    for text, size, bold, name, file, line in (
+            (title_line(info.title), 20, True, "title", None, None),
+            (credit_line(info.designer, info.year), 11, False, "designer", None, None),
+            (info.rules.description, 9, False, "rules", info.rules.path, 2)):
+        got = line_width_mm(text, size, bold)
+        if got > width + 1e-6:
+            raise LayoutError(f"the cover line {text[:60]!r} is {got:.0f} mm wide at {size:g} pt; the cover of "
+                              f"{sheet.name} is {width:.0f} mm wide.", file=file, line=line, field=name,
+                              hint="shorten it, or use a wider --paper")
+
+
 class BomCover:
     """A one-page cover for kits built without rules text: the title and the bill of materials."""
     count = 1
@@ -310,7 +330,7 @@ def bom_page(title: str, components: Sequence[Component], plan, sheet: Sheet, op
     """A plain bill-of-materials page: every component with its count, trim size and pages."""
     x, y, w, _ = sheet.printable
     sides = "one-sided" if opts.duplex == "none" else f"two-sided (flip on the {opts.duplex} edge)"
-    items: list = [Text(x, y + 8, f"{title} \u2014 print and play", size_pt=18, bold=True),
+    items: list = [Text(x, y + 8, title_line(title), size_pt=18, bold=True),
                    Text(x, y + 15, f"Paper {sheet.name.upper()} ({fmt_mm(sheet.width)} x {fmt_mm(sheet.height)}), "
                         f"bleed {fmt_mm(opts.bleed)}, {sides}, {total} pages. "
                         "Print at 100 % / Actual size.", size_pt=9),

@@ -15,6 +15,12 @@ Limits (a real kit is a few dozen pages; the seed's largest, NetMatch, is 16 A4 
   board is cut into at most 26 columns; MAX_POSTER_PIECES: at most 26 x 26 pieces.
 * MAX_OUTPUT_BYTES: 2 GiB of PDF and SVG together, estimated: every poster piece carries the whole
   board drawing (clipped), so a heavy board cut into many pieces is refused here too.
+* MAX_SECONDS: 10 minutes of writing, estimated from the pages and formats (estimate_seconds): a
+  150,000-word NetMatch deck (about 16,700 A4 pages) is about 3 minutes as PDF and SVG, and is built with
+  a progress line; as a TTS export (about 17 minutes) or cutter SVGs it is refused before any work starts.
+
+Before a build starts the caller prints ``budget.describe()`` ("16,675 pages, about 2 min 50 s") when
+the estimate is over 2 s, then a progress line with the time left.
 """
 from __future__ import annotations
 
@@ -29,6 +35,7 @@ from .impose import grid_for
 from .options import ImposeOptions
 from .fold import capacity, folds
 from .paper import Sheet
+from .partfit import check_parts_fit
 from .tiling import piece_grid
 
 MAX_PAGES = 20_000
@@ -43,6 +50,15 @@ SHAPE_BYTES = 120
 PAGE_FURNITURE = 40  # shapes on every page: footer, scale bar, crop marks
 SAMPLES = 3  # faces whose shapes are counted: the first, the middle and the last
 
+# Rough wall-clock cost of writing, measured on the NetMatch deck (5,000 words, 564 A4 pages) on a shared
+# two-core machine; see estimate_seconds.
+MAX_SECONDS = 600.0  # a build estimated longer than 10 minutes is refused before it starts
+SECONDS_FIXED = 1.0
+SECONDS_PER_PAGE = {"pdf": 0.003, "svg": 0.007, "cut-svg": 0.05}
+PREVIEW_SECONDS_PER_PAGE_50DPI = 0.03
+TTS_SECONDS_PER_CARD = 0.004
+TTS_SECONDS_PER_SHEET = 0.2
+
 
 @dataclass(frozen=True)
 class ComponentBudget:
@@ -54,10 +70,29 @@ class ComponentBudget:
 
 @dataclass(frozen=True)
 class Budget:
-    """The estimate for a kit: total ``pages`` (cover included), rough PDF + SVG ``bytes``, per component."""
+    """The estimate for a kit: total ``pages`` (cover included), rough PDF + SVG ``bytes``, per component,
+    and ``seconds``, roughly how long writing the ``formats`` asked for takes (see estimate_seconds)."""
     pages: int
     bytes: int
     components: tuple[ComponentBudget, ...]
+    seconds: float = 0.0
+
+    def describe(self) -> str:
+        """'16,675 pages, about 2 min 50 s': what the CLI prints before a long build starts."""
+        return f"{self.pages:,} page{'s' if self.pages != 1 else ''}, about {duration(self.seconds)}"
+
+
+def duration(seconds: float) -> str:
+    """'40 s', '3 min 20 s', '1 h 5 min' (rounded to what an estimate can promise)."""
+    s = max(1, round(seconds))
+    if s < 60:
+        return f"{s} s"
+    if s < 3600:
+        m, r = divmod(s, 60)
+        r = round(r / 5) * 5
+        return f"{m} min" + (f" {r} s" if r and m < 10 else "")
+    h, r = divmod(s, 3600)
+    return f"{h} h" + (f" {r // 60} min" if r // 60 else "")
 
 
 def shape_count(drawing: Drawing) -> int:
@@ -85,15 +120,37 @@ def _size(n: int) -> str:
     return f"{n / 1024 ** 3:.1f} GB" if n >= 1024 ** 3 else f"{max(1, round(n / 1024 ** 2))} MB"
 
 
+def estimate_seconds(pages: int, components: Sequence[Component], formats: Sequence[str], dpi: float = 50) -> float:
+    """Roughly how long (s) a build writing ``pages`` pages in ``formats`` takes: SECONDS_FIXED plus
+    SECONDS_PER_PAGE of each page format (a preview's raster cost grows with dpi squared), plus for
+    "tts" TTS_SECONDS_PER_CARD per card of each deck and TTS_SECONDS_PER_SHEET per deck sheet (at most
+    69 cards to a sheet). The constants are wall-clock times measured on the NetMatch deck (the
+    densest pages pnp draws) on a shared two-core machine, so the estimate errs high for light kits."""
+    total = SECONDS_FIXED
+    for fmt in formats:
+        if fmt == "preview":
+            total += pages * (SECONDS_PER_PAGE["pdf"] + PREVIEW_SECONDS_PER_PAGE_50DPI * (dpi / 50) ** 2)
+        elif fmt == "tts":
+            decks = [c.count for c in components if c.shape == "rect" and not c.board and c.count > 1]
+            total += sum(n * TTS_SECONDS_PER_CARD + math.ceil(n / 69) * TTS_SECONDS_PER_SHEET for n in decks)
+        else:
+            total += pages * SECONDS_PER_PAGE.get(fmt, SECONDS_PER_PAGE["cut-svg"])
+    return total
+
+
 def estimate(components: Sequence[Component], sheet: Sheet, opts: ImposeOptions = ImposeOptions(),
-             cover_pages: int = 2, file: str | Path | None = None) -> Budget:
-    """Pages and rough output size of a kit, without imposing a page. ``opts`` are the effective
-    options (see pnp.layout.impose.effective_options).
+             cover_pages: int = 2, file: str | Path | None = None, formats: Sequence[str] = ("pdf", "svg"),
+             dpi: float = 50) -> Budget:
+    """Pages, rough output size and rough build time of a kit in ``formats`` (previews at ``dpi``),
+    without imposing a page. ``opts`` are the effective options (see
+    pnp.layout.impose.effective_options).
 
     Raises:
-        LayoutError: a part does not fit the sheet (as impose would), or a board would be cut into more
+        LayoutError: a part does not fit the sheet (naming the spec field that sizes it, see
+            pnp.layout.partfit), or a board would be cut into more
             than MAX_POSTER_COLUMNS columns or MAX_POSTER_PIECES pieces (named in the message).
     """
+    check_parts_fit(components, sheet, opts.bleed, file)
     sides = 2 if opts.duplex != "none" else 1
     parts = []
     if opts.duplex == "fold":  # fold-over backs are printed one-sided (pnp/layout/fold.py)
@@ -114,12 +171,15 @@ def estimate(components: Sequence[Component], sheet: Sheet, opts: ImposeOptions 
         parts.append(ComponentBudget(comp.name, pages, shapes + pages * PAGE_FURNITURE))
     pages = cover_pages * sides + sum(p.pages for p in parts)
     size = pages * PAGE_BYTES + sum(p.shapes for p in parts) * SHAPE_BYTES
-    return Budget(pages, size, tuple(parts))
+    return Budget(pages, size, tuple(parts), estimate_seconds(pages, components, formats, dpi))
 
 
 def check_budget(components: Sequence[Component], sheet: Sheet, opts: ImposeOptions = ImposeOptions(),
-                 cover_pages: int = 2, file: str | Path | None = None) -> Budget:
-    """estimate(), refused above MAX_PAGES pages or MAX_OUTPUT_BYTES estimated bytes.
+                 cover_pages: int = 2, file: str | Path | None = None, formats: Sequence[str] = ("pdf", "svg"),
+                 dpi: float = 50) -> Budget:
+    """estimate(), refused above MAX_PAGES pages, MAX_OUTPUT_BYTES estimated bytes or MAX_SECONDS
+    estimated seconds. The Budget returned says how many pages and roughly how long
+    (``budget.describe()``), for the caller to tell the user before the work starts.
 
     Call it after the game's components() and before the cover and impose(); ``cover_pages`` is the
     cover's page count if known (a KitCover has 1 or 2); ``file`` (the spec) is named in the error.
@@ -128,7 +188,7 @@ def check_budget(components: Sequence[Component], sheet: Sheet, opts: ImposeOpti
         LayoutError: naming the spec file, the largest component (field) and the kit's numbers; see
             estimate().
     """
-    budget = estimate(components, sheet, opts, cover_pages, file)
+    budget = estimate(components, sheet, opts, cover_pages, file, formats, dpi)
     if not budget.components:
         return budget
     big = max(budget.components, key=lambda p: (p.pages, p.shapes))
@@ -147,6 +207,13 @@ def check_budget(components: Sequence[Component], sheet: Sheet, opts: ImposeOpti
                           f"{big.pages:,} pages.", file=file, field=comp.name,
                           hint="make the part simpler or fewer, or use larger paper so a board is cut into "
                                "fewer pieces")
+    if budget.seconds > MAX_SECONDS:
+        slow = ", ".join(formats)
+        raise LayoutError(f"the kit would take about {duration(budget.seconds)} to write as {slow} on {sheet.name} "
+                          f"({budget.pages:,} pages; the limit is {duration(MAX_SECONDS)}): {comp.name!r} has "
+                          f"{comp.count:,} parts.", file=file, field=comp.name,
+                          hint="build fewer parts (a shorter word list), fewer or lighter formats (pdf is the "
+                               "quickest; tts and cut-svg the slowest), or a lower --dpi for previews")
     return budget
 
 

@@ -1,6 +1,9 @@
 """Sheet templates (templates/sheets/<paper>.yaml): paper size, margin, gutter and crop-mark style."""
 from __future__ import annotations
 
+import math
+import os
+import stat
 from functools import lru_cache
 from pathlib import Path
 
@@ -8,6 +11,7 @@ from pydantic import BaseModel, ConfigDict
 
 from ..core.errors import SpecError
 from ..inputs.resources import sheets_dir
+from ..inputs.safefile import kind_of
 from ..inputs.specfields import Length, OptionalLength, SpecModel, load_yaml, validate_model
 
 
@@ -69,6 +73,14 @@ def sheet_path(paper: str) -> Path:
         SpecError: unknown paper.
     """
     path = Path(paper)
+    if paper.endswith((".yaml", ".yml")) or os.sep in paper:
+        try:
+            mode = os.stat(path).st_mode
+        except (OSError, ValueError):
+            mode = None
+        if mode is not None and not stat.S_ISREG(mode):
+            raise SpecError(f"the sheet file is not a regular file: {kind_of(mode)}.", file=path, field="--paper",
+                            hint="give the path of a sheet YAML file saved on disk, or a built-in paper name")
     if not (paper.endswith((".yaml", ".yml")) and path.is_file()):
         path = sheets_dir() / f"{paper.lower()}.yaml"
         if not path.is_file():
@@ -100,13 +112,81 @@ def open_sheet(paper: str) -> tuple[Sheet, Path]:
 
 @lru_cache(maxsize=32)
 def _load_sheet_file(path: Path, mtime_ns: int, size: int) -> Sheet:
-    data, lines = load_yaml(path)
+    data, lines = load_yaml(path, "sheet file")
     sheet = validate_model(Sheet, data, path, lines)
     if path.resolve().parent != sheets_dir().resolve() and sheet.name.lower() in available_papers():
         raise SpecError(f"the sheet is named {sheet.name!r}, like the built-in paper; its kit would replace the real "
                         f"{sheet.name.upper()} kit.", file=path, line=lines.get(("name",)), field="name",
                         hint=f"give your sheet a name of its own, e.g. {sheet.name.lower()}-custom")
-    if sheet.width <= 2 * sheet.margin + 40 or sheet.height <= 2 * sheet.margin + 40:
-        raise SpecError("the margins leave no printable area.", file=path, field="margin",
-                        hint="use a smaller margin")
+    check_room(sheet, path, lines)
     return sheet
+
+
+def check_room(sheet: Sheet, path: Path, lines: dict[tuple, int]) -> None:
+    """Refuse a margin, crop-mark offset or length, or gutter that leaves less than MIN_ROOM mm of
+    usable area in either direction, naming the field, its line and what is left.
+
+    The margin must leave MIN_PRINTABLE mm each way (above the FOOTER_BAND), and margin and crop-mark
+    reserve (offset + length on each side) together MIN_ROOM mm each way for parts (the larger of
+    margin and reserve is blamed); the mark line at
+    most MAX_MARK_WIDTH wide; the gutter at most half the smaller side of what is left for parts (two
+    parts and a gutter fit). Nothing negative is ever reported as an area left.
+
+    Raises:
+        SpecError: naming the sheet file, line and field.
+    """
+    def refuse(field: tuple, message: str, hint: str) -> SpecError:
+        line = lines.get(field) or lines.get(field[:1])
+        return SpecError(message, file=path, line=line, field=".".join(field), hint=hint)
+
+    m = sheet.margin
+    _, reserve = sheet.mark_reserve(0.0)
+    pw, ph = sheet.width - 2 * m, sheet.height - 2 * m - FOOTER_BAND
+    aw, ah = pw - 2 * reserve, ph - 2 * reserve
+    small = min(sheet.width, sheet.height - FOOTER_BAND)
+    if small < MIN_PRINTABLE:  # no margin would help: the paper is too small
+        side = "width" if sheet.width <= sheet.height - FOOTER_BAND else "height"
+        raise refuse((side,), f"{sheet.width:g} x {sheet.height:g} mm paper is too small to print on: even with no "
+                     f"margin it leaves {_left(sheet.width, sheet.height - FOOTER_BAND)} above the {FOOTER_BAND:g} mm "
+                     f"footer and {_left(sheet.width - 2 * reserve, sheet.height - FOOTER_BAND - 2 * reserve)} for "
+                     f"parts inside {reserve:g} mm of crop marks; the printable area must be at least "
+                     f"{MIN_PRINTABLE:g} mm and the parts' area {MIN_ROOM:g} mm each way.",
+                     f"make the {side} at least {MIN_PRINTABLE + 2 * m + (FOOTER_BAND if side == 'height' else 0):g} "
+                     "mm, or use a built-in paper")
+    if min(pw, ph) < MIN_PRINTABLE or (min(aw, ah) < MIN_ROOM and m > reserve):
+        most = min(_largest(sheet.width, sheet.height - FOOTER_BAND, MIN_PRINTABLE),
+                   _largest(sheet.width - 2 * reserve, sheet.height - FOOTER_BAND - 2 * reserve, MIN_ROOM))
+        raise refuse(("margin",), f"a margin of {m:g} mm leaves {_left(pw, ph)} inside it on {sheet.width:g} x "
+                     f"{sheet.height:g} mm paper (after {FOOTER_BAND:g} mm for the footer), {_left(aw, ah)} for parts "
+                     f"after {reserve:g} mm of crop marks on each side; the printable area must be at least "
+                     f"{MIN_PRINTABLE:g} mm and the parts' area {MIN_ROOM:g} mm each way.",
+                     f"use a margin of at most {most:g} mm")
+    if min(aw, ah) < MIN_ROOM:
+        which = ("crop_marks", "offset") if sheet.crop_marks.offset >= sheet.crop_marks.length else ("crop_marks", "length")
+        raise refuse(which, f"crop marks {sheet.crop_marks.offset:g} mm from the trim and {sheet.crop_marks.length:g} mm "
+                     f"long take {reserve:g} mm on each side of the parts, leaving {_left(aw, ah)} of the "
+                     f"{pw:g} x {ph:g} mm printable area; parts need at least {MIN_ROOM:g} mm each way.",
+                     f"keep crop_marks.offset + crop_marks.length at most {_largest(pw, ph, MIN_ROOM):g} mm "
+                     "(the usual is 2 mm + 4 mm)")
+    if sheet.crop_marks.width > MAX_MARK_WIDTH:
+        raise refuse(("crop_marks", "width"), f"crop-mark lines {sheet.crop_marks.width:g} mm wide would cover the "
+                     f"parts they mark (at most {MAX_MARK_WIDTH:g} mm).", "use a hairline: 0.25pt (about 0.09 mm)")
+    if sheet.gutter > min(aw, ah) / 2:
+        raise refuse(("gutter",), f"a gutter of {sheet.gutter:g} mm is wider than half of the {aw:g} x {ah:g} mm "
+                     "left for parts, so no two parts could share a row or column.",
+                     f"use a gutter of at most {min(aw, ah) / 2:g} mm (the usual is 3 mm)")
+
+
+MIN_PRINTABLE = 40.0  # mm each way inside the margins (and above the footer)
+MIN_ROOM = 25.0  # mm each way left for parts once the crop marks are reserved
+MAX_MARK_WIDTH = 1.0  # mm: the thickest crop-mark line
+
+
+def _left(w: float, h: float) -> str:
+    """'12 x 30 mm', or 'nothing' when a side is not positive (never a negative area)."""
+    return f"{w:g} x {h:g} mm" if w > 0 and h > 0 else "nothing"
+
+
+def _largest(w: float, h: float, room: float) -> float:
+    """The largest reserve on each of two sides of min(w, h) that leaves ``room``; never negative."""
+    return max(0.0, math.floor((min(w, h) - room) / 2 * 10) / 10)

@@ -4,7 +4,8 @@ A .txt list is UTF-8 (a byte-order mark and CRLF line ends are fine), one word p
 and lines starting with # ignored. A spreadsheet gives its words in the column headed ``word`` (any
 case), or in its first column if no row heads one; other columns and empty cells are ignored. Every
 word has exactly four letters (Unicode letters, counted after NFC normalisation, not bytes), no
-duplicates ignoring case, and every glyph must be in the embedded font. A letter whose NFKC form
+duplicates ignoring case, and every glyph must be in the embedded font. Modifier letters (Unicode
+category Lm: ʰ, ˢ, ʼ, ˈ) are not letters of a word and are refused like digits. A letter whose NFKC form
 differs (the ligature U+FB01 "fi", a fullwidth or mathematical letter, a superscript) is refused: it
 counts as one letter but prints as another, or as two.
 """
@@ -45,7 +46,7 @@ def read_words(path: Path, length: int = WORD_LENGTH) -> WordList:
     Raises:
         WordListError: missing or unreadable file, unknown suffix, not UTF-8, not a valid
             spreadsheet, a cell that is a number or date, a word that is not ``length`` letters, a
-            non-letter, a duplicate (ignoring case), a glyph missing from the font, no words at all,
+            non-letter or modifier letter, a duplicate (ignoring case), a glyph missing from the font, no words at all,
             or more than MAX_WORDS words. The message names the file and line, or for a spreadsheet
             the sheet, row and column.
     """
@@ -68,6 +69,10 @@ def read_words(path: Path, length: int = WORD_LENGTH) -> WordList:
         compat = next((ch for ch in word if unicodedata.normalize("NFKC", ch) != ch), None)
         if compat is not None:
             raise fail(_compatibility(word, compat), f"type {unicodedata.normalize('NFKC', compat)!r} as plain letters")
+        modifier = next((ch for ch in word if unicodedata.category(ch) == "Lm"), None)
+        if modifier is not None:
+            raise fail(f"{word!r} contains {modifier!r} ({_describe(modifier)}), a modifier letter: it marks how a "
+                       "sound is said and is not a letter of a word.", f"use letters only, one word per {per}")
         if len(word) != length:
             raise fail(f"{word!r} has {len(word)} letters; every word needs exactly {length}.",
                        f"replace it with a {length}-letter word")
@@ -91,6 +96,11 @@ def read_words(path: Path, length: int = WORD_LENGTH) -> WordList:
                             hint=f"put one {length}-letter word per row, in a column headed 'word' or the first column")
     first = entries[0]
     return WordList(path, tuple(words), tuple(lines), first.sheet, first.column)
+
+
+def _describe(ch: str) -> str:
+    """'U+02B0 MODIFIER LETTER SMALL H'."""
+    return f"U+{ord(ch):04X} {unicodedata.name(ch, 'unnamed character')}"
 
 
 def _compatibility(word: str, ch: str) -> str:
