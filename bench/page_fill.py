@@ -10,9 +10,12 @@ from __future__ import annotations
 
 import sys
 
-try:  # folders by concern (after 30d6521)
-    from pnp.build.plan import prepare
+try:  # the build plan (after eb425f2)
+    from pnp.build.plan import Request, load_paper, plan
     from pnp.layout.paper import load_sheet
+
+    def prepare(game: str):
+        return plan([game], Request(load_paper("a4"))).targets[0]
 except ImportError:  # the flat layout of b06101b
     from pnp.kit import prepare
     from pnp.layout.sheets import load_sheet
