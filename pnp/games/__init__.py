@@ -34,6 +34,13 @@ class KitContext:
     overrides: dict[str, Path] = field(default_factory=dict)
     full: bool = True
     _memo: dict[Any, Any] = field(default_factory=dict, repr=False)
+    read: list[Path] = field(default_factory=list)
+    """Extra files the game read for this kit (data, templates), for `pnp watch`; see record()."""
+
+    def record(self, path: Path) -> None:
+        """Note that the game read ``path``, so `pnp watch` rebuilds when it changes."""
+        if path not in self.read:
+            self.read.append(Path(path))
 
     def input_path(self, name: str, spec_value: str, fallback_dir: Path | None = None) -> Path:
         """Where input ``name`` comes from: its command-line override, else ``spec_value`` resolved
