@@ -116,7 +116,8 @@ def _split_formats(values: list[str]) -> tuple[str, ...]:
 
 
 def _targets(games: list[str] | None) -> list[str]:
-    return list(games) if games else list(registry())
+    from .custom import examples  # the data-driven examples shipped in specs/<name>/<name>.yaml
+    return list(games) if games else list(registry()) + examples()
 
 
 def _offset(text: str) -> tuple[float, float]:
@@ -296,6 +297,22 @@ def preview(
                                    overrides=overrides, progress=progress, prepared=ready.get(target))
             pngs = [f for f in result.files if f.suffix == ".png"]
             _say(f"{result.game}: {len(pngs) - 1} pages at {dpi} dpi, contact sheet {pngs[-1]}")
+
+
+@app.command()
+def new(
+    folder: Path = typer.Argument(..., help="The game folder to make (must not exist, or be empty)."),
+    data: Optional[Path] = typer.Option(None, "--data", help="A spreadsheet (.csv, .tsv, .xlsx, .ods): one card per row."),
+    quiet: bool = typer.Option(False, "--quiet", "-q", help=QUIET_HELP),
+) -> None:
+    """Make a game folder that builds as it is: spec, rules, front and back templates, and your
+    spreadsheet (every column printed on the cards) or a sample CSV. See docs/templates.md."""
+    STATE["quiet"] |= quiet
+    from .custom.scaffold import scaffold
+    with _guard():
+        files = scaffold(folder, data)
+        _say(f"made {folder}: {', '.join(f.name for f in files)}")
+        _say(f"next: pnp build {folder}   (then edit {files[0].parent.name}/front.yaml and rebuild, or pnp watch {folder})")
 
 
 @app.command("list")
