@@ -96,7 +96,7 @@ def _required(chk, r: Ready, rule: str) -> Finding:
 def _glyphs(chk, r: Ready, rule: str) -> Finding:
     cols = set()
     for face in r.faces.values():
-        cols |= template_columns([b.place for b in face.layers])
+        cols |= set(template_columns([b.place for b in face.layers]))
     bad, cells = [], 0
     for row in r.rows:
         if row is None:

@@ -148,7 +148,7 @@ class BoundLayer:
         if row is None or self.ctx.table is None:
             return SpecError(f"{where}: {message}", file=self.place.file, line=self.place.line_of(field),
                              field=field, hint=hint)
-        return self.ctx.table.error(row.number, column, f"{message} (template {where})", hint, field=field)
+        return self.ctx.table.error(row.number, column, f"{message.rstrip('.')} (template {where}).", hint, field=field)
 
     def paint(self, values: dict, row: Row | None) -> tuple[str | None, str | None]:
         c = self.colours

@@ -42,20 +42,25 @@ def _record(ctx: KitContext, path: Path) -> None:
         record(path)
 
 
-def template_columns(layers: list[Placed]) -> set[str]:
-    """Every column key a template's strings name (text, colours, when:)."""
-    cols: set[str] = set()
+def template_columns(layers: list[Placed]) -> dict[str, str]:
+    """Every column key a template's strings name (text, colours, when:), with where it is named
+    ("front.yaml, line 3")."""
+    cols: dict[str, str] = {}
     for p in layers:
         L = p.layer
-        for f in ("text", "fill", "stroke", "colour"):
+        for f in ("text", "fill", "stroke", "colour", "when"):
             value = getattr(L, f, None)
-            if isinstance(value, str):
+            if f == "when" and value is not None:
+                names = {key(value if isinstance(value, str) else value.column)}
+            elif isinstance(value, str):
                 try:
-                    cols |= {key(part[0]) for part in parse_placeholders(value) if isinstance(part, tuple)}
+                    names = {key(part[0]) for part in parse_placeholders(value) if isinstance(part, tuple)}
                 except ValueError:
-                    pass  # bind() reports it with its line
-        if L.when is not None:
-            cols.add(key(L.when if isinstance(L.when, str) else L.when.column))
+                    names = set()  # bind() reports it with its line
+            else:
+                continue
+            for name in names:
+                cols.setdefault(name, f"{p.file.name}, line {p.line_of(f)}, field {f}")
     return cols
 
 
@@ -95,12 +100,16 @@ def _ready(spec: CustomSpec, index: int, comp: ComponentSpec, ctx: KitContext, l
             _record(ctx, path)
         return path
 
-    needed = set(_names(comp.front)) | _names(comp.back or "") | _names(str(comp.copies))
+    where = f"{ctx.spec_path.name}, component {comp.name!r}"
+    needed = {c: where for c in _names(comp.front) | _names(comp.back or "") | _names(str(comp.copies))}
     for name in (comp.front, comp.back):
         if name and not _names(name):
-            needed |= template_columns(loaded[template(name, "front" if name is comp.front else "back")])
-    needed |= {key(c) for chk in spec.checks if chk.component == comp.name
-               for c in (getattr(chk, "columns", None) or ([chk.column] if hasattr(chk, "column") else []))}
+            for col, origin in template_columns(loaded[template(name, "front" if name is comp.front else "back")]).items():
+                needed.setdefault(col, origin)
+    for chk in spec.checks:
+        if chk.component == comp.name:
+            for c in (getattr(chk, "columns", None) or ([chk.column] if hasattr(chk, "column") else [])):
+                needed.setdefault(key(c), f"{ctx.spec_path.name}, a {chk.check} check")
     table = None
     rows: list[Row | None] = [None]
     if comp.data is not None:

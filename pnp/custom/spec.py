@@ -54,6 +54,18 @@ def _component_name(value: Any) -> Any:
     return value
 
 
+def _copies(value: Any) -> Any:
+    """A whole number 0..MAX_COPIES, or one placeholder naming the column that holds it."""
+    if isinstance(value, str) and re.fullmatch(r"\s*\{[^{}]+\}\s*", value):
+        return value.strip()
+    if isinstance(value, float) and value.is_integer():
+        value = int(value)
+    if isinstance(value, bool) or not isinstance(value, int) or not 0 <= value <= MAX_COPIES:
+        raise FieldError(f"must be a whole number from 0 to {MAX_COPIES} or a placeholder such as '{{copies}}'",
+                         f"write how many of each part to print, or name the column holding it: copies: '{{copies}}'")
+    return value
+
+
 Size = Annotated[tuple[Length, Length], BeforeValidator(_size)]
 
 
@@ -68,7 +80,7 @@ class ComponentSpec(SpecModel):
     data: str | None = None
     sheet: str | None = None
     header_row: Count(1, 1000, "the row number of the header in its sheet (1 is the top row)") | None = None
-    copies: Union[Count(0, MAX_COPIES, f"copies of a part: 0 to {MAX_COPIES}"), str] = 1
+    copies: Annotated[int | str, BeforeValidator(_copies)] = 1
     front: str
     back: str | None = None
     board: Flag = False
@@ -82,9 +94,6 @@ class ComponentSpec(SpecModel):
         if self.shape == "rounded" and not 0 < self.radius <= min(w, h) / 2:
             raise ValueError(f"radius {self.radius:g} mm must be above 0 and at most half the shorter side "
                              f"({min(w, h) / 2:g} mm)")
-        if isinstance(self.copies, str) and not re.fullmatch(r"\{[^{}]+\}", self.copies.strip()):
-            raise ValueError(f"copies {self.copies!r} must be a whole number or one placeholder such as "
-                             "'{copies}' naming a column")
         if self.data is None and (self.sheet or self.header_row):
             raise ValueError("sheet: and header_row: need data:")
         if self.board and self.back:

@@ -88,14 +88,17 @@ def text_of(value) -> str:
     return str(value).strip()
 
 
-def read_table(path: Path, needed: set[str], sheet: str | None = None, header_row: int | None = None,
+def read_table(path: Path, needed: dict[str, str] | set[str], sheet: str | None = None, header_row: int | None = None,
                max_rows: int = MAX_ROWS, field: str = "data") -> Table:
-    """The rows of the table in ``path`` whose header holds every column key in ``needed``.
+    """The rows of the table in ``path`` whose header holds every column key in ``needed`` (a set, or
+    a mapping of each key to where it is used, named in the error when a column is missing).
 
     Raises:
         DataError: missing, unreadable or oversized file; unknown suffix or sheet; no header row with
             the needed columns (naming the closest row and what it lacks); more than ``max_rows`` rows.
     """
+    uses = needed if isinstance(needed, dict) else {}
+    needed = set(needed)
     raw = _read_bytes(path, field)
     suffix = path.suffix.lower()
     if suffix in (".csv", ".tsv"):
@@ -124,8 +127,10 @@ def read_table(path: Path, needed: set[str], sheet: str | None = None, header_ro
     _, name, number, cells = best
     found = [text_of(c) for c in cells if text_of(c)]
     missing = sorted(needed - {key(c) for c in found})
-    raise DataError(f"{describe(name, number, None)}: no column {', '.join(repr(m) for m in missing)}; the closest "
-                    f"header row has {', '.join(found)}.", file=path, line=number, field=field,
+    used = "; ".join(f"{m!r} is used in {uses[m]}" for m in missing if m in uses)
+    raise DataError(f"{_row(name, number)}: no column {', '.join(repr(m) for m in missing)}; the closest "
+                    f"header row has {', '.join(found)}" + (f" ({used})." if used else "."), file=path, line=number,
+                    field=field,
                     hint="add the column to the sheet, or change the template's placeholders and the spec to the "
                          "columns it has")
 
@@ -139,7 +144,7 @@ def _table(path: Path, sheet: str | None, number: int, header: list, rows: list,
             continue
         k = key(h)
         if k in position:
-            raise DataError(f"{describe(sheet, number, None)}: two columns are headed {h!r}.", file=path,
+            raise DataError(f"{_row(sheet, number)}: two columns are headed {h!r}.", file=path,
                             line=number, hint="rename or delete one of them")
         position[k] = column_letter(j) if sheet is not None else j + 1
         cols.append((j, k))
@@ -153,6 +158,10 @@ def _table(path: Path, sheet: str | None, number: int, header: list, rows: list,
                               f"pnp reads at most {max_rows:,} rows per component; split the data")
         table.rows.append(Row(r, values))
     return table
+
+
+def _row(sheet: str | None, number: int) -> str:
+    return describe(sheet, number, None) if sheet is not None else f"row {number}"
 
 
 def _read_bytes(path: Path, field: str) -> bytes:
