@@ -122,3 +122,14 @@ def test_rounded_cut_lines(tmp_path):
     rects = cut.findall(".//s:rect", ns)
     assert rects and all(abs(float(r.get("width")) - 63) < 0.1 and abs(float(r.get("height")) - 88) < 0.1
                          and float(r.get("rx")) == 3.0 == float(r.get("ry")) for r in rects)
+
+
+def test_custom_imports_no_layout_render_build_or_cli():
+    """pnp.custom describes parts and reads data: it may use pnp.core, pnp.inputs and pnp.games only."""
+    from test_layering import import_graph
+    graph = import_graph()
+    mods = [m for m in graph if m == "pnp.custom" or m.startswith("pnp.custom.")]
+    assert len(mods) >= 5
+    bad = [f"{m} imports {d}" for m in mods for d in graph[m]
+           if d.split(".")[:2] in (["pnp", "layout"], ["pnp", "render"], ["pnp", "build"], ["pnp", "cli"])]
+    assert bad == []
