@@ -20,6 +20,7 @@ from .table import Row, Table, key
 from .template import Placed, TextLayer, WhenSpec, parse_placeholders
 from .textfit import fit
 
+DEFAULT_MIN_PT = 6.0  # the smallest size of ``fit: shrink`` when the layer gives no min_size
 _HEX = re.compile(r"#[0-9a-fA-F]{6}")
 
 
@@ -47,13 +48,21 @@ def colour_of(value: str) -> str | None:
 
 
 class Filler:
-    """A string with ``{column}`` placeholders, compiled once: ``columns`` it reads, ``fill(values)``."""
+    """A string with ``{column}`` placeholders, compiled once: ``columns`` it reads, ``fill(values)``.
 
-    def __init__(self, text: str, place: Placed, field: str, columns: set[str] | None, data: Path | None):
+    ``file`` and ``line`` say where the string was written, ``field`` its key; ``columns`` are the
+    data's column keys (None: the component has no data), ``data`` the data file (for messages).
+
+    Raises:
+        SpecError: an unmatched brace, an empty placeholder, or a placeholder naming no column.
+    """
+
+    def __init__(self, text: str, file: Path, line: int | None, field: str, columns: set[str] | None,
+                 data: Path | None):
         try:
             parts = parse_placeholders(text)
         except ValueError as exc:
-            raise SpecError(f"{field} {text!r} has {exc}.", file=place.file, line=place.line_of(field),
+            raise SpecError(f"{field} {text!r} has {exc}.", file=file, line=line,
                             field=field, hint="write {column} to fill in a column, {{ and }} for braces") from None
         self.parts = [p if isinstance(p, str) else key(p[0]) for p in parts]
         self.slots = [i for i, p in enumerate(parts) if not isinstance(p, str)]
@@ -61,12 +70,12 @@ class Filler:
         for name, col in zip((parts[i][0] for i in self.slots), self.columns):
             if columns is None:
                 raise SpecError(f"{field} uses the placeholder {{{name}}}, but this component has no data.",
-                                file=place.file, line=place.line_of(field), field=field,
+                                file=file, line=line, field=field,
                                 hint="add data: to the component in the spec, or remove the placeholder")
             if col not in columns:
                 raise SpecError(f"{field} uses the placeholder {{{name}}}, but {data.name if data else 'the data'} "
                                 f"has no column {name!r} (its columns: {', '.join(sorted(columns))}).",
-                                file=place.file, line=place.line_of(field), field=field,
+                                file=file, line=line, field=field,
                                 hint="use one of the data's column names, or add the column to the data")
         self.constant = "".join(self.parts) if not self.slots else None
 
@@ -114,8 +123,9 @@ class BoundLayer:
         self.show = _when(layer.when, place, ctx)
         self.colours = {f: self._colour_filler(getattr(layer, f), f)
                         for f in ("fill", "stroke", "colour") if isinstance(getattr(layer, f, None), str)}
-        self.text = Filler(layer.text, place, "text", ctx.columns, ctx.table and ctx.table.path) \
-            if isinstance(layer, TextLayer) else None
+        data = ctx.table.path if ctx.table else None
+        self.text = (Filler(layer.text, place.file, place.line_of("text"), "text", ctx.columns, data)
+                     if isinstance(layer, TextLayer) else None)
         self.draw = getattr(self, "_" + ("rect" if layer.type == "rounded" else layer.type))
         w, h = ctx.width, ctx.height
         self.box = None
@@ -126,7 +136,8 @@ class BoundLayer:
                                 line=place.line, field="w", hint="give the layer a positive width and height")
 
     def _colour_filler(self, value: str, field: str):
-        filler = Filler(value, self.place, field, self.ctx.columns, self.ctx.table and self.ctx.table.path)
+        filler = Filler(value, self.place.file, self.place.line_of(field), field, self.ctx.columns,
+                        self.ctx.table and self.ctx.table.path)
         if filler.constant is not None:
             try:
                 const = colour_of(filler.constant)
@@ -190,12 +201,12 @@ class BoundLayer:
                                    "font Noto Sans.", "use Latin, Greek or Cyrillic letters", "text")
         x, y, w, h = self.box
         bw, bh = (h, w) if L.rotate in (90, 270) else (w, h)
-        smallest = L.min_size if (L.fit == "shrink" and L.min_size is not None) else (6.0 if L.fit == "shrink" else L.size)
-        got = fit(text, L.size, min(smallest, L.size), bw, bh, L.wrap, L.line_spacing)
+        smallest = min(L.size, (L.min_size or DEFAULT_MIN_PT) if L.fit == "shrink" else L.size)
+        got = fit(text, L.size, smallest, bw, bh, L.wrap, L.line_spacing)
         if got is None:
             shown = text if len(text) <= 40 else text[:37] + "..."
             raise self._data_error(row, column, f"the text {shown!r} does not fit its {bw:g} x {bh:g} mm box even at "
-                                   f"{min(smallest, L.size):g} pt.",
+                                   f"{smallest:g} pt.",
                                    "shorten the text, or make the layer's box larger, its min_size smaller or set "
                                    "fit: shrink and wrap: true", "text")
         colour = self.colours["colour"](values, row) or "#000000"

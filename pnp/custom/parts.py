@@ -78,7 +78,8 @@ def ready(spec: CustomSpec, ctx: KitContext, lines: dict) -> list[Ready]:
         SpecError: a template is missing or malformed, names a column the data lacks, loops.
         DataError: the data cannot be read, lacks a column, has too many rows, a bad copies cell.
     """
-    return ctx.once(("custom", id(spec)), lambda: [_ready(spec, i, c, ctx, lines) for i, c in enumerate(spec.components)])
+    return ctx.once(("custom", id(spec)),
+                    lambda: [_ready(spec, i, c, ctx, lines) for i, c in enumerate(spec.components)])
 
 
 def _ready(spec: CustomSpec, index: int, comp: ComponentSpec, ctx: KitContext, lines: dict) -> Ready:
@@ -104,7 +105,8 @@ def _ready(spec: CustomSpec, index: int, comp: ComponentSpec, ctx: KitContext, l
     needed = {c: where for c in _names(comp.front) | _names(comp.back or "") | _names(str(comp.copies))}
     for name in (comp.front, comp.back):
         if name and not _names(name):
-            for col, origin in template_columns(loaded[template(name, "front" if name is comp.front else "back")]).items():
+            layers = loaded[template(name, "front" if name is comp.front else "back")]
+            for col, origin in template_columns(layers).items():
                 needed.setdefault(col, origin)
     for chk in spec.checks:
         if chk.component == comp.name:
@@ -130,8 +132,8 @@ def _ready(spec: CustomSpec, index: int, comp: ComponentSpec, ctx: KitContext, l
                         field=f"components.{index}.copies", hint="check the copies: a real deck is a few hundred parts")
     faces: dict[Path, Face] = {}
     cols = set(table.position) if table else None
-    fillers = {field: Filler(getattr(comp, field), _Where(ctx.spec_path, lines.get(("components", index, field), line)),
-                             field, cols, table.path if table else None)
+    fillers = {field: Filler(getattr(comp, field), ctx.spec_path, lines.get(("components", index, field), line),
+                             f"components.{index}.{field}", cols, table.path if table else None)
                for field in ("front", "back") if getattr(comp, field) is not None}
     paths: list[tuple[Path, Path | None]] = []
     for row in rows:
@@ -143,15 +145,6 @@ def _ready(spec: CustomSpec, index: int, comp: ComponentSpec, ctx: KitContext, l
                 faces[path] = Face(loaded[path], Context(*comp.size, cols, table))
         paths.append((got["front"], got["back"]))
     return Ready(comp, table, rows, copies, faces, paths, line)
-
-
-class _Where(Placed):
-    """Where a spec string was written (for Filler's messages)."""
-
-    def __init__(self, file: Path, line: int | None):
-        object.__setattr__(self, "file", file)
-        object.__setattr__(self, "line", line)
-        object.__setattr__(self, "lines", {})
 
 
 def _copies(comp: ComponentSpec, row: Row | None, table: Table | None) -> int:

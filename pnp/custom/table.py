@@ -7,7 +7,8 @@ column B").
 
 The header row is the first row, in the first HEADER_SEARCH rows of each sheet (the named sheet, else
 every sheet in order), that holds every column the component uses (names compared ignoring case and
-outer spaces); when it uses none, the row with the most filled cells; ``header_row`` names it instead. Rows below it are data; empty rows are skipped. Cell
+outer spaces); when it uses none, the row with the most filled cells; ``header_row`` names it
+instead. Rows below it are data; empty rows are skipped. Cell
 values become text: a whole number is written without ".0", a true/false value as TRUE/FALSE, a
 date as YYYY-MM-DD, so the same data as CSV, TSV, XLSX or ODS gives the same cards.
 
@@ -228,7 +229,8 @@ def _workbook(path: Path, raw: bytes, suffix: str, sheet: str | None) -> list[tu
         book = python_calamine.CalamineWorkbook.from_filelike(io.BytesIO(raw))
         names = [m.name for m in book.sheets_metadata if m.typ == python_calamine.SheetTypeEnum.WorkSheet]
     if sheet is not None and sheet not in names:
-        raise fail(f"the {what} has no sheet {sheet!r}; its sheets are {', '.join(names)}.", hint="name one of its sheets")
+        raise fail(f"the {what} has no sheet {sheet!r}; its sheets are {', '.join(names)}.",
+                   hint="name one of its sheets")
     out = []
     for name in ([sheet] if sheet else names):
         if kind == "xlsx":

@@ -45,7 +45,8 @@ def lay_out(text: str, size_pt: float, w: float, h: float, wrap_lines: bool, spa
     return Fitted(size_pt, tuple(lines), tuple(asc * size + i * lead for i in range(len(lines))), height)
 
 
-def fit(text: str, size_pt: float, min_pt: float, w: float, h: float, wrap_lines: bool, spacing: float) -> Fitted | None:
+def fit(text: str, size_pt: float, min_pt: float, w: float, h: float, wrap_lines: bool,
+        spacing: float) -> Fitted | None:
     """The largest size from ``size_pt`` down to ``min_pt`` (quarter-point steps) at which the text
     fits, set there; None when it does not fit even at ``min_pt``."""
     got = lay_out(text, size_pt, w, h, wrap_lines, spacing)
