@@ -87,7 +87,11 @@ def _ready(spec: CustomSpec, index: int, comp: ComponentSpec, ctx: KitContext, l
     line = lines.get(("components", index))
     loaded: dict[Path, list[Placed]] = {}
 
+    found: dict[tuple[str, str], Path] = {}
+
     def template(name: str, field: str, row: Row | None = None, table: Table | None = None) -> Path:
+        if (name, field) in found:
+            return found[name, field]
         try:
             path = resolve(name, spec_dir, spec_dir, ctx.spec_path, lines.get(("components", index, field), line),
                            f"components.{index}.{field}")
@@ -99,6 +103,7 @@ def _ready(spec: CustomSpec, index: int, comp: ComponentSpec, ctx: KitContext, l
         if path not in loaded:
             loaded[path] = load_template(path, spec_dir)
             _record(ctx, path)
+        found[name, field] = path
         return path
 
     where = f"{ctx.spec_path.name}, component {comp.name!r}"

@@ -52,6 +52,10 @@ def fit(text: str, size_pt: float, min_pt: float, w: float, h: float, wrap_lines
     got = lay_out(text, size_pt, w, h, wrap_lines, spacing)
     if got is not None or min_pt >= size_pt:
         return got
+    if not wrap_lines:  # the lines are fixed: width and height grow in proportion to the size
+        direct = _direct(text, size_pt, min_pt, w, h, spacing)
+        if direct is not None:
+            return direct
     smallest = lay_out(text, min_pt, w, h, wrap_lines, spacing)
     if smallest is None:
         return None
@@ -67,6 +71,21 @@ def fit(text: str, size_pt: float, min_pt: float, w: float, h: float, wrap_lines
     return best
 
 
-def widest(lines: tuple[str, ...], size_pt: float) -> float:
-    """Width in mm of the widest of ``lines`` at ``size_pt``."""
-    return max((text_width_mm(line, size_pt) for line in lines), default=0.0)
+def _direct(text: str, size_pt: float, min_pt: float, w: float, h: float, spacing: float) -> Fitted | None:
+    """fit() for lines that do not wrap: the largest quarter-point step at which both the widest line
+    and the block's height fit, computed, then set (None when it does not fit at ``min_pt``)."""
+    asc, desc = _metrics()
+    lines = text.split("\n")
+    per_pt = max(text_width_mm(line, 1.0) for line in lines)
+    tall = (asc + desc + (len(lines) - 1) * spacing) * MM_PER_PT
+    best = min(size_pt, w / per_pt if per_pt > 0 else size_pt, h / tall)
+    if best < min_pt - EPS:
+        return None
+    size = min_pt + int((best - min_pt + EPS) / STEP_PT) * STEP_PT
+    for trial in (size, size - STEP_PT):  # rounding at the last digit may need one step down
+        if trial >= min_pt - EPS:
+            got = lay_out(text, trial, w, h, False, spacing)
+            if got is not None:
+                return got
+    return None
+
