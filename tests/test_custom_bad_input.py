@@ -68,6 +68,8 @@ CASES = {
                         ("deck.csv", "line 2", "fill", ["'TREE' is not a colour"])),
     "unknown layer type": ("", FRONT.replace("type: rect", "type: star"), None, None,
                            ("front.yaml", "line 2", "layers.0.type", ["'star'"])),
+    "extends an unknown layer": ("", FRONT + "  - {extends: title, x: 10}\n", None, None,
+                                 ("front.yaml", "line 4", "layers.2.extends", ["extends 'title'"])),
     "missing template": ("", None, None, None, None),
 }
 

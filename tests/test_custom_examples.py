@@ -32,7 +32,11 @@ def _length(v) -> float:
 
 def _text_boxes(name: str) -> list[tuple[float, float, float, float]]:
     """(x, y, w, h) mm of every text layer of the example's front template."""
-    layers = yaml.safe_load((EXAMPLES / name / "front.yaml").read_text(encoding="utf-8"))["layers"]
+    layers, named = [], {}
+    for L in yaml.safe_load((EXAMPLES / name / "front.yaml").read_text(encoding="utf-8"))["layers"]:
+        L = {**named.get(L.get("extends"), {}), **L}  # a layer that extends a named one takes its fields
+        named[L.get("name")] = L
+        layers.append(L)
     return [(_length(L["x"]), _length(L["y"]), _length(L["w"]), _length(L["h"])) for L in layers if L["type"] == "text"]
 
 

@@ -1,8 +1,9 @@
 """Card templates: YAML layouts of layers (rect, circle, polygon, line, text) in mm or % of the part.
 
 A template file holds ``layers:`` (drawn in order, later on top) and may ``include:`` other template
-files, whose layers are drawn first. A name resolves beside the including file, then beside the spec,
-then in pnp's shipped templates folder. Every string may hold ``{column}`` placeholders (``{{`` and
+files, whose layers are drawn first. A layer may have a ``name`` and a later layer may ``extends:``
+it, taking every field it does not set itself (a box moved, a colour changed). A template file name
+resolves beside the including file, then beside the spec, then in pnp's shipped templates folder. Every string may hold ``{column}`` placeholders (``{{`` and
 ``}}`` are literal braces); see docs/templates.md for every field, unit and default.
 
 Limits: includes nest at most MAX_DEPTH deep and a template (with its includes) has at most MAX_LAYERS
@@ -81,6 +82,8 @@ class WhenSpec(SpecModel):
 
 
 class _Layer(SpecModel):
+    name: str | None = None
+    extends: str | None = None
     when: str | WhenSpec | None = None
 
 
@@ -165,6 +168,7 @@ class Placed:
     line: int | None
     index: int
     lines: dict
+    raw: dict
 
     def line_of(self, key: str) -> int | None:
         """The line of field ``key`` of this layer (else the layer's line)."""
@@ -218,9 +222,11 @@ def load_template(path: Path, spec_dir: Path, _chain: tuple[Path, ...] = (), _li
         line = lines.get(("include", i))
         child = resolve(name, path.parent, spec_dir, path, line, "include")
         out += load_template(child, spec_dir, _chain + (real,), (path, line))
+    named = {p.layer.name: p for p in out if p.layer.name}
     for i, raw in enumerate(top.layers):
         sub = {k[2:]: v for k, v in lines.items() if k[:2] == ("layers", i) and len(k) > 2}
         line = lines.get(("layers", i))
+        raw = _extended(raw, named, path, sub.get(("extends",), line), i)
         kind = raw.get("type")
         model = LAYER_TYPES.get(kind) if isinstance(kind, str) else None
         if model is None:
@@ -231,11 +237,32 @@ def load_template(path: Path, spec_dir: Path, _chain: tuple[Path, ...] = (), _li
         except SpecError as exc:
             exc.field = f"layers.{i}.{exc.field}" if exc.field else f"layers.{i}"
             raise
-        out.append(Placed(layer, path, line, i + 1, sub))
+        out.append(Placed(layer, path, line, i + 1, sub, raw))
+        if layer.name:
+            named[layer.name] = out[-1]
     if len(out) > MAX_LAYERS:
         raise SpecError(f"template {path.name} has {len(out)} layers with its includes (limit {MAX_LAYERS}).",
                         file=path, field="layers", hint="split the design or include fewer templates")
     return out
+
+
+def _extended(raw: dict, named: dict[str, Placed], path: Path, line: int | None, i: int) -> dict:
+    """``raw`` with the fields of the layer it ``extends`` (named earlier, here or in an include) filled
+    in: its own keys win; the name is not inherited.
+
+    Raises:
+        SpecError: no earlier layer has that name.
+    """
+    base = raw.get("extends")
+    if base is None:
+        return raw
+    if not isinstance(base, str) or base not in named:
+        names = ", ".join(named) or "none (add name: to a layer)"
+        raise SpecError(f"layer {i + 1} extends {base!r}, but no earlier layer has that name.", file=path,
+                        line=line, field=f"layers.{i}.extends", hint=f"name one of: {names}")
+    merged = {k: v for k, v in named[base].raw.items() if k not in ("name", "extends")}
+    merged.update(raw)
+    return merged
 
 
 _PLACEHOLDER = re.compile(r"\{\{|\}\}|\{([^{}]*)\}|[{}]")
