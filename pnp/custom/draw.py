@@ -20,6 +20,7 @@ from .table import Row, Table, key
 from .template import Placed, TextLayer, WhenSpec, parse_placeholders
 from .textfit import fit
 
+MAX_TEXT_CHARS = 5000  # characters one text layer sets: a tarot card full of 4 pt text holds about 3,000
 DEFAULT_MIN_PT = 6.0  # the smallest size of ``fit: shrink`` when the layer gives no min_size
 _HEX = re.compile(r"#[0-9a-fA-F]{6}")
 
@@ -195,6 +196,9 @@ class BoundLayer:
         if not text.strip():
             return
         column = self.text.columns[0] if self.text.columns else None
+        if len(text) > MAX_TEXT_CHARS:
+            raise self._data_error(row, column, f"the text has {len(text):,} characters (limit {MAX_TEXT_CHARS:,}).",
+                                   "shorten the cell: no card holds more", "text")
         missing = missing_glyphs(text)
         if missing:
             raise self._data_error(row, column, f"{missing[0]!r} (U+{ord(missing[0]):04X}) is not in the embedded "

@@ -117,8 +117,7 @@ def scaffold(folder: Path, data: Path | None = None) -> list[Path]:
     if data is None:
         component["copies"] = "{copies}"
     component.update({"front": "front.yaml", "back": "back.yaml"})
-    checks = [{"check": "required", "component": "card", "columns": columns[:1]},
-              {"check": "glyphs", "component": "card"}]
+    checks = [{"check": "glyphs", "component": "card"}]  # more: count, per_value, unique, allowed, required
     spec = {"title": title, "designer": "", "rules": "rules.md", "components": [component], "checks": checks}
     head = (f"# {title}: a data-driven pnp game (docs/templates.md defines every field).\n"
             f"# Build it with `pnp build {folder.name}`; edit the data, the templates and rebuild.\n")

@@ -5,11 +5,11 @@ guard before python-calamine opens a workbook, the same CSV dialects (UTF-8 with
 byte-order mark, ``;``-separated CSV) and the same locations in messages ("sheet Cards, row 5,
 column B").
 
-The header row is the first row, in the first HEADER_SEARCH rows of each sheet (the named sheet, else
-every sheet in order), that holds every column the component uses (names compared ignoring case and
-outer spaces); when it uses none, the row with the most filled cells; ``header_row`` names it
-instead. Rows below it are data; empty rows are skipped. Cell
-values become text: a whole number is written without ".0", a true/false value as TRUE/FALSE, a
+The header row is the first row, in the first HEADER_SEARCH rows of each sheet (the named sheet,
+else every visible sheet in order), that holds every column the component uses (names compared
+ignoring case and outer spaces); when it uses none, the row with the most filled cells;
+``header_row`` names it instead. Rows below it are data; empty rows are skipped. Cell values become
+text: a whole number is written without ".0", a true/false value as TRUE/FALSE, a
 date as YYYY-MM-DD, so the same data as CSV, TSV, XLSX or ODS gives the same cards.
 
 Limits: MAX_ROWS data rows (refused at the first row over, before any card is drawn) and the list
@@ -227,12 +227,14 @@ def _workbook(path: Path, raw: bytes, suffix: str, sheet: str | None) -> list[tu
     import python_calamine
     with _calamine_errors(fail, what):
         book = python_calamine.CalamineWorkbook.from_filelike(io.BytesIO(raw))
-        names = [m.name for m in book.sheets_metadata if m.typ == python_calamine.SheetTypeEnum.WorkSheet]
+        sheets = [m for m in book.sheets_metadata if m.typ == python_calamine.SheetTypeEnum.WorkSheet]
+        names = [m.name for m in sheets]
+        visible = [m.name for m in sheets if m.visible == python_calamine.SheetVisibleEnum.Visible]
     if sheet is not None and sheet not in names:
         raise fail(f"the {what} has no sheet {sheet!r}; its sheets are {', '.join(names)}.",
                    hint="name one of its sheets")
     out = []
-    for name in ([sheet] if sheet else names):
+    for name in ([sheet] if sheet else visible):  # hidden sheets only when named
         if kind == "xlsx":
             guard.check_xlsx_extent(name, MAX_CELLS, what)
         with _calamine_errors(fail, what):
