@@ -133,3 +133,19 @@ def test_custom_imports_no_layout_render_build_or_cli():
     bad = [f"{m} imports {d}" for m in mods for d in graph[m]
            if d.split(".")[:2] in (["pnp", "layout"], ["pnp", "render"], ["pnp", "build"], ["pnp", "cli"])]
     assert bad == []
+
+
+def test_tabletop_simulator_deck_of_rounded_cards(tmp_path):
+    """Rounded-corner cards make a TTS deck like rectangular ones: 54 faces, the cards' aspect ratio."""
+    import json
+
+    from PIL import Image
+    from conftest import REPO
+    result = build_kit(str(REPO / "specs" / "playing-cards"), out=tmp_path, formats=("tts",))
+    deck = json.loads(next(p for p in result.files if p.suffix == ".json").read_text(encoding="utf-8"))
+    assert deck["cards"] == 54
+    sheet = deck["sheets"][0]
+    w, h = sheet["card_px"]
+    assert abs(w / h - 63 / 88) < 0.01
+    img = Image.open(next(p for p in result.files if p.name == sheet["FaceURL"]))
+    assert img.size == (w * sheet["NumWidth"], h * sheet["NumHeight"])
