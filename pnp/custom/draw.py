@@ -127,6 +127,8 @@ class BoundLayer:
         data = ctx.table.path if ctx.table else None
         self.text = (Filler(layer.text, place.file, place.line_of("text"), "text", ctx.columns, data)
                      if isinstance(layer, TextLayer) else None)
+        self.varying = (self.show is not None or (self.text is not None and self.text.constant is None)
+                        or any(getattr(c, "varying", False) for c in self.colours.values()))
         self.draw = getattr(self, "_" + ("rect" if layer.type == "rounded" else layer.type))
         w, h = ctx.width, ctx.height
         self.box = None
@@ -153,6 +155,7 @@ class BoundLayer:
                 return colour_of(text)
             except ValueError as exc:
                 raise self._data_error(row, filler.columns[0], str(exc) + ".", "fix the cell", field) from None
+        resolve.varying = True
         return resolve
 
     def _data_error(self, row: Row | None, column: str | None, message: str, hint: str, field: str):
@@ -226,8 +229,17 @@ class Face:
 
     def __init__(self, layers: list[Placed], ctx: Context):
         self.layers = [BoundLayer(p, ctx) for p in layers]
+        self.same: tuple | None = None  # the one drawing of a face that reads no column (a common back)
+        self.varying = any(layer.varying for layer in self.layers)
 
     def draw(self, row: Row | None) -> tuple:
+        if not self.varying:
+            if self.same is None:
+                self.same = self._draw(None)
+            return self.same
+        return self._draw(row)
+
+    def _draw(self, row: Row | None) -> tuple:
         values = row.values if row is not None else {}
         out: list = []
         for layer in self.layers:
