@@ -160,3 +160,16 @@ def test_examples_are_built_by_default():
 def test_watch_sees_data_and_templates(kits):
     used = {p.name for p in kits["playing-cards"].inputs}
     assert {"playing-cards.yaml", "cards.csv", "front.yaml", "card-back.yaml", "rules.md"} <= used
+
+
+def test_watch_sees_included_templates(tmp_path):
+    """A template's includes are inputs too: `pnp watch` rebuilds when one of them changes."""
+    import shutil
+    game = tmp_path / "playing-cards"
+    shutil.copytree(EXAMPLES / "playing-cards", game)
+    (game / "back.yaml").write_text("include: [shared/card-back.yaml]\nlayers: []\n", encoding="utf-8")
+    spec = game / "playing-cards.yaml"
+    spec.write_text(spec.read_text(encoding="utf-8").replace("back: shared/card-back.yaml", "back: back.yaml"),
+                    encoding="utf-8")
+    result = build_kit(str(game), out=tmp_path / "out", formats=("pdf",))
+    assert {"back.yaml", "card-back.yaml"} <= {p.name for p in result.inputs}

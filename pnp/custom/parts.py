@@ -101,8 +101,12 @@ def _ready(spec: CustomSpec, index: int, comp: ComponentSpec, ctx: KitContext, l
             col = next(iter(_names(getattr(comp, field))), None)
             raise table.error(row.number, col, exc.message, exc.hint, field=field) from None
         if path not in loaded:
-            loaded[path] = load_template(path, spec_dir)
-            _record(ctx, path)
+            files: list[Path] = []
+            try:
+                loaded[path] = load_template(path, spec_dir, files)
+            finally:
+                for file in files:  # watched even when one is broken, so fixing it rebuilds
+                    _record(ctx, file)
         found[name, field] = path
         return path
 

@@ -199,9 +199,10 @@ def resolve(name: str, beside: Path, spec_dir: Path, file: Path | None = None, l
                     hint="check the file name, or run `pnp new` to see a working folder")
 
 
-def load_template(path: Path, spec_dir: Path, _chain: tuple[Path, ...] = (), _line: tuple | None = None
-                  ) -> list[Placed]:
-    """Every layer of the template at ``path``, includes first, validated.
+def load_template(path: Path, spec_dir: Path, files: list[Path] | None = None, _chain: tuple[Path, ...] = (),
+                  _line: tuple | None = None) -> list[Placed]:
+    """Every layer of the template at ``path``, includes first, validated; every file read (the
+    template and its includes) is appended to ``files``.
 
     Raises:
         SpecError: malformed YAML, unknown key or type, bad value (file, line and field), an include
@@ -215,13 +216,15 @@ def load_template(path: Path, spec_dir: Path, _chain: tuple[Path, ...] = (), _li
     if len(_chain) >= MAX_DEPTH:
         raise SpecError(f"templates are included more than {MAX_DEPTH} deep.", file=path, field="include",
                         hint="include fewer levels of templates")
+    if files is not None:
+        files.append(path)
     data, lines = load_yaml(path)
     top = validate_model(_TemplateFile, data, path, lines)
     out: list[Placed] = []
     for i, name in enumerate(top.include):
         line = lines.get(("include", i))
         child = resolve(name, path.parent, spec_dir, path, line, "include")
-        out += load_template(child, spec_dir, _chain + (real,), (path, line))
+        out += load_template(child, spec_dir, files, _chain + (real,), (path, line))
     named = {p.layer.name: p for p in out if p.layer.name}
     for i, raw in enumerate(top.layers):
         sub = {k[2:]: v for k, v in lines.items() if k[:2] == ("layers", i) and len(k) > 2}
