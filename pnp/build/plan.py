@@ -73,7 +73,7 @@ def load_target(target: str) -> LoadedSpec:
         if not path.exists() and not target.endswith((".yaml", ".yml")) and os.sep not in target:
             raise SpecError(f"unknown game {target!r} and no such spec file.", field="GAME",
                             hint=f"use one of: {', '.join(games)}, or the path of a spec file")
-    if path.is_dir():  # a data-driven game's folder (pnp.custom)
+    if path.is_dir() and path.suffix not in (".yaml", ".yml"):  # a data-driven game's folder (pnp.custom)
         from ..custom import spec_in_folder
         path = spec_in_folder(path)
     data, lines = load_yaml(path)
