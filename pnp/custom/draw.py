@@ -22,6 +22,7 @@ from .textfit import fit
 
 MAX_TEXT_CHARS = 5000  # characters one text layer sets: a tarot card full of 4 pt text holds about 3,000
 DEFAULT_MIN_PT = 6.0  # the smallest size of ``fit: shrink`` when the layer gives no min_size
+EPS = 1e-6  # mm
 _HEX = re.compile(r"#[0-9a-fA-F]{6}")
 
 
@@ -137,6 +138,11 @@ class BoundLayer:
             if self.box[2] <= 0 or self.box[3] <= 0:
                 raise SpecError(f"{place.label}: its box is {self.box[2]:g} x {self.box[3]:g} mm.", file=place.file,
                                 line=place.line, field="w", hint="give the layer a positive width and height")
+            bx, by, bw, bh = self.box
+            if self.text is not None and not (-EPS <= bx and -EPS <= by and bx + bw <= w + EPS and by + bh <= h + EPS):
+                raise SpecError(f"{place.label}: its text box ({bx:g}, {by:g}) {bw:g} x {bh:g} mm reaches past the "
+                                f"{w:g} x {h:g} mm part, where the cut would take letters off.", file=place.file,
+                                line=place.line, field="x", hint="keep text boxes on the part, ideally 3 mm inside")
 
     def _colour_filler(self, value: str, field: str):
         filler = Filler(value, self.place.file, self.place.line_of(field), field, self.ctx.columns,
