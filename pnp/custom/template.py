@@ -3,8 +3,9 @@
 A template file holds ``layers:`` (drawn in order, later on top) and may ``include:`` other template
 files, whose layers are drawn first. A layer may have a ``name`` and a later layer may ``extends:``
 it, taking every field it does not set itself (a box moved, a colour changed). A template file name
-resolves beside the including file, then beside the spec, then in pnp's shipped templates folder. Every string may hold ``{column}`` placeholders (``{{`` and
-``}}`` are literal braces); see docs/templates.md for every field, unit and default.
+resolves beside the including file, then beside the spec, then in pnp's shipped templates folder.
+Every string may hold ``{column}`` placeholders (``{{`` and ``}}`` are literal braces); see
+docs/templates.md for every field, unit and default.
 
 Limits: includes nest at most MAX_DEPTH deep and a template (with its includes) has at most MAX_LAYERS
 layers; a template including itself, directly or not, is refused naming the file and line.
