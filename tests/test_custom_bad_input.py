@@ -63,7 +63,7 @@ CASES = {
                                  ("front.yaml", "line 1", "include", ["includes itself"])),
     "include loop": ("", "include: [other.yaml]\n" + FRONT, None, {"other.yaml": "include: [front.yaml]\nlayers: []\n"},
                      ("other.yaml", "line 1", "include", ["includes itself"])),
-    "100,000 rows": ("", None, LONG, None, ("deck.csv", "line 10002", None, ["more than 10,000 data rows"])),
+    "100,000 rows": ("", None, LONG, None, ("deck.csv", "line 10002", "components.0.data", ["more than 10,000 data rows"])),
     "bad colour cell": ("", FRONT.replace('fill: "#ffffff"', 'fill: "{word}"'), None, None,
                         ("deck.csv", "line 2", "fill", ["'TREE' is not a colour"])),
     "unknown layer type": ("", FRONT.replace("type: rect", "type: star"), None, None,

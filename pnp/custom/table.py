@@ -103,9 +103,9 @@ def read_table(path: Path, needed: dict[str, str] | set[str], sheet: str | None 
     raw = _read_bytes(path, field)
     suffix = path.suffix.lower()
     if suffix in (".csv", ".tsv"):
-        sheets = [(None, _delimited(path, raw, "\t" if suffix == ".tsv" else ","))]
+        sheets = [(None, _delimited(path, raw, "\t" if suffix == ".tsv" else ",", field))]
     else:
-        sheets = _workbook(path, raw, suffix[1:], sheet)
+        sheets = _workbook(path, raw, suffix[1:], sheet, field)
     best: tuple[int, str | None, int, list] | None = None
     for name, rows in sheets:
         candidates = [(header_row, rows[header_row - 1])] if header_row and header_row <= len(rows) else \
@@ -116,11 +116,11 @@ def read_table(path: Path, needed: dict[str, str] | set[str], sheet: str | None 
                 continue
             have = len(needed & keys) if needed else len(keys)
             if needed and needed <= keys:
-                return _table(path, name, number, cells, rows, max_rows)
+                return _table(path, name, number, cells, rows, max_rows, field)
             if best is None or have > best[0]:
                 best = (have, name, number, cells)
     if best is not None and not needed:  # nothing named: the fullest of the first rows is the header
-        return _table(path, best[1], best[2], best[3], dict(sheets)[best[1]], max_rows)
+        return _table(path, best[1], best[2], best[3], dict(sheets)[best[1]], max_rows, field)
     if best is None:
         where = f"row {header_row}" if header_row else f"the first {HEADER_SEARCH} rows"
         raise DataError(f"no header row: {where} of {'every sheet' if len(sheets) > 1 else 'the file'} "
@@ -136,7 +136,8 @@ def read_table(path: Path, needed: dict[str, str] | set[str], sheet: str | None 
                          "columns it has")
 
 
-def _table(path: Path, sheet: str | None, number: int, header: list, rows: list, max_rows: int) -> Table:
+def _table(path: Path, sheet: str | None, number: int, header: list, rows: list, max_rows: int,
+           field: str) -> Table:
     headers = [text_of(c) for c in header]
     position: dict[str, str | int] = {}
     cols: list[tuple[int, str]] = []
@@ -146,7 +147,7 @@ def _table(path: Path, sheet: str | None, number: int, header: list, rows: list,
         k = key(h)
         if k in position:
             raise DataError(f"{_row(sheet, number)}: two columns are headed {h!r}.", file=path,
-                            line=number, hint="rename or delete one of them")
+                            line=number, field=field, hint="rename or delete one of them")
         position[k] = column_letter(j) if sheet is not None else j + 1
         cols.append((j, k))
     table = Table(path, sheet, number, [h for h in headers if h], position)
@@ -156,7 +157,7 @@ def _table(path: Path, sheet: str | None, number: int, header: list, rows: list,
             continue
         if len(table.rows) >= max_rows:
             raise table.error(r, None, f"more than {max_rows:,} data rows.",
-                              f"pnp reads at most {max_rows:,} rows per component; split the data")
+                              f"pnp reads at most {max_rows:,} rows per component; split the data", field=field)
         table.rows.append(Row(r, values))
     return table
 
@@ -190,13 +191,14 @@ def _read_bytes(path: Path, field: str) -> bytes:
     return raw
 
 
-def _delimited(path: Path, raw: bytes, delimiter: str) -> list[list[str]]:
+def _delimited(path: Path, raw: bytes, delimiter: str, field: str) -> list[list[str]]:
     try:
         text = raw.decode("utf-8-sig")
     except UnicodeDecodeError as exc:
         line = raw[: exc.start].count(b"\n") + 1
         raise DataError(f"row {line}: not UTF-8 (byte 0x{raw[exc.start]:02x}; the file may be Latin-1 or "
-                        "Windows-1252).", file=path, line=line, hint="save or export it as CSV UTF-8") from None
+                        "Windows-1252).", file=path, line=line, field=field,
+                        hint="save or export it as CSV UTF-8") from None
     if delimiter == ",":
         first = next((ln for ln in text.splitlines() if ln.strip()), "")
         if ";" in first and "," not in first:
@@ -210,13 +212,14 @@ def _delimited(path: Path, raw: bytes, delimiter: str) -> list[list[str]]:
                 break  # _table reports the first row over the limit
     except csv.Error as exc:
         raise DataError(f"row {len(rows) + 1}: cannot be read as {'TSV' if delimiter == chr(9) else 'CSV'} ({exc}).",
-                        file=path, line=len(rows) + 1, hint="export it again, or check its quotes") from None
+                        file=path, line=len(rows) + 1, field=field,
+                        hint="export it again, or check its quotes") from None
     return rows
 
 
-def _workbook(path: Path, raw: bytes, suffix: str, sheet: str | None) -> list[tuple[str, list]]:
+def _workbook(path: Path, raw: bytes, suffix: str, sheet: str | None, field: str) -> list[tuple[str, list]]:
     def fail(message: str, row: int | None = None, hint: str | None = None, where: str | None = None):
-        return DataError(f"{where}: {message}" if where else message, file=path, line=row, hint=hint)
+        return DataError(f"{where}: {message}" if where else message, file=path, line=row, field=field, hint=hint)
 
     fail.fail = fail  # _calamine_errors calls reader.fail
     guard = WorkbookGuard(raw, fail)
