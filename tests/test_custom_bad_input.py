@@ -113,3 +113,26 @@ def test_rows_refused_before_drawing(tmp_path, monkeypatch):
     r = runner.invoke(app, ["build", str(spec), "--out", str(tmp_path / "out")])
     assert r.exit_code == 2 and drawn == []
     assert not (tmp_path / "out" / "deck").exists()
+
+
+@pytest.mark.parametrize("case", ["latin-1 csv", "unknown sheet", "two columns alike"])
+def test_bad_data_file(existing, tmp_path, case):
+    spec = _game(tmp_path / "deck")
+    data = tmp_path / "deck" / "deck.csv"
+    if case == "latin-1 csv":
+        data.write_bytes("word\nTREE\ncaf\u00e9\n".encode("latin-1"))
+        needles = ["line 3", "not UTF-8", "0xe9"]
+    elif case == "unknown sheet":
+        spec.write_text(spec.read_text(encoding="utf-8").replace("    front:", "    sheet: Cards\n    front:"),
+                        encoding="utf-8")
+        needles = ["deck.csv", "has no sheets", "'Cards'", "field components.0.data"]
+    else:
+        data.write_text("word,Word\nTREE,LEAF\n", encoding="utf-8")
+        needles = ["line 1", "two columns are headed 'Word'"]
+    before = snapshot(existing)
+    r = runner.invoke(app, ["build", str(spec), "--out", str(existing)])
+    out = " ".join(r.output.split())
+    assert r.exit_code == 2 and "Traceback" not in r.output, r.output
+    for needle in needles:
+        assert needle in out, (needle, out)
+    assert snapshot(existing) == before

@@ -103,6 +103,9 @@ def read_table(path: Path, needed: dict[str, str] | set[str], sheet: str | None 
     raw = _read_bytes(path, field)
     suffix = path.suffix.lower()
     if suffix in (".csv", ".tsv"):
+        if sheet is not None:
+            raise DataError(f"a {suffix} file has no sheets, but the spec names the sheet {sheet!r}.", file=path,
+                            field=field, hint="remove sheet: from the component, or name a workbook (.xlsx, .ods)")
         sheets = [(None, _delimited(path, raw, "\t" if suffix == ".tsv" else ",", field))]
     else:
         sheets = _workbook(path, raw, suffix[1:], sheet, field)
