@@ -76,7 +76,7 @@ def _front(columns: list[str]) -> dict:
 
 def _back(title: str) -> dict:
     return {"include": ["shared/card-back.yaml"],
-            "layers": [{"type": "text", "text": _escape(title), "x": "10%", "y": "82%", "w": "80%", "h": "8%",
+            "layers": [{"type": "text", "text": _escape(title), "x": "10%", "y": "89%", "w": "80%", "h": "5%",
                         "size": 10, "min_size": 5, "fit": "shrink", "align": "center", "valign": "middle",
                         "bold": True, "colour": "#ffffff"}]}
 
