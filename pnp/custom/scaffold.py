@@ -107,10 +107,11 @@ def scaffold(folder: Path, data: Path | None = None) -> list[Path]:
             raise SpecError(f"--data {Path(data).name!r} is not a .csv, .tsv, .xlsx or .ods file.", file=data,
                             field="--data", hint="save the spreadsheet in one of those formats")
         table = read_table(Path(data), set(), field="--data")
-        columns = [h for h in table.headers if "{" not in h and "}" not in h][:MAX_FIELDS]
+        usable = [h for h in table.headers if "{" not in h and "}" not in h]
+        columns, left = usable[:MAX_FIELDS], [h for h in table.headers if h not in usable[:MAX_FIELDS]]
         data_name, sheet = f"data{Path(data).suffix.lower()}", table.sheet
     else:
-        columns, data_name, sheet = ["name", "text"], "cards.csv", None
+        columns, left, data_name, sheet = ["name", "text"], [], "cards.csv", None
     component: dict = {"name": "card", "size": "poker", "shape": "rounded", "radius": "3mm", "data": data_name}
     if sheet is not None:
         component["sheet"] = sheet
@@ -123,7 +124,9 @@ def scaffold(folder: Path, data: Path | None = None) -> list[Path]:
             f"# Build it with `pnp build {folder.name}`; edit the data, the templates and rebuild.\n")
     files = {f"{folder.name}.yaml": _dump(spec, head), "rules.md": RULES.format(title=title, data=data_name),
              "front.yaml": _dump(_front(columns), f"# The card front: {len(columns)} columns of {data_name}, each a "
-                                 "labelled field (mm on a 63 x 88 mm card).\n"),
+                                 "labelled field (mm on a 63 x 88 mm card).\n"
+                                 + (f"# Not printed (at most {MAX_FIELDS} fit, and names with braces cannot be "
+                                    f"placeholders): {', '.join(left)}.\n" if left else "")),
              "back.yaml": _dump(_back(title), "# The card back: pnp's shared back with the game's title.\n")}
     parent = folder.resolve().parent
     parent.mkdir(parents=True, exist_ok=True)
