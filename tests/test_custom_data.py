@@ -149,3 +149,23 @@ def test_tabletop_simulator_deck_of_rounded_cards(tmp_path):
     assert abs(w / h - 63 / 88) < 0.01
     img = Image.open(next(p for p in result.files if p.name == sheet["FaceURL"]))
     assert img.size == (w * sheet["NumWidth"], h * sheet["NumHeight"])
+
+
+def test_hidden_sheets_are_skipped_unless_named(tmp_path):
+    """A hidden sheet holding an old copy of the data is not taken for the data."""
+    import openpyxl
+
+    from pnp.custom.table import read_table
+    wb = openpyxl.Workbook()
+    old = wb.active
+    old.title = "Old"
+    old.append(["word"])
+    old.append(["STALE"])
+    old.sheet_state = "hidden"
+    new = wb.create_sheet("Current")
+    new.append(["word"])
+    new.append(["FRESH"])
+    path = tmp_path / "w.xlsx"
+    wb.save(path)
+    assert [r.values["word"] for r in read_table(path, {"word"}).rows] == ["FRESH"]
+    assert [r.values["word"] for r in read_table(path, {"word"}, sheet="Old").rows] == ["STALE"]
