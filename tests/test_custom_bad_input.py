@@ -136,3 +136,17 @@ def test_bad_data_file(existing, tmp_path, case):
     for needle in needles:
         assert needle in out, (needle, out)
     assert snapshot(existing) == before
+
+
+def test_a_failing_declared_check_stops_the_build(existing, tmp_path):
+    """validate exits 1 naming the check and its numbers; build exits 1 and writes nothing."""
+    extra = "checks:\n  - {check: count, component: card, equals: 3}\n  - {check: unique, component: card, columns: [word]}\n"
+    spec = _game(tmp_path / "deck", csv="word\nTREE\nTREE\n")
+    spec.write_text(spec.read_text(encoding="utf-8") + extra, encoding="utf-8")
+    r = runner.invoke(app, ["validate", str(spec)])
+    assert r.exit_code == 1
+    assert "FAIL    card: 2 parts (the spec asks for 3)" in r.output
+    assert "repeated: 'TREE (rows 2 and 3)'" in r.output and "deck.yaml, line 8" in r.output
+    before = snapshot(existing)
+    r = runner.invoke(app, ["build", str(spec), "--out", str(existing)])
+    assert r.exit_code == 1 and snapshot(existing) == before
