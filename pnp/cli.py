@@ -162,7 +162,8 @@ def _report(result, seconds: float) -> str:
 PAPER_HELP = f"Paper: {PAPERS}, or a sheet YAML file."
 FORMAT_HELP = f"Output formats: {', '.join(WRITERS)} (repeat or comma-separate)."
 DUPLEX_HELP = f"Backs for duplex printing: {', '.join(DUPLEX_MODES)} (the flip edge)."
-SET_HELP = "Replace an input file: NAME=FILE (every game: rules=FILE; NetMatch: words=FILE). Repeatable."
+SET_HELP = ("Replace an input file: NAME=FILE (every game: rules=FILE; NetMatch: words=FILE; a data-driven game: "
+            "data=FILE). Repeatable.")
 OUT_HELP = "Output folder (created if missing); kits go to OUT/<game>/."
 QUIET_HELP = "Print nothing but errors (also accepted before the command: pnp -q build)."
 WORDS_HELP = "Shorthand for --set words=FILE: a NetMatch word list (.txt, .csv, .tsv, .xlsx, .ods)."
