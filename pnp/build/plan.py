@@ -267,7 +267,7 @@ def build_kit(target: str, paper: str = "a4", formats: Sequence[str] = DEFAULT_F
     target_dir = Path(out) / game.name
     used = [loaded.path, info.rules.path, sheet_path(paper)]
     used += [ctx.input_path(name, getattr(spec, name), specs_dir()) for name in game.inputs if hasattr(spec, name)]
-    used += ctx.read
+    used += [p for p in ctx.used if p not in used]
     return KitResult(game.name, sheet.name, total, [target_dir / p for p in written], manifest, notes, used)
 
 

@@ -23,8 +23,6 @@ def _build_all(targets, paper, formats, out, overrides, say) -> set[Path]:
     watched: set[Path] = set()
     for target in targets:
         path = Path(target)
-        if path.is_dir() and path.suffix not in (".yaml", ".yml"):  # a data-driven game's folder (pnp.custom)
-            path = path / f"{path.resolve().name}.yaml"
         if path.suffix in (".yaml", ".yml"):
             watched.add(path.resolve())
         start = time.perf_counter()

@@ -1,7 +1,7 @@
 """A data-driven component made ready: its table read, its templates loaded and bound, its rows' copies.
 
 ready(spec, ctx) does it once per build (ctx.once), so the rules checks and the drawing share one
-read of every data file and template; each file read is recorded with ctx.record() so `pnp watch`
+read of every data file and template; each file read is recorded in ctx.used so `pnp watch`
 rebuilds when it changes. components() then draws every face: the number of parts is bounded
 (MAX_PARTS) before the first face is drawn, and any text that does not fit, colour that is not a
 colour or glyph the font lacks is refused before a page is imposed.
@@ -37,9 +37,9 @@ class Ready:
 
 
 def _record(ctx: KitContext, path: Path) -> None:
-    record = getattr(ctx, "record", None)
-    if record is not None:
-        record(path)
+    """Add ``path`` to the files the kit read (``ctx.used``), which `pnp watch` watches."""
+    if path not in ctx.used:
+        ctx.used.append(path)
 
 
 def template_columns(layers: list[Placed]) -> dict[str, str]:

@@ -29,28 +29,28 @@ class KitContext:
         full: True for `pnp validate`, which also runs the slow analyses that cannot fail a kit
             (self-checks of the enumerator, searches behind warnings); `pnp build` sets it False
             and runs only the checks that decide whether the kit may be printed.
+        used: every input file resolved through ``input_path`` (in order, no repeats): the build plan
+            lists them and `pnp watch` watches them.
     """
     spec_path: Path
     overrides: dict[str, Path] = field(default_factory=dict)
     full: bool = True
+    used: list[Path] = field(default_factory=list)
     _memo: dict[Any, Any] = field(default_factory=dict, repr=False)
-    read: list[Path] = field(default_factory=list)
-    """Extra files the game read for this kit (data, templates), for `pnp watch`; see record()."""
-
-    def record(self, path: Path) -> None:
-        """Note that the game read ``path``, so `pnp watch` rebuilds when it changes."""
-        if path not in self.read:
-            self.read.append(Path(path))
 
     def input_path(self, name: str, spec_value: str, fallback_dir: Path | None = None) -> Path:
         """Where input ``name`` comes from: its command-line override, else ``spec_value`` resolved
-        beside the spec file (then in ``fallback_dir``, e.g. the built-in specs folder)."""
+        beside the spec file (then in ``fallback_dir``, e.g. the built-in specs folder). The path is
+        recorded in ``used``."""
         if name in self.overrides:
-            return Path(self.overrides[name])
-        beside = self.spec_path.parent / spec_value
-        if fallback_dir is not None and not beside.exists():
-            return fallback_dir / spec_value
-        return beside
+            path = Path(self.overrides[name])
+        else:
+            path = self.spec_path.parent / spec_value
+            if fallback_dir is not None and not path.exists():
+                path = fallback_dir / spec_value
+        if path not in self.used:
+            self.used.append(path)
+        return path
 
     def overridden(self, name: str) -> bool:
         """True when input ``name`` was replaced on the command line."""
