@@ -11,8 +11,7 @@ import pypdf
 import pytest
 from typer.testing import CliRunner
 
-from conftest import filled_rects, open_pdf, pdf_of
-from pnp.build.plan import build_kit
+from conftest import build_kit, filled_rects, open_pdf, pdf_of
 from pnp.cli import app
 from test_wordlist_formats import write_csv, write_ods, write_xlsx
 

@@ -13,8 +13,7 @@ from pathlib import Path
 import pytest
 import yaml
 
-from conftest import REPO, filled_rects, mm, open_pdf, pdf_of
-from pnp.build.plan import build_kit
+from conftest import REPO, build_kit, filled_rects, mm, open_pdf, pdf_of
 
 EXAMPLES = REPO / "specs"
 TOL = 0.1  # mm

@@ -11,8 +11,7 @@ import threading
 import pypdf
 import pytest
 
-from conftest import PT, filled_rects, mm, open_pdf, pdf_of
-from pnp.build.plan import build_kit
+from conftest import PT, build_kit, filled_rects, mm, open_pdf, pdf_of
 from pnp.core.errors import PnpError
 from pnp.layout.options import ImposeOptions
 from test_watch import _until
