@@ -176,3 +176,16 @@ def test_watch_rebuilds_when_the_data_changes(cards, tmp_path):
             proc.wait(timeout=20)
         except subprocess.TimeoutExpired:
             proc.kill()
+
+
+def test_text_near_the_trim_is_a_warning(cards):
+    """The rotated label's box ends 2 mm from the right trim: validate warns (exit 0) and names it."""
+    from typer.testing import CliRunner
+
+    from pnp.cli import app
+    folder, _ = cards
+    r = CliRunner().invoke(app, ["validate", str(folder)])
+    assert r.exit_code == 0, r.output
+    line = next(ln for ln in r.output.splitlines() if "safe area" in ln or "closer than" in ln)
+    assert line.split()[0] == "WARNING" and "front.yaml layer 4 (text) 2.0 mm" in line
+    assert "layer 3" not in line  # the box 5 mm in is fine

@@ -1,4 +1,5 @@
-"""The rules checks a data-driven spec declares (``checks:``), run by `pnp validate` and `pnp build`.
+"""The rules checks a data-driven spec declares (``checks:``), run by `pnp validate` and `pnp build`,
+and a warning for text boxes outside the safe area.
 
 Each check counts parts (a row counts as many times as its copies) or looks at cells, and its
 Finding names what it checked with its numbers; the rule cited is the spec's own line ("the
@@ -16,6 +17,7 @@ from .spec import CustomSpec
 from .table import key
 
 SHOWN = 5  # offending values named in a finding
+SAFE_MM = 3.0  # text boxes stay this far inside the trim (docs/print.md)
 
 
 def _list(values) -> str:
@@ -36,7 +38,34 @@ def run_checks(spec: CustomSpec, ctx: KitContext, lines: dict) -> list[Finding]:
         rule = f"the designer's checks: {ctx.spec_path.name}, line {lines.get(('checks', i), '?')}"
         r = parts[chk.component]
         out.append(_CHECKS[chk.check](chk, r, rule))
+    for r in parts.values():
+        found = safe_area(r)
+        if found is not None:
+            out.append(found)
     return out
+
+
+def safe_area(r: Ready) -> Finding | None:
+    """A warning unless every text box of the component's templates lies SAFE_MM inside its trim
+    (for a round part, inside the circle SAFE_MM in from the cut); None when it prints no text."""
+    w, h = r.spec.size
+    boxes = {(layer.place.label, layer.box) for face in r.faces.values() for layer in face.layers
+             if layer.text is not None}
+    if not boxes:
+        return None
+    close = []
+    for label, (x, y, bw, bh) in sorted(boxes):
+        if r.spec.shape == "circle":
+            corners = ((x, y), (x + bw, y), (x, y + bh), (x + bw, y + bh))
+            gap = w / 2 - max(((cx - w / 2) ** 2 + (cy - h / 2) ** 2) ** 0.5 for cx, cy in corners)
+        else:
+            gap = min(x, y, w - x - bw, h - y - bh)
+        if gap < SAFE_MM - 1e-6:
+            close.append(f"{label} {max(gap, 0):.1f} mm")
+    what = (f"{r.spec.name}: {len(boxes)} text boxes, all at least {SAFE_MM:g} mm inside the trim (the safe area)"
+            if not close else f"{r.spec.name}: text boxes closer than {SAFE_MM:g} mm to the trim, where a slightly "
+            f"off cut can take letters off: {_list(close)}")
+    return verdict(not close, what, "docs/print.md: the safe area keeps text about 3 mm inside the trim", warn=True)
 
 
 def _count(chk, r: Ready, rule: str) -> Finding:
