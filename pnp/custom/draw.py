@@ -225,6 +225,11 @@ class BoundLayer:
         colour = self.colours["colour"](values, row) or "#000000"
         anchor, tx = {"left": ("start", -bw / 2), "center": ("middle", 0.0), "right": ("end", bw / 2)}[L.align]
         top = {"top": 0.0, "middle": (bh - got.height) / 2, "bottom": bh - got.height}[L.valign] - bh / 2
+        if L.rotate == 0:  # set in place: no group (one transform fewer per text in every backend)
+            cx, cy = x + w / 2 + tx, y + h / 2 + top
+            out.extend(Text(cx, cy + base, line, size_pt=got.size_pt, anchor=anchor, fill=colour, bold=L.bold)
+                       for line, base in zip(got.lines, got.baselines) if line)
+            return
         lines = tuple(Text(tx, top + base, line, size_pt=got.size_pt, anchor=anchor, fill=colour, bold=L.bold)
                       for line, base in zip(got.lines, got.baselines) if line)
         out.append(Group(lines, dx=x + w / 2, dy=y + h / 2, rotate=float(L.rotate)))
