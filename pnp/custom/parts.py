@@ -172,8 +172,14 @@ def _copies(comp: ComponentSpec, row: Row | None, table: Table | None) -> int:
 
 
 def build_components(spec: CustomSpec, ctx: KitContext, lines: dict) -> list[Component]:
-    """The kit's Components, in spec order: fronts drawn from every row (repeated for its copies);
-    a component whose rows have different backs becomes one Component per back."""
+    """The kit's Components, in spec order: fronts drawn from every row (repeated for its copies),
+    sizes in mm; a component whose rows have different backs becomes one Component per back.
+
+    Raises:
+        SpecError, DataError: as ready(); a text that does not fit its box, a colour cell that is not a
+            colour or a glyph the font lacks (naming the data file, row, column and template layer);
+            more than MAX_BACKS different backs.
+    """
     out: list[Component] = []
     for r in ready(spec, ctx, lines):
         comp = r.spec
