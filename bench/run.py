@@ -10,6 +10,8 @@ Every case measures pnp and its floor in the same run, alternately, and quotes m
      <= 1.2x), SVG only against the same in bare svgwrite (target 2: <= 1.5x), PDF + SVG for time
      and peak RSS (target 3: peak at 100,000 <= 1.5x peak at 1,000)
   d  the Nonads enumerator for n=4, k=8 and n=5, k=12 under C4 and D4
+  e  a 1,000-row data-driven deck (pnp.custom) against NetMatch's kit with 1,000 words, whole
+     processes, PDF and PDF + SVG (issue 19: <= 1.5x; bench/custom_deck.py)
 
 Measure another checkout of pnp with this bench by running it from there (`cd OTHER && python -m
 bench --out FILE`): the processes it starts import the pnp that the bench imported.
@@ -324,7 +326,7 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--quick", action="store_true", help="fewer repetitions, no 100,000-word deck")
     parser.add_argument("--reps", type=int, default=None)
-    parser.add_argument("--cases", default="abcd", help="which cases to run (default: abcd)")
+    parser.add_argument("--cases", default="abcde", help="which cases to run (default: abcde)")
     parser.add_argument("--out", type=Path, default=HERE / "results.json", help="where to write the results")
     args = parser.parse_args()
     reps = args.reps or (2 if args.quick else 5)
@@ -347,6 +349,10 @@ def main() -> None:
         if "d" in args.cases:
             print("case d: enumerator ...", flush=True)
             results["d_enumerator"] = case_d(min(reps, 3))
+        if "e" in args.cases:
+            from .custom_deck import case_e
+            print("case e: 1,000-row data-driven deck vs NetMatch with 1,000 words ...", flush=True)
+            results["e_custom_deck"] = case_e(tmp, min(reps, 3))
     args.out.write_text(json.dumps(results, indent=2) + "\n", encoding="utf-8")
     print(table(results))
 
@@ -391,6 +397,9 @@ def table(r: dict) -> str:
         rows.append(f"| (c) peak RSS, largest deck / 1,000 words (PDF+SVG) | | | {c['rss_ratio']:.2f}x | <= 1.5x |")
     for name, d in r.get("d_enumerator", {}).items():
         rows.append(f"| (d) enumerator {name} | {fmt_stats(d['seconds'])} | {d['classes']:,} classes | | |")
+    if "e_custom_deck" in r:
+        from .custom_deck import rows as e_rows
+        rows += e_rows(r["e_custom_deck"])
     return "\n".join(rows)
 
 

@@ -119,7 +119,8 @@ def _split_formats(values: list[str]) -> tuple[str, ...]:
 
 
 def _targets(games: list[str] | None) -> list[str]:
-    return list(games) if games else list(registry())
+    from .custom import examples  # the data-driven examples shipped in specs/<name>/<name>.yaml
+    return list(games) if games else list(registry()) + examples()
 
 
 def _offset(text: str) -> tuple[float, float]:
@@ -175,7 +176,8 @@ def _report(result, seconds: float) -> str:
 PAPER_HELP = f"Paper: {PAPERS}, or a sheet YAML file."
 FORMAT_HELP = f"Output formats: {', '.join(WRITERS)} (repeat or comma-separate)."
 DUPLEX_HELP = f"Backs for duplex printing: {', '.join(DUPLEX_MODES)} (the flip edge)."
-SET_HELP = "Replace an input file: NAME=FILE (every game: rules=FILE; NetMatch: words=FILE). Repeatable."
+SET_HELP = ("Replace an input file: NAME=FILE (every game: rules=FILE; NetMatch: words=FILE; a data-driven game: "
+            "data=FILE). Repeatable.")
 OUT_HELP = "Output folder (created if missing); kits go to OUT/<game>/."
 QUIET_HELP = "Print nothing but errors (also accepted before the command: pnp -q build)."
 WORDS_HELP = "Shorthand for --set words=FILE: a NetMatch word list (.txt, .csv, .tsv, .xlsx, .ods)."
@@ -347,6 +349,22 @@ def preview(
             pngs = [f for f in result.files if f.suffix == ".png"]
             return f"{result.game}: {len(pngs) - 1} pages at {dpi} dpi, contact sheet {pngs[-1]}"
         _run(plan(_targets(games), request), _out(out_dir), report)
+
+
+@app.command()
+def new(
+    folder: Path = typer.Argument(..., help="The game folder to make (must not exist, or be empty)."),
+    data: Optional[Path] = typer.Option(None, "--data", help="A spreadsheet (.csv, .tsv, .xlsx, .ods): one card per row."),
+    quiet: bool = typer.Option(False, "--quiet", "-q", help=QUIET_HELP),
+) -> None:
+    """Make a game folder that builds as it is: spec, rules, front and back templates, and your
+    spreadsheet (every column printed on the cards) or a sample CSV. See docs/templates.md."""
+    STATE["quiet"] |= quiet
+    from .custom.scaffold import scaffold
+    with _guard():
+        files = scaffold(folder, data)
+        _say(f"made {folder}: {', '.join(f.name for f in files)}")
+        _say(f"next: pnp build {folder}   (then edit {files[0].parent.name}/front.yaml and rebuild, or pnp watch {folder})")
 
 
 @app.command("list")

@@ -123,7 +123,13 @@ def load_target(target: str) -> LoadedSpec:
         if not path.exists() and not target.endswith((".yaml", ".yml")) and os.sep not in target:
             raise SpecError(f"unknown game {target!r} and no such spec file.", field="GAME",
                             hint=f"use one of: {', '.join(games)}, or the path of a spec file")
+    if path.is_dir() and path.suffix not in (".yaml", ".yml"):  # a data-driven game's folder (pnp.custom)
+        from ..custom import spec_in_folder
+        path = spec_in_folder(path)
     data, lines = load_yaml(path)
+    if isinstance(data, dict) and "components" in data and data.get("game", "custom") == "custom":
+        from ..custom import load  # a data-driven spec: no game: (or game: custom) and components:
+        return LoadedSpec(*load(path, data, lines), path)
     name = data.get("game")
     if not isinstance(name, str) or name not in games:
         raise SpecError(f"`game:` must name one of {', '.join(games)} (got {name!r}).", file=path,

@@ -18,7 +18,8 @@ WHITE = "#ffffff"
 
 @dataclass(frozen=True)
 class Rect:
-    """Axis-aligned rectangle: top-left (x, y), width w, height h, all mm."""
+    """Axis-aligned rectangle: top-left (x, y), width w, height h, all mm; ``r`` > 0 rounds the corners
+    with that radius (mm)."""
     x: float
     y: float
     w: float
@@ -27,6 +28,7 @@ class Rect:
     stroke: str | None = BLACK
     stroke_width: float = 0.2
     bleed: bool = False
+    r: float = 0.0
 
 
 @dataclass(frozen=True)
@@ -126,7 +128,8 @@ class Component:
             0..height). May be a lazy sequence (only ``len`` and indexing are used).
         copies: how many of each front to print.
         back: a common back Drawing, or None when the part has no printed back.
-        shape: "rect" or "circle" (circle: diameter = width = height); used for cut lines.
+        shape: "rect", "circle" (diameter = width = height) or "rounded" (a rectangle with corners
+            of ``radius`` mm); used for cut lines.
         board: True for a board that may be split over several pages (poster tiling).
         note: a short description for the bill of materials.
         variant: "" for the standard game, else the name of the optional extra that alone uses this
@@ -143,6 +146,12 @@ class Component:
     board: bool = False
     note: str = ""
     variant: str = ""
+    radius: float = 0.0
+
+    @property
+    def cut_shape(self) -> str:
+        """The cut line's shape as page placements carry it: "rect", "circle" or "rounded:R" (R in mm)."""
+        return f"rounded:{self.radius!r}" if self.shape == "rounded" else self.shape
 
     @property
     def count(self) -> int:

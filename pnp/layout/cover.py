@@ -151,6 +151,10 @@ class KitCover:
         if round_parts:
             out.append(f"Round parts ({round_parts}): cut along the thin grey circle; the crop marks "
                        "show only the square around it.")
+        rounded = [c.name for c in comps if c.shape == "rounded"]
+        if rounded:
+            out.append(f"Rounded corners ({', '.join(rounded)}): cut straight on the crop marks, then round each "
+                       "corner along the thin grey arc (a corner punch of the same radius does it at once).")
         tiled = [c for c in comps if c.board and piece_grid(c, self.sheet, opts.overlap) != (1, 1)]
         for c in tiled:
             cols, rows = piece_grid(c, self.sheet, opts.overlap)

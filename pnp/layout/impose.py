@@ -12,7 +12,7 @@ from dataclasses import dataclass, replace
 from typing import Iterator, Sequence
 
 from ..core.errors import LayoutError
-from ..core.ir import Circle, Component, Drawing, Group, Page, Text
+from ..core.ir import Circle, Component, Drawing, Group, Page, Rect, Text
 from ..core.units import fmt_mm
 from . import marks
 from .bleed import extend_for_bleed
@@ -220,7 +220,7 @@ def _front(plan: SheetPlan, components: Sequence[Component], tilings: dict[int, 
             comp = components[ci]
             face = comp.fronts[k // comp.copies] if len(comp.fronts) else ()
             items.append(_place(extend_for_bleed(face, comp.width, comp.height, b), x, y, comp, b))
-            placements.append((comp.name, x, y, comp.width, comp.height, comp.shape))
+            placements.append((comp.name, x, y, comp.width, comp.height, comp.cut_shape))
             xs |= {x, x + block.w}
             ys |= {y, y + block.h}
         items.extend(marks.crop_marks(sorted(xs), sorted(ys), block.trim, offset, cm.length, cm.width))
@@ -292,7 +292,7 @@ def _back(plan: SheetPlan, components: Sequence[Component], sheet: Sheet, opts: 
                 y = sheet.height - y - comp.height
             x, y = x + dx, y + dy
             items.append(_place(backs[ci], x, y, comp, b))
-            placements.append((comp.name, x, y, comp.width, comp.height, comp.shape))
+            placements.append((comp.name, x, y, comp.width, comp.height, comp.cut_shape))
             trims.append((x, y, comp.width, comp.height))
     if not items:
         return None
@@ -309,4 +309,7 @@ def _place(drawing: Drawing, x: float, y: float, comp: Component, bleed: float) 
     if comp.shape == "circle":
         children += (Circle(comp.width / 2, comp.height / 2, comp.width / 2, fill=None, stroke=CUT_GUIDE,
                             stroke_width=CUT_GUIDE_WIDTH),)
+    elif comp.shape == "rounded":
+        children += (Rect(0, 0, comp.width, comp.height, fill=None, stroke=CUT_GUIDE, stroke_width=CUT_GUIDE_WIDTH,
+                          r=comp.radius),)
     return Group(children, dx=x, dy=y, clip=(-bleed, -bleed, comp.width + 2 * bleed, comp.height + 2 * bleed))

@@ -181,7 +181,9 @@ class PdfWriter(Renderer):
     # -- shapes (one method per IR shape; see base.Renderer) ------------------------------------
     def rect(self, s: Rect) -> None:
         fill, stroke = self._paint(s.fill, s.stroke, s.stroke_width)
-        if fill or stroke:
+        if (fill or stroke) and s.r > 0:
+            self.canvas.roundRect(s.x, s.y, s.w, s.h, s.r, stroke=stroke, fill=fill)
+        elif fill or stroke:
             self.canvas.rect(s.x, s.y, s.w, s.h, stroke=stroke, fill=fill)
 
     def circle(self, s: Circle) -> None:

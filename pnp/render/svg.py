@@ -79,7 +79,9 @@ class SvgRenderer(Renderer):
         self.images: dict[str, str] = {}  # image sha256 -> id of its <image> in <defs>
 
     def rect(self, s: Rect) -> None:
-        self.parent.add(self.dwg.rect((_n(s.x), _n(s.y)), (_n(s.w), _n(s.h)), **_paint(s.fill, s.stroke, s.stroke_width)))
+        extra = {"rx": _n(s.r), "ry": _n(s.r)} if s.r > 0 else {}
+        self.parent.add(self.dwg.rect((_n(s.x), _n(s.y)), (_n(s.w), _n(s.h)), **_paint(s.fill, s.stroke, s.stroke_width),
+                                      **extra))
 
     def circle(self, s: Circle) -> None:
         self.parent.add(self.dwg.circle((_n(s.cx), _n(s.cy)), _n(s.r), **_paint(s.fill, s.stroke, s.stroke_width)))
@@ -174,13 +176,15 @@ CUT_WIDTH = 0.025  # mm: a hairline (0.001 in), what laser and vinyl cutter soft
 
 
 def cut_outlines(page: Page) -> tuple:
-    """One closed outline per trimmed part on the page: a Circle for round parts, else a Rect."""
+    """One closed outline per trimmed part on the page: a Circle for round parts, else a Rect (rounded
+    corners for "rounded:R" parts)."""
     out = []
     for _name, x, y, w, h, shape in page.placements:
         if shape == "circle":
             out.append(Circle(x + w / 2, y + h / 2, w / 2, fill=None, stroke=CUT_COLOUR, stroke_width=CUT_WIDTH))
-        else:
-            out.append(Rect(x, y, w, h, fill=None, stroke=CUT_COLOUR, stroke_width=CUT_WIDTH))
+        else:  # "rect" or "rounded:R" (corner radius R mm)
+            r = float(shape.partition(":")[2] or 0) if shape.startswith("rounded:") else 0.0
+            out.append(Rect(x, y, w, h, fill=None, stroke=CUT_COLOUR, stroke_width=CUT_WIDTH, r=r))
     return tuple(out)
 
 

@@ -20,8 +20,8 @@ PNG_LEVEL = 3  # zlib level of the deck sheets: 35 % faster to write than the de
 
 
 def eligible(comp: Component) -> bool:
-    """Decks are made of rectangular, non-board parts with more than one card (cards and tiles)."""
-    return comp.shape == "rect" and not comp.board and comp.count > 1
+    """Decks are made of rectangular (or rounded-corner), non-board parts with more than one card (cards and tiles)."""
+    return comp.shape in ("rect", "rounded") and not comp.board and comp.count > 1
 
 
 def deck_grid(count: int) -> tuple[int, int]:

@@ -1,0 +1,84 @@
+"""Bench case e (issue 19): a 1,000-row data-driven deck against NetMatch's kit with 1,000 words.
+
+Both are whole `pnp build` processes, run alternately in the same bench run, medians compared
+(target: the data-driven deck within 1.5x of NetMatch). The deck is made to match NetMatch's word
+cards: mini-euro cards, the same 1,000 words set large (shrunk to fit), a small copy turned half a
+turn, a footer, a common back; each card also carries a clue wrapped over several lines, so text
+fitting is measured too. NetMatch's kit has its board, pawns and tokens besides the cards.
+"""
+from __future__ import annotations
+
+import csv
+import itertools
+from pathlib import Path
+
+from .run import alternate, fmt_stats, ratio, run_process, word_list
+
+ROWS = 1_000
+SPEC = """title: Bench deck
+designer: pnp bench
+components:
+  - name: word card
+    size: mini-euro
+    data: deck.csv
+    front: front.yaml
+    back: shared/card-back.yaml
+checks:
+  - {check: count, component: word card, equals: %d}
+  - {check: unique, component: word card, columns: [word]}
+""" % ROWS
+FRONT = """layers:
+  - {type: rect, fill: "#ffffff", bleed: true}
+  - {type: text, text: "{word}", x: 5mm, y: 20mm, w: 34mm, h: 16mm, size: 40, min_size: 8, fit: shrink,
+     bold: true, align: center, valign: middle}
+  - {type: text, text: "{word}", x: 11mm, y: 4mm, w: 22mm, h: 6mm, size: 11, min_size: 5, fit: shrink,
+     align: center, valign: middle, rotate: 180, colour: "#555555"}
+  - {type: text, text: "{clue}", x: 5mm, y: 40mm, w: 34mm, h: 16mm, size: 9, min_size: 5, fit: shrink, wrap: true,
+     align: center}
+  - {type: text, text: "Bench deck", x: 5mm, y: 59mm, w: 34mm, h: 5mm, size: 6, align: center, colour: "#555555"}
+"""
+RULES = ("# Bench deck\nA deck made to time pnp.\n\n## Components\n- 1,000 word cards.\n\n## Setup\nNone.\n\n"
+         "## A turn\nNone.\n\n## End and winner\nNone.\n\n## Fine points\n- None.\n")
+
+
+def make_deck(folder: Path, words: Path) -> Path:
+    """The data-driven deck folder: spec, rules, front template and a 1,000-row CSV (word, clue)."""
+    folder.mkdir(parents=True, exist_ok=True)
+    (folder / "bench-deck.yaml").write_text(SPEC, encoding="utf-8")
+    (folder / "front.yaml").write_text(FRONT, encoding="utf-8")
+    (folder / "rules.md").write_text(RULES, encoding="utf-8")
+    with (folder / "deck.csv").open("w", encoding="utf-8", newline="") as fh:
+        out = csv.writer(fh)
+        out.writerow(["word", "clue"])
+        for i, word in enumerate(words.read_text(encoding="utf-8").split()[:ROWS]):
+            out.writerow([word, f"Card {i + 1}: say a sentence with {word} in it, then pass the deck to your left."])
+    return folder
+
+
+def case_e(tmp: Path, reps: int) -> dict:
+    """Median wall time of `pnp build DECK` and `pnp build netmatch --words` (1,000 each), PDF and
+    PDF + SVG, alternately; ratio deck / NetMatch."""
+    words = word_list(ROWS, tmp / "e-words.txt")
+    deck = make_deck(tmp / "bench-deck", words)
+    counter = itertools.count()
+    result: dict = {"rows": ROWS}
+    for fmt in ("pdf", "pdf,svg"):
+        def run(args):
+            def go():
+                out = tmp / f"e-out{next(counter)}"
+                return run_process(["build", *args, "--out", str(out), "--format", fmt], tmp)
+            return go
+        got = alternate({"deck": run([str(deck)]), "netmatch": run(["netmatch", "--words", str(words)])}, reps)
+        result[fmt] = {**got, "ratio": ratio(got["deck"]["seconds"], got["netmatch"]["seconds"])}
+    return result
+
+
+def rows(e: dict) -> list[str]:
+    """Table rows of case e for bench.run.table."""
+    out = []
+    for fmt in ("pdf", "pdf,svg"):
+        d = e[fmt]
+        out.append(f"| (e) data-driven deck, {e['rows']:,} rows, {fmt.upper().replace(',', '+')} (floor: NetMatch kit, "
+                   f"{e['rows']:,} words) | {fmt_stats(d['deck']['seconds'])} | {fmt_stats(d['netmatch']['seconds'])} | "
+                   f"{d['ratio']:.2f}x | <= 1.5x |")
+    return out

@@ -1,0 +1,259 @@
+"""Filling a template from a data row: placeholders, ``when:``, colours, text fitting, IR shapes in mm.
+
+bind() checks a template against the columns of its data once (a placeholder naming no column is
+refused naming the template file, line and the columns there are); Face.draw(row) then makes one
+front or back. Text that does not fit its box at its smallest size is refused naming the data file,
+row and column and the template layer, before anything is drawn on paper.
+"""
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from functools import lru_cache
+from pathlib import Path
+from typing import Callable
+
+from ..core.errors import SpecError
+from ..core.fonts import missing_glyphs
+from ..core.ir import Circle, Group, Line, Polygon, Rect, Text
+from .table import Row, Table, key
+from .template import Placed, TextLayer, WhenSpec, parse_placeholders
+from .textfit import fit
+
+MAX_TEXT_CHARS = 5000  # characters one text layer sets: a tarot card full of 4 pt text holds about 3,000
+DEFAULT_MIN_PT = 6.0  # the smallest size of ``fit: shrink`` when the layer gives no min_size
+EPS = 1e-6  # mm
+_HEX = re.compile(r"#[0-9a-fA-F]{6}")
+
+
+@lru_cache(maxsize=1)
+def _named() -> dict[str, str]:
+    from reportlab.lib.colors import getAllNamedColors
+    return {name.lower(): c.hexval().replace("0x", "#").lower() for name, c in getAllNamedColors().items()}
+
+
+def colour_of(value: str) -> str | None:
+    """'#RRGGBB', a CSS colour name ('red', 'darkgreen') or 'none'/'' as '#rrggbb' or None.
+
+    Raises:
+        ValueError: anything else (the caller names where it came from).
+    """
+    v = value.strip()
+    if v == "" or v.lower() == "none":
+        return None
+    if _HEX.fullmatch(v):
+        return v.lower()
+    got = _named().get(v.lower())
+    if got is None:
+        raise ValueError(f"{value!r} is not a colour; write #rrggbb (e.g. #d55e00), a colour name such as red, or none")
+    return got
+
+
+class Filler:
+    """A string with ``{column}`` placeholders, compiled once: ``columns`` it reads, ``fill(values)``.
+
+    ``file`` and ``line`` say where the string was written, ``field`` its key; ``columns`` are the
+    data's column keys (None: the component has no data), ``data`` the data file (for messages).
+
+    Raises:
+        SpecError: an unmatched brace, an empty placeholder, or a placeholder naming no column.
+    """
+
+    def __init__(self, text: str, file: Path, line: int | None, field: str, columns: set[str] | None,
+                 data: Path | None):
+        try:
+            parts = parse_placeholders(text)
+        except ValueError as exc:
+            raise SpecError(f"{field} {text!r} has {exc}.", file=file, line=line,
+                            field=field, hint="write {column} to fill in a column, {{ and }} for braces") from None
+        self.parts = [p if isinstance(p, str) else key(p[0]) for p in parts]
+        self.slots = [i for i, p in enumerate(parts) if not isinstance(p, str)]
+        self.columns = [self.parts[i] for i in self.slots]
+        for name, col in zip((parts[i][0] for i in self.slots), self.columns):
+            if columns is None:
+                raise SpecError(f"{field} uses the placeholder {{{name}}}, but this component has no data.",
+                                file=file, line=line, field=field,
+                                hint="add data: to the component in the spec, or remove the placeholder")
+            if col not in columns:
+                raise SpecError(f"{field} uses the placeholder {{{name}}}, but {data.name if data else 'the data'} "
+                                f"has no column {name!r} (its columns: {', '.join(sorted(columns))}).",
+                                file=file, line=line, field=field,
+                                hint="use one of the data's column names, or add the column to the data")
+        self.constant = "".join(self.parts) if not self.slots else None
+
+    def fill(self, values: dict[str, str]) -> str:
+        if self.constant is not None:
+            return self.constant
+        out = list(self.parts)
+        for i in self.slots:
+            out[i] = values.get(out[i], "")
+        return "".join(out)
+
+
+@dataclass
+class Context:
+    """What binding needs: the part size (mm), the data's column keys (None: no data) and the table."""
+    width: float
+    height: float
+    columns: set[str] | None
+    table: Table | None
+
+
+def _when(spec, place: Placed, ctx: Context) -> Callable[[dict], bool] | None:
+    if spec is None:
+        return None
+    when = WhenSpec(column=spec) if isinstance(spec, str) else spec
+    col = key(when.column)
+    if ctx.columns is None or col not in ctx.columns:
+        raise SpecError(f"when: names column {when.column!r}, which the data does not have"
+                        f"{'' if ctx.columns is None else ' (its columns: ' + ', '.join(sorted(ctx.columns)) + ')'}.",
+                        file=place.file, line=place.line_of("when"), field="when",
+                        hint="name a column of the data")
+    eq = None if when.equals is None else ({when.equals} if isinstance(when.equals, str) else set(when.equals))
+    ne = set() if when.not_ is None else ({when.not_} if isinstance(when.not_, str) else set(when.not_))
+    if eq is None and not ne:
+        return lambda v: bool(v.get(col))
+    return lambda v: (eq is None or v.get(col, "") in eq) and v.get(col, "") not in ne
+
+
+class BoundLayer:
+    """One layer bound to a data table: ``draw(row, out)`` appends its shapes (mm) for ``row``."""
+
+    def __init__(self, place: Placed, ctx: Context):
+        self.place, self.ctx = place, ctx
+        layer = place.layer
+        self.show = _when(layer.when, place, ctx)
+        self.colours = {f: self._colour_filler(getattr(layer, f), f)
+                        for f in ("fill", "stroke", "colour") if isinstance(getattr(layer, f, None), str)}
+        data = ctx.table.path if ctx.table else None
+        self.text = (Filler(layer.text, place.file, place.line_of("text"), "text", ctx.columns, data)
+                     if isinstance(layer, TextLayer) else None)
+        self.varying = (self.show is not None or (self.text is not None and self.text.constant is None)
+                        or any(getattr(c, "varying", False) for c in self.colours.values()))
+        self.draw = getattr(self, "_" + ("rect" if layer.type == "rounded" else layer.type))
+        w, h = ctx.width, ctx.height
+        self.box = None
+        if hasattr(layer, "w"):
+            self.box = (layer.x.mm(w), layer.y.mm(h), layer.w.mm(w), layer.h.mm(h))
+            if self.box[2] <= 0 or self.box[3] <= 0:
+                raise SpecError(f"{place.label}: its box is {self.box[2]:g} x {self.box[3]:g} mm.", file=place.file,
+                                line=place.line, field="w", hint="give the layer a positive width and height")
+            bx, by, bw, bh = self.box
+            if self.text is not None and not (-EPS <= bx and -EPS <= by and bx + bw <= w + EPS and by + bh <= h + EPS):
+                raise SpecError(f"{place.label}: its text box ({bx:g}, {by:g}) {bw:g} x {bh:g} mm reaches past the "
+                                f"{w:g} x {h:g} mm part, where the cut would take letters off.", file=place.file,
+                                line=place.line, field="x", hint="keep text boxes on the part, ideally 3 mm inside")
+
+    def _colour_filler(self, value: str, field: str):
+        filler = Filler(value, self.place.file, self.place.line_of(field), field, self.ctx.columns,
+                        self.ctx.table and self.ctx.table.path)
+        if filler.constant is not None:
+            try:
+                const = colour_of(filler.constant)
+            except ValueError as exc:
+                raise SpecError(f"{field}: {exc}.", file=self.place.file, line=self.place.line_of(field),
+                                field=field) from None
+            return lambda values, row: const
+
+        def resolve(values: dict, row: Row | None) -> str | None:
+            text = filler.fill(values)
+            try:
+                return colour_of(text)
+            except ValueError as exc:
+                raise self._data_error(row, filler.columns[0], str(exc) + ".", "fix the cell", field) from None
+        resolve.varying = True
+        return resolve
+
+    def _data_error(self, row: Row | None, column: str | None, message: str, hint: str, field: str):
+        where = f"{self.place.label}, field {field}"
+        if row is None or self.ctx.table is None:
+            return SpecError(f"{where}: {message}", file=self.place.file, line=self.place.line_of(field),
+                             field=field, hint=hint)
+        return self.ctx.table.error(row.number, column, f"{message.rstrip('.')} (template {where}).", hint, field=field)
+
+    def paint(self, values: dict, row: Row | None) -> tuple[str | None, str | None]:
+        c = self.colours
+        return (c["fill"](values, row) if "fill" in c else None, c["stroke"](values, row) if "stroke" in c else None)
+
+    def _rect(self, values, row, out) -> None:
+        fill, stroke = self.paint(values, row)
+        x, y, w, h = self.box
+        out.append(Rect(x, y, w, h, fill=fill, stroke=stroke, stroke_width=self.place.layer.stroke_width,
+                        bleed=self.place.layer.bleed, r=min(self.place.layer.radius, w / 2, h / 2)))
+
+    def _circle(self, values, row, out) -> None:
+        fill, stroke = self.paint(values, row)
+        L, w, h = self.place.layer, self.ctx.width, self.ctx.height
+        out.append(Circle(L.cx.mm(w), L.cy.mm(h), L.r.mm(w), fill=fill, stroke=stroke, stroke_width=L.stroke_width,
+                          bleed=L.bleed))
+
+    def _polygon(self, values, row, out) -> None:
+        fill, stroke = self.paint(values, row)
+        L, w, h = self.place.layer, self.ctx.width, self.ctx.height
+        out.append(Polygon(tuple((px.mm(w), py.mm(h)) for px, py in L.points), fill=fill, stroke=stroke,
+                           stroke_width=L.stroke_width))
+
+    def _line(self, values, row, out) -> None:
+        L, w, h = self.place.layer, self.ctx.width, self.ctx.height
+        stroke = self.colours["stroke"](values, row) or "#000000"
+        out.append(Line(L.x1.mm(w), L.y1.mm(h), L.x2.mm(w), L.y2.mm(h), stroke=stroke, stroke_width=L.stroke_width,
+                        dash=L.dash))
+
+    def _text(self, values, row, out) -> None:
+        L = self.place.layer
+        text = self.text.fill(values)
+        if not text.strip():
+            return
+        column = self.text.columns[0] if self.text.columns else None
+        if len(text) > MAX_TEXT_CHARS:
+            raise self._data_error(row, column, f"the text has {len(text):,} characters (limit {MAX_TEXT_CHARS:,}).",
+                                   "shorten the cell: no card holds more", "text")
+        missing = missing_glyphs(text)
+        if missing:
+            raise self._data_error(row, column, f"{missing[0]!r} (U+{ord(missing[0]):04X}) is not in the embedded "
+                                   "font Noto Sans.", "use Latin, Greek or Cyrillic letters", "text")
+        x, y, w, h = self.box
+        bw, bh = (h, w) if L.rotate in (90, 270) else (w, h)
+        smallest = min(L.size, (L.min_size or DEFAULT_MIN_PT) if L.fit == "shrink" else L.size)
+        got = fit(text, L.size, smallest, bw, bh, L.wrap, L.line_spacing)
+        if got is None:
+            shown = text if len(text) <= 40 else text[:37] + "..."
+            raise self._data_error(row, column, f"the text {shown!r} does not fit its {bw:g} x {bh:g} mm box even at "
+                                   f"{smallest:g} pt.",
+                                   "shorten the text, or make the layer's box larger, its min_size smaller or set "
+                                   "fit: shrink and wrap: true", "text")
+        colour = self.colours["colour"](values, row) or "#000000"
+        anchor, tx = {"left": ("start", -bw / 2), "center": ("middle", 0.0), "right": ("end", bw / 2)}[L.align]
+        top = {"top": 0.0, "middle": (bh - got.height) / 2, "bottom": bh - got.height}[L.valign] - bh / 2
+        if L.rotate == 0:  # set in place: no group (one transform fewer per text in every backend)
+            cx, cy = x + w / 2 + tx, y + h / 2 + top
+            out.extend(Text(cx, cy + base, line, size_pt=got.size_pt, anchor=anchor, fill=colour, bold=L.bold)
+                       for line, base in zip(got.lines, got.baselines) if line)
+            return
+        lines = tuple(Text(tx, top + base, line, size_pt=got.size_pt, anchor=anchor, fill=colour, bold=L.bold)
+                      for line, base in zip(got.lines, got.baselines) if line)
+        out.append(Group(lines, dx=x + w / 2, dy=y + h / 2, rotate=float(L.rotate)))
+
+
+class Face:
+    """A template bound to a data table; ``draw(row)`` is one face (a Drawing) for that row."""
+
+    def __init__(self, layers: list[Placed], ctx: Context):
+        self.layers = [BoundLayer(p, ctx) for p in layers]
+        self.same: tuple | None = None  # the one drawing of a face that reads no column (a common back)
+        self.varying = any(layer.varying for layer in self.layers)
+
+    def draw(self, row: Row | None) -> tuple:
+        if not self.varying:
+            if self.same is None:
+                self.same = self._draw(None)
+            return self.same
+        return self._draw(row)
+
+    def _draw(self, row: Row | None) -> tuple:
+        values = row.values if row is not None else {}
+        out: list = []
+        for layer in self.layers:
+            if layer.show is None or layer.show(values):
+                layer.draw(values, row, out)
+        return tuple(out)

@@ -1,0 +1,201 @@
+"""A data-driven component made ready: its table read, its templates loaded and bound, its rows' copies.
+
+ready(spec, ctx) does it once per build (ctx.once), so the rules checks and the drawing share one
+read of every data file and template; each file read is recorded in ctx.used so `pnp watch`
+rebuilds when it changes. components() then draws every face: the number of parts is bounded
+(MAX_PARTS) before the first face is drawn, and any text that does not fit, colour that is not a
+colour or glyph the font lacks is refused before a page is imposed.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+
+from ..core.errors import SpecError
+from ..core.ir import Component
+from ..games import KitContext
+from .draw import Context, Face, Filler
+from .spec import MAX_COPIES, ComponentSpec, CustomSpec
+from .table import Row, Table, key, read_table
+from .template import Placed, load_template, parse_placeholders, resolve
+
+MAX_PARTS = 20_000  # parts in one kit (every component, copies included): a few hundred pages
+MAX_BACKS = 26      # distinct backs of one component (each becomes its own run of parts)
+
+
+@dataclass
+class Ready:
+    """One component with its ``table`` (None without data), ``rows`` ([None] without data) and
+    each row's ``copies``."""
+    spec: ComponentSpec
+    table: Table | None
+    rows: list[Row | None]
+    copies: list[int]
+    faces: dict[Path, Face]
+    paths: list[tuple[Path, Path | None]]
+    line: int | None
+
+
+def _record(ctx: KitContext, path: Path) -> None:
+    """Add ``path`` to the files the kit read (``ctx.used``), which `pnp watch` watches."""
+    if path not in ctx.used:
+        ctx.used.append(path)
+
+
+def template_columns(layers: list[Placed]) -> dict[str, str]:
+    """Every column key a template's strings name (text, colours, when:), with where it is named
+    ("front.yaml, line 3")."""
+    cols: dict[str, str] = {}
+    for p in layers:
+        L = p.layer
+        for f in ("text", "fill", "stroke", "colour", "when"):
+            value = getattr(L, f, None)
+            if f == "when" and value is not None:
+                names = {key(value if isinstance(value, str) else value.column)}
+            elif isinstance(value, str):
+                try:
+                    names = {key(part[0]) for part in parse_placeholders(value) if isinstance(part, tuple)}
+                except ValueError:
+                    names = set()  # bind() reports it with its line
+            else:
+                continue
+            for name in names:
+                cols.setdefault(name, f"{p.file.name}, line {p.line_of(f)}, field {f}")
+    return cols
+
+
+def _names(text: str) -> set[str]:
+    try:
+        return {key(p[0]) for p in parse_placeholders(text) if isinstance(p, tuple)}
+    except ValueError:
+        return set()
+
+
+def ready(spec: CustomSpec, ctx: KitContext, lines: dict) -> list[Ready]:
+    """Every component of ``spec`` read and bound (once per build).
+
+    Raises:
+        SpecError: a template is missing or malformed, names a column the data lacks, loops.
+        DataError: the data cannot be read, lacks a column, has too many rows, a bad copies cell.
+    """
+    return ctx.once(("custom", id(spec)),
+                    lambda: [_ready(spec, i, c, ctx, lines) for i, c in enumerate(spec.components)])
+
+
+def _ready(spec: CustomSpec, index: int, comp: ComponentSpec, ctx: KitContext, lines: dict) -> Ready:
+    spec_dir = ctx.spec_path.parent
+    line = lines.get(("components", index))
+    loaded: dict[Path, list[Placed]] = {}
+
+    found: dict[tuple[str, str], Path] = {}
+
+    def template(name: str, field: str, row: Row | None = None, table: Table | None = None) -> Path:
+        if (name, field) in found:
+            return found[name, field]
+        try:
+            path = resolve(name, spec_dir, spec_dir, ctx.spec_path, lines.get(("components", index, field), line),
+                           f"components.{index}.{field}")
+        except SpecError as exc:
+            if row is None or table is None:
+                raise
+            col = next(iter(_names(getattr(comp, field))), None)
+            raise table.error(row.number, col, exc.message, exc.hint, field=field) from None
+        if path not in loaded:
+            files: list[Path] = []
+            try:
+                loaded[path] = load_template(path, spec_dir, files)
+            finally:
+                for file in files:  # watched even when one is broken, so fixing it rebuilds
+                    _record(ctx, file)
+        found[name, field] = path
+        return path
+
+    where = f"{ctx.spec_path.name}, component {comp.name!r}"
+    needed = {c: where for c in _names(comp.front) | _names(comp.back or "") | _names(str(comp.copies))}
+    for name in (comp.front, comp.back):
+        if name and not _names(name):
+            layers = loaded[template(name, "front" if name is comp.front else "back")]
+            for col, origin in template_columns(layers).items():
+                needed.setdefault(col, origin)
+    for chk in spec.checks:
+        if chk.component == comp.name:
+            for c in (getattr(chk, "columns", None) or ([chk.column] if hasattr(chk, "column") else [])):
+                needed.setdefault(key(c), f"{ctx.spec_path.name}, a {chk.check} check")
+    table = None
+    rows: list[Row | None] = [None]
+    if comp.data is not None:
+        first = next(c for c in spec.components if c.data is not None) is comp
+        path = ctx.input_path("data" if first else f"data.{comp.name}", comp.data)  # --set data=FILE: the first
+        _record(ctx, path)
+        table = read_table(path, needed, comp.sheet, comp.header_row, field=f"components.{index}.data")
+        rows = list(table.rows)
+    elif needed:
+        raise SpecError(f"component {comp.name!r} uses the columns {', '.join(sorted(needed))} but has no data.",
+                        file=ctx.spec_path, line=line, field=f"components.{index}.data",
+                        hint="add data: FILE (a .csv, .tsv, .xlsx or .ods file) or remove the placeholders")
+    copies = [_copies(comp, row, table) for row in rows]
+    total = sum(copies)
+    if total > MAX_PARTS:
+        raise SpecError(f"component {comp.name!r} would have {total:,} parts (limit {MAX_PARTS:,}).",
+                        file=table.path if table else ctx.spec_path, line=None if table else line,
+                        field=f"components.{index}.copies", hint="check the copies: a real deck is a few hundred parts")
+    faces: dict[Path, Face] = {}
+    cols = set(table.position) if table else None
+    fillers = {field: Filler(getattr(comp, field), ctx.spec_path, lines.get(("components", index, field), line),
+                             f"components.{index}.{field}", cols, table.path if table else None)
+               for field in ("front", "back") if getattr(comp, field) is not None}
+    paths: list[tuple[Path, Path | None]] = []
+    for row in rows:
+        values = row.values if row else {}
+        got: dict[str, Path | None] = {"back": None}
+        for field, filler in fillers.items():
+            path = got[field] = template(filler.fill(values), field, row, table)
+            if path not in faces:
+                faces[path] = Face(loaded[path], Context(*comp.size, cols, table))
+        paths.append((got["front"], got["back"]))
+    return Ready(comp, table, rows, copies, faces, paths, line)
+
+
+def _copies(comp: ComponentSpec, row: Row | None, table: Table | None) -> int:
+    if isinstance(comp.copies, int):
+        return comp.copies
+    col = key(comp.copies.strip()[1:-1])
+    cell = row.values.get(col, "") if row else ""
+    try:
+        n = int(cell) if cell.strip().lstrip("-").isdigit() else None
+    except ValueError:
+        n = None
+    if n is None or not 0 <= n <= MAX_COPIES:
+        raise table.error(row.number, col, f"copies {cell!r} is not a whole number from 0 to {MAX_COPIES}.",
+                          f"write how many of this part to print, 0 to {MAX_COPIES}", field="copies")
+    return n
+
+
+def build_components(spec: CustomSpec, ctx: KitContext, lines: dict) -> list[Component]:
+    """The kit's Components, in spec order: fronts drawn from every row (repeated for its copies),
+    sizes in mm; a component whose rows have different backs becomes one Component per back.
+
+    Raises:
+        SpecError, DataError: as ready(); a text that does not fit its box, a colour cell that is not a
+            colour or a glyph the font lacks (naming the data file, row, column and template layer);
+            more than MAX_BACKS different backs.
+    """
+    out: list[Component] = []
+    for r in ready(spec, ctx, lines):
+        comp = r.spec
+        w, h = comp.size
+        groups: dict[tuple | None, list] = {}
+        for row, n, (fpath, bpath) in zip(r.rows, r.copies, r.paths):
+            front = r.faces[fpath].draw(row)
+            back = r.faces[bpath].draw(row) if bpath is not None else None
+            groups.setdefault(back, []).extend([front] * n)
+        if len(groups) > MAX_BACKS:
+            raise SpecError(f"component {comp.name!r} has {len(groups)} different backs (limit {MAX_BACKS}).",
+                            file=ctx.spec_path, line=r.line, field="back",
+                            hint="print fewer kinds of back: each is cut and printed as its own run")
+        for i, (back, fronts) in enumerate(groups.items(), start=1):
+            name = comp.name if len(groups) == 1 else f"{comp.name} (back {i} of {len(groups)})"
+            if fronts:
+                out.append(Component(name, w, h, fronts, 1, back, comp.shape, comp.board, comp.note,
+                                     comp.radius if comp.shape == "rounded" else 0.0))
+    return out

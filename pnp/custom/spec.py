@@ -1,0 +1,171 @@
+"""The spec of a data-driven game: its header, its components and its declared rules checks.
+
+A data-driven spec has no ``game:`` key (or ``game: custom``); see docs/templates.md for every field.
+Lengths are mm (any ``Length``: 63, "63mm", "2.5in"); a component's ``size`` may also be a named
+standard size (STANDARD_SIZES). Strings that name a template or a number of copies may hold
+``{column}`` placeholders, filled from each data row.
+
+Limits (checked when the spec is read): at most MAX_COMPONENTS components and MAX_CHECKS checks.
+"""
+from __future__ import annotations
+
+import re
+from typing import Annotated, Any, Literal, Union
+
+from pydantic import BeforeValidator, Field, model_validator
+
+from ..inputs.specfields import Count, FieldError, Flag, Items, Length, OptionalLength, SpecBase, SpecModel
+from ..core.units import parse_length
+
+MAX_COMPONENTS = 50
+MAX_CHECKS = 200
+MAX_COPIES = 1000  # copies of one row (or of a component without data)
+
+STANDARD_SIZES: dict[str, tuple[float, float]] = {
+    "poker": (63.0, 88.0), "bridge": (57.0, 89.0), "mini-euro": (44.0, 68.0), "tarot": (70.0, 120.0),
+    "square": (70.0, 70.0),
+}
+"""Named card sizes (width, height) in mm."""
+
+_NAME = re.compile(r"^[A-Za-z0-9][A-Za-z0-9 _.-]{0,40}$")
+
+
+def _size(value: Any) -> Any:
+    """A named size, one length (a square, or a circle's diameter) or [width, height]."""
+    if isinstance(value, str) and value.strip().lower() in STANDARD_SIZES:
+        return STANDARD_SIZES[value.strip().lower()]
+    if isinstance(value, (list, tuple)):
+        if len(value) != 2:
+            raise FieldError("must be [width, height]", "write e.g. size: [63mm, 88mm], or a name: "
+                             + ", ".join(STANDARD_SIZES))
+        return tuple(value)
+    try:
+        side = parse_length(value)
+    except ValueError:
+        raise FieldError(f"is neither a length nor a named size", "write a length such as 30mm, [63mm, 88mm], "
+                         f"or one of: {', '.join(STANDARD_SIZES)}") from None
+    return (side, side)
+
+
+def _component_name(value: Any) -> Any:
+    if not isinstance(value, str) or not _NAME.match(value):
+        raise FieldError("must be 1 to 41 letters, digits, spaces, '.', '_' or '-', starting with a letter or digit",
+                         "name the component e.g. card or word card")
+    return value
+
+
+def _copies(value: Any) -> Any:
+    """A whole number 0..MAX_COPIES, or one placeholder naming the column that holds it."""
+    if isinstance(value, str) and re.fullmatch(r"\s*\{[^{}]+\}\s*", value):
+        return value.strip()
+    if isinstance(value, float) and value.is_integer():
+        value = int(value)
+    if isinstance(value, bool) or not isinstance(value, int) or not 0 <= value <= MAX_COPIES:
+        raise FieldError(f"must be a whole number from 0 to {MAX_COPIES} or a placeholder such as '{{copies}}'",
+                         f"write how many of each part to print, or name the column holding it: copies: '{{copies}}'")
+    return value
+
+
+Size = Annotated[tuple[Length, Length], BeforeValidator(_size)]
+
+
+class ComponentSpec(SpecModel):
+    """One kind of part. ``front``/``back`` name template files (placeholders choose one per row);
+    ``copies`` is a whole number or a placeholder naming the column that holds it."""
+    name: Annotated[str, BeforeValidator(_component_name)]
+    size: Size
+    shape: Literal["rect", "circle", "rounded"] = "rect"
+    radius: OptionalLength = 3.0
+    """Corner radius of a rounded part, mm."""
+    data: str | None = None
+    sheet: str | None = None
+    header_row: Count(1, 1000, "the row number of the header in its sheet (1 is the top row)") | None = None
+    copies: Annotated[int | str, BeforeValidator(_copies)] = 1
+    front: str
+    back: str | None = None
+    board: Flag = False
+    note: str = ""
+
+    @model_validator(mode="after")
+    def _consistent(self):
+        w, h = self.size
+        if self.shape == "circle" and abs(w - h) > 1e-9:
+            raise ValueError(f"a circle needs one diameter, got {w:g} x {h:g} mm; write size: {w:g}mm")
+        if self.shape == "rounded" and not 0 < self.radius <= min(w, h) / 2:
+            raise ValueError(f"radius {self.radius:g} mm must be above 0 and at most half the shorter side "
+                             f"({min(w, h) / 2:g} mm)")
+        if self.data is None and (self.sheet or self.header_row):
+            raise ValueError("sheet: and header_row: need data:")
+        if self.board and self.back:
+            raise ValueError("a board has no printed back; remove back:")
+        return self
+
+
+class _Check(SpecModel):
+    component: str
+
+
+class CountCheck(_Check):
+    """The component's total number of parts (rows x copies) is ``equals``."""
+    check: Literal["count"]
+    equals: Count(0, 10_000_000)
+
+
+class PerValueCheck(_Check):
+    """Each value of ``column`` (or each of ``values``) occurs on ``equals`` parts."""
+    check: Literal["per_value"]
+    column: str
+    equals: Count(0, 10_000_000)
+    values: Items(tuple[str, ...], 1, 1000) | None = None
+
+
+class UniqueCheck(_Check):
+    """No two rows share the values of ``columns`` (together)."""
+    check: Literal["unique"]
+    columns: Items(tuple[str, ...], 1, 20)
+
+
+class AllowedCheck(_Check):
+    """Every non-empty value of ``column`` is one of ``values``."""
+    check: Literal["allowed"]
+    column: str
+    values: Items(tuple[str, ...], 1, 1000)
+
+
+class RequiredCheck(_Check):
+    """Every row has a non-empty value in each of ``columns``."""
+    check: Literal["required"]
+    columns: Items(tuple[str, ...], 1, 100)
+
+
+class GlyphCheck(_Check):
+    """Every character of every cell the component prints is in the embedded font."""
+    check: Literal["glyphs"]
+
+
+CheckSpec = Annotated[Union[CountCheck, PerValueCheck, UniqueCheck, AllowedCheck, RequiredCheck, GlyphCheck],
+                      Field(discriminator="check")]
+
+
+class CustomSpec(SpecBase):
+    """A data-driven game's spec (``game:`` absent or ``custom``)."""
+    game: Literal["custom"] = "custom"
+    rules: str = "rules.md"
+    """Rules quick-reference file (Markdown) beside the spec."""
+    name: str | None = None
+    """Name of the kit folder (lower-case letters, digits, - and _); default: the spec file's name."""
+    components: Items(tuple[ComponentSpec, ...], 1, MAX_COMPONENTS,
+                      f"a game declares 1 to {MAX_COMPONENTS} components")
+    checks: Items(tuple[CheckSpec, ...], 0, MAX_CHECKS, f"at most {MAX_CHECKS} checks") = ()
+
+    @model_validator(mode="after")
+    def _names(self):
+        names = [c.name for c in self.components]
+        for n in names:
+            if names.count(n) > 1:
+                raise ValueError(f"two components are named {n!r}; give each its own name")
+        for chk in self.checks:
+            if chk.component not in names:
+                raise ValueError(f"a {chk.check} check names component {chk.component!r}; the components are "
+                                 f"{', '.join(names)}")
+        return self

@@ -1,0 +1,248 @@
+"""The data of a data-driven component: rows of a table from .csv, .tsv, .xlsx or .ods.
+
+Built on pnp.inputs.listfile and pnp.inputs.workbookguard: the same size limits, the same workbook-bomb
+guard before python-calamine opens a workbook, the same CSV dialects (UTF-8 with or without a
+byte-order mark, ``;``-separated CSV) and the same locations in messages ("sheet Cards, row 5,
+column B").
+
+The header row is the first row, in the first HEADER_SEARCH rows of each sheet (the named sheet,
+else every visible sheet in order), that holds every column the component uses (names compared
+ignoring case and outer spaces); when it uses none, the row with the most filled cells;
+``header_row`` names it instead. Rows below it are data; empty rows are skipped. Cell values become
+text: a whole number is written without ".0", a true/false value as TRUE/FALSE, a
+date as YYYY-MM-DD, so the same data as CSV, TSV, XLSX or ODS gives the same cards.
+
+Limits: MAX_ROWS data rows (refused at the first row over, before any card is drawn) and the list
+reader's MAX_BYTES / MAX_CELLS.
+"""
+from __future__ import annotations
+
+import csv
+import datetime
+import io
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from ..core.errors import PnpError
+from ..inputs.listfile import MAX_BYTES, MAX_CELLS, UNPACKED_PER_BYTE, _calamine_errors, describe
+from ..inputs.workbookguard import KIND_NAMES, WorkbookGuard, column_letter, size_text
+
+SUFFIXES = (".csv", ".tsv", ".xlsx", ".ods")
+MAX_ROWS = 10_000
+HEADER_SEARCH = 20
+
+
+class DataError(PnpError):
+    """A data file (spreadsheet) that cannot be read, or a cell that cannot be used."""
+
+
+def key(name: str) -> str:
+    """A column name as compared: case-folded, outer spaces removed."""
+    return name.strip().casefold()
+
+
+@dataclass(frozen=True)
+class Row:
+    """One data row: its ``number`` in its sheet (1-based) and its cells by column key."""
+    number: int
+    values: dict[str, str]
+
+
+@dataclass
+class Table:
+    """A table read from ``path``: ``sheet`` (workbooks), the ``header_row`` number, ``headers`` as
+    written, ``position`` of each column key (a letter in workbooks, a 1-based number in .csv/.tsv)."""
+    path: Path
+    sheet: str | None
+    header_row: int
+    headers: list[str]
+    position: dict[str, str | int]
+    rows: list[Row] = field(default_factory=list)
+
+    def where(self, row: int, column: str | None = None) -> str:
+        """'sheet Cards, row 5, column B (rank)' for a row and column key."""
+        if column is None:
+            return describe(self.sheet, row, None) if self.sheet else f"row {row}"
+        name = next((h for h in self.headers if key(h) == column), column)
+        return f"{describe(self.sheet, row, self.position.get(column))} ({name})"
+
+    def error(self, row: int | None, column: str | None, message: str, hint: str | None = None,
+              field: str | None = None) -> DataError:
+        """A DataError naming this file, the row (as its line) and the cell."""
+        where = self.where(row, column) + ": " if row is not None else ""
+        return DataError(where + message, file=self.path, line=row, field=field, hint=hint)
+
+
+def text_of(value) -> str:
+    """A cell as text, the same whichever format held it."""
+    if value is None:
+        return ""
+    if isinstance(value, bool):
+        return "TRUE" if value else "FALSE"
+    if isinstance(value, float) and value.is_integer() and abs(value) < 1e15:
+        return str(int(value))
+    if isinstance(value, datetime.datetime):
+        return value.isoformat(sep=" ") if (value.hour, value.minute, value.second) != (0, 0, 0) \
+            else value.date().isoformat()
+    if isinstance(value, (datetime.date, datetime.time)):
+        return value.isoformat()
+    return str(value).strip()
+
+
+def read_table(path: Path, needed: dict[str, str] | set[str], sheet: str | None = None, header_row: int | None = None,
+               max_rows: int = MAX_ROWS, field: str = "data") -> Table:
+    """The rows of the table in ``path`` whose header holds every column key in ``needed`` (a set, or
+    a mapping of each key to where it is used, named in the error when a column is missing).
+
+    Raises:
+        DataError: missing, unreadable or oversized file; unknown suffix or sheet; no header row with
+            the needed columns (naming the closest row and what it lacks); more than ``max_rows`` rows.
+    """
+    uses = needed if isinstance(needed, dict) else {}
+    needed = set(needed)
+    raw = _read_bytes(path, field)
+    suffix = path.suffix.lower()
+    if suffix in (".csv", ".tsv"):
+        if sheet is not None:
+            raise DataError(f"a {suffix} file has no sheets, but the spec names the sheet {sheet!r}.", file=path,
+                            field=field, hint="remove sheet: from the component, or name a workbook (.xlsx, .ods)")
+        sheets = [(None, _delimited(path, raw, "\t" if suffix == ".tsv" else ",", field))]
+    else:
+        sheets = _workbook(path, raw, suffix[1:], sheet, field)
+    best: tuple[int, str | None, int, list] | None = None
+    for name, rows in sheets:
+        candidates = [(header_row, rows[header_row - 1])] if header_row and header_row <= len(rows) else \
+            ([] if header_row else list(enumerate(rows[:HEADER_SEARCH], start=1)))
+        for number, cells in candidates:
+            keys = {key(text_of(c)) for c in cells if text_of(c)}
+            if not keys:
+                continue
+            have = len(needed & keys) if needed else len(keys)
+            if needed and needed <= keys:
+                return _table(path, name, number, cells, rows, max_rows, field)
+            if best is None or have > best[0]:
+                best = (have, name, number, cells)
+    if best is not None and not needed:  # nothing named: the fullest of the first rows is the header
+        return _table(path, best[1], best[2], best[3], dict(sheets)[best[1]], max_rows, field)
+    if best is None:
+        where = f"row {header_row}" if header_row else f"the first {HEADER_SEARCH} rows"
+        raise DataError(f"no header row: {where} of {'every sheet' if len(sheets) > 1 else 'the file'} "
+                        "are empty.", file=path, field=field, hint="put a row of column names above the data")
+    _, name, number, cells = best
+    found = [text_of(c) for c in cells if text_of(c)]
+    missing = sorted(needed - {key(c) for c in found})
+    used = "; ".join(f"{m!r} is used in {uses[m]}" for m in missing if m in uses)
+    raise DataError(f"{_row(name, number)}: no column {', '.join(repr(m) for m in missing)}; the closest "
+                    f"header row has {', '.join(found)}" + (f" ({used})." if used else "."), file=path, line=number,
+                    field=field,
+                    hint="add the column to the sheet, or change the template's placeholders and the spec to the "
+                         "columns it has")
+
+
+def _table(path: Path, sheet: str | None, number: int, header: list, rows: list, max_rows: int,
+           field: str) -> Table:
+    headers = [text_of(c) for c in header]
+    position: dict[str, str | int] = {}
+    cols: list[tuple[int, str]] = []
+    for j, h in enumerate(headers):
+        if not h:
+            continue
+        k = key(h)
+        if k in position:
+            raise DataError(f"{_row(sheet, number)}: two columns are headed {h!r}.", file=path,
+                            line=number, field=field, hint="rename or delete one of them")
+        position[k] = column_letter(j) if sheet is not None else j + 1
+        cols.append((j, k))
+    table = Table(path, sheet, number, [h for h in headers if h], position)
+    for r, cells in enumerate(rows[number:], start=number + 1):
+        values = {k: text_of(cells[j]) if j < len(cells) else "" for j, k in cols}
+        if not any(values.values()):
+            continue
+        if len(table.rows) >= max_rows:
+            raise table.error(r, None, f"more than {max_rows:,} data rows.",
+                              f"pnp reads at most {max_rows:,} rows per component; split the data", field=field)
+        table.rows.append(Row(r, values))
+    return table
+
+
+def _row(sheet: str | None, number: int) -> str:
+    return describe(sheet, number, None) if sheet is not None else f"row {number}"
+
+
+def _read_bytes(path: Path, field: str) -> bytes:
+    try:
+        ok = path.is_file()
+    except OSError:
+        ok = False
+    if not ok:
+        raise DataError("data file does not exist.", file=path, field=field,
+                        hint="give the path of a .csv, .tsv, .xlsx or .ods file, relative to the spec")
+    if path.suffix.lower() not in SUFFIXES:
+        raise DataError(f"data file has the suffix {path.suffix!r}, which pnp does not read as a table.", file=path,
+                        field=field, hint="save it as .csv, .tsv, .xlsx or .ods")
+    try:
+        if path.stat().st_size > MAX_BYTES:
+            raise DataError(f"data file is larger than {size_text(MAX_BYTES)}.", file=path, field=field,
+                            hint="delete unused columns, or split the data")
+        with path.open("rb") as fh:
+            raw = fh.read(MAX_BYTES + 1)
+    except OSError as exc:
+        raise DataError(f"data file cannot be read ({exc.strerror or exc}).", file=path, field=field,
+                        hint="check its permissions") from None
+    if len(raw) > MAX_BYTES:
+        raise DataError(f"data file is larger than {size_text(MAX_BYTES)}.", file=path, field=field)
+    return raw
+
+
+def _delimited(path: Path, raw: bytes, delimiter: str, field: str) -> list[list[str]]:
+    try:
+        text = raw.decode("utf-8-sig")
+    except UnicodeDecodeError as exc:
+        line = raw[: exc.start].count(b"\n") + 1
+        raise DataError(f"row {line}: not UTF-8 (byte 0x{raw[exc.start]:02x}; the file may be Latin-1 or "
+                        "Windows-1252).", file=path, line=line, field=field,
+                        hint="save or export it as CSV UTF-8") from None
+    if delimiter == ",":
+        first = next((ln for ln in text.splitlines() if ln.strip()), "")
+        if ";" in first and "," not in first:
+            delimiter = ";"
+    rows: list[list[str]] = []
+    reader = csv.reader(io.StringIO(text, newline=""), delimiter=delimiter, strict=True)
+    try:
+        for cells in reader:
+            rows.append(cells)
+            if len(rows) > MAX_ROWS + HEADER_SEARCH + 1:
+                break  # _table reports the first row over the limit
+    except csv.Error as exc:
+        raise DataError(f"row {len(rows) + 1}: cannot be read as {'TSV' if delimiter == chr(9) else 'CSV'} ({exc}).",
+                        file=path, line=len(rows) + 1, field=field,
+                        hint="export it again, or check its quotes") from None
+    return rows
+
+
+def _workbook(path: Path, raw: bytes, suffix: str, sheet: str | None, field: str) -> list[tuple[str, list]]:
+    def fail(message: str, row: int | None = None, hint: str | None = None, where: str | None = None):
+        return DataError(f"{where}: {message}" if where else message, file=path, line=row, field=field, hint=hint)
+
+    fail.fail = fail  # _calamine_errors calls reader.fail
+    guard = WorkbookGuard(raw, fail)
+    kind = guard.kind(suffix, MAX_BYTES * UNPACKED_PER_BYTE)
+    what = KIND_NAMES[kind]
+    if kind == "ods":
+        guard.check_ods_extent(MAX_CELLS, what)
+    import python_calamine
+    with _calamine_errors(fail, what):
+        book = python_calamine.CalamineWorkbook.from_filelike(io.BytesIO(raw))
+        sheets = [m for m in book.sheets_metadata if m.typ == python_calamine.SheetTypeEnum.WorkSheet]
+        names = [m.name for m in sheets]
+        visible = [m.name for m in sheets if m.visible == python_calamine.SheetVisibleEnum.Visible]
+    if sheet is not None and sheet not in names:
+        raise fail(f"the {what} has no sheet {sheet!r}; its sheets are {', '.join(names)}.",
+                   hint="name one of its sheets")
+    out = []
+    for name in ([sheet] if sheet else visible):  # hidden sheets only when named
+        if kind == "xlsx":
+            guard.check_xlsx_extent(name, MAX_CELLS, what)
+        with _calamine_errors(fail, what):
+            out.append((name, book.get_sheet_by_name(name).to_python(skip_empty_area=False)))
+    return out

@@ -1,0 +1,296 @@
+"""Card templates: YAML layouts of layers (rect, circle, polygon, line, text) in mm or % of the part.
+
+A template file holds ``layers:`` (drawn in order, later on top) and may ``include:`` other template
+files, whose layers are drawn first. A layer may have a ``name`` and a later layer may ``extends:``
+it, taking every field it does not set itself (a box moved, a colour changed). A template file name
+resolves beside the including file, then beside the spec, then in pnp's shipped templates folder.
+Every string may hold ``{column}`` placeholders (``{{`` and ``}}`` are literal braces); see
+docs/templates.md for every field, unit and default.
+
+Limits: includes nest at most MAX_DEPTH deep and a template (with its includes) has at most MAX_LAYERS
+layers; a template including itself, directly or not, is refused naming the file and line.
+"""
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Annotated, Any, Literal
+
+from pydantic import BeforeValidator, Field
+
+from ..core.errors import SpecError
+from ..core.units import parse_length
+from ..inputs.resources import sheets_dir
+from ..inputs.specfields import (BoundedFloat, FieldError, Flag, Items, Length, OptionalLength, SpecModel, load_yaml,
+                                 validate_model)
+
+MAX_DEPTH = 8
+MAX_LAYERS = 500
+PCT_RANGE = (-100.0, 200.0)
+
+
+def shipped_dir() -> Path:
+    """pnp's shared templates folder (templates/ beside templates/sheets)."""
+    return sheets_dir().parent
+
+
+@dataclass(frozen=True)
+class Dim:
+    """A coordinate: ``value`` mm, or ``value`` percent of the part's width or height when ``pct``."""
+    value: float
+    pct: bool = False
+
+    def mm(self, ref: float) -> float:
+        """The coordinate in mm, for a part ``ref`` mm along this axis."""
+        return self.value * ref / 100.0 if self.pct else self.value
+
+
+def _dim(value: Any) -> Dim:
+    if isinstance(value, Dim):
+        return value
+    if isinstance(value, str) and value.strip().endswith("%"):
+        try:
+            number = float(value.strip()[:-1])
+        except ValueError:
+            raise FieldError("is not a percentage", "write e.g. 50%") from None
+        lo, hi = PCT_RANGE
+        if not lo <= number <= hi:
+            raise FieldError(f"must be between {lo:g}% and {hi:g}% of the part", "write e.g. 50%")
+        return Dim(number, True)
+    try:
+        mm = parse_length(value)
+    except ValueError as exc:
+        raise FieldError(str(exc), "write a length in mm (e.g. 12, 12mm, 0.5in) or a percentage of the part (50%)")
+    if abs(mm) > 2000:
+        raise FieldError(f"{mm:g} mm is absurdly large (limit 2000 mm)", "write a length on the part")
+    return Dim(mm)
+
+
+D = Annotated[Dim, BeforeValidator(_dim)]
+FULL = Dim(100.0, True)
+ZERO = Dim(0.0)
+HALF = Dim(50.0, True)
+
+When = str | dict
+
+
+class WhenSpec(SpecModel):
+    """Show a layer when ``column`` is non-empty, equals one of ``equals``, or is none of ``not``."""
+    column: str
+    equals: str | list[str] | None = None
+    not_: str | list[str] | None = Field(None, alias="not")
+
+
+class _Layer(SpecModel):
+    name: str | None = None
+    extends: str | None = None
+    when: str | WhenSpec | None = None
+
+
+class _Paint(_Layer):
+    fill: str | None = None
+    stroke: str | None = None
+    stroke_width: OptionalLength = 0.3
+    bleed: Flag = False
+
+
+class RectLayer(_Paint):
+    """A rectangle, optionally with rounded corners (``radius`` mm); default: the whole part."""
+    type: Literal["rect", "rounded"]
+    x: D = ZERO
+    y: D = ZERO
+    w: D = FULL
+    h: D = FULL
+    radius: OptionalLength = 0.0
+
+
+class CircleLayer(_Paint):
+    """A circle: centre (cx, cy), radius r (% of the part's width); default: centred, touching the sides."""
+    type: Literal["circle"]
+    cx: D = HALF
+    cy: D = HALF
+    r: D = HALF
+
+
+class PolygonLayer(_Paint):
+    """A closed polygon through ``points`` ([x, y] pairs)."""
+    type: Literal["polygon"]
+    points: Items(tuple[tuple[D, D], ...], 3, 200, "a polygon has 3 to 200 points")
+
+
+class LineLayer(_Layer):
+    """A straight line from (x1, y1) to (x2, y2); ``dash`` is an on/off pattern in mm."""
+    type: Literal["line"]
+    x1: D
+    y1: D
+    x2: D
+    y2: D
+    stroke: str = "#000000"
+    stroke_width: OptionalLength = 0.3
+    dash: Items(tuple[Length, ...], 2, 8, "dash: on/off lengths in mm, e.g. [2, 1]") | None = None
+
+
+class TextLayer(_Layer):
+    """Text set in the box (x, y, w, h): ``size`` pt, shrunk down to ``min_size`` with ``fit: shrink``,
+    broken on word boundaries with ``wrap: true``; ``rotate`` turns the box about its centre."""
+    type: Literal["text"]
+    text: str
+    x: D = ZERO
+    y: D = ZERO
+    w: D = FULL
+    h: D = FULL
+    size: BoundedFloat(2, 400, "font size in points, e.g. 10") = 10.0
+    min_size: BoundedFloat(2, 400, "smallest font size in points, e.g. 6") | None = None
+    fit: Literal["none", "shrink"] = "none"
+    wrap: Flag = False
+    align: Literal["left", "center", "right"] = "left"
+    valign: Literal["top", "middle", "bottom"] = "top"
+    bold: Flag = False
+    colour: str = "#000000"
+    rotate: Literal[0, 90, 180, 270] = 0
+    line_spacing: BoundedFloat(1.0, 3.0, "line spacing as a multiple of the font size, e.g. 1.2") = 1.2
+
+
+LAYER_TYPES: dict[str, type[_Layer]] = {"rect": RectLayer, "rounded": RectLayer, "circle": CircleLayer,
+                                        "polygon": PolygonLayer, "line": LineLayer, "text": TextLayer}
+
+
+class _TemplateFile(SpecModel):
+    include: Items(tuple[str, ...], 0, 20, "include at most 20 templates") = ()
+    layers: Items(tuple[dict, ...], 0, MAX_LAYERS, f"a template has at most {MAX_LAYERS} layers") = ()
+
+
+@dataclass(frozen=True)
+class Placed:
+    """A validated layer and where it was written: ``file`` and ``line``, ``index`` (1-based) in its file."""
+    layer: Any
+    file: Path
+    line: int | None
+    index: int
+    lines: dict
+    raw: dict
+
+    def line_of(self, key: str) -> int | None:
+        """The line of field ``key`` of this layer (else the layer's line)."""
+        return self.lines.get((key,), self.line)
+
+    @property
+    def label(self) -> str:
+        """'front.yaml layer 3 (text)'."""
+        return f"{self.file.name} layer {self.index} ({self.layer.type})"
+
+
+def resolve(name: str, beside: Path, spec_dir: Path, file: Path | None = None, line: int | None = None,
+            field: str = "front") -> Path:
+    """The template file ``name``: beside the including file, then beside the spec, then shipped.
+
+    Raises:
+        SpecError: no such template, or its name is not .yaml/.yml.
+    """
+    if not name.lower().endswith((".yaml", ".yml")):
+        raise SpecError(f"template {name!r} is not a .yaml file.", file=file, line=line, field=field,
+                        hint="name a template file such as front.yaml")
+    for folder in dict.fromkeys((beside, spec_dir, shipped_dir())):
+        path = folder / name
+        if path.is_file():
+            return path
+    raise SpecError(f"template {name!r} not found beside {file.name if file else 'the spec'}, in {spec_dir} or in "
+                    "pnp's templates.", file=file, line=line, field=field,
+                    hint="check the file name, or run `pnp new` to see a working folder")
+
+
+def load_template(path: Path, spec_dir: Path, files: list[Path] | None = None, _chain: tuple[Path, ...] = (),
+                  _line: tuple | None = None) -> list[Placed]:
+    """Every layer of the template at ``path``, includes first, validated; every file read (the
+    template and its includes) is appended to ``files``.
+
+    Raises:
+        SpecError: malformed YAML, unknown key or type, bad value (file, line and field), an include
+            cycle, includes deeper than MAX_DEPTH, more than MAX_LAYERS layers.
+    """
+    real = path.resolve()
+    if real in _chain:
+        where = _line or (None, None)
+        raise SpecError(f"template {path.name} includes itself (through {' -> '.join(p.name for p in _chain)}).",
+                        file=where[0], line=where[1], field="include", hint="remove the include that loops back")
+    if len(_chain) >= MAX_DEPTH:
+        raise SpecError(f"templates are included more than {MAX_DEPTH} deep.", file=path, field="include",
+                        hint="include fewer levels of templates")
+    if files is not None:
+        files.append(path)
+    data, lines = load_yaml(path)
+    top = validate_model(_TemplateFile, data, path, lines)
+    out: list[Placed] = []
+    for i, name in enumerate(top.include):
+        line = lines.get(("include", i))
+        child = resolve(name, path.parent, spec_dir, path, line, "include")
+        out += load_template(child, spec_dir, files, _chain + (real,), (path, line))
+    named = {p.layer.name: p for p in out if p.layer.name}
+    for i, raw in enumerate(top.layers):
+        sub = {k[2:]: v for k, v in lines.items() if k[:2] == ("layers", i) and len(k) > 2}
+        line = lines.get(("layers", i))
+        raw = _extended(raw, named, path, sub.get(("extends",), line), i)
+        kind = raw.get("type")
+        model = LAYER_TYPES.get(kind) if isinstance(kind, str) else None
+        if model is None:
+            raise SpecError(f"layer {i + 1} has type {kind!r}.", file=path, line=line, field=f"layers.{i}.type",
+                            hint=f"use one of: {', '.join(LAYER_TYPES)}")
+        try:
+            layer = validate_model(model, raw, path, sub)
+        except SpecError as exc:
+            exc.field = f"layers.{i}.{exc.field}" if exc.field else f"layers.{i}"
+            raise
+        out.append(Placed(layer, path, line, i + 1, sub, raw))
+        if layer.name:
+            named[layer.name] = out[-1]
+    if len(out) > MAX_LAYERS:
+        raise SpecError(f"template {path.name} has {len(out)} layers with its includes (limit {MAX_LAYERS}).",
+                        file=path, field="layers", hint="split the design or include fewer templates")
+    return out
+
+
+def _extended(raw: dict, named: dict[str, Placed], path: Path, line: int | None, i: int) -> dict:
+    """``raw`` with the fields of the layer it ``extends`` (named earlier, here or in an include) filled
+    in: its own keys win; the name is not inherited.
+
+    Raises:
+        SpecError: no earlier layer has that name.
+    """
+    base = raw.get("extends")
+    if base is None:
+        return raw
+    if not isinstance(base, str) or base not in named:
+        names = ", ".join(named) or "none (add name: to a layer)"
+        raise SpecError(f"layer {i + 1} extends {base!r}, but no earlier layer has that name.", file=path,
+                        line=line, field=f"layers.{i}.extends", hint=f"name one of: {names}")
+    merged = {k: v for k, v in named[base].raw.items() if k not in ("name", "extends")}
+    merged.update(raw)
+    return merged
+
+
+_PLACEHOLDER = re.compile(r"\{\{|\}\}|\{([^{}]*)\}|[{}]")
+
+
+def parse_placeholders(text: str) -> list[str | tuple[str]]:
+    """``text`` as parts: literal strings and 1-tuples (column name) for each ``{column}``.
+
+    Raises:
+        ValueError: an unmatched brace or an empty placeholder (the caller names file and line).
+    """
+    parts: list[str | tuple[str]] = []
+    pos = 0
+    for m in _PLACEHOLDER.finditer(text):
+        parts.append(text[pos:m.start()])
+        token = m.group(0)
+        if token in ("{{", "}}"):
+            parts.append(token[0])
+        elif m.group(1) is not None:
+            if not m.group(1).strip():
+                raise ValueError("an empty placeholder {}")
+            parts.append((m.group(1).strip(),))
+        else:
+            raise ValueError(f"an unmatched {token!r} (write {token * 2} for a literal brace)")
+        pos = m.end()
+    parts.append(text[pos:])
+    return [p for p in parts if p != ""]

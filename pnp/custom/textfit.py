@@ -1,0 +1,91 @@
+"""Setting a text in a box with Noto Sans metrics: line breaks on word boundaries, shrink to fit.
+
+A text fits a box w x h mm at a size when every line is at most w mm wide (advance widths from the
+font) and the lines, from the top of the first line's tallest glyph (the font's ascent) to the
+bottom of the last line's descender, are at most h mm tall. ``\\n`` in a text starts a new line.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from ..core.fonts import text_width_mm, ttfont, wrap
+from ..core.units import MM_PER_PT
+
+STEP_PT = 0.25  # shrink in steps of a quarter point
+EPS = 1e-6
+
+
+def _metrics() -> tuple[float, float]:
+    face = ttfont().face
+    return face.ascent / 1000.0, -face.descent / 1000.0
+
+
+@dataclass(frozen=True)
+class Fitted:
+    """A text set in its box: ``size_pt``, the ``lines``, their ``baselines`` (mm from the box top)."""
+    size_pt: float
+    lines: tuple[str, ...]
+    baselines: tuple[float, ...]
+    height: float
+
+
+def lay_out(text: str, size_pt: float, w: float, h: float, wrap_lines: bool, spacing: float) -> Fitted | None:
+    """The text set at ``size_pt`` in a ``w`` x ``h`` mm box, or None when it does not fit."""
+    asc, desc = _metrics()
+    size = size_pt * MM_PER_PT
+    lines: list[str] = []
+    for para in text.split("\n"):
+        lines += (wrap(para, size_pt, w) or [""]) if wrap_lines and para.strip() else [para]
+    if any(text_width_mm(line, size_pt) > w + EPS for line in lines):
+        return None
+    lead = spacing * size
+    height = (asc + desc) * size + (len(lines) - 1) * lead
+    if height > h + EPS:
+        return None
+    return Fitted(size_pt, tuple(lines), tuple(asc * size + i * lead for i in range(len(lines))), height)
+
+
+def fit(text: str, size_pt: float, min_pt: float, w: float, h: float, wrap_lines: bool,
+        spacing: float) -> Fitted | None:
+    """The largest size from ``size_pt`` down to ``min_pt`` (quarter-point steps) at which the text
+    fits, set there; None when it does not fit even at ``min_pt``."""
+    got = lay_out(text, size_pt, w, h, wrap_lines, spacing)
+    if got is not None or min_pt >= size_pt:
+        return got
+    if not wrap_lines:  # the lines are fixed: width and height grow in proportion to the size
+        direct = _direct(text, size_pt, min_pt, w, h, spacing)
+        if direct is not None:
+            return direct
+    smallest = lay_out(text, min_pt, w, h, wrap_lines, spacing)
+    if smallest is None:
+        return None
+    lo, hi = 0, int((size_pt - min_pt) / STEP_PT)  # steps above min_pt: lo fits, hi does not (or is the top)
+    best = smallest
+    while hi - lo > 1:
+        mid = (lo + hi) // 2
+        trial = lay_out(text, min_pt + mid * STEP_PT, w, h, wrap_lines, spacing)
+        if trial is None:
+            hi = mid
+        else:
+            lo, best = mid, trial
+    return best
+
+
+def _direct(text: str, size_pt: float, min_pt: float, w: float, h: float, spacing: float) -> Fitted | None:
+    """fit() for lines that do not wrap: the largest quarter-point step at which both the widest line
+    and the block's height fit, computed, then set (None when it does not fit at ``min_pt``)."""
+    asc, desc = _metrics()
+    lines = text.split("\n")
+    per_pt = max(text_width_mm(line, 1.0) for line in lines)
+    tall = (asc + desc + (len(lines) - 1) * spacing) * MM_PER_PT
+    best = min(size_pt, w / per_pt if per_pt > 0 else size_pt, h / tall)
+    if best < min_pt - EPS:
+        return None
+    size = min_pt + int((best - min_pt + EPS) / STEP_PT) * STEP_PT
+    for trial in (size, size - STEP_PT):  # rounding at the last digit may need one step down
+        if trial >= min_pt - EPS:
+            got = lay_out(text, trial, w, h, False, spacing)
+            if got is not None:
+                return got
+    return None
+

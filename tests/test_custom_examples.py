@@ -1,0 +1,174 @@
+"""The shipped data-driven examples, read back from their PDFs: every card found by its trim (the white
+background the template draws to the trim, measured in mm), the text of every cell on its card, the
+counts per column value the spec declares, and no glyph outside its card or its template's text box.
+
+Expected values come from the examples' own CSV and template files (read here with csv and yaml), not
+from pnp's reading of them."""
+from __future__ import annotations
+
+import csv
+from collections import Counter
+from pathlib import Path
+
+import pytest
+import yaml
+
+from conftest import REPO, build_kit, filled_rects, mm, open_pdf, pdf_of
+
+EXAMPLES = REPO / "specs"
+TOL = 0.1  # mm
+WHITE = (1.0, 1.0, 1.0)
+
+
+def _rows(name: str) -> list[dict]:
+    with (EXAMPLES / name / f"{'cards' if name == 'playing-cards' else name}.csv").open(encoding="utf-8") as f:
+        return list(csv.DictReader(f))
+
+
+def _length(v) -> float:
+    return float(str(v).removesuffix("mm"))
+
+
+def _text_boxes(name: str) -> list[tuple[float, float, float, float]]:
+    """(x, y, w, h) mm of every text layer of the example's front template."""
+    layers, named = [], {}
+    for L in yaml.safe_load((EXAMPLES / name / "front.yaml").read_text(encoding="utf-8"))["layers"]:
+        L = {**named.get(L.get("extends"), {}), **L}  # a layer that extends a named one takes its fields
+        named[L.get("name")] = L
+        layers.append(L)
+    return [(_length(L["x"]), _length(L["y"]), _length(L["w"]), _length(L["h"])) for L in layers if L["type"] == "text"]
+
+
+def _cards(pdf, w: float, h: float):
+    """(page, (x, y, w, h) mm) of every card: the white rectangles of the trim size."""
+    for page in pdf.pages[1:]:
+        for r in filled_rects(page, WHITE):
+            if abs(r[2] - w) < TOL and abs(r[3] - h) < TOL:
+                yield page, r
+
+
+def _chars_in(page, rect, pad=0.0):
+    x, y, w, h = rect
+    return [c for c in page.chars if x - pad <= mm((c["x0"] + c["x1"]) / 2) <= x + w + pad
+            and y - pad <= mm((c["top"] + c["bottom"]) / 2) <= y + h + pad]
+
+
+def _inside(c, box, tol=0.05) -> bool:
+    x, y, w, h = box
+    return (x - tol <= mm(c["x0"]) and mm(c["x1"]) <= x + w + tol and y - tol <= mm(c["top"])
+            and mm(c["bottom"]) <= y + h + tol)
+
+
+@pytest.fixture(scope="module")
+def kits(tmp_path_factory):
+    out = tmp_path_factory.mktemp("custom")
+    return {name: build_kit(str(EXAMPLES / name), out=out) for name in ("playing-cards", "questions")}
+
+
+def _suit(page, card) -> str:
+    """The suit drawn large in the card's middle, told by its filled shapes: a heart is two circles and
+    a triangle, a diamond one polygon, a spade two circles and two triangles, a club four circles and a
+    stem; a joker has none filled."""
+    x, y, w, h = card
+    cx, cy = x + w / 2, y + h / 2
+    n = sum(1 for c in page.curves if c.get("fill") and abs(mm(c["x0"] + c["x1"]) / 2 - cx) < 14
+            and abs(mm(c["top"] + c["bottom"]) / 2 - cy) < 14 and mm(c["x1"] - c["x0"]) > 3)
+    return {3: "hearts", 1: "diamonds", 4: "spades", 5: "clubs", 0: "joker"}.get(n, f"?{n}")
+
+
+def test_playing_cards_read_back(kits):
+    rows = _rows("playing-cards")
+    boxes = _text_boxes("playing-cards")
+    seen, suits = Counter(), Counter()
+    with open_pdf(pdf_of(kits["playing-cards"])) as pdf:
+        cards = list(_cards(pdf, 63.0, 88.0))
+        assert len(cards) == len(rows)
+        for page, card in cards:
+            chars = _chars_in(page, card, pad=1.0)
+            for c in chars:  # no glyph outside the trim or its text box
+                assert _inside(c, card), c["text"]
+                assert any(_inside(c, (card[0] + bx, card[1] + by, bw, bh)) for bx, by, bw, bh in boxes), c["text"]
+            seen["".join(sorted(c["text"] for c in chars if c["text"].strip()))] += 1
+            suits[_suit(page, card)] += 1
+    # the rank twice (both corner indices) and the name once, on the same card
+    want = Counter("".join(sorted(r["rank"] * 2 + r["name"].replace(" ", "") + ("JOKER" if r["suit"] == "joker" else "")))
+                   for r in rows)
+    assert seen == want
+    assert suits == Counter(r["suit"] for r in rows)
+    assert all(suits[s] == 13 for s in ("spades", "hearts", "diamonds", "clubs"))  # the spec's per_value check
+
+
+def test_questions_read_back(kits):
+    rows = _rows("questions")
+    boxes = _text_boxes("questions")
+    question_box = max(boxes, key=lambda b: b[2] * b[3])
+    texts, categories, languages = Counter(), Counter(), Counter()
+    with open_pdf(pdf_of(kits["questions"])) as pdf:
+        cards = list(_cards(pdf, 70.0, 120.0))
+        assert len(cards) == len(rows)
+        for page, card in cards:
+            for c in _chars_in(page, card, pad=1.0):
+                assert _inside(c, card), c["text"]
+                assert any(_inside(c, (card[0] + bx, card[1] + by, bw, bh)) for bx, by, bw, bh in boxes), c["text"]
+            qx, qy, qw, qh = question_box
+            region = (card[0] + qx, card[1] + qy, qw, qh)
+            lines: dict[float, list] = {}
+            for c in sorted(_chars_in(page, region), key=lambda c: (round(c["top"], 1), c["x0"])):
+                lines.setdefault(round(c["top"], 1), []).append(c)
+            text = " ".join("".join(ch["text"] for ch in line).strip() for line in lines.values())
+            texts[" ".join(text.split())] += 1
+            band = _chars_in(page, (card[0], card[1], card[2], 22.0))
+            categories["".join(c["text"] for c in band)] += 1
+            foot = _chars_in(page, (card[0], card[1] + 106.0, card[2], 14.0))
+            languages["".join(c["text"] for c in foot)] += 1
+    assert texts == Counter(" ".join(r["question"].split()) for r in rows)
+    assert categories == Counter(r["category"] for r in rows)
+    assert set(categories.values()) == {8}  # the spec's per_value check: 8 of each category
+    assert languages == Counter(r["language"].replace(" ", "") for r in rows)
+    joined = "".join(texts)  # Greek and Cyrillic letters were read back, not only Latin
+    assert any("\u0370" <= ch <= "\u03ff" for ch in joined) and any("\u0400" <= ch <= "\u04ff" for ch in joined)
+
+
+def test_question_sizes_vary_with_length(kits):
+    """Long questions are shrunk and wrapped, short ones set large: the sizes read back differ."""
+    sizes = set()
+    with open_pdf(pdf_of(kits["questions"])) as pdf:
+        for page, card in _cards(pdf, 70.0, 120.0):
+            chars = _chars_in(page, (card[0] + 7, card[1] + 28, 56, 74))
+            sizes.add(round(max(c["size"] for c in chars), 1))
+    assert max(sizes) == 20 and min(sizes) <= 16 and len(sizes) >= 4  # 20 pt is the template's size
+
+
+def test_examples_on_the_cover_with_rules(kits):
+    for name, result in kits.items():
+        with open_pdf(pdf_of(result)) as pdf:
+            cover = pdf.pages[0].extract_text()
+        title = yaml.safe_load((EXAMPLES / name / f"{name}.yaml").read_text(encoding="utf-8"))["title"]
+        assert f"{title} \u2014 print-and-play kit" in cover
+        for section in ("Components", "Setup", "A turn", "End and winner", "Fine points"):
+            assert section in cover
+        assert result.manifest["components"][0]["shape"] == "rounded"
+
+
+def test_examples_are_built_by_default():
+    from pnp.cli import _targets
+    targets = _targets(None)
+    assert {Path(t).name for t in targets} >= {"playing-cards", "questions", "nonads", "netmatch"}
+
+
+def test_watch_sees_data_and_templates(kits):
+    used = {p.name for p in kits["playing-cards"].inputs}
+    assert {"playing-cards.yaml", "cards.csv", "front.yaml", "card-back.yaml", "rules.md"} <= used
+
+
+def test_watch_sees_included_templates(tmp_path):
+    """A template's includes are inputs too: `pnp watch` rebuilds when one of them changes."""
+    import shutil
+    game = tmp_path / "playing-cards"
+    shutil.copytree(EXAMPLES / "playing-cards", game)
+    (game / "back.yaml").write_text("include: [shared/card-back.yaml]\nlayers: []\n", encoding="utf-8")
+    spec = game / "playing-cards.yaml"
+    spec.write_text(spec.read_text(encoding="utf-8").replace("back: shared/card-back.yaml", "back: back.yaml"),
+                    encoding="utf-8")
+    result = build_kit(str(game), out=tmp_path / "out", formats=("pdf",))
+    assert {"back.yaml", "card-back.yaml"} <= {p.name for p in result.inputs}

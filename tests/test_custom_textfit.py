@@ -1,0 +1,44 @@
+"""Text fitting (pnp.custom.textfit) against a brute-force scan and the font's own metrics."""
+from __future__ import annotations
+
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from pnp.core.fonts import text_width_mm
+from pnp.core.units import MM_PER_PT
+from pnp.custom.textfit import STEP_PT, fit, lay_out
+
+WORDS = st.lists(st.sampled_from(["a", "word", "Ζωή", "длинное", "WWWW", "iiii", "of", "table-top", "x"]),
+                 min_size=1, max_size=30).map(" ".join)
+
+
+def _scan(text, size, min_pt, w, h, wrap, spacing):
+    """Every quarter-point step from the top size down: the first that fits."""
+    steps = int(round((size - min_pt) / STEP_PT))
+    for k in range(steps, -1, -1):
+        got = lay_out(text, min_pt + k * STEP_PT if k < steps else size, w, h, wrap, spacing)
+        if got is not None:
+            return got
+    return None
+
+
+@settings(max_examples=150, deadline=None)
+@given(WORDS, st.floats(8, 40), st.floats(4, 8), st.floats(10, 80), st.floats(5, 60), st.booleans(),
+       st.sampled_from([1.0, 1.2, 1.5]))
+def test_fit_is_the_largest_step_that_fits(text, size, min_pt, w, h, wrap, spacing):
+    got = fit(text, size, min_pt, w, h, wrap, spacing)
+    want = _scan(text, size, min_pt, w, h, wrap, spacing)
+    assert (got is None) == (want is None)
+    if got is not None:
+        assert abs(got.size_pt - want.size_pt) < 1e-9
+        for line in got.lines:  # measured with the font: every line inside the box
+            assert text_width_mm(line, got.size_pt) <= w + 1e-6
+        assert got.height <= h + 1e-6
+        assert " ".join(" ".join(got.lines).split()) == " ".join(text.split())  # nothing lost by wrapping
+
+
+def test_block_height_is_ascent_to_descent():
+    got = lay_out("Ág\nÁg", 10, 100, 100, False, 1.5)
+    size = 10 * MM_PER_PT
+    assert abs(got.height - (1.069 + 0.293 + 1.5) * size) < 1e-9
+    assert abs(got.baselines[1] - got.baselines[0] - 1.5 * size) < 1e-9
