@@ -135,19 +135,21 @@ def test_custom_imports_no_layout_render_build_or_cli():
 
 
 def test_tabletop_simulator_deck_of_rounded_cards(tmp_path):
-    """Rounded-corner cards make a TTS deck like rectangular ones: 54 faces, the cards' aspect ratio."""
+    """Rounded-corner cards make a TTS deck like rectangular ones: a DeckCustom of 54 cards whose sheet
+    image is NumWidth x NumHeight cells of the cards' aspect ratio."""
     import json
+    from urllib.parse import unquote, urlparse
 
     from PIL import Image
     from conftest import REPO
     result = build_kit(str(REPO / "specs" / "playing-cards"), out=tmp_path, formats=("tts",))
-    deck = json.loads(next(p for p in result.files if p.suffix == ".json").read_text(encoding="utf-8"))
-    assert deck["cards"] == 54
-    sheet = deck["sheets"][0]
-    w, h = sheet["card_px"]
+    saved = json.loads(next(p for p in result.files if p.suffix == ".json").read_text(encoding="utf-8"))
+    [deck] = [o for o in saved["ObjectStates"] if o["Name"] == "DeckCustom"]
+    assert len(deck["DeckIDs"]) == 54 == len(deck["ContainedObjects"])
+    [sheet] = deck["CustomDeck"].values()
+    img = Image.open(unquote(urlparse(sheet["FaceURL"]).path))
+    w, h = img.size[0] / sheet["NumWidth"], img.size[1] / sheet["NumHeight"]
     assert abs(w / h - 63 / 88) < 0.01
-    img = Image.open(next(p for p in result.files if p.name == sheet["FaceURL"]))
-    assert img.size == (w * sheet["NumWidth"], h * sheet["NumHeight"])
 
 
 def test_hidden_sheets_are_skipped_unless_named(tmp_path):

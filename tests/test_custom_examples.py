@@ -144,7 +144,7 @@ def test_examples_on_the_cover_with_rules(kits):
         with open_pdf(pdf_of(result)) as pdf:
             cover = pdf.pages[0].extract_text()
         title = yaml.safe_load((EXAMPLES / name / f"{name}.yaml").read_text(encoding="utf-8"))["title"]
-        assert f"{title} \u2014 print-and-play kit" in cover
+        assert f"{title} \u2014 print and play" in cover
         for section in ("Components", "Setup", "A turn", "End and winner", "Fine points"):
             assert section in cover
         assert result.manifest["components"][0]["shape"] == "rounded"

@@ -197,5 +197,5 @@ def build_components(spec: CustomSpec, ctx: KitContext, lines: dict) -> list[Com
             name = comp.name if len(groups) == 1 else f"{comp.name} (back {i} of {len(groups)})"
             if fronts:
                 out.append(Component(name, w, h, fronts, 1, back, comp.shape, comp.board, comp.note,
-                                     comp.radius if comp.shape == "rounded" else 0.0))
+                                     radius=comp.radius if comp.shape == "rounded" else 0.0))
     return out
