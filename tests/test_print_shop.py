@@ -166,12 +166,12 @@ def test_preview_pages_and_contact_sheet(tmp_path):
 
 def test_tts_deck_sheets(tmp_path):
     build_kit("netmatch", out=tmp_path, formats=("tts",))
-    info = json.loads((tmp_path / "netmatch" / "tts" / "netmatch-a4-word-card.json").read_text())
+    info = json.loads((tmp_path / "netmatch" / "tts" / "netmatch-a4" / "word-card.json").read_text())
     assert sum(s["cards"] for s in info["sheets"]) == 75
     for s in info["sheets"]:
         assert s["NumWidth"] <= 10 and s["NumHeight"] <= 7
         assert s["cards"] <= s["NumWidth"] * s["NumHeight"] - 1
-        with Image.open(tmp_path / "netmatch" / "tts" / s["FaceURL"]) as im:
+        with Image.open(tmp_path / "netmatch" / "tts" / "netmatch-a4" / s["FaceURL"]) as im:
             assert im.mode == "RGB" and max(im.size) <= 4096
             cw, ch = im.width // s["NumWidth"], im.height // s["NumHeight"]
             assert cw / ch == pytest.approx(44 / 68, abs=0.01)

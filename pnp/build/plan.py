@@ -11,7 +11,6 @@ from __future__ import annotations
 import hashlib
 import json
 import os
-import re
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Callable, Mapping, Sequence
@@ -20,6 +19,7 @@ from ..core.errors import OutputError, SpecError, ValidationFailed
 from ..core.findings import FAIL, Finding
 from ..games import Game, KitContext, get_game, registry
 from ..store.kitstore import KitStore
+from ..store.safepath import check_name
 from ..core.ir import Component
 from ..inputs.rulestext import parse_rules
 from ..layout.cover import CoverInfo, KitCover
@@ -28,7 +28,6 @@ from ..layout.limits import check_budget
 from ..layout.impose import effective_options, impose
 from ..layout.options import ImposeOptions
 from ..layout.paper import Sheet, available_papers, load_sheet, sheet_path
-from ..render.fontcache import set_cache_dir as set_font_cache
 from ..render.writers import WRITERS, WriteJob, resolve_formats
 from ..inputs.resources import builtin_spec, specs_dir
 from ..inputs.specfields import SpecBase, load_yaml, validate_model
@@ -36,7 +35,6 @@ from ..inputs.specfields import SpecBase, load_yaml, validate_model
 DEFAULT_FORMATS = ("pdf", "svg")
 LOCK_WAIT = 120.0  # s: a second build into the same game folder waits this long for the first, then says "busy"
 COMMON_INPUTS = {"rules": "rules quick reference printed on the cover (Markdown; see specs/rules/)"}
-_SAFE_NAME = re.compile(r"^[a-z0-9][a-z0-9_-]{0,40}$")
 
 
 @dataclass(frozen=True)
@@ -171,9 +169,7 @@ def check_environment() -> None:
 
 def _sheet(paper: str) -> Sheet:
     sheet = load_sheet(paper)
-    if not _SAFE_NAME.match(sheet.name):
-        raise SpecError(f"sheet name {sheet.name!r} cannot be used in file names.", field="name",
-                        hint="use lower-case letters, digits, - and _")
+    check_name(sheet.name, "sheet name", field="name", file=sheet_path(paper))
     return sheet
 
 
@@ -245,9 +241,9 @@ def build_kit(target: str, paper: str = "a4", formats: Sequence[str] = DEFAULT_F
 
     with KitStore(Path(out), game.name, wait=LOCK_WAIT) as store:
         staging = store.staging()
-        set_font_cache(store.store / "cache")  # font subsets kept between builds, inside --out
         try:
-            job = WriteJob(staging, stem, total, opts, components, metadata(info, game), dict(settings or {}))
+            job = WriteJob(staging, stem, total, opts, components, metadata(info, game), dict(settings or {}),
+                           cache=store.store / "cache")  # font subsets kept between builds, inside --out
             written = _write(job, formats, pages, progress)
             manifest = _manifest(game.name, sheet.name, total, components, plan, opts, fit, staging, written)
             (staging / manifest_name).write_text(json.dumps(manifest, indent=2, ensure_ascii=False) + "\n",

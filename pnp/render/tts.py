@@ -11,7 +11,9 @@ from pathlib import Path
 
 from PIL import Image
 
+from ..core.errors import LayoutError
 from ..core.ir import Component, Rect, Text
+from ..store.safepath import check_name, open_write, write_bytes
 from .raster import drawings_to_images
 
 MAX_COLUMNS, MAX_ROWS, MAX_PIXELS = 10, 7, 4096
@@ -39,34 +41,59 @@ def hidden_face(comp: Component):
                  fill="#ffffff"))
 
 
-def write_decks(comp: Component, folder: Path, stem: str) -> list[Path]:
-    """Write the deck sheets and JSON of ``comp`` into ``folder``; return the paths written."""
-    folder.mkdir(parents=True, exist_ok=True)
+def part_names(comps) -> list[str]:
+    """One file-name part per component: its name in lower case with every run of other characters
+    as "-" (pnp.store.safepath's safe-name rule, at most 41 characters), "part" if nothing is left,
+    and "-2", "-3"... when two components would share a name."""
+    names: list[str] = []
+    for comp in comps:
+        base = re.sub(r"[^a-z0-9_]+", "-", comp.name.lower()).strip("-_")[:36].strip("-_") or "part"
+        name, n = base, 1
+        while name in names:
+            n += 1
+            name = f"{base}-{n}"
+        names.append(check_name(name, "component file name", field="components", error=LayoutError))
+    return names
+
+
+def _save(root: Path, rel: str, image: Image.Image) -> None:
+    with open_write(root, rel) as f:
+        image.save(f, format="PNG")
+
+
+def write_decks(comp: Component, root: Path, folder: str, name: str) -> list[Path]:
+    """Write the deck sheets and JSON of ``comp`` as ``folder/<name>-…`` under ``root`` (through
+    pnp.store.safepath); return the paths written, relative to ``root``. A card is at least 1 px a
+    side however small its trim (a 0.05 mm tile gives 1 px images).
+
+    Raises:
+        OutputError: a symlink or special file in the way, or a write error.
+    """
     cols, rows = deck_grid(comp.count)
     per_sheet = cols * rows - 1
     px_per_mm = min(MAX_PIXELS / (cols * comp.width), MAX_PIXELS / (rows * comp.height), MAX_DPI / 25.4)
-    cw, ch = int(comp.width * px_per_mm), int(comp.height * px_per_mm)
-    name = re.sub(r"[^a-z0-9_]+", "-", comp.name.lower()).strip("-") or "part"
+    cw, ch = max(1, int(comp.width * px_per_mm)), max(1, int(comp.height * px_per_mm))
+    dpi = max(px_per_mm * 25.4, 25.4 / min(comp.width, comp.height))  # at least 1 px a side when rendered
     written, sheets = [], []
-    back_img = next(drawings_to_images([hidden_face(comp)], comp.width, comp.height, px_per_mm * 25.4))
+    back_img = next(drawings_to_images([hidden_face(comp)], comp.width, comp.height, dpi))
     back_img = back_img.resize((cw, ch))
-    back_path = folder / f"{stem}-{name}-back.png"
-    back_img.save(back_path, format="PNG")
-    written.append(back_path)
+    back = f"{folder}/{name}-back.png"
+    _save(root, back, back_img)
+    written.append(Path(back))
     faces = [comp.fronts[i // comp.copies] for i in range(comp.count)]
     for s, start in enumerate(range(0, comp.count, per_sheet), start=1):
         chunk = faces[start:start + per_sheet]
         sheet = Image.new("RGB", (cols * cw, rows * ch), (255, 255, 255))
-        for i, img in enumerate(drawings_to_images(chunk, comp.width, comp.height, px_per_mm * 25.4)):
+        for i, img in enumerate(drawings_to_images(chunk, comp.width, comp.height, dpi)):
             sheet.paste(img.resize((cw, ch)), ((i % cols) * cw, (i // cols) * ch))
         sheet.paste(back_img, ((cols - 1) * cw, (rows - 1) * ch))
-        path = folder / f"{stem}-{name}-sheet{s}.png"
-        sheet.save(path, format="PNG")
-        written.append(path)
-        sheets.append({"FaceURL": path.name, "BackURL": back_path.name, "NumWidth": cols, "NumHeight": rows,
+        rel = f"{folder}/{name}-sheet{s}.png"
+        _save(root, rel, sheet)
+        written.append(Path(rel))
+        sheets.append({"FaceURL": Path(rel).name, "BackURL": Path(back).name, "NumWidth": cols, "NumHeight": rows,
                        "cards": len(chunk), "hidden_face_slot": cols * rows, "card_px": [cw, ch]})
-    info = folder / f"{stem}-{name}.json"
-    info.write_text(json.dumps({"component": comp.name, "cards": comp.count, "BackIsHidden": True,
-                                "sheets": sheets}, indent=2) + "\n", encoding="utf-8")
-    written.append(info)
+    info = f"{folder}/{name}.json"
+    write_bytes(root, info, (json.dumps({"component": comp.name, "cards": comp.count, "BackIsHidden": True,
+                                         "sheets": sheets}, indent=2) + "\n").encode("utf-8"))
+    written.append(Path(info))
     return written

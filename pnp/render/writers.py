@@ -6,6 +6,9 @@ staging folder). Writers finish in registry order, so ``preview`` finds the PDF 
 Each writer also says which files of an earlier kit it replaces (``owns``), so the switch to the
 new kit drops exactly the old files of the formats built.
 
+Every file goes through pnp.store.safepath (no symlink or special file below the staging folder is
+followed or written through); every name in a file name passes its safe-name rule.
+
 Adding a format: subclass KitWriter, decorate it with ``@register("name")``.
 """
 from __future__ import annotations
@@ -18,13 +21,16 @@ from typing import Sequence
 from ..core.errors import SpecError
 from ..core.ir import Component, Page
 from ..layout.options import ImposeOptions
+from ..store.safepath import SAFE_NAME, checked_path, write_bytes
 
 
 @dataclass
 class WriteJob:
     """What every writer of one kit shares: ``staging`` folder, file ``stem`` ("<game>-<paper>"),
     document ``metadata`` (title, author, subject, keywords), page ``total``, imposition ``opts``,
-    the kit's ``components`` and ``settings`` (e.g. dpi for previews)."""
+    the kit's ``components``, ``settings`` (e.g. dpi for previews) and ``cache``, the folder where
+    font subsets are kept between builds (OUT/.pnp/cache; None: in memory only; untrusted, see
+    pnp.render.fontcache)."""
     staging: Path
     stem: str
     total: int
@@ -32,6 +38,7 @@ class WriteJob:
     components: Sequence[Component]
     metadata: dict = field(default_factory=dict)
     settings: dict = field(default_factory=dict)
+    cache: Path | None = None
 
     def describe(self, number: int, page: Page) -> tuple[str, str]:
         """(title, description) of page ``number``, for SVG ``<title>`` and ``<desc>``."""
@@ -79,6 +86,9 @@ WRITERS: dict[str, type[KitWriter]] = {}
 
 def register(name: str):
     """Class decorator: make a KitWriter available as ``--format name``."""
+    if not SAFE_NAME.match(name):
+        raise ValueError(f"format name {name!r} must match {SAFE_NAME.pattern}")
+
     def deco(cls: type[KitWriter]) -> type[KitWriter]:
         cls.name = name
         WRITERS[name] = cls
@@ -111,7 +121,7 @@ class PdfKitWriter(KitWriter):
     def __init__(self, job: WriteJob) -> None:
         super().__init__(job)
         from .pdf import PdfWriter
-        self.path = job.staging / f"{job.stem}.pdf"
+        self.path = checked_path(job.staging, f"{job.stem}.pdf")  # reportlab opens it (and its chunks) by name
         self.pdf = PdfWriter(self.path, duplex=job.opts.duplex, **job.metadata)
 
     def page(self, number: int, page: Page) -> None:
@@ -130,18 +140,16 @@ class _PageSvgWriter(KitWriter):
     """One SVG file per page, named ``<folder>/<stem>-pNN<suffix>.svg``, written by ``draw``."""
     suffix = ""
     only_pages_with_parts = False
+    cut = False
 
     def page(self, number: int, page: Page) -> None:
         if self.only_pages_with_parts and not page.placements:
             return
         rel = Path(self.folder) / f"{self.job.stem}-p{number:0{self.job.page_digits}d}{self.suffix}.svg"
-        (self.job.staging / self.folder).mkdir(exist_ok=True)
-        self.draw(page, self.job.staging / rel, *self.job.describe(number, page))
+        from .svg import svg_text
+        text = svg_text(page, *self.job.describe(number, page), cut=self.cut, cache=self.job.cache)
+        write_bytes(self.job.staging, rel.as_posix(), text.encode("utf-8"))
         self.written.append(rel)
-
-    @staticmethod
-    def draw(page: Page, path: Path, title: str, desc: str) -> None:
-        raise NotImplementedError
 
     @classmethod
     def pattern(cls, stem: str) -> str:
@@ -152,11 +160,7 @@ class _PageSvgWriter(KitWriter):
 class SvgKitWriter(_PageSvgWriter):
     """One SVG per page: ``svg/<stem>-pNN.svg``."""
     folder = "svg"
-
-    @staticmethod
-    def draw(page: Page, path: Path, title: str, desc: str) -> None:
-        from .svg import write_svg
-        write_svg(page, path, title, desc)
+    cut = False
 
 
 @register("cut-svg")
@@ -165,45 +169,41 @@ class CutSvgKitWriter(_PageSvgWriter):
     folder = "cut"
     suffix = "-cut"
     only_pages_with_parts = True
-
-    @staticmethod
-    def draw(page: Page, path: Path, title: str, desc: str) -> None:
-        from .svg import write_cut_svg
-        write_cut_svg(page, path, title, desc)
+    cut = True
 
 
 @register("tts")
 class TtsKitWriter(KitWriter):
-    """Tabletop Simulator deck sheets of the card-like components: ``tts/<stem>-<part>-…``."""
+    """Tabletop Simulator deck sheets of the card-like components, one folder per kit:
+    ``tts/<stem>/<part>-sheetN.png``, ``<part>-back.png`` and ``<part>.json`` (a kit's own folder, so
+    kits whose paper names share a prefix, a4 and a4-word, never claim each other's files)."""
     folder = "tts"
 
     def finish(self) -> list[Path]:
-        from .tts import eligible, write_decks
-        for comp in self.job.components:
-            if eligible(comp):
-                self.written += [p.relative_to(self.job.staging)
-                                 for p in write_decks(comp, self.job.staging / self.folder, self.job.stem)]
+        from .tts import eligible, part_names, write_decks
+        comps = [c for c in self.job.components if eligible(c)]
+        folder = f"{self.folder}/{self.job.stem}"
+        for comp, name in zip(comps, part_names(comps)):
+            self.written += write_decks(comp, self.job.staging, folder, name)
         return self.written
 
     @classmethod
     def pattern(cls, stem: str) -> str:
-        return rf"tts/{stem}-[a-z0-9_-]+-(back\.png|sheet\d+\.png)|tts/{stem}-[a-z0-9_-]+\.json"
+        return rf"tts/{stem}/[a-z0-9][a-z0-9_-]*(-back\.png|-sheet\d+\.png|\.json)"
 
 
 @register("preview")
 class PreviewKitWriter(KitWriter):
     """Every page of the PDF as PNG at ``settings['dpi']`` plus a contact sheet:
-    ``preview/<stem>-pNN.png`` and ``preview/<stem>-contact.png``."""
+    ``preview/<stem>-pNN.png`` and ``preview/<stem>-contact.png`` (bounded in pixels and memory:
+    see pnp.render.raster; a long kit's contact sheet shows a sample of its pages)."""
     folder = "preview"
     requires = ("pdf",)
 
     def finish(self) -> list[Path]:
-        from .raster import contact_sheet, pdf_pages_to_png
-        folder = self.job.staging / self.folder
-        pages = pdf_pages_to_png(self.job.staging / f"{self.job.stem}.pdf", folder, self.job.stem,
-                                 self.job.settings.get("dpi", 50))
-        contact = contact_sheet(pages, folder / f"{self.job.stem}-contact.png")
-        return [p.relative_to(self.job.staging) for p in pages + [contact]]
+        from .raster import render_previews
+        return render_previews(self.job.staging / f"{self.job.stem}.pdf", self.job.staging, self.folder,
+                               self.job.stem, self.job.settings.get("dpi", 50))
 
     @classmethod
     def pattern(cls, stem: str) -> str:

@@ -18,9 +18,10 @@ from pathlib import Path
 from typing import Iterator
 
 from ..core.errors import OutputError
+from .safepath import SAFE_NAME, check_name
 
 STORE_DIR = ".pnp"
-GAME_NAME = re.compile(r"^[a-z0-9][a-z0-9_-]{0,40}$")
+GAME_NAME = SAFE_NAME
 _ENTRY = re.compile(r"^(?P<game>[a-z0-9][a-z0-9_-]{0,40})\.(?:"
                     r"g(?P<gen>[0-9]{1,18})"
                     r"|(?P<kind>stage|link)\.(?P<pid>[0-9]{1,10})\.(?P<token>[0-9a-f]{1,32})"
@@ -66,9 +67,7 @@ def _exchange(a: Path, b: Path) -> None:
 # ----------------------------------------------------------------------------------------------------
 
 def _check_game(game: str) -> None:
-    if not isinstance(game, str) or not GAME_NAME.match(game):
-        raise OutputError(f"game name {game!r} cannot be used as a folder name.", field="game",
-                          hint="use 1-41 lower-case letters, digits, - and _, starting with a letter or digit")
+    check_name(game, "game name", field="game", error=OutputError)
 
 
 def _ensure_out(out: Path) -> None:
