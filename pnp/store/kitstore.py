@@ -40,21 +40,26 @@ import fcntl
 import os
 import secrets
 import stat
+import sys
 import time
 from pathlib import Path
 from typing import Callable
 
 from ..core.errors import OutputError
+from ..core.plaintext import plain
 # _exchange is looked up in this module's namespace by KitStore._swap_legacy, so tests patch
 # pnp.store.kitstore._exchange to simulate systems without renameat2.
 from .fs import (
     _CLOEXEC, _ENTRY, _NO_EXCHANGE, GAME_NAME, STORE_DIR, _ancestors, _check_game, _check_rel, _ensure_out,
-    _exchange, _fsync_path, _put, _remove, _remove_generation, _store_dir, _walk)
+    _alive, _exchange, _fsync_path, _put, _remove, _remove_generation, _store_dir, _walk)
 from .recovery import _clean, _current, _Current, clean_stale, current_generation, read_only_view
 
 __all__ = ["KitStore", "clean_stale", "read_only_view", "current_generation", "STORE_DIR", "GAME_NAME"]
 
 _POLL = 0.05
+GEN_LIMIT = 1_000_000
+"""Generation numbers run 1..GEN_LIMIT and then start again at 1, skipping any still on disk (a
+folder that could not be deleted never pushes the number up without bound)."""
 _KIND_WORDS = {"file": "a file", "link": "a symbolic link", "other": "a special file", "dir": "a folder"}
 
 
@@ -72,16 +77,25 @@ class KitStore:
             ... write the kit's files under staged (relative paths as in OUT/<game>) ...
             store.commit(staged, owns=lambda rel: rel.startswith(...))
 
+    While it waits up to ``wait`` seconds for another build's lock, ``on_wait(message)`` is called
+    after NOTE_FIRST seconds and then every NOTE_EVERY seconds with a line saying who holds the lock
+    (its process id, read from the lock file, and whether it is stopped) and how long it has waited;
+    the default prints it on stderr as a note.
+
     Raises:
         OutputError: bad game name, OUT not a folder or not writable, OUT/<game> a symlink pnp did not
             make, OUT/.pnp not a plain folder, the game folder busy, or a failed commit.
     """
+    NOTE_FIRST = 1.0
+    NOTE_EVERY = 5.0
 
-    def __init__(self, out: Path, game: str, wait: float = 0.0) -> None:
+    def __init__(self, out: Path, game: str, wait: float = 0.0,
+                 on_wait: Callable[[str], None] | None = None) -> None:
         _check_game(game)
         self.out = Path(out)
         self.game = game
         self.wait = max(0.0, float(wait))
+        self.on_wait = on_wait if on_wait is not None else _stderr_note
         _ensure_out(self.out)
         self.link = self.out / game
         self.store = self.out / STORE_DIR
@@ -101,16 +115,23 @@ class KitStore:
         except OSError as exc:
             raise OutputError(f"cannot write to the output folder: {exc.strerror or exc}.", file=self.out,
                               field="--out", hint="choose a writable folder with --out") from None
-        deadline = time.monotonic() + self.wait
+        start = time.monotonic()
+        deadline = start + self.wait
+        next_note = start + self.NOTE_FIRST
         try:
             while True:
                 try:
                     fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
                     break
                 except BlockingIOError:
-                    left = deadline - time.monotonic()
+                    now = time.monotonic()
+                    left = deadline - now
                     if left <= 0:
                         raise self._busy(fd) from None
+                    if now >= next_note:
+                        self.on_wait(f"waiting for {self.link}: {self._holder(fd)} is writing it "
+                                     f"({now - start:.0f} s of at most {self.wait:.0f} s).")
+                        next_note = now + self.NOTE_EVERY
                     time.sleep(min(_POLL, left))
                 except OSError as exc:
                     raise OutputError(f"cannot lock the output folder: {exc.strerror or exc}.", file=self.link,
@@ -132,14 +153,33 @@ class KitStore:
             raise
         return self
 
-    def _busy(self, fd: int) -> OutputError:
+    @staticmethod
+    def _holder_pid(fd: int) -> int | None:
+        """The pid the lock's holder wrote into the lock file, if it is a live process."""
         try:
             pid = int(os.pread(fd, 32, 0).decode().strip())
-            who = f" (process {pid})"
-        except (OSError, ValueError):
-            who = ""
+        except (OSError, ValueError, UnicodeDecodeError):
+            return None
+        return pid if pid > 0 and _alive(pid) else None
+
+    def _holder(self, fd: int) -> str:
+        """'another pnp build (process 123, stopped: resume it with fg or kill -CONT 123)'."""
+        pid = self._holder_pid(fd)
+        if pid is None:
+            return "another pnp build"
+        state = _proc_state(pid)
+        if state == "T":
+            return f"another pnp build (process {pid}, stopped: resume it with fg or kill -CONT {pid})"
+        return f"another pnp build (process {pid})"
+
+    def _busy(self, fd: int) -> OutputError:
+        pid = self._holder_pid(fd)
+        who = f" (process {pid})" if pid is not None else ""
+        stopped = pid is not None and _proc_state(pid) == "T"
+        hint = (f"process {pid} is stopped (Ctrl-Z?): resume it with fg or kill -CONT {pid}, or use another folder "
+                "with --out") if stopped else "wait for that build to finish, or use another folder with --out"
         return OutputError(f"{self.link} is busy: another pnp build is writing it{who}.", file=self.link,
-                           field="--out", hint="wait for that build to finish, or use another folder with --out")
+                           field="--out", hint=hint)
 
     def _release(self) -> None:
         fd, self._lock_fd = self._lock_fd, None
@@ -296,15 +336,27 @@ class KitStore:
             raise
 
     def _next_gen(self, cur: _Current) -> int:
-        n = cur.gen
+        """The number after the current one, from 1 to GEN_LIMIT and round again, that no entry in
+        OUT/.pnp uses (a generation that could not be deleted is skipped, never overwritten).
+
+        Raises:
+            OutputError: every number is taken (GEN_LIMIT folders that cannot be deleted).
+        """
+        taken = {cur.gen}
         try:
             for name in os.listdir(self.store):
                 m = _ENTRY.match(name)
                 if m and m["game"] == self.game and m["gen"]:
-                    n = max(n, int(m["gen"]))
-        except OSError:
-            pass
-        return n + 1
+                    taken.add(int(m["gen"]))
+        except OSError as exc:
+            raise self._write_error(exc) from None
+        n = cur.gen % GEN_LIMIT
+        for _ in range(GEN_LIMIT):
+            n = n % GEN_LIMIT + 1
+            if n not in taken:
+                return n
+        raise OutputError(f"{self.store} holds {GEN_LIMIT:,} generations of {self.game} that could not be deleted.",
+                          file=self.store, field="--out", hint="delete OUT/.pnp (pnp rebuilds it) or choose another --out")
 
     def _write_error(self, exc: OSError) -> OutputError:
         code = exc.errno
@@ -319,3 +371,22 @@ class KitStore:
         reason = exc.strerror or str(exc) or type(exc).__name__
         return OutputError(f"could not write the kit: {reason[:1].lower()}{reason[1:]}; the previous kit is unchanged.",
                            file=self.link, field="--out", hint=hint)
+
+
+def _stderr_note(message: str) -> None:
+    """The default on_wait: one line on stderr."""
+    try:
+        sys.stderr.write(f"note: {plain(message)}\n")
+        sys.stderr.flush()
+    except (OSError, ValueError):
+        pass
+
+
+def _proc_state(pid: int) -> str:
+    """The state letter of process ``pid`` from /proc (R, S, T for stopped, ...), "" if unknown."""
+    try:
+        with open(f"/proc/{int(pid)}/stat", "rb") as f:
+            data = f.read(4096)
+        return data.rsplit(b")", 1)[1].split()[0].decode("ascii", "replace")
+    except (OSError, IndexError, ValueError):
+        return ""

@@ -182,6 +182,12 @@ def _clean(out: Path, held: str | None) -> list[Path]:
             locked = True
         except OSError:
             locked = False
+        if locked:
+            try:
+                os.ftruncate(fd, 0)             # say who holds it, for a build that waits meanwhile
+                os.pwrite(fd, f"{os.getpid()}\n".encode(), 0)
+            except OSError:
+                pass
         try:
             removed += _clean_game(out, game, entries, locked)
         finally:
