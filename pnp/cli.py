@@ -68,8 +68,22 @@ def _guard():
         os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
         raise typer.Exit(1) from None
     except OSError as exc:
-        where = f"{exc.filename}: " if getattr(exc, "filename", None) else ""
-        _fail(PnpError(f"{where}{exc.strerror or exc}.", hint="check the path: its length, spelling and permissions"))
+        if not getattr(exc, "filename", None):   # no file named: writing to stdout failed (> /dev/full)
+            raise typer.Exit(_output_failed(exc)) from None
+        _fail(PnpError(f"{exc.filename}: {exc.strerror or exc}.", hint="check the path: its length, spelling and permissions"))
+
+
+def _output_failed(exc: OSError) -> int:
+    """Standard output cannot take what pnp prints (a full disk, /dev/full): say so in one line on
+    stderr, send what is still buffered to /dev/null, and return exit code 2."""
+    import os
+    try:
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+    except (OSError, ValueError):
+        pass
+    typer.echo(f"error: cannot write to standard output: {exc.strerror or exc}. Fix: check where the output "
+               "goes (a full disk, a closed pipe) and run the command again", err=True)
+    return 2
 
 
 def _version(value: bool) -> None:
@@ -322,7 +336,10 @@ def list_games(as_json: bool = typer.Option(False, "--json", help="Print the gam
 
 
 def main() -> None:  # pragma: no cover - console-script entry point
-    app()
+    try:
+        app()
+    except OSError as exc:                  # stdout failing outside a command's guard (--json, -h, --version)
+        sys.exit(_output_failed(exc))
 
 
 if __name__ == "__main__":  # pragma: no cover
