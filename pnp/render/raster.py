@@ -4,8 +4,9 @@ single-face images (RGB PNG).
 Bounds, checked before anything is rendered (so memory stays under about 0.5 GB at any dpi and any
 page count):
 
-* a page image is at most :data:`MAX_PIXELS` (40 megapixels: A4 or Letter at 600 dpi, A3 at 500 dpi);
-  a larger one is refused with a LayoutError naming the page size and dpi;
+* a page image is at most :data:`MAX_PIXELS` (40 megapixels: A4 or Letter at 600 dpi, A3 or Tabloid
+  at 450 dpi); a larger one is refused with a LayoutError naming the page size and the highest dpi
+  that fits, as soon as the first page is imposed (before the PDF is finished or anything rendered);
 * pages are rendered and written one at a time, each dropped before the next;
 * the contact sheet shows at most :data:`CONTACT_MAX` pages (every page when there are no more,
   else that many spread evenly over the kit, first and last included, each labelled with its page
@@ -34,6 +35,15 @@ CONTACT_COLUMNS = 4
 CONTACT_MAX = 64
 """Most pages a contact sheet shows; a longer kit's sheet shows that many, spread evenly."""
 _PAD, _LABEL = 10, 14
+
+
+def check_page_pixels(width_mm: float, height_mm: float, dpi: float, number: int | None = None) -> None:
+    """Refuse a page of ``width_mm`` x ``height_mm`` whose image at ``dpi`` would exceed MAX_PIXELS.
+
+    Raises:
+        LayoutError: naming the page, its size, the pixels and the highest dpi that fits.
+    """
+    _check_size(width_mm * 72 / 25.4, height_mm * 72 / 25.4, dpi, number)
 
 
 def _check_size(w_pt: float, h_pt: float, dpi: float, number: int | None = None) -> None:

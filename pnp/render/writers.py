@@ -200,6 +200,10 @@ class PreviewKitWriter(KitWriter):
     folder = "preview"
     requires = ("pdf",)
 
+    def page(self, number: int, page: Page) -> None:
+        from .raster import check_page_pixels
+        check_page_pixels(page.width, page.height, self.job.settings.get("dpi", 50), number)
+
     def finish(self) -> list[Path]:
         from .raster import render_previews
         return render_previews(self.job.staging / f"{self.job.stem}.pdf", self.job.staging, self.folder,
