@@ -296,7 +296,10 @@ def preview(
     words: Optional[Path] = typer.Option(None, "--words", help=WORDS_HELP),
     quiet: bool = typer.Option(False, "--quiet", "-q", help=QUIET_HELP),
 ) -> None:
-    """Build each kit's PDF and render every page to PNG, plus one contact sheet per kit."""
+    """Build each kit's PDF and render every page to PNG, plus one contact sheet per kit. Bounds: a
+    page image at most 40 megapixels (A4 at 600 dpi; larger is refused before rendering), pages rendered
+    one at a time (under 0.5 GB at any dpi), a contact sheet of at most 64 pages (a longer kit shows 64
+    spread evenly, first and last included, each labelled with its page number)."""
     STATE["quiet"] |= quiet
     with _guard():
         if not 10 <= dpi <= 600:

@@ -157,3 +157,11 @@ def test_a_tiny_tile_exported_to_tts_gives_one_pixel_cards(tmp_path):
         assert cw >= 1 and ch >= 1
         with Image.open(folder / sheet["FaceURL"]) as im:
             assert im.size == (sheet["NumWidth"] * cw, sheet["NumHeight"] * ch)
+
+
+def test_preview_help_states_the_bounds():
+    from typer.testing import CliRunner
+
+    from pnp.cli import app
+    text = " ".join(CliRunner().invoke(app, ["preview", "-h"]).output.split())
+    assert f"{MAX_PIXELS // 1_000_000} megapixels" in text and f"at most {CONTACT_MAX} pages" in text
