@@ -18,7 +18,6 @@ from pnp.inputs.resources import builtin_spec
 from pnp.render.raster import CONTACT_MAX, MAX_PIXELS, THUMB_BOX, sample_pages
 
 GREY = (128, 128, 128)
-MIB = 1024 * 1024
 
 
 def _pnp(args: list[str], timeout: float = 600) -> tuple[subprocess.CompletedProcess, int]:

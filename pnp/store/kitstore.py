@@ -36,27 +36,23 @@ public names.
 from __future__ import annotations
 
 import errno
-import fcntl
 import os
 import secrets
 import stat
-import sys
-import time
 from pathlib import Path
 from typing import Callable
 
 from ..core.errors import OutputError
-from ..core.plaintext import plain
 # _exchange is looked up in this module's namespace by KitStore._swap_legacy, so tests patch
 # pnp.store.kitstore._exchange to simulate systems without renameat2.
 from .fs import (
     _CLOEXEC, _ENTRY, _NO_EXCHANGE, GAME_NAME, STORE_DIR, _ancestors, _check_game, _check_rel, _ensure_out,
-    _alive, _exchange, _fsync_path, _put, _remove, _remove_generation, _store_dir, _walk)
+    _exchange, _fsync_path, _put, _remove, _remove_generation, _store_dir, _walk)
+from .lock import stderr_note, wait_for_lock, write_pid
 from .recovery import _clean, _current, _Current, clean_stale, current_generation, read_only_view
 
 __all__ = ["KitStore", "clean_stale", "read_only_view", "current_generation", "STORE_DIR", "GAME_NAME"]
 
-_POLL = 0.05
 GEN_LIMIT = 1_000_000
 """Generation numbers run 1..GEN_LIMIT and then start again at 1, skipping any still on disk (a
 folder that could not be deleted never pushes the number up without bound)."""
@@ -95,7 +91,7 @@ class KitStore:
         self.out = Path(out)
         self.game = game
         self.wait = max(0.0, float(wait))
-        self.on_wait = on_wait if on_wait is not None else _stderr_note
+        self.on_wait = on_wait if on_wait is not None else stderr_note
         _ensure_out(self.out)
         self.link = self.out / game
         self.store = self.out / STORE_DIR
@@ -115,35 +111,12 @@ class KitStore:
         except OSError as exc:
             raise OutputError(f"cannot write to the output folder: {exc.strerror or exc}.", file=self.out,
                               field="--out", hint="choose a writable folder with --out") from None
-        start = time.monotonic()
-        deadline = start + self.wait
-        next_note = start + self.NOTE_FIRST
         try:
-            while True:
-                try:
-                    fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
-                    break
-                except BlockingIOError:
-                    now = time.monotonic()
-                    left = deadline - now
-                    if left <= 0:
-                        raise self._busy(fd) from None
-                    if now >= next_note:
-                        self.on_wait(f"waiting for {self.link}: {self._holder(fd)} is writing it "
-                                     f"({now - start:.0f} s of at most {self.wait:.0f} s).")
-                        next_note = now + self.NOTE_EVERY
-                    time.sleep(min(_POLL, left))
-                except OSError as exc:
-                    raise OutputError(f"cannot lock the output folder: {exc.strerror or exc}.", file=self.link,
-                                      field="--out", hint="use a local folder for --out") from None
+            wait_for_lock(fd, self.link, self.wait, self.on_wait, self.NOTE_FIRST, self.NOTE_EVERY)
         except BaseException:
             os.close(fd)
             raise
-        try:
-            os.ftruncate(fd, 0)
-            os.pwrite(fd, f"{os.getpid()}\n".encode(), 0)
-        except OSError:
-            pass
+        write_pid(fd)
         self._lock_fd = fd
         try:
             _current(self.out, self.game)        # refuse a foreign OUT/<game> before any work is done
@@ -152,34 +125,6 @@ class KitStore:
             self._release()
             raise
         return self
-
-    @staticmethod
-    def _holder_pid(fd: int) -> int | None:
-        """The pid the lock's holder wrote into the lock file, if it is a live process."""
-        try:
-            pid = int(os.pread(fd, 32, 0).decode().strip())
-        except (OSError, ValueError, UnicodeDecodeError):
-            return None
-        return pid if pid > 0 and _alive(pid) else None
-
-    def _holder(self, fd: int) -> str:
-        """'another pnp build (process 123, stopped: resume it with fg or kill -CONT 123)'."""
-        pid = self._holder_pid(fd)
-        if pid is None:
-            return "another pnp build"
-        state = _proc_state(pid)
-        if state == "T":
-            return f"another pnp build (process {pid}, stopped: resume it with fg or kill -CONT {pid})"
-        return f"another pnp build (process {pid})"
-
-    def _busy(self, fd: int) -> OutputError:
-        pid = self._holder_pid(fd)
-        who = f" (process {pid})" if pid is not None else ""
-        stopped = pid is not None and _proc_state(pid) == "T"
-        hint = (f"process {pid} is stopped (Ctrl-Z?): resume it with fg or kill -CONT {pid}, or use another folder "
-                "with --out") if stopped else "wait for that build to finish, or use another folder with --out"
-        return OutputError(f"{self.link} is busy: another pnp build is writing it{who}.", file=self.link,
-                           field="--out", hint=hint)
 
     def _release(self) -> None:
         fd, self._lock_fd = self._lock_fd, None
@@ -372,21 +317,3 @@ class KitStore:
         return OutputError(f"could not write the kit: {reason[:1].lower()}{reason[1:]}; the previous kit is unchanged.",
                            file=self.link, field="--out", hint=hint)
 
-
-def _stderr_note(message: str) -> None:
-    """The default on_wait: one line on stderr."""
-    try:
-        sys.stderr.write(f"note: {plain(message)}\n")
-        sys.stderr.flush()
-    except (OSError, ValueError):
-        pass
-
-
-def _proc_state(pid: int) -> str:
-    """The state letter of process ``pid`` from /proc (R, S, T for stopped, ...), "" if unknown."""
-    try:
-        with open(f"/proc/{int(pid)}/stat", "rb") as f:
-            data = f.read(4096)
-        return data.rsplit(b")", 1)[1].split()[0].decode("ascii", "replace")
-    except (OSError, IndexError, ValueError):
-        return ""

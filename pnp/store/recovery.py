@@ -16,6 +16,7 @@ from pathlib import Path
 from typing import Iterator
 
 from ..core.errors import OutputError
+from .lock import write_pid
 from .fs import _CLOEXEC, _ENTRY, STORE_DIR, _alive, _check_game, _fsync_path, _remove, _remove_generation
 
 
@@ -183,11 +184,7 @@ def _clean(out: Path, held: str | None) -> list[Path]:
         except OSError:
             locked = False
         if locked:
-            try:
-                os.ftruncate(fd, 0)             # say who holds it, for a build that waits meanwhile
-                os.pwrite(fd, f"{os.getpid()}\n".encode(), 0)
-            except OSError:
-                pass
+            write_pid(fd)                       # say who holds it, for a build that waits meanwhile
         try:
             removed += _clean_game(out, game, entries, locked)
         finally:
