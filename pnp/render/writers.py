@@ -137,7 +137,7 @@ class PdfKitWriter(KitWriter):
 
 
 class _PageSvgWriter(KitWriter):
-    """One SVG file per page, named ``<folder>/<stem>-pNN<suffix>.svg``, written by ``draw``."""
+    """One SVG file per page, named ``<folder>/<stem>-pNN<suffix>.svg`` (svg.svg_text; ``cut``: a cutter SVG)."""
     suffix = ""
     only_pages_with_parts = False
     cut = False
