@@ -357,7 +357,7 @@ def test_misuse_is_a_programming_error(tmp_path):
 
 @pytest.mark.parametrize("game", ["", "Nonads", "../x", "a" * 42, "-x", "x.y", "x/y", ".pnp"])
 def test_bad_game_names_are_refused(tmp_path, game):
-    with pytest.raises(OutputError, match="cannot be used in file names"):
+    with pytest.raises(OutputError, match="cannot be used as a folder name"):
         KitStore(tmp_path, game)
     assert list(tmp_path.iterdir()) == []
 

@@ -19,7 +19,8 @@ from pnp.core.errors import OutputError, SpecError
 from pnp.inputs.resources import sheets_dir
 from pnp.render import fontcache
 from pnp.render.writers import WRITERS
-from pnp.store.safepath import SAFE_NAME, check_name, checked_path, open_write, write_atomic, write_bytes
+from pnp.store.names import SAFE_NAME, check_safe_name
+from pnp.store.safepath import checked_path, open_write, write_atomic, write_bytes
 
 from sentinel import make_sentinel, tree_hash
 
@@ -57,14 +58,14 @@ def _files(folder: Path) -> set[str]:
 @pytest.mark.parametrize("name", BAD_NAMES)
 def test_unsafe_names_are_refused(name):
     with pytest.raises(SpecError) as err:
-        check_name(name, "sheet name", field="name", file="x.yaml")
+        check_safe_name(name, "sheet name", file="x.yaml", field="name")
     assert "cannot be used in file names" in str(err.value) and "x.yaml" in str(err.value)
     assert "\x00" not in str(err.value) and "\n" not in str(err.value).split("Fix:")[0]
 
 
 @pytest.mark.parametrize("name", ["a4", "a4-word", "letter_2", "0", "z" * 41])
 def test_safe_names_pass(name):
-    assert check_name(name, "sheet name", field="name") == name
+    assert check_safe_name(name, "sheet name", field="name") == name
 
 
 def test_format_names_follow_the_rule():

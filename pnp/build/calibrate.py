@@ -8,7 +8,8 @@ from pathlib import Path
 from ..core.errors import SpecError
 from ..layout.paper import load_sheet, sheet_path
 from ..store.fs import _ensure_out
-from ..store.safepath import check_name, write_atomic
+from ..store.names import check_safe_name
+from ..store.safepath import write_atomic
 from .plan import check_environment
 
 
@@ -29,7 +30,7 @@ def build_calibration(paper: str, duplex: str, out: Path = Path("output"), step:
     if not 0.1 <= step <= 2.0:
         raise SpecError(f"step {step:g} mm is outside 0.1..2 mm.", field="--step")
     sheet = load_sheet(paper)
-    check_name(sheet.name, "sheet name", field="name", file=sheet_path(paper))
+    check_safe_name(sheet.name, "sheet name", file=sheet_path(paper), field="name")
     out = Path(out)
     _ensure_out(out)
     rel = f"calibrate/calibrate-{sheet.name}-{duplex}.pdf"

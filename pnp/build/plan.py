@@ -19,7 +19,7 @@ from ..core.errors import OutputError, SpecError, ValidationFailed
 from ..core.findings import FAIL, Finding
 from ..games import Game, KitContext, get_game, registry
 from ..store.kitstore import KitStore
-from ..store.safepath import check_name
+from ..store.names import check_safe_name
 from ..core.ir import Component
 from ..inputs.rulestext import parse_rules
 from ..layout.cover import CoverInfo, KitCover
@@ -169,7 +169,7 @@ def check_environment() -> None:
 
 def _sheet(paper: str) -> Sheet:
     sheet = load_sheet(paper)
-    check_name(sheet.name, "sheet name", field="name", file=sheet_path(paper))
+    check_safe_name(sheet.name, "sheet name", file=sheet_path(paper), field="name")
     return sheet
 
 

@@ -11,9 +11,9 @@ from pathlib import Path
 
 from PIL import Image
 
-from ..core.errors import LayoutError
 from ..core.ir import Component, Rect, Text
-from ..store.safepath import check_name, open_write, write_bytes
+from ..store.names import check_safe_name
+from ..store.safepath import open_write, write_bytes
 from .raster import drawings_to_images
 
 MAX_COLUMNS, MAX_ROWS, MAX_PIXELS = 10, 7, 4096
@@ -43,7 +43,7 @@ def hidden_face(comp: Component):
 
 def part_names(comps) -> list[str]:
     """One file-name part per component: its name in lower case with every run of other characters
-    as "-" (pnp.store.safepath's safe-name rule, at most 41 characters), "part" if nothing is left,
+    as "-" (pnp.store.names's safe-name rule, at most 41 characters), "part" if nothing is left,
     and "-2", "-3"... when two components would share a name."""
     names: list[str] = []
     for comp in comps:
@@ -52,7 +52,7 @@ def part_names(comps) -> list[str]:
         while name in names:
             n += 1
             name = f"{base}-{n}"
-        names.append(check_name(name, "component file name", field="components", error=LayoutError))
+        names.append(check_safe_name(name, "component file name", field="components"))
     return names
 
 

@@ -21,7 +21,8 @@ from typing import Sequence
 from ..core.errors import SpecError
 from ..core.ir import Component, Page
 from ..layout.options import ImposeOptions
-from ..store.safepath import SAFE_NAME, checked_path, write_bytes
+from ..store.names import SAFE_NAME
+from ..store.safepath import checked_path, write_bytes
 
 
 @dataclass

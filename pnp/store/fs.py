@@ -18,7 +18,7 @@ from pathlib import Path
 from typing import Iterator
 
 from ..core.errors import OutputError
-from .safepath import SAFE_NAME, check_name
+from .names import SAFE_NAME
 
 STORE_DIR = ".pnp"
 GAME_NAME = SAFE_NAME
@@ -67,7 +67,9 @@ def _exchange(a: Path, b: Path) -> None:
 # ----------------------------------------------------------------------------------------------------
 
 def _check_game(game: str) -> None:
-    check_name(game, "game name", field="game", error=OutputError)
+    if not isinstance(game, str) or not GAME_NAME.match(game):
+        raise OutputError(f"game name {game!r} cannot be used as a folder name.", field="game",
+                          hint="use 1-41 lower-case letters, digits, - and _, starting with a letter or digit")
 
 
 def _ensure_out(out: Path) -> None:

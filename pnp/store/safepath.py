@@ -1,8 +1,8 @@
 """The one way pnp writes under --out, and the one rule for names that become path components.
 
-* :func:`check_name` -- a game, paper (sheet), component or format name used in a file or folder
-  name must match :data:`SAFE_NAME`: 1-41 lower-case letters, digits, ``-`` and ``_``, starting with a
-  letter or digit. No ``/``, ``.``, ``..``, NUL or anything else a path could be steered with.
+* names -- a game, paper (sheet), component or format name used in a file or folder name passes the
+  one safe-name rule, pnp.store.names (``check_safe_name``: 1-41 lower-case letters, digits, ``-`` and
+  ``_``; no ``/``, ``.``, ``..``, NUL or anything else a path could be steered with).
 * :func:`open_folder` -- walks a relative path below a trusted root one component at a time with
   ``openat(O_DIRECTORY | O_NOFOLLOW)`` (Python's ``dir_fd``), creating missing folders with
   ``mkdirat``: a symlink or a non-folder at any component is refused, so nothing outside the root is
@@ -22,48 +22,17 @@ from __future__ import annotations
 
 import errno
 import os
-import re
 import stat
 from contextlib import contextmanager
 from pathlib import Path, PurePosixPath
 from typing import BinaryIO, Callable, Iterator
 
-from ..core.errors import OutputError, PnpError, SpecError
-
-SAFE_NAME = re.compile(r"^[a-z0-9][a-z0-9_-]{0,40}$")
-"""Names that may become one path component: 1-41 of a-z, 0-9, - and _, not starting with - or _."""
-SAFE_NAME_HINT = "use 1-41 lower-case letters, digits, - and _, starting with a letter or digit"
+from ..core.errors import OutputError
 
 _CLOEXEC = getattr(os, "O_CLOEXEC", 0)
 _DIR_FLAGS = os.O_RDONLY | os.O_DIRECTORY | os.O_NOFOLLOW | _CLOEXEC
 _KIND = {stat.S_IFLNK: "a symbolic link", stat.S_IFREG: "a file", stat.S_IFIFO: "a FIFO (named pipe)",
          stat.S_IFSOCK: "a socket", stat.S_IFCHR: "a device", stat.S_IFBLK: "a device"}
-
-
-def is_safe_name(name: object) -> bool:
-    """True when ``name`` is a str matching :data:`SAFE_NAME` (so it can be one path component)."""
-    return isinstance(name, str) and bool(SAFE_NAME.match(name)) and "\n" not in name
-
-
-def check_name(name: object, what: str, *, field: str, file: str | Path | None = None, line: int | None = None,
-               error: type[PnpError] = SpecError) -> str:
-    """Return ``name`` if it can be used as one file or folder name (:data:`SAFE_NAME`).
-
-    Args:
-        name: the value to check (any object: a non-str is refused).
-        what: what the name is, for the message ("sheet name", "game name").
-        field, file, line: where it came from, for the message.
-        error: the PnpError subclass to raise (SpecError for input files, OutputError for --out).
-
-    Raises:
-        error: the name is not a str, is empty or too long, or holds anything but a-z, 0-9, - and _
-            (a path separator, ``..``, a NUL, upper case, ...); the message shows it escaped.
-    """
-    if is_safe_name(name):
-        return name  # type: ignore[return-value]
-    shown = repr(name) if not isinstance(name, str) or len(name) <= 60 else f"{name[:50]!r}... ({len(name)} characters)"
-    raise error(f"{what} {shown} cannot be used in file names.", file=file, line=line, field=field,
-                hint=SAFE_NAME_HINT)
 
 
 def _parts(rel: str | PurePosixPath) -> list[str]:
