@@ -14,7 +14,10 @@ from xml.etree import ElementTree
 
 import pytest
 
-from pnp.build.plan import build_kit
+try:                                   # the one-call build moves to pnp.build.execute with the build plan
+    from pnp.build.execute import build_kit
+except ImportError:
+    from pnp.build.plan import build_kit
 from pnp.render import fontcache
 
 from sentinel import make_sentinel, tree_hash
