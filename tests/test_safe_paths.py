@@ -22,8 +22,8 @@ from pnp.core.errors import OutputError, SpecError
 from pnp.inputs.resources import sheets_dir
 from pnp.render import fontcache
 from pnp.render.writers import WRITERS
-from pnp.store.names import SAFE_NAME, check_safe_name
-from pnp.store.safepath import checked_path, open_write, write_atomic, write_bytes
+from pnp.store.names import SAFE_NAME, check_safe_name, is_safe_name
+from pnp.core.safepath import checked_path, open_write, write_atomic, write_bytes
 
 from sentinel import make_sentinel, tree_hash
 
@@ -215,3 +215,14 @@ def test_no_writer_claims_a_file_of_a_kit_whose_paper_extends_another(paper):
         for other in WRITERS.values():
             assert not other.owns(template.format(s=f"nonads-{paper}"), "nonads-a4"), (fmt, other.name)
             assert not other.owns(template.format(s="nonads-a4"), f"nonads-{paper}"), (fmt, other.name)
+
+
+@pytest.mark.parametrize("names", [["Word card", "word-card", "WORD CARD"], ["", "---", "***"], ["Ünïcode tile"],
+                                   ["x" * 80, "x" * 80], ["tile", "tile-2", "tile"]])
+def test_tts_part_names_are_safe_and_distinct(names):
+    from types import SimpleNamespace
+
+    from pnp.render.tts import part_names
+    made = part_names([SimpleNamespace(name=n) for n in names])
+    assert len(made) == len(set(made)) == len(names)
+    assert all(is_safe_name(m) for m in made), made

@@ -1,5 +1,5 @@
 """`pnp calibrate`: the two-sided duplex test sheet, written to OUT/calibrate/ (one file, replaced
-atomically through pnp.store.safepath: a symlink or special file at OUT/calibrate or on the way is
+atomically through pnp.core.safepath: a symlink or special file at OUT/calibrate or on the way is
 refused, never written through)."""
 from __future__ import annotations
 
@@ -9,7 +9,7 @@ from ..core.errors import SpecError
 from ..layout.paper import load_sheet, sheet_path
 from ..store.fs import _ensure_out
 from ..store.names import check_safe_name
-from ..store.safepath import write_atomic
+from ..core.safepath import write_atomic
 from .plan import check_environment
 
 

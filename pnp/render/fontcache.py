@@ -10,7 +10,7 @@ when it is a regular file (opened O_NOFOLLOW | O_NONBLOCK and checked with fstat
 device), at most :data:`MAX_ENTRY_BYTES` long, hashes to its name, and is exactly one ``@font-face``
 rule of the shape this module writes with a WOFF2 payload. Anything else is removed and the subset
 made afresh, so nothing planted in the cache (other CSS, an ``@import``) reaches an SVG. Writes go
-through pnp.store.safepath (no symlink below the cache's parent is followed; the file is replaced
+through pnp.core.safepath (no symlink below the cache's parent is followed; the file is replaced
 atomically).
 """
 from __future__ import annotations
@@ -25,7 +25,7 @@ import stat
 from pathlib import Path
 
 from ..core.errors import OutputError
-from ..store.safepath import folder, write_atomic
+from ..core.safepath import folder, write_atomic
 
 MAX_ENTRY_BYTES = 4 << 20
 """A cache entry larger than this (4 MiB; the whole of Noto Sans as CSS is under 1 MiB) is not read."""

@@ -24,7 +24,7 @@ from PIL import Image, ImageDraw
 
 from ..core.errors import LayoutError
 from ..core.ir import Page
-from ..store.safepath import open_write
+from ..core.safepath import open_write
 from .pdf import PdfWriter
 
 MAX_PIXELS = 40_000_000
@@ -94,7 +94,7 @@ class ContactSheet:
 def render_previews(pdf: Path, root: Path, folder: str, stem: str, dpi: float,
                     progress: Callable[[int, int], None] | None = None) -> list[Path]:
     """Render every page of ``pdf`` to ``folder/<stem>-pNN.png`` and a contact sheet
-    ``folder/<stem>-contact.png`` under ``root`` (written through pnp.store.safepath), within the
+    ``folder/<stem>-contact.png`` under ``root`` (written through pnp.core.safepath), within the
     bounds of this module. Returns the paths written relative to ``root``, the contact sheet last.
 
     Raises:

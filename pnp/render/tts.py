@@ -12,8 +12,7 @@ from pathlib import Path
 from PIL import Image
 
 from ..core.ir import Component, Rect, Text
-from ..store.names import check_safe_name
-from ..store.safepath import open_write, write_bytes
+from ..core.safepath import open_write, write_bytes
 from .raster import drawings_to_images
 
 MAX_COLUMNS, MAX_ROWS, MAX_PIXELS = 10, 7, 4096
@@ -43,8 +42,8 @@ def hidden_face(comp: Component):
 
 def part_names(comps) -> list[str]:
     """One file-name part per component: its name in lower case with every run of other characters
-    as "-" (pnp.store.names's safe-name rule, at most 41 characters), "part" if nothing is left,
-    and "-2", "-3"... when two components would share a name."""
+    as "-", at most 36 characters, "part" if nothing is left, and "-2", "-3"... when two components
+    would share a name: always a name pnp.store.names's safe-name rule accepts (tested)."""
     names: list[str] = []
     for comp in comps:
         base = re.sub(r"[^a-z0-9_]+", "-", comp.name.lower()).strip("-_")[:36].strip("-_") or "part"
@@ -52,7 +51,7 @@ def part_names(comps) -> list[str]:
         while name in names:
             n += 1
             name = f"{base}-{n}"
-        names.append(check_safe_name(name, "component file name", field="components"))
+        names.append(name)
     return names
 
 
@@ -63,7 +62,7 @@ def _save(root: Path, rel: str, image: Image.Image) -> None:
 
 def write_decks(comp: Component, root: Path, folder: str, name: str) -> list[Path]:
     """Write the deck sheets and JSON of ``comp`` as ``folder/<name>-…`` under ``root`` (through
-    pnp.store.safepath); return the paths written, relative to ``root``. A card is at least 1 px a
+    pnp.core.safepath); return the paths written, relative to ``root``. A card is at least 1 px a
     side however small its trim (a 0.05 mm tile gives 1 px images).
 
     Raises:
