@@ -71,8 +71,22 @@ def _guard():
         os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
         raise typer.Exit(1) from None
     except OSError as exc:
-        where = f"{exc.filename}: " if getattr(exc, "filename", None) else ""
-        _fail(PnpError(f"{where}{exc.strerror or exc}.", hint="check the path: its length, spelling and permissions"))
+        if not getattr(exc, "filename", None):   # no file named: writing to stdout failed (> /dev/full)
+            raise typer.Exit(_output_failed(exc)) from None
+        _fail(PnpError(f"{exc.filename}: {exc.strerror or exc}.", hint="check the path: its length, spelling and permissions"))
+
+
+def _output_failed(exc: OSError) -> int:
+    """Standard output cannot take what pnp prints (a full disk, /dev/full): say so in one line on
+    stderr, send what is still buffered to /dev/null, and return exit code 2."""
+    import os
+    try:
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+    except (OSError, ValueError):
+        pass
+    typer.echo(f"error: cannot write to standard output: {exc.strerror or exc}. Fix: check where the output "
+               "goes (a full disk, a closed pipe) and run the command again", err=True)
+    return 2
 
 
 def _version(value: bool) -> None:
@@ -338,7 +352,10 @@ def preview(
     words: Optional[Path] = typer.Option(None, "--words", help=WORDS_HELP),
     quiet: bool = typer.Option(False, "--quiet", "-q", help=QUIET_HELP),
 ) -> None:
-    """Build each kit's PDF and render every page to PNG, plus one contact sheet per kit."""
+    """Build each kit's PDF and render every page to PNG, plus one contact sheet per kit. Bounds: a
+    page image at most 40 megapixels (A4 at 600 dpi; larger is refused before rendering), pages rendered
+    one at a time (under 0.5 GB at any dpi), a contact sheet of at most 64 pages (a longer kit shows 64
+    spread evenly, first and last included, each labelled with its page number)."""
     STATE["quiet"] |= quiet
     with _guard():
         if not 10 <= dpi <= 600:
@@ -391,7 +408,10 @@ def list_games(as_json: bool = typer.Option(False, "--json", help="Print the gam
 
 
 def main() -> None:  # pragma: no cover - console-script entry point
-    app()
+    try:
+        app()
+    except OSError as exc:                  # stdout failing outside a command's guard (--json, -h, --version)
+        sys.exit(_output_failed(exc))
 
 
 if __name__ == "__main__":  # pragma: no cover

@@ -870,3 +870,101 @@ def test_kill_9_during_adoption_loses_nothing(tmp_path, exchange):
     print(f"\nkill -9 during adoption ({'exchange' if exchange else 'two renames'}): {outcomes}")
     if not exchange:
         assert outcomes["missing-before-recovery"] > 0     # some kills did land between the two renames
+
+
+# ----------------------------------------------------------------------------------------------------
+# Saying what is happening: who holds the lock, and generation numbers that stay small
+# ----------------------------------------------------------------------------------------------------
+
+def _waiting_store(out: Path, wait: float, notes: list[str]) -> KitStore:
+    store = KitStore(out, GAME, wait=wait, on_wait=notes.append)
+    store.NOTE_FIRST, store.NOTE_EVERY = 0.2, 0.4
+    return store
+
+
+def test_a_waiting_writer_says_who_holds_the_lock_and_keeps_saying_it(tmp_path):
+    out = tmp_path / "out"
+    holder = spawn("hold", str(out), "2.5")
+    notes: list[str] = []
+    try:
+        assert holder.stdout.readline().strip() == "locked"
+        start = time.monotonic()
+        with _waiting_store(out, 60, notes):
+            waited = time.monotonic() - start
+    finally:
+        holder.communicate(timeout=60)
+    assert len(notes) >= 3, notes                      # 0.2 s, then every 0.4 s of a ~2.5 s wait
+    assert all(f"process {holder.pid}" in n and str(out / GAME) in n for n in notes), notes
+    seconds = [int(re.search(r"\((\d+) s of at most 60 s\)", n)[1]) for n in notes]
+    assert seconds == sorted(seconds) and seconds[-1] <= waited + 1
+
+
+def test_a_stopped_holder_is_named_as_stopped(tmp_path):
+    out = tmp_path / "out"
+    holder = spawn("hold", str(out), "60")
+    notes: list[str] = []
+    try:
+        assert holder.stdout.readline().strip() == "locked"
+        holder.send_signal(signal.SIGSTOP)
+        with pytest.raises(OutputError, match=BUSY) as err:
+            with _waiting_store(out, 1.0, notes):
+                pass
+        assert f"(process {holder.pid})" in str(err.value) and f"kill -CONT {holder.pid}" in str(err.value)
+        assert notes and all("stopped" in n and f"kill -CONT {holder.pid}" in n for n in notes), notes
+    finally:
+        holder.send_signal(signal.SIGCONT)
+        kill9(holder)
+
+
+def test_the_default_waiting_note_goes_to_stderr(tmp_path, capsys):
+    out = tmp_path / "out"
+    holder = spawn("hold", str(out), "1.5")
+    try:
+        assert holder.stdout.readline().strip() == "locked"
+        store = KitStore(out, GAME, wait=60)
+        store.NOTE_FIRST = 0.2
+        with store:
+            pass
+    finally:
+        holder.communicate(timeout=60)
+    err = capsys.readouterr().err
+    assert err.startswith("note: waiting for ") and f"process {holder.pid}" in err
+
+
+def test_an_undeletable_generation_does_not_push_the_number_up(tmp_path, monkeypatch):
+    out = tmp_path / "out"
+    commit(out, "a4", kit_files("a4", 1))
+    stuck = out / ".pnp" / f"{GAME}.g999999999999999999"        # 18 digits: the most an entry may have
+    stuck.mkdir()
+    (stuck / "x").write_bytes(b"cannot be deleted")
+    real = kitstore._remove_generation
+
+    def undeletable(path):
+        return False if Path(path) == stuck else real(path)
+    monkeypatch.setattr(kitstore, "_remove_generation", undeletable)
+    monkeypatch.setattr("pnp.store.recovery._remove_generation", undeletable)
+    for version in range(2, 6):
+        commit(out, "a4", kit_files("a4", version))
+        target = os.readlink(out / GAME)
+        gen = int(target.rsplit(".g", 1)[1])
+        assert 1 <= gen <= kitstore.GEN_LIMIT, target
+        assert current_generation(out, GAME) == out / ".pnp" / f"{GAME}.g{gen}"
+        assert tree(out / GAME) == expected(kit_files("a4", version))
+    assert stuck.is_dir()
+
+
+def test_generation_numbers_wrap_and_skip_numbers_in_use(tmp_path, monkeypatch):
+    out = tmp_path / "out"
+    monkeypatch.setattr(kitstore, "GEN_LIMIT", 3)
+    for version in range(1, 5):
+        commit(out, "a4", kit_files("a4", version))
+    assert os.readlink(out / GAME) == f".pnp/{GAME}.g1"               # 1, 2, 3, then 1 again
+    (out / ".pnp" / f"{GAME}.g2").mkdir()                              # a leftover that is still there
+    monkeypatch.setattr(kitstore, "_remove_generation", lambda path: False)
+    monkeypatch.setattr("pnp.store.recovery._remove_generation", lambda path: False)
+    commit(out, "a4", kit_files("a4", 5))
+    assert os.readlink(out / GAME) == f".pnp/{GAME}.g3"
+    assert tree(out / GAME) == expected(kit_files("a4", 5))
+    with pytest.raises(OutputError, match="could not be deleted"):     # 1, 2, 3 all taken
+        commit(out, "a4", kit_files("a4", 6))
+    assert tree(out / GAME) == expected(kit_files("a4", 5))

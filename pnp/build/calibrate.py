@@ -1,30 +1,16 @@
-"""`pnp calibrate`: the two-sided duplex test sheet, written to OUT/calibrate/ (one file, replaced atomically)."""
+"""`pnp calibrate`: the two-sided duplex test sheet, written to OUT/calibrate/ (one file, replaced
+atomically through pnp.core.safepath: a symlink or special file at OUT/calibrate or on the way is
+refused, never written through)."""
 from __future__ import annotations
 
-import os
 from pathlib import Path
 
-from ..core.errors import OutputError, SpecError
+from ..core.errors import SpecError
+from ..layout.paper import load_sheet, sheet_path
+from ..store.fs import _ensure_out
+from ..store.names import check_safe_name
+from ..core.safepath import write_atomic
 from .plan import check_environment
-from ..layout.paper import load_sheet
-
-
-def _prepare_out(out: Path, game: str) -> Path:
-    if out.exists() and not out.is_dir():
-        raise OutputError("output path is a file, not a folder.", file=out, field="--out",
-                          hint="give a folder with --out")
-    target = out / game
-    if target.exists() and not target.is_dir():
-        raise OutputError("output path is a file, not a folder.", file=target, field="--out")
-    try:
-        target.mkdir(parents=True, exist_ok=True)
-        probe = target / f".pnp-write-test-{os.getpid()}"
-        probe.write_bytes(b"")
-        probe.unlink()
-    except OSError as exc:
-        raise OutputError(f"cannot write to the output folder: {exc.strerror}.", file=target, field="--out",
-                          hint="choose a writable folder with --out") from None
-    return target
 
 
 def build_calibration(paper: str, duplex: str, out: Path = Path("output"), step: float = 1.0) -> Path:
@@ -32,7 +18,9 @@ def build_calibration(paper: str, duplex: str, out: Path = Path("output"), step:
 
     Raises:
         SpecError: duplex is not long/short, step outside 0.1..2 mm, or unknown paper.
-        OutputError: the folder cannot be written.
+        SpecError: the sheet's name cannot be used in a file name (a path, NUL, ...).
+        OutputError: the folder cannot be written, or OUT/calibrate (or the file) is a symlink,
+            a file or a special file.
     """
     from ..layout.calibration_sheet import calibration_pages
     from ..render.pdf import PdfWriter
@@ -42,15 +30,16 @@ def build_calibration(paper: str, duplex: str, out: Path = Path("output"), step:
     if not 0.1 <= step <= 2.0:
         raise SpecError(f"step {step:g} mm is outside 0.1..2 mm.", field="--step")
     sheet = load_sheet(paper)
-    target = _prepare_out(Path(out), "calibrate")
-    path = target / f"calibrate-{sheet.name}-{duplex}.pdf"
-    tmp = path.with_name(f".{path.name}.tmp-{os.getpid()}")
-    try:
-        writer = PdfWriter(tmp, title="pnp duplex calibration", duplex=duplex)
+    check_safe_name(sheet.name, "sheet name", file=sheet_path(paper), field="name")
+    out = Path(out)
+    _ensure_out(out)
+    rel = f"calibrate/calibrate-{sheet.name}-{duplex}.pdf"
+
+    def fill(f) -> None:
+        writer = PdfWriter(f, title="pnp duplex calibration", duplex=duplex)
         for page in calibration_pages(sheet, duplex, step):
             writer.add(page)
         writer.close()
-        os.replace(tmp, path)
-    finally:
-        tmp.unlink(missing_ok=True)
-    return path
+
+    write_atomic(out, rel, fill)
+    return out / rel

@@ -15,9 +15,9 @@ from typing import Callable, Iterator, Mapping, Sequence
 from ..core.errors import OutputError
 from ..core.findings import Finding
 from ..core.ir import Component
+from ..core.safepath import write_bytes
 from ..layout.impose import impose
 from ..layout.options import ImposeOptions
-from ..render.fontcache import set_cache_dir as set_font_cache
 from ..render.writers import WRITERS, WriteJob
 from ..store.kitstore import KitStore
 from .plan import DEFAULT_FORMATS, BuildPlan, Request, TargetPlan, load_paper, plan
@@ -69,14 +69,14 @@ def execute_target(tp: TargetPlan, request: Request, out: Path, progress: Progre
 
     with KitStore(Path(out), game.name, wait=LOCK_WAIT) as store:
         staging = store.staging()
-        set_font_cache(store.store / "cache")  # font subsets kept between builds, inside --out
         try:
-            job = WriteJob(staging, stem, total, tp.opts, tp.components, metadata(tp), dict(request.settings))
+            job = WriteJob(staging, stem, total, tp.opts, tp.components, metadata(tp), dict(request.settings),
+                           cache=store.store / "cache")  # font subsets kept between builds, inside --out
+
             written = _write(job, formats, pages, progress)
             manifest = _manifest(game.name, sheet.name, total, tp.components, sheet_plan, tp.opts, tp.fit,
                                  staging, written)
-            (staging / manifest_name).write_text(json.dumps(manifest, indent=2, ensure_ascii=False) + "\n",
-                                                 encoding="utf-8")
+            write_bytes(staging, manifest_name, (json.dumps(manifest, indent=2, ensure_ascii=False) + "\n").encode())
         except OSError as exc:
             raise OutputError(f"writing the kit failed: {exc.strerror or exc}; the earlier kit is unchanged.",
                               file=Path(out) / game.name, field="--out",

@@ -1,31 +1,51 @@
-"""The embedded SVG font subsets (@font-face CSS per character set), cached in memory and, between
-builds, in a folder inside --out (OUT/.pnp/cache, set by pnp.build.plan): nothing outside --out is written.
-Subsetting with fontTools takes about 0.4 s per new character set, so the disk cache is what keeps a
-cold build fast. A cached file is used only if it looks like what this module writes.
+"""The embedded SVG font subsets (@font-face CSS per character set), kept in memory and, between
+builds, in a cache folder the caller names (pnp.build.plan passes OUT/.pnp/cache in the WriteJob;
+$PNP_CACHE_DIR overrides it, empty turns the disk cache off). Subsetting with fontTools takes about
+0.4 s per new character set, so the disk cache is what keeps a cold build fast.
+
+The cache folder is untrusted (anything in --out is): an entry is named
+``font-<key>-<sha256>.css``, where ``key`` says what the subset depends on (font file, fontTools,
+this code, the characters) and ``sha256`` is the hash of the file's content. An entry is used only
+when it is a regular file (opened O_NOFOLLOW | O_NONBLOCK and checked with fstat: no symlink, FIFO or
+device), at most :data:`MAX_ENTRY_BYTES` long, hashes to its name, and is exactly one ``@font-face``
+rule of the shape this module writes with a WOFF2 payload. Anything else is removed and the subset
+made afresh, so nothing planted in the cache (other CSS, an ``@import``) reaches an SVG. Writes go
+through pnp.core.safepath (no symlink below the cache's parent is followed; the file is replaced
+atomically).
 """
 from __future__ import annotations
 
+import base64
+import binascii
+import errno
 import hashlib
 import os
+import re
+import stat
 from pathlib import Path
 
+from ..core.errors import OutputError
+from ..core.safepath import folder, write_atomic
+
+MAX_ENTRY_BYTES = 4 << 20
+"""A cache entry larger than this (4 MiB; the whole of Noto Sans as CSS is under 1 MiB) is not read."""
+MAX_SCAN = 10_000
+"""At most this many names of the cache folder are looked at for one character set."""
+
 _CSS: dict[frozenset, str] = {}
-_DISK: dict[str, Path | None] = {"dir": None}
+_NAME = re.compile(r"^font-(?P<key>[0-9a-f]{32})-(?P<sha>[0-9a-f]{64})\.css$")
+_SHAPE = re.compile(r"@font-face \{ font-family: 'pnp Noto Sans'; font-style: normal; font-weight: 400; "
+                    r"src: url\(data:font/woff2;base64,(?P<data>[A-Za-z0-9+/]+={0,2})\) format\('woff2'\); \}")
+_CLOEXEC = getattr(os, "O_CLOEXEC", 0)
 
 
-def set_cache_dir(folder: Path | None) -> None:
-    """Keep font subsets in ``folder`` between runs (pnp.build.plan passes OUT/.pnp/cache, so nothing
-    outside --out is written); None keeps them in memory only."""
-    _DISK["dir"] = folder
-
-
-def _cache_dir() -> Path | None:
+def cache_folder(cache: Path | None) -> Path | None:
     """Where font subsets are kept between runs: $PNP_CACHE_DIR when set (empty turns the disk cache
-    off), else the folder set_cache_dir() named, else none."""
+    off), else ``cache``, else none."""
     env = os.environ.get("PNP_CACHE_DIR")
     if env is not None:
-        return Path(env) if env else None
-    return _DISK["dir"]
+        return Path(env) if env and "\x00" not in env else None
+    return cache
 
 
 def _css_key(chars: frozenset) -> str:
@@ -35,42 +55,135 @@ def _css_key(chars: frozenset) -> str:
     from ..core.fonts import font_path
     font = font_path()
     h = hashlib.sha256()
-    stat = font.stat()
-    h.update(f"{font}|{stat.st_size}|{stat.st_mtime_ns}|".encode())
+    st = font.stat()
+    h.update(f"{font}|{st.st_size}|{st.st_mtime_ns}|".encode())
     h.update(Path(find_spec("fontTools").origin).read_bytes())  # its version
     h.update(Path(__file__).with_name("svgfont.py").read_bytes())
     h.update("".join(sorted(chars)).encode("utf-8"))
     return h.hexdigest()[:32]
 
 
-def font_css(chars: frozenset, base: frozenset = frozenset()) -> str:
+def valid_entry(name: str, data: bytes) -> str | None:
+    """The CSS held by a cache entry called ``name`` with content ``data``, or None unless the
+    content hashes to the name, is at most MAX_ENTRY_BYTES, and is one @font-face rule of the shape
+    font_face_css writes whose payload is a WOFF2 file."""
+    m = _NAME.match(name)
+    if not m or len(data) > MAX_ENTRY_BYTES or hashlib.sha256(data).hexdigest() != m["sha"]:
+        return None
+    try:
+        css = data.decode("ascii")
+    except UnicodeDecodeError:
+        return None
+    shape = _SHAPE.fullmatch(css)
+    if not shape:
+        return None
+    try:
+        if base64.b64decode(shape["data"][:8], validate=True)[:4] != b"wOF2":
+            return None
+    except (binascii.Error, ValueError):
+        return None
+    return css
+
+
+def _read_entry(dir_fd: int, name: str) -> bytes | None:
+    """The bytes of a regular file ``name`` (at most MAX_ENTRY_BYTES + 1 read), else None. Never
+    follows a symlink, never blocks on a FIFO."""
+    try:
+        fd = os.open(name, os.O_RDONLY | os.O_NOFOLLOW | os.O_NONBLOCK | _CLOEXEC, dir_fd=dir_fd)
+    except OSError:
+        return None
+    try:
+        st = os.fstat(fd)
+        if not stat.S_ISREG(st.st_mode) or st.st_size > MAX_ENTRY_BYTES:
+            return None
+        chunks, left = [], MAX_ENTRY_BYTES + 1
+        while left > 0:
+            block = os.read(fd, min(left, 1 << 20))
+            if not block:
+                break
+            chunks.append(block)
+            left -= len(block)
+        return b"".join(chunks)
+    except OSError:
+        return None
+    finally:
+        os.close(fd)
+
+
+def _lookup(cache: Path, key: str) -> str | None:
+    """The CSS of a good entry for ``key`` in ``cache``, removing bad entries for that key; None if
+    there is none (or the cache folder is missing, a symlink or unreadable)."""
+    try:
+        with folder(cache.parent, cache.name, create=False) as dfd:
+            names = []
+            with os.scandir(dfd) as it:
+                for i, entry in enumerate(it):
+                    if i >= MAX_SCAN:
+                        break
+                    if entry.name.startswith(f"font-{key}-"):
+                        names.append(entry.name)
+            for name in sorted(names)[:8]:
+                css = None
+                data = _read_entry(dfd, name)
+                if data is not None:
+                    css = valid_entry(name, data)
+                if css is not None:
+                    return css
+                try:
+                    os.unlink(name, dir_fd=dfd)      # a bad entry: removed, never followed
+                except OSError:
+                    pass
+    except (OSError, OutputError):
+        return None
+    return None
+
+
+def _ensure_folder(cache: Path) -> None:
+    """Make ``cache`` a plain folder: a symlink, file or FIFO squatting on its name is unlinked
+    (what a link points to is left alone) and the folder created."""
+    with folder(cache.parent, "", create=False) as pfd:
+        try:
+            st = os.lstat(cache.name, dir_fd=pfd)
+        except FileNotFoundError:
+            st = None
+        if st is not None and not stat.S_ISDIR(st.st_mode):
+            os.unlink(cache.name, dir_fd=pfd)
+            st = None
+        if st is None:
+            try:
+                os.mkdir(cache.name, 0o777, dir_fd=pfd)
+            except OSError as exc:
+                if exc.errno != errno.EEXIST:
+                    raise
+
+
+def _store(cache: Path, key: str, css: str) -> None:
+    data = css.encode("ascii")
+    name = f"font-{key}-{hashlib.sha256(data).hexdigest()}.css"
+    try:
+        _ensure_folder(cache)
+        write_atomic(cache.parent, f"{cache.name}/{name}", data)
+    except (OSError, OutputError):
+        pass  # a read-only or tampered folder: no disk cache, same output
+
+
+def font_css(chars: frozenset, base: frozenset = frozenset(), cache: Path | None = None) -> str:
     """The @font-face rule for a page using ``chars`` (svgfont.font_face_css(base | chars)), from
-    memory, else the disk cache, else made (fontTools subsetting: about 0.4 s) and cached. The same
-    characters give the same string on every run."""
+    memory, else the disk cache folder ``cache`` (see :func:`cache_folder`; entries checked as the
+    module says), else made (fontTools subsetting: about 0.4 s) and stored there. The same characters
+    give the same string on every run. Never raises for a bad or unwritable cache: it is skipped."""
     key = base | chars
     css = _CSS.get(key)
     if css is not None:
         return css
-    folder = _cache_dir()
-    path = None
-    if folder is not None:
-        try:
-            path = folder / f"font-{_css_key(key)}.css"
-            css = path.read_text(encoding="ascii")
-            if not css.startswith("@font-face {") or "<" in css or "&" in css:
-                css = None  # not what this code writes: make it afresh
-        except (OSError, ValueError):
-            css = None
+    where = cache_folder(cache)
+    digest = _css_key(key) if where is not None else ""
+    if where is not None:
+        css = _lookup(where, digest)
     if css is None:
         from .svgfont import font_face_css
         css = font_face_css(key)
-        if path is not None:
-            try:
-                folder.mkdir(parents=True, exist_ok=True)
-                tmp = path.with_name(f".{path.name}.{os.getpid()}")
-                tmp.write_text(css, encoding="ascii")
-                os.replace(tmp, path)
-            except OSError:
-                pass  # a read-only folder: no disk cache, same output
+        if where is not None:
+            _store(where, digest, css)
     _CSS[key] = css
     return css

@@ -30,12 +30,14 @@ BASE_CHARS = frozenset(chr(c) for c in range(0x20, 0x7f)) | frozenset("\u2014\u2
 only these share one cached subset."""
 
 
-def page_to_svg(page: Page, title: str = "", desc: str = "", outline_text: bool = False) -> str:
+def page_to_svg(page: Page, title: str = "", desc: str = "", outline_text: bool = False,
+                cache: Path | None = None) -> str:
     """Serialise one Page as an SVG document (a string), with ``<title>`` and ``<desc>`` when given.
 
     Text travels with the page: a ``<style>`` holds an ``@font-face`` with the subset of Noto Sans
     the page needs (BASE_CHARS plus its own characters), so a viewer without Noto Sans draws the same
     letters. With ``outline_text`` (cutter SVGs) text becomes glyph outlines (``<path>``) instead.
+    ``cache`` is the folder of font subsets kept between builds (pnp.render.fontcache), or None.
 
     Raises:
         LayoutError: a text uses a character the embedded font cannot draw.
@@ -50,13 +52,22 @@ def page_to_svg(page: Page, title: str = "", desc: str = "", outline_text: bool 
     if renderer.chars:
         dwg.attribs["text-rendering"] = "geometricPrecision"  # no rounding of glyph advances to pixels
         dwg.attribs["xml:space"] = "preserve"                 # runs of spaces as in the PDF
-        dwg.defs.add(dwg.style(font_css(frozenset(renderer.chars), BASE_CHARS)))
+        dwg.defs.add(dwg.style(font_css(frozenset(renderer.chars), BASE_CHARS, cache)))
     return dwg.tostring()
+
+
+def svg_text(page: Page, title: str = "", desc: str = "", cut: bool = False, cache: Path | None = None) -> str:
+    """The text of an SVG file (XML declaration and document) for one Page: as write_svg writes it,
+    or with ``cut`` as write_cut_svg does. ``cache`` as in page_to_svg."""
+    if cut:
+        from dataclasses import replace
+        page = replace(page, items=(Group(page.items, layer="art"), Group(cut_outlines(page), layer="cut")))
+    return '<?xml version="1.0" encoding="utf-8" ?>\n' + page_to_svg(page, title, desc, outline_text=cut, cache=cache)
 
 
 def write_svg(page: Page, path: Path, title: str = "", desc: str = "") -> None:
     """Write one Page to ``path`` as SVG (UTF-8)."""
-    path.write_text('<?xml version="1.0" encoding="utf-8" ?>\n' + page_to_svg(page, title, desc), encoding="utf-8")
+    path.write_text(svg_text(page, title, desc), encoding="utf-8")
 
 
 def _paint(fill, stroke, width) -> dict:
@@ -192,7 +203,4 @@ def write_cut_svg(page: Page, path: Path, title: str = "", desc: str = "") -> No
     """Write a cutter SVG: an Inkscape layer "art" with the artwork (text as glyph outlines, so cutter
     software never substitutes a font) and a layer "cut" holding only the cut outlines (hairline,
     pure red, one closed shape per component), sizes in mm."""
-    from dataclasses import replace
-    layered = replace(page, items=(Group(page.items, layer="art"), Group(cut_outlines(page), layer="cut")))
-    path.write_text('<?xml version="1.0" encoding="utf-8" ?>\n' + page_to_svg(layered, title, desc, outline_text=True),
-                    encoding="utf-8")
+    path.write_text(svg_text(page, title, desc, cut=True), encoding="utf-8")

@@ -6,6 +6,9 @@ staging folder). Writers finish in registry order, so ``preview`` finds the PDF 
 Each writer also says which files of an earlier kit it replaces (``owns``), so the switch to the
 new kit drops exactly the old files of the formats built.
 
+Every file goes through pnp.core.safepath (no symlink or special file below the staging folder is
+followed or written through). Format names follow pnp.store.names's safe-name rule (tested).
+
 Adding a format: subclass KitWriter, decorate it with ``@register("name")``.
 """
 from __future__ import annotations
@@ -18,13 +21,16 @@ from typing import Sequence
 from ..core.errors import SpecError
 from ..core.ir import Component, Group, Page
 from ..layout.options import ImposeOptions
+from ..core.safepath import checked_path, folder as safe_folder, write_bytes
 
 
 @dataclass
 class WriteJob:
     """What every writer of one kit shares: ``staging`` folder, file ``stem`` ("<game>-<paper>"),
     document ``metadata`` (title, author, subject, keywords), page ``total``, imposition ``opts``,
-    the kit's ``components`` and ``settings`` (e.g. dpi for previews)."""
+    the kit's ``components``, ``settings`` (e.g. dpi for previews) and ``cache``, the folder where
+    font subsets are kept between builds (OUT/.pnp/cache; None: in memory only; untrusted, see
+    pnp.render.fontcache)."""
     staging: Path
     stem: str
     total: int
@@ -32,6 +38,7 @@ class WriteJob:
     components: Sequence[Component]
     metadata: dict = field(default_factory=dict)
     settings: dict = field(default_factory=dict)
+    cache: Path | None = None
 
     def describe(self, number: int, page: Page) -> tuple[str, str]:
         """(title, description) of page ``number``, for SVG ``<title>`` and ``<desc>``."""
@@ -43,6 +50,17 @@ class WriteJob:
     def page_digits(self) -> int:
         """Digits in page numbers of file names (at least 2: p01)."""
         return max(2, len(str(self.total)))
+
+    def kit_folder(self, rel: str) -> Path:
+        """``staging/rel``, created through pnp.core.safepath (no symlink or special file on the way),
+        for writers whose libraries write files by name inside it (Pillow, the TTS and POD writers).
+
+        Raises:
+            OutputError: something other than a folder is in the way.
+        """
+        with safe_folder(self.staging, rel):
+            pass
+        return self.staging / rel
 
 
 class KitWriter:
@@ -136,7 +154,7 @@ class PdfKitWriter(KitWriter):
     def __init__(self, job: WriteJob) -> None:
         super().__init__(job)
         from .pdf import PdfWriter
-        self.path = job.staging / f"{job.stem}.pdf"
+        self.path = checked_path(job.staging, f"{job.stem}.pdf")  # reportlab opens it (and its chunks) by name
         self.pdf = PdfWriter(self.path, duplex=job.opts.duplex, **job.metadata)
 
     def page(self, number: int, page: Page) -> None:
@@ -152,21 +170,19 @@ class PdfKitWriter(KitWriter):
 
 
 class _PageSvgWriter(KitWriter):
-    """One SVG file per page, named ``<folder>/<stem>-pNN<suffix>.svg``, written by ``draw``."""
+    """One SVG file per page, named ``<folder>/<stem>-pNN<suffix>.svg`` (svg.svg_text; ``cut``: a cutter SVG)."""
     suffix = ""
     only_pages_with_parts = False
+    cut = False
 
     def page(self, number: int, page: Page) -> None:
         if self.only_pages_with_parts and not page.placements:
             return
         rel = Path(self.folder) / f"{self.job.stem}-p{number:0{self.job.page_digits}d}{self.suffix}.svg"
-        (self.job.staging / self.folder).mkdir(exist_ok=True)
-        self.draw(self.prepared(page), self.job.staging / rel, *self.job.describe(number, page))
+        from .svg import svg_text
+        text = svg_text(self.prepared(page), *self.job.describe(number, page), cut=self.cut, cache=self.job.cache)
+        write_bytes(self.job.staging, rel.as_posix(), text.encode("utf-8"))
         self.written.append(rel)
-
-    @staticmethod
-    def draw(page: Page, path: Path, title: str, desc: str) -> None:
-        raise NotImplementedError
 
     @classmethod
     def pattern(cls, stem: str) -> str:
@@ -177,11 +193,7 @@ class _PageSvgWriter(KitWriter):
 class SvgKitWriter(_PageSvgWriter):
     """One SVG per page: ``svg/<stem>-pNN.svg``."""
     folder = "svg"
-
-    @staticmethod
-    def draw(page: Page, path: Path, title: str, desc: str) -> None:
-        from .svg import write_svg
-        write_svg(page, path, title, desc)
+    cut = False
 
 
 @register("cut-svg")
@@ -190,30 +202,29 @@ class CutSvgKitWriter(_PageSvgWriter):
     folder = "cut"
     suffix = "-cut"
     only_pages_with_parts = True
-
-    @staticmethod
-    def draw(page: Page, path: Path, title: str, desc: str) -> None:
-        from .svg import write_cut_svg
-        write_cut_svg(page, path, title, desc)
+    cut = True
 
 
 @register("tts")
 class TtsKitWriter(KitWriter):
-    """A Tabletop Simulator saved object of the whole kit and its images: ``tts/<stem>.json`` and
-    ``tts/<stem>-<part>….png`` (see pnp.render.tts_save). ``settings['tts_url']``: the base URL of
-    hosted images (default: ``file:///`` paths of the files under OUT/<game>/tts)."""
+    """A Tabletop Simulator saved object of the whole kit and its images, in a folder per kit (so kits
+    whose paper names share a prefix, a4 and a4-word, never claim each other's files):
+    ``tts/<stem>/<stem>.json`` and ``tts/<stem>/<stem>-<part>….png`` (see pnp.render.tts_save).
+    ``settings['tts_url']``: the base URL of hosted images (default: ``file:///`` paths of the
+    files under OUT/<game>/tts/<stem>)."""
     folder = "tts"
 
     def finish(self) -> list[Path]:
         from .tts_save import kit_folder, url_maker, write_save
-        folder = self.job.staging / self.folder
-        url = url_maker(kit_folder(self.job.staging) / self.folder, self.job.settings.get("tts_url"))
+        rel = f"{self.folder}/{self.job.stem}"
+        folder = self.job.kit_folder(rel)
+        url = url_maker(kit_folder(self.job.staging) / rel, self.job.settings.get("tts_url"))
         written = write_save(self.job.components, folder, self.job.stem, self.job.metadata.get("title", ""), url)
         return [p.relative_to(self.job.staging) for p in written]
 
     @classmethod
     def pattern(cls, stem: str) -> str:
-        return rf"tts/{stem}(-[a-z0-9_-]+)?\.(png|json)"
+        return rf"tts/{stem}/{stem}(-[a-z0-9_-]+)?\.(png|json)"
 
 
 @register("pod")
@@ -249,28 +260,31 @@ class PodKitWriter(KitWriter):
         for comp in self.job.components:
             if why_not(comp) is None:
                 self.written += [p.relative_to(self.job.staging) for p in
-                                 write_component(comp, service, self.job.staging / self.folder, self.job.stem)]
+                                 write_component(comp, service, self.job.kit_folder(f"{self.folder}/{self.job.stem}"),
+                                                 self.job.stem)]
         return self.written
 
     @classmethod
     def pattern(cls, stem: str) -> str:
-        return rf"pod/{stem}-[a-z0-9_-]+\.(png|pdf)"
+        return rf"pod/{stem}/{stem}-[a-z0-9_-]+\.(png|pdf)"
 
 
 @register("preview")
 class PreviewKitWriter(KitWriter):
     """Every page of the PDF as PNG at ``settings['dpi']`` plus a contact sheet:
-    ``preview/<stem>-pNN.png`` and ``preview/<stem>-contact.png``."""
+    ``preview/<stem>-pNN.png`` and ``preview/<stem>-contact.png`` (bounded in pixels and memory:
+    see pnp.render.raster; a long kit's contact sheet shows a sample of its pages)."""
     folder = "preview"
     requires = ("pdf",)
 
+    def page(self, number: int, page: Page) -> None:
+        from .raster import check_page_pixels
+        check_page_pixels(page.width, page.height, self.job.settings.get("dpi", 50), number)
+
     def finish(self) -> list[Path]:
-        from .raster import contact_sheet, pdf_pages_to_png
-        folder = self.job.staging / self.folder
-        pages = pdf_pages_to_png(self.job.staging / f"{self.job.stem}.pdf", folder, self.job.stem,
-                                 self.job.settings.get("dpi", 50))
-        contact = contact_sheet(pages, folder / f"{self.job.stem}-contact.png")
-        return [p.relative_to(self.job.staging) for p in pages + [contact]]
+        from .raster import render_previews
+        return render_previews(self.job.staging / f"{self.job.stem}.pdf", self.job.staging, self.folder,
+                               self.job.stem, self.job.settings.get("dpi", 50))
 
     @classmethod
     def pattern(cls, stem: str) -> str:

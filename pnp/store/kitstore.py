@@ -36,11 +36,9 @@ public names.
 from __future__ import annotations
 
 import errno
-import fcntl
 import os
 import secrets
 import stat
-import time
 from pathlib import Path
 from typing import Callable
 
@@ -50,11 +48,14 @@ from ..core.errors import OutputError
 from .fs import (
     _CLOEXEC, _ENTRY, _NO_EXCHANGE, GAME_NAME, STORE_DIR, _ancestors, _check_game, _check_rel, _ensure_out,
     _exchange, _fsync_path, _put, _remove, _remove_generation, _store_dir, _walk)
+from .lock import stderr_note, wait_for_lock, write_pid
 from .recovery import _clean, _current, _Current, clean_stale, current_generation, read_only_view
 
 __all__ = ["KitStore", "clean_stale", "read_only_view", "current_generation", "STORE_DIR", "GAME_NAME"]
 
-_POLL = 0.05
+GEN_LIMIT = 1_000_000
+"""Generation numbers run 1..GEN_LIMIT and then start again at 1, skipping any still on disk (a
+folder that could not be deleted never pushes the number up without bound)."""
 _KIND_WORDS = {"file": "a file", "link": "a symbolic link", "other": "a special file", "dir": "a folder"}
 
 
@@ -72,16 +73,25 @@ class KitStore:
             ... write the kit's files under staged (relative paths as in OUT/<game>) ...
             store.commit(staged, owns=lambda rel: rel.startswith(...))
 
+    While it waits up to ``wait`` seconds for another build's lock, ``on_wait(message)`` is called
+    after NOTE_FIRST seconds and then every NOTE_EVERY seconds with a line saying who holds the lock
+    (its process id, read from the lock file, and whether it is stopped) and how long it has waited;
+    the default prints it on stderr as a note.
+
     Raises:
         OutputError: bad game name, OUT not a folder or not writable, OUT/<game> a symlink pnp did not
             make, OUT/.pnp not a plain folder, the game folder busy, or a failed commit.
     """
+    NOTE_FIRST = 1.0
+    NOTE_EVERY = 5.0
 
-    def __init__(self, out: Path, game: str, wait: float = 0.0) -> None:
+    def __init__(self, out: Path, game: str, wait: float = 0.0,
+                 on_wait: Callable[[str], None] | None = None) -> None:
         _check_game(game)
         self.out = Path(out)
         self.game = game
         self.wait = max(0.0, float(wait))
+        self.on_wait = on_wait if on_wait is not None else stderr_note
         _ensure_out(self.out)
         self.link = self.out / game
         self.store = self.out / STORE_DIR
@@ -101,28 +111,12 @@ class KitStore:
         except OSError as exc:
             raise OutputError(f"cannot write to the output folder: {exc.strerror or exc}.", file=self.out,
                               field="--out", hint="choose a writable folder with --out") from None
-        deadline = time.monotonic() + self.wait
         try:
-            while True:
-                try:
-                    fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
-                    break
-                except BlockingIOError:
-                    left = deadline - time.monotonic()
-                    if left <= 0:
-                        raise self._busy(fd) from None
-                    time.sleep(min(_POLL, left))
-                except OSError as exc:
-                    raise OutputError(f"cannot lock the output folder: {exc.strerror or exc}.", file=self.link,
-                                      field="--out", hint="use a local folder for --out") from None
+            wait_for_lock(fd, self.link, self.wait, self.on_wait, self.NOTE_FIRST, self.NOTE_EVERY)
         except BaseException:
             os.close(fd)
             raise
-        try:
-            os.ftruncate(fd, 0)
-            os.pwrite(fd, f"{os.getpid()}\n".encode(), 0)
-        except OSError:
-            pass
+        write_pid(fd)
         self._lock_fd = fd
         try:
             _current(self.out, self.game)        # refuse a foreign OUT/<game> before any work is done
@@ -131,15 +125,6 @@ class KitStore:
             self._release()
             raise
         return self
-
-    def _busy(self, fd: int) -> OutputError:
-        try:
-            pid = int(os.pread(fd, 32, 0).decode().strip())
-            who = f" (process {pid})"
-        except (OSError, ValueError):
-            who = ""
-        return OutputError(f"{self.link} is busy: another pnp build is writing it{who}.", file=self.link,
-                           field="--out", hint="wait for that build to finish, or use another folder with --out")
 
     def _release(self) -> None:
         fd, self._lock_fd = self._lock_fd, None
@@ -296,15 +281,27 @@ class KitStore:
             raise
 
     def _next_gen(self, cur: _Current) -> int:
-        n = cur.gen
+        """The number after the current one, from 1 to GEN_LIMIT and round again, that no entry in
+        OUT/.pnp uses (a generation that could not be deleted is skipped, never overwritten).
+
+        Raises:
+            OutputError: every number is taken (GEN_LIMIT folders that cannot be deleted).
+        """
+        taken = {cur.gen}
         try:
             for name in os.listdir(self.store):
                 m = _ENTRY.match(name)
                 if m and m["game"] == self.game and m["gen"]:
-                    n = max(n, int(m["gen"]))
-        except OSError:
-            pass
-        return n + 1
+                    taken.add(int(m["gen"]))
+        except OSError as exc:
+            raise self._write_error(exc) from None
+        n = cur.gen % GEN_LIMIT
+        for _ in range(GEN_LIMIT):
+            n = n % GEN_LIMIT + 1
+            if n not in taken:
+                return n
+        raise OutputError(f"{self.store} holds {GEN_LIMIT:,} generations of {self.game} that could not be deleted.",
+                          file=self.store, field="--out", hint="delete OUT/.pnp (pnp rebuilds it) or choose another --out")
 
     def _write_error(self, exc: OSError) -> OutputError:
         code = exc.errno
@@ -319,3 +316,4 @@ class KitStore:
         reason = exc.strerror or str(exc) or type(exc).__name__
         return OutputError(f"could not write the kit: {reason[:1].lower()}{reason[1:]}; the previous kit is unchanged.",
                            file=self.link, field="--out", hint=hint)
+

@@ -16,6 +16,7 @@ from pathlib import Path
 from typing import Iterator
 
 from ..core.errors import OutputError
+from .lock import write_pid
 from .fs import _CLOEXEC, _ENTRY, STORE_DIR, _alive, _check_game, _fsync_path, _remove, _remove_generation
 
 
@@ -182,6 +183,8 @@ def _clean(out: Path, held: str | None) -> list[Path]:
             locked = True
         except OSError:
             locked = False
+        if locked:
+            write_pid(fd)                       # say who holds it, for a build that waits meanwhile
         try:
             removed += _clean_game(out, game, entries, locked)
         finally:

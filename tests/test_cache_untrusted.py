@@ -1,0 +1,160 @@
+"""The font cache in OUT/.pnp/cache is untrusted (issue 21, point 2): an entry is used only if it is
+a regular file under the size bound whose content hashes to its name and has the shape pnp writes;
+planted CSS never reaches an SVG, a FIFO does not hang the build, a symlink to a big file is not read."""
+from __future__ import annotations
+
+import base64
+import hashlib
+import os
+import re
+import subprocess
+import sys
+from pathlib import Path
+from xml.etree import ElementTree
+
+import pytest
+
+try:                                   # the one-call build moves to pnp.build.execute with the build plan
+    from pnp.build.execute import build_kit
+except ImportError:
+    from pnp.build.plan import build_kit
+from pnp.render import fontcache
+
+from sentinel import make_sentinel, tree_hash
+
+SVG = "{http://www.w3.org/2000/svg}"
+GOOD = re.compile(r"@font-face \{ font-family: 'pnp Noto Sans'; font-style: normal; font-weight: 400; "
+                  r"src: url\(data:font/woff2;base64,[A-Za-z0-9+/]+={0,2}\) format\('woff2'\); \}")
+PLANTS = [
+    "svg * {display: none}",
+    "@import url(http://example.invalid/evil.css);",
+    None,   # a real entry with an @import appended (filled in below)
+    "@font-face { font-family: 'pnp Noto Sans'; font-style: normal; font-weight: 400; "
+    "src: url(data:font/woff2;base64," + base64.b64encode(b"not a font at all").decode() + ") format('woff2'); }",
+]
+
+
+@pytest.fixture
+def fresh_memory(monkeypatch):
+    monkeypatch.delenv("PNP_CACHE_DIR", raising=False)
+    monkeypatch.setattr(fontcache, "_CSS", {})
+
+
+def _entries(out: Path) -> list[Path]:
+    return sorted((out / ".pnp" / "cache").glob("font-*.css"))
+
+
+def _styles(kit: Path) -> list[str]:
+    found = []
+    for svg in sorted((kit / "svg").glob("*.svg")):
+        root = ElementTree.parse(svg).getroot()
+        found += [el.text or "" for el in root.iter(f"{SVG}style")]
+    return found
+
+
+def _populated(out: Path) -> list[Path]:
+    build_kit("nonads", formats=("svg",), out=out)
+    entries = _entries(out)
+    assert entries, "the build kept no font subset in OUT/.pnp/cache"
+    return entries
+
+
+def _plant(path: Path, text: str) -> Path:
+    """Replace the entry ``path`` by ``text`` under a name that is the true hash of ``text`` (so only
+    the content checks can refuse it), keeping the key part of the name."""
+    key = path.name.split("-")[1]
+    data = text.encode()
+    path.unlink()
+    planted = path.with_name(f"font-{key}-{hashlib.sha256(data).hexdigest()}.css")
+    planted.write_bytes(data)
+    return planted
+
+
+def test_planted_css_never_reaches_an_svg(tmp_path, fresh_memory):
+    out = tmp_path / "out"
+    entries = _populated(out)
+    planted = []
+    for i, entry in enumerate(entries):
+        text = PLANTS[i % len(PLANTS)]
+        if text is None:
+            text = entry.read_text() + "\n@import url(http://example.invalid/evil.css);"
+        planted.append(_plant(entry, text))
+    # a tampered entry keeping its (now wrong) hash name
+    if len(entries) > 1:
+        name = planted[-1].name
+        wrong = planted[-1].with_name(name[:-5] + ("0" if name[-5] != "0" else "1") + ".css")
+        planted[-1].rename(wrong)
+        planted[-1] = wrong
+    fontcache._CSS.clear()
+    build_kit("nonads", formats=("svg",), out=out)
+    styles = _styles(out / "nonads")
+    assert styles
+    for css in styles:
+        assert GOOD.fullmatch(css.strip()), css[:200]
+        assert "display" not in css and "@import" not in css and "http" not in css
+    assert not any(p.exists() for p in planted)           # bad entries were removed
+    for entry in _entries(out):                             # and what is left is good
+        data = entry.read_bytes()
+        assert entry.name == f"font-{entry.name.split('-')[1]}-{hashlib.sha256(data).hexdigest()}.css"
+        assert GOOD.fullmatch(data.decode())
+
+
+def test_valid_entry_checks_name_hash_shape_and_payload():
+    css = fontcache.font_css(frozenset("ab"))
+    data = css.encode()
+    name = f"font-{'0' * 32}-{hashlib.sha256(data).hexdigest()}.css"
+    assert fontcache.valid_entry(name, data) == css
+    assert fontcache.valid_entry(name, data + b" ") is None                    # hash differs
+    assert fontcache.valid_entry(name.replace("font-", "x-"), data) is None     # not a cache name
+    evil = data.replace(b"font-style: normal;", b"font-style: normal; } svg * { display: none;")
+    evil_name = f"font-{'0' * 32}-{hashlib.sha256(evil).hexdigest()}.css"
+    assert fontcache.valid_entry(evil_name, evil) is None
+
+
+def _run_build(out: Path, timeout: float = 240) -> tuple[int, str, int]:
+    """Build nonads (SVG) in a child process under a timeout; (exit code, stderr, peak RSS in MiB)."""
+    code = ("import resource, subprocess, sys\n"
+            f"r = subprocess.run([sys.executable, '-m', 'pnp', 'build', 'nonads', '--format', 'svg', "
+            f"'--out', {str(out)!r}], capture_output=True, text=True, timeout={timeout})\n"
+            "sys.stderr.write(r.stderr)\n"
+            "print(r.returncode, resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss)\n")
+    env = {k: v for k, v in os.environ.items() if k != "PNP_CACHE_DIR"}
+    proc = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=timeout + 30,
+                          env=env)
+    assert proc.returncode == 0 and proc.stdout, f"the build did not finish in {timeout} s: {proc.stderr[-2000:]}"
+    rc, peak_kib = proc.stdout.split()
+    return int(rc), proc.stderr, int(peak_kib) // 1024
+
+
+def test_a_fifo_in_the_cache_does_not_hang_the_build(tmp_path, fresh_memory):
+    out = tmp_path / "out"
+    entries = _populated(out)
+    for entry in entries:
+        entry.unlink()
+        os.mkfifo(entry)
+    rc, err, _ = _run_build(out)             # subprocess.run's timeout fails the test if it hangs
+    assert rc == 0, err
+    assert "Traceback" not in err
+    assert _styles(out / "nonads") and all(GOOD.fullmatch(s.strip()) for s in _styles(out / "nonads"))
+
+
+def test_a_symlink_to_a_large_file_is_not_read(tmp_path, fresh_memory):
+    out = tmp_path / "out"
+    sentinel = make_sentinel(tmp_path / "outside")
+    big = sentinel / "big.bin"
+    with open(big, "wb") as f:                # 1.5 GiB, sparse: costs no disk, but reading it would
+        f.truncate(1536 << 20)
+    before = tree_hash(sentinel)
+    entries = _populated(out)
+    for i, entry in enumerate(entries):
+        entry.unlink()
+        if i % 2:
+            os.symlink(big, entry)
+        else:
+            with open(entry, "wb") as f:      # a regular file over the size bound
+                f.truncate(1536 << 20)
+    rc, err, peak = _run_build(out)
+    assert rc == 0, err
+    assert peak < 700, f"peak RSS {peak} MiB: the big file was read"
+    assert tree_hash(sentinel) == before
+    assert big.stat().st_size == 1536 << 20
