@@ -50,7 +50,7 @@ def test_skipped_components_are_named(netmatch_tgc):
     out, output = netmatch_tgc
     comps = _manifest(out, "netmatch")
     for name, c in comps.items():
-        written = list((out / "netmatch" / "pod").glob(f"netmatch-a4-tgc-{name.replace(' ', '-')}*"))
+        written = list((out / "netmatch" / "pod" / "netmatch-a4").glob(f"netmatch-a4-tgc-{name.replace(' ', '-')}*"))
         if c["shape"] == "circle" or name == "board":
             assert not written and name in output, f"{name} is skipped and said so"
         else:
@@ -60,7 +60,7 @@ def test_skipped_components_are_named(netmatch_tgc):
 def test_images_at_service_size_with_bleed(netmatch_tgc):
     out, _ = netmatch_tgc
     comps = _manifest(out, "netmatch")
-    folder = out / "netmatch" / "pod"
+    folder = out / "netmatch" / "pod" / "netmatch-a4"
     w, h = comps["word card"]["trim_mm"]
     bleed = PUBLISHED_BLEED_PX["tgc"]
     want = (round(w / 25.4 * 300 + 2 * bleed), round(h / 25.4 * 300 + 2 * bleed))
@@ -84,7 +84,7 @@ def test_per_card_pdf_boxes(netmatch_tgc):
     comps = _manifest(out, "netmatch")
     w, h = comps["word card"]["trim_mm"]
     b = 25.4 / 8
-    reader = pypdf.PdfReader(out / "netmatch" / "pod" / "netmatch-a4-tgc-word-card.pdf")
+    reader = pypdf.PdfReader(out / "netmatch" / "pod" / "netmatch-a4" / "netmatch-a4-tgc-word-card.pdf")
     assert len(reader.pages) == comps["word card"]["count"] + 1  # one page per card, then the back
     for page in reader.pages:
         media, trim, bleed = _mm_box(page.mediabox), _mm_box(page.trimbox), _mm_box(page.bleedbox)
@@ -102,7 +102,7 @@ def test_contact_sheet_draws_the_safe_area(netmatch_tgc):
     out, _ = netmatch_tgc
     comps = _manifest(out, "netmatch")
     w, _ = comps["word card"]["trim_mm"]
-    with Image.open(out / "netmatch" / "pod" / "netmatch-a4-tgc-word-card-contact.png") as im:
+    with Image.open(out / "netmatch" / "pod" / "netmatch-a4" / "netmatch-a4-tgc-word-card-contact.png") as im:
         rgb = im.convert("RGB")
         y = rgb.height // 20  # a row through the first row of thumbnails, below the top edges
         row = [rgb.getpixel((x, y)) for x in range(rgb.width // 4)]
@@ -120,7 +120,7 @@ def test_drivethru_pdf_is_back_then_front(tmp_path):
     r = _build(tmp_path, "nonads", "drivethru")
     assert r.exit_code == 0, r.output
     (comp,) = _manifest(tmp_path, "nonads").values()
-    reader = pypdf.PdfReader(next((tmp_path / "nonads" / "pod").glob("*.pdf")))
+    reader = pypdf.PdfReader(next((tmp_path / "nonads" / "pod" / "nonads-a4").glob("*.pdf")))
     pages = [p.get_contents().get_data() for p in reader.pages]
     assert len(pages) == 2 * comp["count"]
     assert len(set(pages[0::2])) == 1, "every odd page is the back"
@@ -132,7 +132,7 @@ def test_custom_service(tmp_path):
     assert r.exit_code == 0, r.output
     comps = _manifest(tmp_path, "nonads")
     w, h = next(iter(comps.values()))["trim_mm"]
-    png = next(p for p in (tmp_path / "nonads" / "pod").glob("*.png") if "contact" not in p.name)
+    png = next(p for p in (tmp_path / "nonads" / "pod" / "nonads-a4").glob("*.png") if "contact" not in p.name)
     with Image.open(png) as im:
         assert im.size == (round((w + 4) / 25.4 * 150), round((h + 4) / 25.4 * 150))
 

@@ -207,7 +207,8 @@ def test_no_writer_claims_a_file_of_a_kit_whose_paper_extends_another(paper):
     for nonads-a4, and the reverse (the names are read off the writers' patterns' own examples)."""
     samples = {
         "pdf": "{s}.pdf", "svg": "svg/{s}-p01.svg", "cut-svg": "cut/{s}-p01-cut.svg",
-        "tts": "tts/{s}/tile-sheet1.png", "preview": "preview/{s}-p01.png",
+        "tts": "tts/{s}/{s}-tile-sheet1.png", "preview": "preview/{s}-p01.png",
+        "pod": "pod/{s}/{s}-tgc-tile-001.png",
     }
     assert set(samples) == set(WRITERS)
     for fmt, template in samples.items():
@@ -222,7 +223,7 @@ def test_no_writer_claims_a_file_of_a_kit_whose_paper_extends_another(paper):
 def test_tts_part_names_are_safe_and_distinct(names):
     from types import SimpleNamespace
 
-    from pnp.render.tts import part_names
+    from pnp.render.tts_save import part_names
     made = part_names([SimpleNamespace(name=n) for n in names])
     assert len(made) == len(set(made)) == len(names)
     assert all(is_safe_name(m) for m in made), made

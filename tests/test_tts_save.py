@@ -65,7 +65,7 @@ def _image(url: str) -> Image.Image:
 
 
 def _load(out: Path, game: str):
-    save = json.loads((out / game / "tts" / f"{game}-a4.json").read_text(encoding="utf-8"))
+    save = json.loads((out / game / "tts" / f"{game}-a4" / f"{game}-a4.json").read_text(encoding="utf-8"))
     manifest = json.loads((out / game / "manifest-a4.json").read_text(encoding="utf-8"))
     return save, {c["name"]: c for c in manifest["components"]}
 
@@ -142,11 +142,11 @@ def test_hosted_images(tmp_path):
     r = CliRunner().invoke(app, ["build", "nonads", "--format", "tts", "--out", str(tmp_path),
                                  "--tts-url", "https://example.org/kits/nonads/"])
     assert r.exit_code == 0, r.output
-    save = json.loads((tmp_path / "nonads" / "tts" / "nonads-a4.json").read_text())
+    save = json.loads((tmp_path / "nonads" / "tts" / "nonads-a4" / "nonads-a4.json").read_text())
     deck = save["ObjectStates"][0]["CustomDeck"]["1"]
     for url in (deck["FaceURL"], deck["BackURL"]):
         assert url.startswith("https://example.org/kits/nonads/nonads-a4-")
-        assert (tmp_path / "nonads" / "tts" / url.rsplit("/", 1)[1]).is_file()
+        assert (tmp_path / "nonads" / "tts" / "nonads-a4" / url.rsplit("/", 1)[1]).is_file()
 
 
 @pytest.mark.parametrize("bad", ["ftp://x/y", "https://exa mple.org/", "images/", "https://x/\x07"])

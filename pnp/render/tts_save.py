@@ -96,9 +96,19 @@ def kind(comp: Component) -> str:
     return "deck" if comp.count > 1 else "tile"
 
 
-def slug(name: str) -> str:
-    """A component name as a file-name part."""
-    return re.sub(r"[^a-z0-9_]+", "-", name.lower()).strip("-") or "part"
+def part_names(comps) -> list[str]:
+    """One file-name part per component: its name in lower case with every run of other characters
+    as "-", at most 36 characters, "part" if nothing is left, and "-2", "-3"... when two components
+    would share a name: always a name pnp.store.names's safe-name rule accepts (tested)."""
+    names: list[str] = []
+    for comp in comps:
+        base = re.sub(r"[^a-z0-9_]+", "-", comp.name.lower()).strip("-_")[:36].strip("-_") or "part"
+        name, n = base, 1
+        while name in names:
+            n += 1
+            name = f"{base}-{n}"
+        names.append(name)
+    return names
 
 
 def kit_folder(staging: Path) -> Path:
@@ -162,9 +172,9 @@ def _back_drawing(comp: Component) -> Drawing:
     return tuple(hidden_face(comp))
 
 
-def deck_object(comp: Component, images: _Images, first_key: int, x: float) -> tuple[dict, int]:
-    """A DeckCustom of every card of ``comp``; returns it and the next free deck key."""
-    name = slug(comp.name)
+def deck_object(comp: Component, images: _Images, first_key: int, x: float, name: str) -> tuple[dict, int]:
+    """A DeckCustom of every card of ``comp`` (images named after ``name``); returns it and the next
+    free deck key."""
     sheets = deck_sheets(comp)
     back_px = sheets[0].card_px
     back_img = next(images.render([_back_drawing(comp)], comp.width, comp.height, back_px))
@@ -199,19 +209,19 @@ def _single_px(comp: Component) -> tuple[int, int]:
     return max(1, int(comp.width * px_per_mm)), max(1, int(comp.height * px_per_mm))
 
 
-def board_object(comp: Component, images: _Images, x: float) -> dict:
-    """A Custom_Board of the board's (first) face."""
+def board_object(comp: Component, images: _Images, x: float, name: str) -> dict:
+    """A Custom_Board of the board's (first) face (its image named after ``name``)."""
     img = next(images.render([comp.fronts[0]], comp.width, comp.height, _single_px(comp)))
-    url = images.save(img, slug(comp.name))
+    url = images.save(img, name)
     return _object("Custom_Board", comp.name, _guid(images.stem, comp.name, "board"), x, description=comp.note,
                    Locked=True, CustomImage={"ImageURL": url, "ImageSecondaryURL": "", "ImageScalar": 1.0,
                                              "WidthScale": 0.0})
 
 
-def tile_objects(comp: Component, images: _Images, x: float) -> list[dict]:
+def tile_objects(comp: Component, images: _Images, x: float, name: str) -> list[dict]:
     """One Custom_Tile per physical part: circles (type 2) for round parts, a box (type 0, aspect kept)
     for a single rectangular part; the back image on the bottom when the part has a printed back."""
-    name, px = slug(comp.name), _single_px(comp)
+    px = _single_px(comp)
     shape = "circle" if comp.shape == "circle" else "box"
     urls = [images.save(img, f"{name}-{i + 1:02d}" if len(comp.fronts) > 1 else name)
             for i, img in enumerate(images.render(comp.fronts, comp.width, comp.height, px))]
@@ -245,16 +255,16 @@ def write_save(components: Sequence[Component], folder: Path, stem: str, title: 
     folder.mkdir(parents=True, exist_ok=True)
     images = _Images(folder, stem, url)
     objects, key = [], 1
-    for n, comp in enumerate(components):
+    for n, (comp, name) in enumerate(zip(components, part_names(components))):
         x = n * SPACING
         k = kind(comp)
         if k == "deck":
-            obj, key = deck_object(comp, images, key, x)
+            obj, key = deck_object(comp, images, key, x, name)
             objects.append(obj)
         elif k == "board":
-            objects.append(board_object(comp, images, x))
+            objects.append(board_object(comp, images, x, name))
         else:
-            tiles = tile_objects(comp, images, x)
+            tiles = tile_objects(comp, images, x, name)
             objects.append(tiles[0] if len(tiles) == 1 else
                            _object("Bag", f"{comp.name} \u00d7{comp.count}", _guid(stem, comp.name, "bag"), x,
                                    description=comp.note, ContainedObjects=tiles))
