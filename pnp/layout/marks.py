@@ -4,7 +4,7 @@ All functions return Drawings (tuples of IR shapes) in page millimetres.
 """
 from __future__ import annotations
 
-from ..core.ir import BLACK, Circle, Drawing, Line, Rect, Text
+from ..core.ir import BLACK, Circle, Drawing, Group, Line, Rect, Text
 from .paper import Sheet
 
 SCALE_BAR = 50.0            # mm
@@ -19,20 +19,27 @@ def crop_marks(xs: list[float], ys: list[float], block: tuple[float, float, floa
     Marks sit outside ``block`` (x, y, w, h: the union of the trims they serve, one block of parts
     cut alike), starting ``offset`` mm from it (past any bleed) and ``length`` mm long, so they never
     touch a component. Imposition keeps other blocks out of that room (pnp/layout/packing.py).
+
+    The marks come as one Group keyed by these arguments (issue 24: a set of crop marks repeats on
+    every sheet of one layout, and a backend draws it once).
     """
     bx, by, bw, bh = block
     out = []
-    for x in sorted(set(round(v, 4) for v in xs)):
+    xs, ys = sorted(set(round(v, 4) for v in xs)), sorted(set(round(v, 4) for v in ys))
+    for x in xs:
         out.append(Line(x, by - offset - length, x, by - offset, stroke=BLACK, stroke_width=width))
         out.append(Line(x, by + bh + offset, x, by + bh + offset + length, stroke=BLACK, stroke_width=width))
-    for y in sorted(set(round(v, 4) for v in ys)):
+    for y in ys:
         out.append(Line(bx - offset - length, y, bx - offset, y, stroke=BLACK, stroke_width=width))
         out.append(Line(bx + bw + offset, y, bx + bw + offset + length, y, stroke=BLACK, stroke_width=width))
-    return tuple(out)
+    return (Group(tuple(out), key=f"crop marks {xs!r} {ys!r} {tuple(block)!r} {offset!r} {length!r} {width!r}"),)
 
 
 def footer(sheet: Sheet, text: str) -> Drawing:
-    """The bottom band of every page: a 50 mm scale bar with its label on the left, ``text`` on the right."""
+    """The bottom band of every page: a 50 mm scale bar with its label on the left, ``text`` on the right.
+
+    The scale bar and its label come as one Group keyed by the printable area (the same on every page
+    of a kit, drawn once by a backend); the text follows it."""
     x, y, w, h = sheet.printable
     base = y + h
     bar_y = base - 7.5
@@ -45,8 +52,7 @@ def footer(sheet: Sheet, text: str) -> Drawing:
     for i in range(1, 5):
         shapes.append(Line(x + 10 * i, bar_y - tick / 2, x + 10 * i, bar_y, stroke_width=0.2))
     shapes.append(Text(x, base - 1.0, SCALE_LABEL, size_pt=6.5))
-    shapes.append(Text(x + w, base - 1.0, text, size_pt=8, anchor="end"))
-    return tuple(shapes)
+    return (Group(tuple(shapes), key=f"scale bar {(x, y, w, h)!r}"), Text(x + w, base - 1.0, text, size_pt=8, anchor="end"))
 
 
 def alignment_target(x: float, y: float, size: float = 6.0) -> Drawing:

@@ -5,16 +5,18 @@ Every page gets a TrimBox (and a BleedBox when there is bleed); the document set
 preference /PrintScaling /None and, for duplex kits, /Duplex. Output is deterministic
 (reportlab's invariant mode: no timestamps, fixed document ID; SOURCE_DATE_EPOCH sets the date).
 
-reportlab keeps every page in memory until the file is saved. So that memory stays flat for decks
-of any size, a long document is written in chunks of CHUNK_PAGES pages, each a complete PDF, which
-close() joins into the target with pikepdf (qpdf copies page by page and writes deterministically).
+The whole document is one reportlab canvas. reportlab keeps every page until the file is saved, so
+each page's content stream is deflated as soon as the page is finished (``_compress_last_page``):
+a deck of 100,000 cards keeps only compressed pages in memory, and no join is needed.
+
+Reuse (issue 24): a ``Group`` with a ``key`` (pnp.core.ir) is drawn once per document as a Form
+XObject (reportlab's ``beginForm``/``endForm``) and placed with ``doForm`` wherever the key appears
+again: crop-mark sets, the scale bar, repeated card faces and backs, a deck's template furniture.
 """
 from __future__ import annotations
 
-import os
 import zlib
 from functools import lru_cache
-from pathlib import Path
 
 from reportlab.lib.colors import HexColor
 from reportlab.pdfbase.pdfdoc import PDFArray, PDFDictionary, PDFName, PDFStream
@@ -26,7 +28,7 @@ from ..core.ir import Circle, Group, Line, Page, Polygon, Rect, Text
 from ..core.units import mm_to_pt
 from .base import Renderer, place_text
 
-CHUNK_PAGES = 2000
+FORM_FAR = 10_000.0  # mm: a form's bounding box reaches this far each way (no page reaches past it)
 
 
 @lru_cache(maxsize=256)
@@ -43,10 +45,11 @@ def _box(box, page_h_mm: float):
 
 
 class PdfWriter(Renderer):
-    """Write Pages to one PDF file, page by page (a stream: nothing is kept after a page is drawn).
+    """Write Pages to one PDF file, page by page (only each finished page's compressed content stream
+    and the document's forms are kept until close()).
 
     Args:
-        path: file to write (created on close()), or a binary file object (never chunked).
+        path: file to write (created on close()), or a binary file object.
         title, author, subject, keywords: document metadata.
         duplex: "none", "long" or "short"; sets the /Duplex viewer preference.
     """
@@ -56,11 +59,11 @@ class PdfWriter(Renderer):
         ttfont()
         self.path, self.title, self.duplex = path, title, duplex
         self.author, self.subject, self.keywords = author, subject, keywords
-        self.chunks: list[Path] = []
         self.canvas = self._new_canvas(path)
         self.pages = 0
         self._state = [None, None, None, 0]  # fill, stroke, line width, text render mode
         self._stack: list[list] = []
+        self.forms: dict[str, str] = {}  # Group.key -> name of its Form XObject in this document
 
     def _new_canvas(self, target):
         c = rl_canvas.Canvas(target if hasattr(target, "write") else str(target), invariant=1, pageCompression=1,
@@ -79,27 +82,8 @@ class PdfWriter(Renderer):
             c.setViewerPreference("Duplex", DUPLEX_PREF[self.duplex])
         return c
 
-    def _chunk_path(self, i: int) -> Path:
-        p = Path(self.path)
-        return p.with_name(f".{p.name}.chunk{i:04d}")
-
-    def _next_chunk(self) -> None:
-        """Save the pages so far as a chunk and start a new one."""
-        if not self.chunks:
-            self.canvas.save()
-            first = self._chunk_path(0)
-            os.replace(self.path, first)
-            self.chunks.append(first)
-        else:
-            self.canvas.save()
-        nxt = self._chunk_path(len(self.chunks))
-        self.chunks.append(nxt)
-        self.canvas = self._new_canvas(nxt)
-
     def add(self, page: Page) -> None:
         """Draw one page."""
-        if self.pages and self.pages % CHUNK_PAGES == 0 and not hasattr(self.path, "write"):
-            self._next_chunk()
         c = self.canvas
         c.setPageSize((mm_to_pt(page.width), mm_to_pt(page.height)))
         c.setTrimBox(_box(page.trim_box or (0, 0, page.width, page.height), page.height))
@@ -127,14 +111,8 @@ class PdfWriter(Renderer):
             page.stream = None
 
     def close(self) -> None:
-        """Finish and write the file (joining the chunks, if any)."""
+        """Finish and write the file."""
         self.canvas.save()
-        if self.chunks:
-            try:
-                _join(self.chunks, Path(self.path), self.title, self.duplex)
-            finally:
-                for chunk in self.chunks:
-                    chunk.unlink(missing_ok=True)
 
     # -- shapes ---------------------------------------------------------------------------------
     # The graphics state is tracked here (and saved/restored with the canvas), so colours and line
@@ -198,6 +176,9 @@ class PdfWriter(Renderer):
             c.setDash([], 0)
 
     def group(self, s: Group) -> None:
+        if s.key is not None:
+            self._place_form(s)
+            return
         if not (s.dx or s.dy or s.rotate or s.clip) and (s.sx, s.sy) == (1, 1):
             self.draw_all(s.children)
             return
@@ -215,6 +196,46 @@ class PdfWriter(Renderer):
             c.clipPath(path, stroke=0, fill=0)
         self.draw_all(s.children)
         self._restore()
+
+    def _place_form(self, s: Group) -> None:
+        """Draw a keyed group: its content as a Form XObject (made at the key's first use) placed
+        with the group's own transform. ``Do`` saves and restores the graphics state around the form,
+        so the tracked state (``_state``) is the same after it as before."""
+        name = self.forms.get(s.key)
+        if name is None:
+            name = self._make_form(s)
+        c = self.canvas
+        framed = bool(s.dx or s.dy or s.rotate or s.clip) or (s.sx, s.sy) != (1, 1)
+        if framed:
+            c.saveState()
+            if s.dx or s.dy:
+                c.translate(s.dx, s.dy)
+            if s.rotate:
+                c.rotate(s.rotate)
+            if (s.sx, s.sy) != (1, 1):
+                c.scale(s.sx, s.sy)
+            if s.clip:
+                path = c.beginPath()
+                path.rect(*s.clip)
+                c.clipPath(path, stroke=0, fill=0)
+        c.doForm(name)
+        if framed:
+            c.restoreState()
+
+    def _make_form(self, s: Group) -> str:
+        """Record ``s``'s children, in the group's own mm coordinates, as a new Form XObject with a
+        bounding box FORM_FAR mm each way (the group's clip is set where the form is placed, as for
+        any group). The form sets every colour, width and
+        text render mode it uses, because it inherits whatever state the page has where it is placed."""
+        c = self.canvas
+        name = f"pnp{len(self.forms)}"
+        outer, self._state = self._state, [None, None, None, None]
+        c.beginForm(name, -FORM_FAR, -FORM_FAR, FORM_FAR, FORM_FAR)
+        self.draw_all(s.children)
+        c.endForm()
+        self._state = outer
+        self.forms[s.key] = name
+        return name
 
     def text(self, t: Text) -> None:
         p = place_text(t)
@@ -249,20 +270,3 @@ class PdfWriter(Renderer):
         if rotated:
             self._restore()
 
-
-def _join(chunks: list[Path], target: Path, title: str, duplex: str) -> None:
-    """Concatenate chunk PDFs into ``target`` with pikepdf (qpdf; MPL-2.0), keeping the first chunk's
-    catalog (viewer preferences), document info and date; written deterministically."""
-    import pikepdf
-    tmp = target.with_name(f".{target.name}.joined")
-    with pikepdf.open(chunks[0]) as out:
-        sources = [pikepdf.open(chunk) for chunk in chunks[1:]]
-        try:
-            for src in sources:
-                out.pages.extend(src.pages)
-            out.save(tmp, deterministic_id=True, compress_streams=True,
-                     object_stream_mode=pikepdf.ObjectStreamMode.preserve)
-        finally:
-            for src in sources:
-                src.close()
-    os.replace(tmp, target)

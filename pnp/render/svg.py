@@ -1,7 +1,10 @@
 """SVG backend (svgwrite). One SVG per page; width and height in mm with a viewBox in mm, so the
 user unit is 1 mm and cutters (Inkscape, LightBurn, Silhouette) import at true size.
 
-Groups with a ``layer`` become Inkscape layers (inkscape:groupmode="layer").
+Groups with a ``layer`` become Inkscape layers (inkscape:groupmode="layer"). A group with a reuse
+``key`` (pnp.core.ir.Group) is written once per page into ``<defs>`` as ``<g id="uN">`` and placed
+with ``<use>`` wherever the key appears on that page (cutter SVGs draw every group in place: cutter
+software handles ``<use>`` unevenly).
 """
 from __future__ import annotations
 
@@ -58,6 +61,18 @@ def write_svg(page: Page, path: Path, title: str = "", desc: str = "") -> None:
     path.write_text('<?xml version="1.0" encoding="utf-8" ?>\n' + page_to_svg(page, title, desc), encoding="utf-8")
 
 
+def _transform(s: Group) -> str:
+    """A group's SVG transform attribute ("" when it has none)."""
+    transform = []
+    if s.dx or s.dy:
+        transform.append(f"translate({_n(s.dx)},{_n(s.dy)})")
+    if s.rotate:
+        transform.append(f"rotate({_n(s.rotate)})")
+    if (s.sx, s.sy) != (1, 1):
+        transform.append(f"scale({_n(s.sx)},{_n(s.sy)})")
+    return " ".join(transform)
+
+
 def _paint(fill, stroke, width) -> dict:
     out = {"fill": fill or "none"}
     if stroke and width > 0:
@@ -75,6 +90,7 @@ class SvgRenderer(Renderer):
         self.clips = 0
         self.outline_text = outline_text
         self.chars: set[str] = set()   # characters drawn as text (for the embedded font subset)
+        self.uses: dict[str, str] = {}  # Group.key -> id of its <g> in <defs> on this page
 
     def rect(self, s: Rect) -> None:
         self.parent.add(self.dwg.rect((_n(s.x), _n(s.y)), (_n(s.w), _n(s.h)), **_paint(s.fill, s.stroke, s.stroke_width)))
@@ -94,27 +110,37 @@ class SvgRenderer(Renderer):
 
     def group(self, s: Group) -> None:
         dwg = self.dwg
+        if s.key is not None and not s.layer and not self.outline_text:
+            ref = self.uses.get(s.key)
+            if ref is None:
+                ref = self.uses[s.key] = f"u{len(self.uses) + 1}"
+                self._content(s, dwg.defs.add(dwg.g(id=ref)))
+            el = dwg.use(f"#{ref}")
+            transform = _transform(s)
+            if transform:
+                el["transform"] = transform
+            self.parent.add(el)
+            return
         g = dwg.g()
-        transform = []
-        if s.dx or s.dy:
-            transform.append(f"translate({_n(s.dx)},{_n(s.dy)})")
-        if s.rotate:
-            transform.append(f"rotate({_n(s.rotate)})")
-        if (s.sx, s.sy) != (1, 1):
-            transform.append(f"scale({_n(s.sx)},{_n(s.sy)})")
+        transform = _transform(s)
         if transform:
-            g["transform"] = " ".join(transform)
+            g["transform"] = transform
         if s.layer:
             g["inkscape:groupmode"] = "layer"
             g["inkscape:label"] = s.layer
             g["id"] = f"layer-{s.layer}"
+        self.parent.add(g)
+        self._content(s, g)
+
+    def _content(self, s: Group, g) -> None:
+        """Draw ``s``'s clip and children into the element ``g``."""
+        dwg = self.dwg
         if s.clip:
             self.clips += 1
             clip = dwg.defs.add(dwg.clipPath(id=f"c{self.clips}"))
             x, y, w, h = s.clip
             clip.add(dwg.rect((_n(x), _n(y)), (_n(w), _n(h))))
             g["clip-path"] = f"url(#c{self.clips})"
-        self.parent.add(g)
         outer, self.parent = self.parent, g
         self.draw_all(s.children)
         self.parent = outer
