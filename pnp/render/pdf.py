@@ -15,10 +15,13 @@ again: crop-mark sets, the scale bar, repeated card faces and backs, a deck's te
 """
 from __future__ import annotations
 
+import math
 import zlib
 from functools import lru_cache
 
 from reportlab.lib.colors import HexColor
+from reportlab.lib.rl_accel import escapePDF, fp_str
+from reportlab.pdfbase import pdfmetrics
 from reportlab.pdfbase.pdfdoc import PDFArray, PDFDictionary, PDFName, PDFStream
 from reportlab.pdfgen import canvas as rl_canvas
 
@@ -32,8 +35,22 @@ FORM_FAR = 10_000.0  # mm: a form's bounding box reaches this far each way (no p
 
 
 @lru_cache(maxsize=256)
-def _colour(hex_colour: str):
-    return HexColor(hex_colour)
+def _colour_ops(hex_colour: str) -> tuple[str, str]:
+    """The fill and stroke operators of a colour, as reportlab's setFillColor / setStrokeColor write
+    an RGB colour ("r g b rg", "r g b RG")."""
+    c = HexColor(hex_colour)
+    rgb = fp_str(c.red, c.green, c.blue)
+    return f"{rgb} rg", f"{rgb} RG"
+
+
+
+
+def _turn_ops(x: float, y: float, degrees: float) -> str:
+    """The operator reportlab writes for ``translate(x, y)`` then ``rotate(degrees)`` right after a
+    ``q`` (it merges the two into one ``cm``, from the translation as written): built here without
+    the canvas's state stack, for the rotated texts of a deck."""
+    c, s = math.cos(degrees * math.pi / 180), math.sin(degrees * math.pi / 180)
+    return f"q\n{fp_str(c, s, -s, c, float(fp_str(x)), float(fp_str(y)))} cm"
 
 
 DUPLEX_PREF = {"long": "DuplexFlipLongEdge", "short": "DuplexFlipShortEdge"}
@@ -64,6 +81,8 @@ class PdfWriter(Renderer):
         self._state = [None, None, None, 0]  # fill, stroke, line width, text render mode
         self._stack: list[list] = []
         self.forms: dict[str, str] = {}  # Group.key -> name of its Form XObject in this document
+        self.font = pdfmetrics.getFont(FONT_NAME)
+        self._runs: dict[str, list[tuple[str, str]]] = {}  # text -> [(subset font name, escaped bytes)]
 
     def _new_canvas(self, target):
         c = rl_canvas.Canvas(target if hasattr(target, "write") else str(target), invariant=1, pageCompression=1,
@@ -125,17 +144,19 @@ class PdfWriter(Renderer):
         self.canvas.restoreState()
         self._state = self._stack.pop()
 
+    # colours and widths go through addLiteral as the operators reportlab's setters write (cached
+    # per colour): a deck's texts change colour at every text
     def _fill(self, colour: str) -> None:
         if self._state[0] != colour:
-            self.canvas.setFillColor(_colour(colour))
+            self.canvas.addLiteral(_colour_ops(colour)[0])
             self._state[0] = colour
 
     def _stroke(self, colour: str, width: float) -> None:
         if self._state[1] != colour:
-            self.canvas.setStrokeColor(_colour(colour))
+            self.canvas.addLiteral(_colour_ops(colour)[1])
             self._state[1] = colour
         if self._state[2] != width:
-            self.canvas.setLineWidth(width)
+            self.canvas.addLiteral(f"{fp_str(width)} w")
             self._state[2] = width
 
     def _paint(self, fill, stroke, width) -> tuple[int, int]:
@@ -197,6 +218,22 @@ class PdfWriter(Renderer):
         self.draw_all(s.children)
         self._restore()
 
+    def _shown(self, text: str, size: float) -> str:
+        """The font and show operators of ``text`` at ``size`` (mm): per run of one font subset,
+        "/F1+n SIZE Tf (bytes) Tj", as reportlab's PDFTextObject writes them for a TrueType font (the
+        way reportlab's ttfonts documents for dynamic fonts). Runs are kept per text (a word is drawn
+        twice on a card; footers repeat) in a table emptied at 8,192 entries."""
+        runs = self._runs.get(text)
+        if runs is None:
+            font, doc = self.font, self.canvas._doc
+            runs = [(font.getSubsetInternalName(subset, doc), escapePDF(chunk))
+                    for subset, chunk in font.splitString(text, doc)]
+            if len(self._runs) >= 8192:
+                self._runs.clear()
+            self._runs[text] = runs
+        size_s = fp_str(size)
+        return " ".join(f"{name} {size_s} Tf ({chunk}) Tj" for name, chunk in runs)
+
     def _place_form(self, s: Group) -> None:
         """Draw a keyed group: its content as a Form XObject (made at the key's first use) placed
         with the group's own transform. ``Do`` saves and restores the graphics state around the form,
@@ -241,10 +278,9 @@ class PdfWriter(Renderer):
         p = place_text(t)
         c = self.canvas
         rotated = bool(t.rotate)
-        if rotated:
-            self._save()
-            c.translate(t.x, t.y)
-            c.rotate(t.rotate)
+        if rotated:  # q, the turned frame, ... Q: as canvas.saveState, translate, rotate and restoreState write them
+            c.addLiteral(_turn_ops(t.x, t.y, t.rotate))
+            outer = list(self._state)
             ox, oy = 0.0, 0.0
         else:
             ox, oy = t.x, t.y
@@ -255,18 +291,16 @@ class PdfWriter(Renderer):
             c.line(ox + x1, oy + uy, ox + x2, oy + uy)
         if p.bold_stroke:  # Noto Sans ships as one variable font: bold is fill + a thin stroke (render mode 2)
             self._stroke(t.fill, p.bold_stroke)
-        obj = c.beginText()
-        obj.setTextTransform(1, 0, 0, -1, ox + p.dx, oy + p.dy)  # undo the page's y flip for glyphs
-        obj.setFont(FONT_NAME, p.size)
         mode = 2 if p.bold_stroke else 0
-        if self._state[3] != mode:
-            # the render mode outlives the text object; reportlab only writes it when it differs from
-            # the canvas's initial mode, so force it out whenever ours changes
-            obj._textRenderMode = -1
-            obj.setTextRenderMode(mode)
+        tr = ""
+        if self._state[3] != mode:  # the render mode outlives the text object: written when ours changes
+            tr = f" {mode} Tr"
             self._state[3] = mode
-        obj.textOut(t.text)
-        c.drawText(obj)
+        # the text object as pre-built operators (issue 24): the same BT ... ET reportlab's text object
+        # writes, with the glyphs subset and encoded by reportlab (TTFont.splitString); the matrix
+        # undoes the page's y flip for glyphs
+        c.addLiteral(f"BT {fp_str(1, 0, 0, -1, ox + p.dx, oy + p.dy)} Tm{tr} {self._shown(t.text, p.size)} ET")
         if rotated:
-            self._restore()
+            c.addLiteral("Q")
+            self._state = outer
 
