@@ -136,14 +136,6 @@ class PdfWriter(Renderer):
     # -- shapes ---------------------------------------------------------------------------------
     # The graphics state is tracked here (and saved/restored with the canvas), so colours and line
     # widths are written only when they change: most shapes then cost one operator.
-    def _save(self) -> None:
-        self.canvas.saveState()
-        self._stack.append(list(self._state))
-
-    def _restore(self) -> None:
-        self.canvas.restoreState()
-        self._state = self._stack.pop()
-
     # colours and widths go through addLiteral as the operators reportlab's setters write (cached
     # per colour): a deck's texts change colour at every text
     def _fill(self, colour: str) -> None:
@@ -203,20 +195,74 @@ class PdfWriter(Renderer):
         if not (s.dx or s.dy or s.rotate or s.clip) and (s.sx, s.sy) == (1, 1):
             self.draw_all(s.children)
             return
-        c = self.canvas
-        self._save()
-        if s.dx or s.dy:
-            c.translate(s.dx, s.dy)
-        if s.rotate:
-            c.rotate(s.rotate)
-        if (s.sx, s.sy) != (1, 1):
-            c.scale(s.sx, s.sy)
-        if s.clip:
-            path = c.beginPath()
-            path.rect(*s.clip)
-            c.clipPath(path, stroke=0, fill=0)
+        self._open(s)
         self.draw_all(s.children)
-        self._restore()
+        self._close()
+
+    def _open(self, s: Group) -> None:
+        """Save the state and set up a group's frame: its transform and clip. A frame that only moves
+        and clips (every placed part) is written as the operators canvas.saveState, translate and
+        clipPath write (``q``, ``1 0 0 1 dx dy cm``, ``n x y w h re W* n``), without the canvas's
+        state stack; close with ``_close``."""
+        c = self.canvas
+        if s.rotate or (s.sx, s.sy) != (1, 1):
+            c.saveState()
+            self._stack.append(list(self._state) + [True])
+            if s.dx or s.dy:
+                c.translate(s.dx, s.dy)
+            if s.rotate:
+                c.rotate(s.rotate)
+            if (s.sx, s.sy) != (1, 1):
+                c.scale(s.sx, s.sy)
+            if s.clip:
+                path = c.beginPath()
+                path.rect(*s.clip)
+                c.clipPath(path, stroke=0, fill=0)
+            return
+        ops = ["q"]
+        if s.dx or s.dy:
+            ops.append(f"{fp_str(1, 0, 0, 1, s.dx, s.dy)} cm")
+        if s.clip:
+            ops.append(f"n {fp_str(*s.clip)} re W* n")
+        c.addLiteral("\n".join(ops))
+        self._stack.append(list(self._state) + [False])
+
+    def _close(self) -> None:
+        """Restore the state saved by ``_open``."""
+        *self._state, by_canvas = self._stack.pop()
+        if by_canvas:
+            self.canvas.restoreState()
+        else:
+            self.canvas.addLiteral("Q")
+
+    def _place_form(self, s: Group) -> None:
+        """Draw a keyed group: its content as a Form XObject (made at the key's first use) placed
+        with the group's own transform and clip. ``Do`` saves and restores the graphics state around
+        the form, so the tracked state (``_state``) is the same after it as before."""
+        name = self.forms.get(s.key)
+        if name is None:
+            name = self._make_form(s)
+        framed = bool(s.dx or s.dy or s.rotate or s.clip) or (s.sx, s.sy) != (1, 1)
+        if framed:
+            self._open(s)
+        self.canvas.doForm(name)
+        if framed:
+            self._close()
+
+    def _make_form(self, s: Group) -> str:
+        """Record ``s``'s children, in the group's own mm coordinates, as a new Form XObject with a
+        bounding box FORM_FAR mm each way (the group's clip is set where the form is placed, as for
+        any group). The form sets every colour, width and text render mode it uses, because it
+        inherits whatever state the page has where it is placed."""
+        c = self.canvas
+        name = f"pnp{len(self.forms)}"
+        outer, self._state = self._state, [None, None, None, None]
+        c.beginForm(name, -FORM_FAR, -FORM_FAR, FORM_FAR, FORM_FAR)
+        self.draw_all(s.children)
+        c.endForm()
+        self._state = outer
+        self.forms[s.key] = name
+        return name
 
     def _shown(self, text: str, size: float) -> str:
         """The font and show operators of ``text`` at ``size`` (mm): per run of one font subset,
@@ -233,46 +279,6 @@ class PdfWriter(Renderer):
             self._runs[text] = runs
         size_s = fp_str(size)
         return " ".join(f"{name} {size_s} Tf ({chunk}) Tj" for name, chunk in runs)
-
-    def _place_form(self, s: Group) -> None:
-        """Draw a keyed group: its content as a Form XObject (made at the key's first use) placed
-        with the group's own transform. ``Do`` saves and restores the graphics state around the form,
-        so the tracked state (``_state``) is the same after it as before."""
-        name = self.forms.get(s.key)
-        if name is None:
-            name = self._make_form(s)
-        c = self.canvas
-        framed = bool(s.dx or s.dy or s.rotate or s.clip) or (s.sx, s.sy) != (1, 1)
-        if framed:
-            c.saveState()
-            if s.dx or s.dy:
-                c.translate(s.dx, s.dy)
-            if s.rotate:
-                c.rotate(s.rotate)
-            if (s.sx, s.sy) != (1, 1):
-                c.scale(s.sx, s.sy)
-            if s.clip:
-                path = c.beginPath()
-                path.rect(*s.clip)
-                c.clipPath(path, stroke=0, fill=0)
-        c.doForm(name)
-        if framed:
-            c.restoreState()
-
-    def _make_form(self, s: Group) -> str:
-        """Record ``s``'s children, in the group's own mm coordinates, as a new Form XObject with a
-        bounding box FORM_FAR mm each way (the group's clip is set where the form is placed, as for
-        any group). The form sets every colour, width and
-        text render mode it uses, because it inherits whatever state the page has where it is placed."""
-        c = self.canvas
-        name = f"pnp{len(self.forms)}"
-        outer, self._state = self._state, [None, None, None, None]
-        c.beginForm(name, -FORM_FAR, -FORM_FAR, FORM_FAR, FORM_FAR)
-        self.draw_all(s.children)
-        c.endForm()
-        self._state = outer
-        self.forms[s.key] = name
-        return name
 
     def text(self, t: Text) -> None:
         p = place_text(t)
