@@ -4,6 +4,8 @@ All functions return Drawings (tuples of IR shapes) in page millimetres.
 """
 from __future__ import annotations
 
+from functools import lru_cache
+
 from ..core.ir import BLACK, Circle, Drawing, Group, Line, Rect, Text
 from .paper import Sheet
 
@@ -14,6 +16,13 @@ JOIN_WIDTH = 0.35           # mm: registration targets and overlap edges, heavie
 
 def crop_marks(xs: list[float], ys: list[float], block: tuple[float, float, float, float],
                offset: float, length: float, width: float) -> Drawing:
+    """Crop marks (see _crop_marks), made once per sheet layout (issue 24)."""
+    return _crop_marks(tuple(xs), tuple(ys), tuple(block), offset, length, width)
+
+
+@lru_cache(maxsize=64)
+def _crop_marks(xs: tuple[float, ...], ys: tuple[float, ...], block: tuple[float, float, float, float],
+                offset: float, length: float, width: float) -> Drawing:
     """Crop marks in line with every cut: vertical cuts at ``xs``, horizontal cuts at ``ys``.
 
     Marks sit outside ``block`` (x, y, w, h: the union of the trims they serve, one block of parts
@@ -32,7 +41,7 @@ def crop_marks(xs: list[float], ys: list[float], block: tuple[float, float, floa
     for y in ys:
         out.append(Line(bx - offset - length, y, bx - offset, y, stroke=BLACK, stroke_width=width))
         out.append(Line(bx + bw + offset, y, bx + bw + offset + length, y, stroke=BLACK, stroke_width=width))
-    return (Group(tuple(out), key=f"crop marks {xs!r} {ys!r} {tuple(block)!r} {offset!r} {length!r} {width!r}"),)
+    return (Group(tuple(out), key=f"crop marks {xs!r} {ys!r} {block!r} {offset!r} {length!r} {width!r}"),)
 
 
 def footer(sheet: Sheet, text: str) -> Drawing:
@@ -41,6 +50,12 @@ def footer(sheet: Sheet, text: str) -> Drawing:
     The scale bar and its label come as one Group keyed by the printable area (the same on every page
     of a kit, drawn once by a backend); the text follows it."""
     x, y, w, h = sheet.printable
+    return (_scale_bar(x, y, w, h), Text(x + w, y + h - 1.0, text, size_pt=8, anchor="end"))
+
+
+@lru_cache(maxsize=16)
+def _scale_bar(x: float, y: float, w: float, h: float) -> Group:
+    """The 50 mm scale bar and its label at the foot of the printable area (x, y, w, h)."""
     base = y + h
     bar_y = base - 7.5
     tick = 1.5
@@ -52,7 +67,7 @@ def footer(sheet: Sheet, text: str) -> Drawing:
     for i in range(1, 5):
         shapes.append(Line(x + 10 * i, bar_y - tick / 2, x + 10 * i, bar_y, stroke_width=0.2))
     shapes.append(Text(x, base - 1.0, SCALE_LABEL, size_pt=6.5))
-    return (Group(tuple(shapes), key=f"scale bar {(x, y, w, h)!r}"), Text(x + w, base - 1.0, text, size_pt=8, anchor="end"))
+    return Group(tuple(shapes), key=f"scale bar {(x, y, w, h)!r}")
 
 
 def alignment_target(x: float, y: float, size: float = 6.0) -> Drawing:
