@@ -88,7 +88,12 @@ class Text:
 class Group:
     """Children drawn after translating by (dx, dy), then rotating clockwise by ``rotate`` degrees,
     then scaling by (sx, sy) (sx = -1 mirrors). ``clip`` = (x, y, w, h) in the group's own
-    coordinates limits the children to that rectangle."""
+    coordinates limits the children to that rectangle.
+
+    ``key`` marks reuse: every group of one document (a PDF; one SVG page) with the same key has the
+    same ``children`` and ``clip`` (its own dx, dy, rotate, sx, sy may differ), so a backend may
+    draw that content once and place it again (a PDF Form XObject, an SVG ``<symbol>``/``<use>``).
+    Give a key only to content that repeats; a backend that ignores keys draws the same page."""
     children: tuple["Shape", ...]
     dx: float = 0.0
     dy: float = 0.0
@@ -97,6 +102,7 @@ class Group:
     sy: float = 1.0
     clip: tuple[float, float, float, float] | None = None
     layer: str | None = None
+    key: str | None = None
 
 
 @dataclass(frozen=True)

@@ -219,7 +219,8 @@ def _front(plan: SheetPlan, components: Sequence[Component], tilings: dict[int, 
         for (ci, k), x, y in block.slots():
             comp = components[ci]
             face = comp.fronts[k // comp.copies] if len(comp.fronts) else ()
-            items.append(_place(extend_for_bleed(face, comp.width, comp.height, b), x, y, comp, b))
+            key = f"{comp.name}\x1ffront {k // comp.copies}" if comp.copies > 1 else None  # issue 24: drawn once
+            items.append(_place(extend_for_bleed(face, comp.width, comp.height, b), x, y, comp, b, key))
             placements.append((comp.name, x, y, comp.width, comp.height, comp.cut_shape))
             xs |= {x, x + block.w}
             ys |= {y, y + block.h}
@@ -291,7 +292,7 @@ def _back(plan: SheetPlan, components: Sequence[Component], sheet: Sheet, opts: 
             else:
                 y = sheet.height - y - comp.height
             x, y = x + dx, y + dy
-            items.append(_place(backs[ci], x, y, comp, b))
+            items.append(_place(backs[ci], x, y, comp, b, f"{comp.name}\x1fback"))  # issue 24: drawn once
             placements.append((comp.name, x, y, comp.width, comp.height, comp.cut_shape))
             trims.append((x, y, comp.width, comp.height))
     if not items:
@@ -301,10 +302,10 @@ def _back(plan: SheetPlan, components: Sequence[Component], sheet: Sheet, opts: 
                 bleed_box=_grow(trim, b) if b > 0 else None, placements=tuple(placements), side="back")
 
 
-def _place(drawing: Drawing, x: float, y: float, comp: Component, bleed: float) -> Group:
+def _place(drawing: Drawing, x: float, y: float, comp: Component, bleed: float, key: str | None = None) -> Group:
     """The drawing at (x, y), clipped to trim + bleed. Round parts get a grey cut circle at the trim,
     drawn last and heavier than any decorative ring near the edge, because crop marks can only show
-    their bounding square."""
+    their bounding square. ``key``: the reuse key of a face that repeats in the kit (pnp.core.ir.Group)."""
     children = tuple(drawing)
     if comp.shape == "circle":
         children += (Circle(comp.width / 2, comp.height / 2, comp.width / 2, fill=None, stroke=CUT_GUIDE,
@@ -312,4 +313,4 @@ def _place(drawing: Drawing, x: float, y: float, comp: Component, bleed: float) 
     elif comp.shape == "rounded":
         children += (Rect(0, 0, comp.width, comp.height, fill=None, stroke=CUT_GUIDE, stroke_width=CUT_GUIDE_WIDTH,
                           r=comp.radius),)
-    return Group(children, dx=x, dy=y, clip=(-bleed, -bleed, comp.width + 2 * bleed, comp.height + 2 * bleed))
+    return Group(children, dx=x, dy=y, clip=(-bleed, -bleed, comp.width + 2 * bleed, comp.height + 2 * bleed), key=key)

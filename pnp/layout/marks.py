@@ -4,8 +4,10 @@ All functions return Drawings (tuples of IR shapes) in page millimetres.
 """
 from __future__ import annotations
 
+from functools import lru_cache
+
 from ..core.fonts import text_width_mm
-from ..core.ir import BLACK, WHITE, Circle, Drawing, Line, Rect, Text
+from ..core.ir import BLACK, WHITE, Circle, Drawing, Group, Line, Rect, Text
 from ..core.units import MM_PER_PT
 from .paper import Sheet
 
@@ -16,6 +18,13 @@ JOIN_WIDTH = 0.35           # mm: registration targets and overlap edges, heavie
 
 def crop_marks(xs: list[float], ys: list[float], block: tuple[float, float, float, float],
                offset: float, length: float, width: float, sides: str = "tblr") -> Drawing:
+    """Crop marks (see _crop_marks), made once per sheet layout (issue 24)."""
+    return _crop_marks(tuple(xs), tuple(ys), tuple(block), offset, length, width, sides)
+
+
+@lru_cache(maxsize=64)
+def _crop_marks(xs: tuple[float, ...], ys: tuple[float, ...], block: tuple[float, float, float, float],
+                offset: float, length: float, width: float, sides: str = "tblr") -> Drawing:
     """Crop marks in line with every cut: vertical cuts at ``xs``, horizontal cuts at ``ys``.
 
     Marks sit outside ``block`` (x, y, w, h: the union of the trims they serve, one block of parts
@@ -23,20 +32,24 @@ def crop_marks(xs: list[float], ys: list[float], block: tuple[float, float, floa
     touch a component. Imposition keeps other blocks out of that room (pnp/layout/packing.py).
     ``sides`` names the sides that get marks ("t"op, "b"ottom, "l"eft, "r"ight; a fold-over block
     has none on the side facing its fold line).
+
+    The marks come as one Group keyed by these arguments (issue 24: a set of crop marks repeats on
+    every sheet of one layout, and a backend draws it once).
     """
     bx, by, bw, bh = block
     out = []
-    for x in sorted(set(round(v, 4) for v in xs)):
+    xs, ys = sorted(set(round(v, 4) for v in xs)), sorted(set(round(v, 4) for v in ys))
+    for x in xs:
         if "t" in sides:
             out.append(Line(x, by - offset - length, x, by - offset, stroke=BLACK, stroke_width=width))
         if "b" in sides:
             out.append(Line(x, by + bh + offset, x, by + bh + offset + length, stroke=BLACK, stroke_width=width))
-    for y in sorted(set(round(v, 4) for v in ys)):
+    for y in ys:
         if "l" in sides:
             out.append(Line(bx - offset - length, y, bx - offset, y, stroke=BLACK, stroke_width=width))
         if "r" in sides:
             out.append(Line(bx + bw + offset, y, bx + bw + offset + length, y, stroke=BLACK, stroke_width=width))
-    return tuple(out)
+    return (Group(tuple(out), key=f"crop marks {xs!r} {ys!r} {block!r} {offset!r} {length!r} {width!r} {sides}"),)
 
 
 FOLD_DASH = (4.0, 2.0)      # mm on, mm off: unlike a join line's dashes
@@ -63,8 +76,17 @@ def fold_line(x1: float, y1: float, x2: float, y2: float) -> Drawing:
 
 
 def footer(sheet: Sheet, text: str) -> Drawing:
-    """The bottom band of every page: a 50 mm scale bar with its label on the left, ``text`` on the right."""
+    """The bottom band of every page: a 50 mm scale bar with its label on the left, ``text`` on the right.
+
+    The scale bar and its label come as one Group keyed by the printable area (the same on every page
+    of a kit, drawn once by a backend); the text follows it."""
     x, y, w, h = sheet.printable
+    return (_scale_bar(x, y, w, h), Text(x + w, y + h - 1.0, text, size_pt=8, anchor="end"))
+
+
+@lru_cache(maxsize=16)
+def _scale_bar(x: float, y: float, w: float, h: float) -> Group:
+    """The 50 mm scale bar and its label at the foot of the printable area (x, y, w, h)."""
     base = y + h
     bar_y = base - 7.5
     tick = 1.5
@@ -76,8 +98,7 @@ def footer(sheet: Sheet, text: str) -> Drawing:
     for i in range(1, 5):
         shapes.append(Line(x + 10 * i, bar_y - tick / 2, x + 10 * i, bar_y, stroke_width=0.2))
     shapes.append(Text(x, base - 1.0, SCALE_LABEL, size_pt=6.5))
-    shapes.append(Text(x + w, base - 1.0, text, size_pt=8, anchor="end"))
-    return tuple(shapes)
+    return Group(tuple(shapes), key=f"scale bar {(x, y, w, h)!r}")
 
 
 def alignment_target(x: float, y: float, size: float = 6.0) -> Drawing:

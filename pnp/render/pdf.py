@@ -8,18 +8,23 @@ paper). The per-part trims stay in ``Page.placements``. The document sets the vi
 preference /PrintScaling /None and, for duplex kits, /Duplex. Output is deterministic
 (reportlab's invariant mode: no timestamps, fixed document ID; SOURCE_DATE_EPOCH sets the date).
 
-reportlab keeps every page in memory until the file is saved. So that memory stays flat for decks
-of any size, a long document is written in chunks of CHUNK_PAGES pages, each a complete PDF, which
-close() joins into the target with pikepdf (qpdf copies page by page and writes deterministically).
+The whole document is one reportlab canvas. reportlab keeps every page until the file is saved, so
+each page's content stream is deflated as soon as the page is finished (``_compress_last_page``):
+a deck of 100,000 cards keeps only compressed pages in memory, and no join is needed.
+
+Reuse (issue 24): a ``Group`` with a ``key`` (pnp.core.ir) is drawn once per document as a Form
+XObject (reportlab's ``beginForm``/``endForm``) and placed with ``doForm`` wherever the key appears
+again: crop-mark sets, the scale bar, repeated card faces and backs, a deck's template furniture.
 """
 from __future__ import annotations
 
-import os
+import math
 import zlib
 from functools import lru_cache
-from pathlib import Path
 
 from reportlab.lib.colors import HexColor
+from reportlab.lib.rl_accel import escapePDF, fp_str
+from reportlab.pdfbase import pdfmetrics
 from reportlab.pdfbase.pdfdoc import PDFArray, PDFDictionary, PDFName, PDFStream
 from reportlab.pdfgen import canvas as rl_canvas
 
@@ -30,12 +35,26 @@ from ..core.units import mm_to_pt
 from ..inputs.images import svg_drawing
 from .base import Renderer, place_image, place_text
 
-CHUNK_PAGES = 2000
+FORM_FAR = 10_000.0  # mm: a form's bounding box reaches this far each way (no page reaches past it)
 
 
 @lru_cache(maxsize=256)
-def _colour(hex_colour: str):
-    return HexColor(hex_colour)
+def _colour_ops(hex_colour: str) -> tuple[str, str]:
+    """The fill and stroke operators of a colour, as reportlab's setFillColor / setStrokeColor write
+    an RGB colour ("r g b rg", "r g b RG")."""
+    c = HexColor(hex_colour)
+    rgb = fp_str(c.red, c.green, c.blue)
+    return f"{rgb} rg", f"{rgb} RG"
+
+
+
+
+def _turn_ops(x: float, y: float, degrees: float) -> str:
+    """The operator reportlab writes for ``translate(x, y)`` then ``rotate(degrees)`` right after a
+    ``q`` (it merges the two into one ``cm``, from the translation as written): built here without
+    the canvas's state stack, for the rotated texts of a deck."""
+    c, s = math.cos(degrees * math.pi / 180), math.sin(degrees * math.pi / 180)
+    return f"q\n{fp_str(c, s, -s, c, float(fp_str(x)), float(fp_str(y)))} cm"
 
 
 DUPLEX_PREF = {"long": "DuplexFlipLongEdge", "short": "DuplexFlipShortEdge"}
@@ -47,10 +66,11 @@ def _box(box, page_h_mm: float):
 
 
 class PdfWriter(Renderer):
-    """Write Pages to one PDF file, page by page (a stream: nothing is kept after a page is drawn).
+    """Write Pages to one PDF file, page by page (only each finished page's compressed content stream
+    and the document's forms are kept until close()).
 
     Args:
-        path: file to write (created on close()), or a binary file object (never chunked).
+        path: file to write (created on close()), or a binary file object.
         title, author, subject, keywords: document metadata.
         duplex: "none", "long" or "short"; sets the /Duplex viewer preference.
         part_boxes: write each page's own ``trim_box`` / ``bleed_box`` as its TrimBox / BleedBox: for
@@ -62,11 +82,13 @@ class PdfWriter(Renderer):
         ttfont()
         self.path, self.title, self.duplex, self.part_boxes = path, title, duplex, part_boxes
         self.author, self.subject, self.keywords = author, subject, keywords
-        self.chunks: list[Path] = []
         self.canvas = self._new_canvas(path)
         self.pages = 0
         self._state = [None, None, None, 0]  # fill, stroke, line width, text render mode
         self._stack: list[list] = []
+        self.forms: dict[str, str] = {}  # Group.key -> name of its Form XObject in this document
+        self.font = pdfmetrics.getFont(FONT_NAME)
+        self._runs: dict[str, list[tuple[str, str]]] = {}  # text -> [(subset font name, escaped bytes)]
 
     def _new_canvas(self, target):
         c = rl_canvas.Canvas(target if hasattr(target, "write") else str(target), invariant=1, pageCompression=1,
@@ -85,27 +107,8 @@ class PdfWriter(Renderer):
             c.setViewerPreference("Duplex", DUPLEX_PREF[self.duplex])
         return c
 
-    def _chunk_path(self, i: int) -> Path:
-        p = Path(self.path)
-        return p.with_name(f".{p.name}.chunk{i:04d}")
-
-    def _next_chunk(self) -> None:
-        """Save the pages so far as a chunk and start a new one."""
-        if not self.chunks:
-            self.canvas.save()
-            first = self._chunk_path(0)
-            os.replace(self.path, first)
-            self.chunks.append(first)
-        else:
-            self.canvas.save()
-        nxt = self._chunk_path(len(self.chunks))
-        self.chunks.append(nxt)
-        self.canvas = self._new_canvas(nxt)
-
     def add(self, page: Page) -> None:
         """Draw one page."""
-        if self.pages and self.pages % CHUNK_PAGES == 0 and not hasattr(self.path, "write"):
-            self._next_chunk()
         c = self.canvas
         c.setPageSize((mm_to_pt(page.width), mm_to_pt(page.height)))
         sheet = (0, 0, page.width, page.height)
@@ -138,37 +141,25 @@ class PdfWriter(Renderer):
             page.stream = None
 
     def close(self) -> None:
-        """Finish and write the file (joining the chunks, if any)."""
+        """Finish and write the file."""
         self.canvas.save()
-        if self.chunks:
-            try:
-                _join(self.chunks, Path(self.path), self.title, self.duplex)
-            finally:
-                for chunk in self.chunks:
-                    chunk.unlink(missing_ok=True)
 
     # -- shapes ---------------------------------------------------------------------------------
     # The graphics state is tracked here (and saved/restored with the canvas), so colours and line
     # widths are written only when they change: most shapes then cost one operator.
-    def _save(self) -> None:
-        self.canvas.saveState()
-        self._stack.append(list(self._state))
-
-    def _restore(self) -> None:
-        self.canvas.restoreState()
-        self._state = self._stack.pop()
-
+    # colours and widths go through addLiteral as the operators reportlab's setters write (cached
+    # per colour): a deck's texts change colour at every text
     def _fill(self, colour: str) -> None:
         if self._state[0] != colour:
-            self.canvas.setFillColor(_colour(colour))
+            self.canvas.addLiteral(_colour_ops(colour)[0])
             self._state[0] = colour
 
     def _stroke(self, colour: str, width: float) -> None:
         if self._state[1] != colour:
-            self.canvas.setStrokeColor(_colour(colour))
+            self.canvas.addLiteral(_colour_ops(colour)[1])
             self._state[1] = colour
         if self._state[2] != width:
-            self.canvas.setLineWidth(width)
+            self.canvas.addLiteral(f"{fp_str(width)} w")
             self._state[2] = width
 
     def _paint(self, fill, stroke, width) -> tuple[int, int]:
@@ -211,23 +202,96 @@ class PdfWriter(Renderer):
             c.setDash([], 0)
 
     def group(self, s: Group) -> None:
+        if s.key is not None:
+            self._place_form(s)
+            return
         if not (s.dx or s.dy or s.rotate or s.clip) and (s.sx, s.sy) == (1, 1):
             self.draw_all(s.children)
             return
-        c = self.canvas
-        self._save()
-        if s.dx or s.dy:
-            c.translate(s.dx, s.dy)
-        if s.rotate:
-            c.rotate(s.rotate)
-        if (s.sx, s.sy) != (1, 1):
-            c.scale(s.sx, s.sy)
-        if s.clip:
-            path = c.beginPath()
-            path.rect(*s.clip)
-            c.clipPath(path, stroke=0, fill=0)
+        self._open(s)
         self.draw_all(s.children)
-        self._restore()
+        self._close()
+
+    def _open(self, s: Group) -> None:
+        """Save the state and set up a group's frame: its transform and clip. A frame that only moves
+        and clips (every placed part) is written as the operators canvas.saveState, translate and
+        clipPath write (``q``, ``1 0 0 1 dx dy cm``, ``n x y w h re W* n``), without the canvas's
+        state stack; close with ``_close``."""
+        c = self.canvas
+        if s.rotate or (s.sx, s.sy) != (1, 1):
+            c.saveState()
+            self._stack.append(list(self._state) + [True])
+            if s.dx or s.dy:
+                c.translate(s.dx, s.dy)
+            if s.rotate:
+                c.rotate(s.rotate)
+            if (s.sx, s.sy) != (1, 1):
+                c.scale(s.sx, s.sy)
+            if s.clip:
+                path = c.beginPath()
+                path.rect(*s.clip)
+                c.clipPath(path, stroke=0, fill=0)
+            return
+        ops = ["q"]
+        if s.dx or s.dy:
+            ops.append(f"{fp_str(1, 0, 0, 1, s.dx, s.dy)} cm")
+        if s.clip:
+            ops.append(f"n {fp_str(*s.clip)} re W* n")
+        c.addLiteral("\n".join(ops))
+        self._stack.append(list(self._state) + [False])
+
+    def _close(self) -> None:
+        """Restore the state saved by ``_open``."""
+        *self._state, by_canvas = self._stack.pop()
+        if by_canvas:
+            self.canvas.restoreState()
+        else:
+            self.canvas.addLiteral("Q")
+
+    def _place_form(self, s: Group) -> None:
+        """Draw a keyed group: its content as a Form XObject (made at the key's first use) placed
+        with the group's own transform and clip. ``Do`` saves and restores the graphics state around
+        the form, so the tracked state (``_state``) is the same after it as before."""
+        name = self.forms.get(s.key)
+        if name is None:
+            name = self._make_form(s)
+        framed = bool(s.dx or s.dy or s.rotate or s.clip) or (s.sx, s.sy) != (1, 1)
+        if framed:
+            self._open(s)
+        self.canvas.doForm(name)
+        if framed:
+            self._close()
+
+    def _make_form(self, s: Group) -> str:
+        """Record ``s``'s children, in the group's own mm coordinates, as a new Form XObject with a
+        bounding box FORM_FAR mm each way (the group's clip is set where the form is placed, as for
+        any group). The form sets every colour, width and text render mode it uses, because it
+        inherits whatever state the page has where it is placed."""
+        c = self.canvas
+        name = f"pnp{len(self.forms)}"
+        outer, self._state = self._state, [None, None, None, None]
+        c.beginForm(name, -FORM_FAR, -FORM_FAR, FORM_FAR, FORM_FAR)
+        self.draw_all(s.children)
+        c.endForm()
+        self._state = outer
+        self.forms[s.key] = name
+        return name
+
+    def _shown(self, text: str, size: float) -> str:
+        """The font and show operators of ``text`` at ``size`` (mm): per run of one font subset,
+        "/F1+n SIZE Tf (bytes) Tj", as reportlab's PDFTextObject writes them for a TrueType font (the
+        way reportlab's ttfonts documents for dynamic fonts). Runs are kept per text (a word is drawn
+        twice on a card; footers repeat) in a table emptied at 8,192 entries."""
+        runs = self._runs.get(text)
+        if runs is None:
+            font, doc = self.font, self.canvas._doc
+            runs = [(font.getSubsetInternalName(subset, doc), escapePDF(chunk))
+                    for subset, chunk in font.splitString(text, doc)]
+            if len(self._runs) >= 8192:
+                self._runs.clear()
+            self._runs[text] = runs
+        size_s = fp_str(size)
+        return " ".join(f"{name} {size_s} Tf ({chunk}) Tj" for name, chunk in runs)
 
     def image(self, s: Image) -> None:
         """A raster is drawn with drawImage (reportlab keeps one image XObject per document for the
@@ -259,10 +323,9 @@ class PdfWriter(Renderer):
         p = place_text(t)
         c = self.canvas
         rotated = bool(t.rotate)
-        if rotated:
-            self._save()
-            c.translate(t.x, t.y)
-            c.rotate(t.rotate)
+        if rotated:  # q, the turned frame, ... Q: as canvas.saveState, translate, rotate and restoreState write them
+            c.addLiteral(_turn_ops(t.x, t.y, t.rotate))
+            outer = list(self._state)
             ox, oy = 0.0, 0.0
         else:
             ox, oy = t.x, t.y
@@ -273,35 +336,16 @@ class PdfWriter(Renderer):
             c.line(ox + x1, oy + uy, ox + x2, oy + uy)
         if p.bold_stroke:  # Noto Sans ships as one variable font: bold is fill + a thin stroke (render mode 2)
             self._stroke(t.fill, p.bold_stroke)
-        obj = c.beginText()
-        obj.setTextTransform(1, 0, 0, -1, ox + p.dx, oy + p.dy)  # undo the page's y flip for glyphs
-        obj.setFont(FONT_NAME, p.size)
         mode = 2 if p.bold_stroke else 0
-        if self._state[3] != mode:
-            # the render mode outlives the text object; reportlab only writes it when it differs from
-            # the canvas's initial mode, so force it out whenever ours changes
-            obj._textRenderMode = -1
-            obj.setTextRenderMode(mode)
+        tr = ""
+        if self._state[3] != mode:  # the render mode outlives the text object: written when ours changes
+            tr = f" {mode} Tr"
             self._state[3] = mode
-        obj.textOut(t.text)
-        c.drawText(obj)
+        # the text object as pre-built operators (issue 24): the same BT ... ET reportlab's text object
+        # writes, with the glyphs subset and encoded by reportlab (TTFont.splitString); the matrix
+        # undoes the page's y flip for glyphs
+        c.addLiteral(f"BT {fp_str(1, 0, 0, -1, ox + p.dx, oy + p.dy)} Tm{tr} {self._shown(t.text, p.size)} ET")
         if rotated:
-            self._restore()
+            c.addLiteral("Q")
+            self._state = outer
 
-
-def _join(chunks: list[Path], target: Path, title: str, duplex: str) -> None:
-    """Concatenate chunk PDFs into ``target`` with pikepdf (qpdf; MPL-2.0), keeping the first chunk's
-    catalog (viewer preferences), document info and date; written deterministically."""
-    import pikepdf
-    tmp = target.with_name(f".{target.name}.joined")
-    with pikepdf.open(chunks[0]) as out:
-        sources = [pikepdf.open(chunk) for chunk in chunks[1:]]
-        try:
-            for src in sources:
-                out.pages.extend(src.pages)
-            out.save(tmp, deterministic_id=True, compress_streams=True,
-                     object_stream_mode=pikepdf.ObjectStreamMode.preserve)
-        finally:
-            for src in sources:
-                src.close()
-    os.replace(tmp, target)

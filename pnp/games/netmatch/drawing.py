@@ -3,11 +3,11 @@ card boxes), pawns and letter tokens, and components() that lists them in print 
 from __future__ import annotations
 
 import math
-from functools import partial
+from functools import lru_cache, partial
 
 from ...core.fonts import text_width_mm
 from ...geometry.planargraph import START, Network, Node
-from ...core.ir import WHITE, Circle, Component, LazyFronts, Line, Polygon, Rect, Text
+from ...core.ir import WHITE, Circle, Component, Group, LazyFronts, Line, Polygon, Rect, Text
 from ...core.units import MM_PER_PT
 from .. import KitContext
 from .network import colouring, network_of, node_diameter
@@ -27,14 +27,24 @@ def fit_size(word: str, width: float, max_pt: float) -> float:
 
 
 def draw_card(word: str, spec: NetMatchSpec):
-    """A word card front: the word large and centred, a small upside-down copy for the player opposite."""
+    """A word card front: the word large and centred, a small upside-down copy for the player opposite.
+
+    The white card and its "NetMatch" footer are the same on every card: one Group with a reuse key
+    (issue 24), drawn once per document; the footer sits clear of both words."""
     w, h = spec.card.width, spec.card.height
     size = fit_size(word, w - 2 * SAFE - 2, spec.word_size_pt)
     small = fit_size(word, w / 2, 11.0)
-    return (Rect(0, 0, w, h, fill=WHITE, stroke=None, bleed=True),
+    return (_card_template(w, h),
             Text(w / 2, h / 2, word, size_pt=size, anchor="middle", valign="middle", bold=True),
-            Text(w / 2, SAFE + 4, word, size_pt=small, anchor="middle", valign="middle", rotate=180, fill="#555555"),
-            Text(w / 2, h - SAFE - 3, "NetMatch", size_pt=6, anchor="middle", fill="#555555"))
+            Text(w / 2, SAFE + 4, word, size_pt=small, anchor="middle", valign="middle", rotate=180, fill="#555555"))
+
+
+@lru_cache(maxsize=8)
+def _card_template(w: float, h: float) -> Group:
+    """What every word card of size w x h mm shows: the white card and its "NetMatch" footer."""
+    return Group((Rect(0, 0, w, h, fill=WHITE, stroke=None, bleed=True),
+                  Text(w / 2, h - SAFE - 3, "NetMatch", size_pt=6, anchor="middle", fill="#555555")),
+                 key=f"netmatch word card {w!r} {h!r}")
 
 
 def draw_back(spec: NetMatchSpec):

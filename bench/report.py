@@ -1,0 +1,61 @@
+"""Issue 24's targets, before and after: `python -m bench.report BEFORE.json AFTER.json` prints a
+Markdown table (CPU-median ratios, min / median / max of pnp's CPU time, wall ratios beside them) from
+two runs of `python -m bench` (the same bench run against the tree before and after a change)."""
+from __future__ import annotations
+
+import json
+import sys
+
+from .run import fmt_stats
+
+TARGETS = [
+    # (name, how to read it from a result, target, stretch)
+    ("1. NetMatch 10,000 words, PDF / matched reportlab floor", ("c", "10000", "pdf"), 1.35, 1.2),
+    ("2. NetMatch 100,000 words, PDF / matched reportlab floor", ("c", "100000", "pdf"), 1.3, 1.2),
+    ("3. NetMatch 10,000 words, SVG / matched svgwrite floor", ("c", "10000", "svg"), 1.5, 1.3),
+    ("4. peak RSS, NetMatch 100,000 words, PDF+SVG (MiB)", ("rss", "100000"), 190, 160),
+    ("5. cold `pnp build`, all kits / cold `import reportlab.pdfgen.canvas`", ("a",), 9, 7),
+]
+
+
+def _get(r: dict, how: tuple):
+    """(value, pnp CPU stats or RSS stats, wall ratio) of one target in a run, or None."""
+    try:
+        if how[0] == "a":
+            a = r["a_cold_build"]
+            return a["ratio"], a["pnp"]["cpu_seconds"], a.get("wall_ratio")
+        if how[0] == "rss":
+            s = r["c_decks"][how[1]]["pdf+svg"]["peak_rss_mib"]
+            return s["median"], s, None
+        d = r["c_decks"][how[1]]
+        return d[f"{how[2]}_ratio"], d[how[2]]["cpu_seconds"], d.get(f"{how[2]}_wall_ratio")
+    except KeyError:
+        return None
+
+
+def report(before: dict, after: dict) -> str:
+    rows = ["| target | before | after | pnp after (min / median / max) | wall ratio after | goal (stretch) | met |",
+            "|---|---|---|---|---|---|---|"]
+    for name, how, goal, stretch in TARGETS:
+        b, a = _get(before, how), _get(after, how)
+        unit = " MiB" if how[0] == "rss" else "x"
+        fmt = (lambda v: f"{v:.0f}{unit}") if how[0] == "rss" else (lambda v: f"{v:.2f}{unit}")
+        met = "" if a is None else ("stretch" if a[0] <= stretch else "yes" if a[0] <= goal else "**no**")
+        rows.append(f"| {name} | {fmt(b[0]) if b else 'n/a'} | {fmt(a[0]) if a else 'n/a'} | "
+                    f"{fmt_stats(a[1], 'MiB' if how[0] == 'rss' else 's CPU') if a else ''} | "
+                    f"{f'{a[2]:.2f}x' if a and a[2] else ''} | <= {goal}{unit.strip() and ' ' + unit.strip() if how[0] == 'rss' else 'x'} "
+                    f"({stretch}) | {met} |")
+    return "\n".join(rows)
+
+
+def main(argv: list[str]) -> int:
+    if len(argv) != 2:
+        print(__doc__)
+        return 2
+    before, after = (json.loads(open(p, encoding="utf-8").read()) for p in argv)
+    print(report(before, after))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))

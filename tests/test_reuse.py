@@ -1,0 +1,298 @@
+"""Reuse (issue 24): a keyed Group is drawn once per PDF as a Form XObject and once per SVG page in
+<defs>, placed again wherever the key appears; what is drawn is the same as without the key. Also
+the reportlab internals pnp/render/pdf.py relies on (pinned in pyproject.toml): these tests fail when
+a reportlab release changes them."""
+from __future__ import annotations
+
+import dataclasses
+import io
+import math
+import re
+import shutil
+import subprocess
+import zlib
+import xml.etree.ElementTree as ET
+
+import numpy as np
+import pdfplumber
+import pypdf
+import pypdfium2 as pdfium
+import pytest
+from reportlab.pdfgen import canvas as rl_canvas
+
+from pnp.build.plan import Request, load_paper, plan
+from pnp.core.fonts import FONT_NAME
+from pnp.core.ir import Circle, Group, Line, Page, Rect, Text
+from pnp.core.units import MM_PER_PT
+from pnp.layout.impose import impose
+from pnp.render.pdf import PdfWriter, _colour_ops, _turn_ops
+from pnp.render.svg import page_to_svg
+
+SVG = "{http://www.w3.org/2000/svg}"
+XLINK = "{http://www.w3.org/1999/xlink}href"
+CARD = (Rect(0, 0, 40, 25, fill="#3366cc", stroke=None), Circle(20, 12.5, 5, fill="#ffffff", stroke="#000000"),
+        Text(20, 22, "card", size_pt=8, anchor="middle"))
+SLOTS = [(10.0, 10.0), (60.0, 10.0), (110.0, 10.0), (10.0, 50.0)]
+
+
+def _page(key: str | None, slots=SLOTS) -> Page:
+    return Page(210, 297, tuple(Group(CARD, dx=x, dy=y, clip=(0, 0, 40, 25), key=key) for x, y in slots), "cards")
+
+
+def _pdf(pages) -> bytes:
+    buf = io.BytesIO()
+    w = PdfWriter(buf)
+    for p in pages:
+        w.add(p)
+    w.close()
+    return buf.getvalue()
+
+
+def _forms(data: bytes) -> tuple[set, list[int]]:
+    """(the Form XObjects of the document, the number of `Do` operators on each page)."""
+    reader = pypdf.PdfReader(io.BytesIO(data))
+    forms, uses = set(), []
+    for page in reader.pages:
+        xobjects = page["/Resources"].get("/XObject") or {}
+        for name, ref in xobjects.items():
+            assert ref.get_object()["/Subtype"] == "/Form"
+            forms.add(ref.idnum)
+        uses.append(len(re.findall(rb"/\S+ Do", page.get_contents().get_data())))
+    return forms, uses
+
+
+def test_a_keyed_group_is_one_form_placed_at_every_use():
+    data = _pdf([_page("card"), _page("card", SLOTS[:2])])
+    forms, uses = _forms(data)
+    assert len(forms) == 1 and uses == [4, 2]
+    # what was drawn, measured in mm from the PDF (pdfplumber follows the form): a 40 x 25 mm blue
+    # rectangle at every slot of the page
+    with pdfplumber.open(io.BytesIO(data)) as pdf:
+        for page, slots in zip(pdf.pages, (SLOTS, SLOTS[:2])):
+            blue = sorted((round(r["x0"] * MM_PER_PT, 2), round(r["top"] * MM_PER_PT, 2),
+                           round(r["width"] * MM_PER_PT, 2), round(r["height"] * MM_PER_PT, 2))
+                          for r in page.rects if r.get("non_stroking_color") in ((0.2, 0.4, 0.8), [0.2, 0.4, 0.8]))
+            assert blue == sorted((x, y, 40.0, 25.0) for x, y in slots)
+            words = [w for w in page.extract_words() if w["text"] == "card"]
+            assert len(words) == len(slots)
+
+
+def _pixels(data: bytes) -> list[np.ndarray]:
+    doc = pdfium.PdfDocument(data)
+    out = [np.asarray(doc[i].render(scale=100 / 72).to_pil().convert("RGB"), dtype=np.int16) for i in range(len(doc))]
+    doc.close()
+    return out
+
+
+def test_a_form_renders_what_the_group_drew():
+    keyed, plain = _pixels(_pdf([_page("card")])), _pixels(_pdf([_page(None)]))
+    assert len(keyed) == len(plain) == 1
+    assert keyed[0].shape == plain[0].shape
+    assert np.abs(keyed[0] - plain[0]).max() <= 2  # anti-aliasing rounding at most (bench/samepixels.py)
+    assert (keyed[0] != 255).any()  # something was drawn
+
+
+def test_a_form_does_not_inherit_the_colour_of_the_page_where_it_is_placed():
+    """The form is made where the page's fill is already grey and its render mode already bold, and
+    placed again after red paint and plain text: it must carry its own colour and modes."""
+    grey_text = Text(10, 10, "x", fill="#888888")
+    bold = Text(30, 10, "B", bold=True, size_pt=20)
+    page1 = Page(100, 100, (Text(60, 60, "g", fill="#888888", bold=True), Group((grey_text, bold), key="k")), "a")
+    page2 = Page(100, 100, (Rect(0, 0, 5, 5, fill="#ff0000", stroke=None), Text(50, 50, "y"),
+                            Group((grey_text, bold), key="k", dx=40, dy=40)), "b")
+    data = _pdf([page1, page2])
+    reader = pypdf.PdfReader(io.BytesIO(data))
+    [ref] = reader.pages[0]["/Resources"]["/XObject"].values()
+    ops = ref.get_object().get_data().decode("latin-1")
+    assert re.search(r"\b2 Tr\b", ops)  # the form sets bold for "B" itself
+    with pdfplumber.open(io.BytesIO(data)) as pdf:
+        for page in pdf.pages:
+            xs = [c for c in page.chars if c["text"] == "x"]
+            assert xs and all(all(abs(v - 0x88 / 255) < 1e-3 for v in c["non_stroking_color"]) for c in xs)
+
+
+def test_kit_furniture_is_drawn_once_per_document():
+    """The NetMatch kit: every keyed group of the imposed pages is one form, and every use of a key
+    is one `Do`; crop marks read back from a later page lie where the IR put them (in mm)."""
+    [tp] = plan(["netmatch"], Request(load_paper("a4"))).targets
+    _, _, pages = impose(tp.info.title, tp.components, load_paper("a4").sheet, tp.opts, tp.cover)
+    pages = list(pages)
+    keys, uses = set(), []
+
+    def walk(items, page_uses):
+        for s in items:
+            if isinstance(s, Group):
+                if s.key is not None:
+                    if s.key not in keys:
+                        keys.add(s.key)
+                        walk(s.children, [])  # a nested key inside a form counts once, in the form
+                    page_uses[0] += 1
+                    continue
+                walk(s.children, page_uses)
+    for p in pages:
+        n = [0]
+        walk(p.items, n)
+        uses.append(n[0])
+    data = _pdf(pages)
+    reader = pypdf.PdfReader(io.BytesIO(data))
+    form_ids = set()
+
+    def collect(obj):
+        for ref in (obj.get("/Resources", {}).get("/XObject") or {}).values():
+            if ref.idnum not in form_ids:
+                form_ids.add(ref.idnum)
+                collect(ref.get_object())
+    for page in reader.pages:
+        collect(page)
+    assert len(form_ids) == len(keys) > 3
+    assert [len(re.findall(rb"/\S+ Do", p.get_contents().get_data())) for p in reader.pages] == uses
+    assert len(pages) > 5 and all(u > 0 for u in uses)  # every page has at least its scale bar as a form
+    # crop marks of the last card page, measured from the PDF, are the IR's crop-mark lines
+    number = max(i for i, p in enumerate(pages) if any(q[0] == "word card" for q in p.placements))
+    expected = set()
+
+    def lines(items):
+        for s in items:
+            if isinstance(s, Group) and s.key and s.key.startswith("crop marks"):
+                expected.update((round(l.x1, 1), round(l.y1, 1), round(l.x2, 1), round(l.y2, 1))
+                                for l in s.children if isinstance(l, Line))
+    lines(pages[number].items)
+    assert expected
+    with pdfplumber.open(io.BytesIO(data)) as pdf:
+        got = {(round(l["x0"] * MM_PER_PT, 1), round(l["top"] * MM_PER_PT, 1), round(l["x1"] * MM_PER_PT, 1),
+                round(l["bottom"] * MM_PER_PT, 1)) for l in pdf.pages[number].lines}
+    assert expected <= got
+
+
+def test_svg_writes_a_keyed_group_once_per_page_and_uses_it():
+    root = ET.fromstring(page_to_svg(_page("card")))
+    defs = root.find(f"{SVG}defs")
+    [card] = [g for g in defs.findall(f"{SVG}g")]
+    uses = root.findall(f"{SVG}use")
+    assert len(uses) == len(SLOTS) and {u.get(XLINK) for u in uses} == {f"#{card.get('id')}"}
+    got = sorted(tuple(float(v) for v in re.fullmatch(r"translate\(([-\d.]+),([-\d.]+)\)", u.get("transform")).groups())
+                 for u in uses)
+    assert got == sorted(SLOTS)
+    # the content is in the definition, once: one rect of 40 x 25 mm, one circle, one text, clipped
+    assert [(r.get("width"), r.get("height")) for r in card.iter(f"{SVG}rect")] == [("40", "25")]
+    assert len(list(card.iter(f"{SVG}text"))) == 1 and card.get("clip-path")
+    assert root.findall(f".//{SVG}use") == uses  # nothing else refers to it
+
+
+def test_cut_svgs_draw_keyed_groups_in_place():
+    root = ET.fromstring(page_to_svg(_page("card"), outline_text=True))
+    assert not root.findall(f".//{SVG}use")
+    assert len([r for r in root.iter(f"{SVG}rect") if r.get("fill") == "#3366cc"]) == len(SLOTS)
+
+
+def test_one_canvas_for_a_long_document(tmp_path):
+    """More pages than the old chunk size (2,000) go into one PDF written by one canvas: no chunk
+    files beside it, every page present, and qpdf finds the file sound."""
+    path = tmp_path / "long.pdf"
+    w = PdfWriter(path)
+    pages = 2100
+    for i in range(pages):
+        w.add(Page(50, 50, (Rect(5, 5, 10 + i % 30, 10, fill="#000000"), Group((Line(0, 0, 5, 5),), key="mark")),
+                   "p"))
+    w.close()
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["long.pdf"]
+    reader = pypdf.PdfReader(path)
+    assert len(reader.pages) == pages
+    widths = [float(reader.pages[i].mediabox.width) * MM_PER_PT for i in (0, pages - 1)]
+    assert all(abs(wd - 50) < 0.01 for wd in widths)
+    if shutil.which("qpdf") is None:
+        pytest.skip("qpdf is not installed (apt-get install qpdf), so the structural check cannot run")
+    assert subprocess.run(["qpdf", "--check", str(path)], capture_output=True).returncode == 0
+
+
+# -- the reportlab internals pnp/render/pdf.py depends on -----------------------------------------------
+def _code_of(draw) -> str:
+    """The operators a fresh reportlab canvas writes for ``draw(canvas)``."""
+    c = rl_canvas.Canvas(io.BytesIO())
+    c._code = []
+    draw(c)
+    return "\n".join(c._code)
+
+
+@pytest.mark.parametrize("x,y,degrees", [(10, 20, 180), (3.3333333, 7.123456789, 90), (50.5, 0.25, -90),
+                                         (1e-7, 12, 30), (12.3456789, 3.3, 45)])
+def test_rotated_text_frame_is_what_reportlab_writes(x, y, degrees):
+    assert _turn_ops(x, y, degrees) == _code_of(lambda c: (c.saveState(), c.translate(x, y), c.rotate(degrees)))
+
+
+def test_group_frame_and_colours_are_what_reportlab_writes():
+    buf = io.BytesIO()
+    w = PdfWriter(buf)
+    w.canvas._code = []
+    w._open(Group((), dx=12.3456789, dy=3.5, clip=(-3, -3, 66, 94)))
+    ours = "\n".join(w.canvas._code)
+    assert ours == _code_of(lambda c: (c.saveState(), c.translate(12.3456789, 3.5),
+                                       c.clipPath(_rect_path(c, (-3, -3, 66, 94)), stroke=0, fill=0)))
+    from reportlab.lib.colors import HexColor
+    for colour in ("#000000", "#555555", "#3366cc"):
+        assert _colour_ops(colour) == (_code_of(lambda c: c.setFillColor(HexColor(colour))),
+                                       _code_of(lambda c: c.setStrokeColor(HexColor(colour))))
+
+
+def _rect_path(c, rect):
+    p = c.beginPath()
+    p.rect(*rect)
+    return p
+
+
+def test_text_operators_are_what_reportlabs_text_object_writes():
+    """The glyph runs pnp writes through addLiteral equal what PDFTextObject.textOut writes for the
+    same text and size (same subset font names, same encoded bytes) in a document, in any order."""
+    texts = ["Hello", "W\u00f6rd \u03a9\u03bc", "(a\\b)", "\u0416\u0443\u043a", "Hello"]
+    w = PdfWriter(io.BytesIO())
+    ours = [w._shown(t, 3.5) for t in texts]
+    c = w.canvas  # the same document, so the same subsets: reportlab's own text object for each
+    theirs = []
+    for t in texts:
+        obj = c.beginText()
+        obj.setFont(FONT_NAME, 3.5)
+        obj.textOut(t)
+        code = obj.getCode()
+        theirs.append(" ".join(re.findall(r"/\S+ [\d.]+ Tf|\((?:[^()\\]|\\.)*\) Tj", code)))
+    assert ours == theirs
+
+
+def test_pages_are_compressed_as_they_are_finished():
+    """_compress_last_page reaches reportlab's page objects (canvas._doc.Pages.pages, page.stream,
+    page.Contents): after add(), the finished page holds only a deflated stream."""
+    w = PdfWriter(io.BytesIO())
+    w.add(Page(50, 50, (Rect(1, 1, 5, 5, fill="#000000"),), "p"))
+    page = w.canvas._doc.Pages.pages[-1]
+    assert page.stream is None and page.Contents is not None
+    assert b" re" in zlib.decompress(page.Contents.content)  # the rectangle, deflated
+
+
+def test_the_drawing_is_unchanged_by_the_key_in_the_model():
+    g = Group(CARD, dx=1, key="k")
+    assert dataclasses.replace(g, key=None) == Group(CARD, dx=1) and g != Group(CARD, dx=1)
+    assert math.isclose(g.dx, 1)
+
+
+def test_the_shipped_base_font_subset_is_what_fonttools_makes():
+    """pnp/render/basefont.css (generated by write_base_font) is the subset fontTools makes of the
+    installed Noto Sans for BASE_CHARS, and a page of base characters embeds it without subsetting."""
+    from pnp.render import svg
+    from pnp.render.svgfont import font_face_css
+    shipped = svg.base_font_css()
+    assert shipped is not None, "basefont.css is missing or was made from another font file: run write_base_font()"
+    assert shipped == font_face_css(svg.BASE_CHARS)
+    root = ET.fromstring(page_to_svg(Page(50, 50, (Text(5, 5, "Hello, 50 mm \u2014 ok"),), "p")))
+    assert root.find(f"{SVG}defs/{SVG}style").text == shipped
+
+
+def test_a_base_subset_made_from_another_font_is_not_used(tmp_path, monkeypatch):
+    from pnp.render import svg
+    other = tmp_path / "basefont.css"
+    other.write_text("123 abc\n@font-face { src: url(data:font/woff2;base64,AAAA) }", encoding="ascii")
+    monkeypatch.setattr(svg, "BASE_FONT_FILE", other)
+    svg.base_font_css.cache_clear()
+    try:
+        assert svg.base_font_css() is None
+    finally:
+        monkeypatch.undo()
+        svg.base_font_css.cache_clear()
