@@ -50,9 +50,10 @@ def fold_lines(page) -> list[tuple[str, float, float]]:
 
 
 def outlines(page) -> list[tuple[float, float, float, float]]:
-    """Every part's outline (x0, y0, x1, y1) in mm: the clip path each part is drawn in."""
+    """Every part's outline (x0, y0, x1, y1) in mm: the clip path each part is drawn in (a Form
+    XObject's bounding box, which PyMuPDF also reports as a clip, is larger than the page: left out)."""
     return [(r.x0 * PT, r.y0 * PT, r.x1 * PT, r.y1 * PT) for d in page.get_drawings(extended=True)
-            if d["type"] == "clip" and d["level"] == 0 for r in [d["scissor"]]]
+            if d["type"] == "clip" and d["level"] == 0 for r in [d["scissor"]] if r in page.rect]
 
 
 def reflect(box, axis: str, at: float):

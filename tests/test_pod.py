@@ -92,8 +92,8 @@ def test_per_card_pdf_boxes(netmatch_tgc):
         assert media[3] - media[1] == pytest.approx(h + 2 * b, abs=0.05)
         assert trim == pytest.approx((b, b, b + w, b + h), abs=0.05)
         assert bleed == pytest.approx(media, abs=0.05)
-    words = {reader.pages[i].extract_text().split()[0] for i in range(3)}
-    assert len(words) == 3, "one card per page"
+    words = {frozenset(reader.pages[i].extract_text().split()) for i in range(3)}
+    assert len(words) == 3, "one card per page"  # each page's words differ (its word; the template repeats)
 
 
 def test_contact_sheet_draws_the_safe_area(netmatch_tgc):

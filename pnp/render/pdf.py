@@ -299,7 +299,8 @@ class PdfWriter(Renderer):
         and is placed with doForm wherever it is used."""
         facts, (x, y, w, h) = place_image(s)
         c = self.canvas
-        self._save()
+        c.saveState()
+        self._stack.append(list(self._state) + [True])  # closed by _close (canvas state)
         clip = c.beginPath()
         clip.rect(s.x, s.y, s.w, s.h)
         c.clipPath(clip, stroke=0, fill=0)
@@ -317,7 +318,7 @@ class PdfWriter(Renderer):
                 c.endForm()
             c.scale(w / drawing.width, h / drawing.height)
             c.doForm(name)
-        self._restore()
+        self._close()
 
     def text(self, t: Text) -> None:
         p = place_text(t)
