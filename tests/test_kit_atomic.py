@@ -109,6 +109,22 @@ def test_game_folder_symlinked_outside_is_refused_and_outside_untouched(tmp_path
     assert snapshot(outside) == before
 
 
+def test_a_plain_folder_at_the_game_path_is_refused_and_untouched(tmp_path):
+    out = tmp_path / "out"
+    folder = out / "nonads"
+    (folder / "svg").mkdir(parents=True)
+    (folder / "nonads-a4.pdf").write_bytes(b"%PDF-1.4 an older kit someone keeps")
+    (folder / "svg" / "nonads-a4-p01.svg").write_text("<svg/>")
+    (folder / "notes.txt").write_text("keep me")
+    before = snapshot(folder)
+    r = _build("nonads", "-o", out)
+    assert r.exit_code == 2 and "Traceback" not in r.output, r.output
+    assert str(folder) in r.output and "a folder that pnp did not make" in r.output, r.output
+    assert "move it away" in r.output and "--out" in r.output, r.output
+    assert snapshot(folder) == before and not folder.is_symlink()
+    assert [p.name for p in (out / ".pnp").iterdir() if p.name.startswith("nonads.")] == ["nonads.lock"]
+
+
 def test_svg_folder_symlinked_outside_is_never_followed(tmp_path):
     out = tmp_path / "out"
     assert _build("nonads", "-o", out).exit_code == 0

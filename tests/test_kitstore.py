@@ -1,5 +1,5 @@
 """KitStore: a game folder is replaced whole or not at all (failure injection, kill -9, concurrency,
-foreign symlinks, adoption of old plain folders). Subprocesses re-import this module (child_main)."""
+foreign symlinks). Subprocesses re-import this module (child_main)."""
 from __future__ import annotations
 
 import builtins
@@ -124,14 +124,6 @@ def assert_tidy(out: Path) -> None:
     assert store_names(out) == sorted(names)
 
 
-def make_legacy(out: Path, *kits: dict[str, bytes]) -> Path:
-    folder = out / GAME
-    folder.mkdir(parents=True)
-    for files in kits:
-        write_files(folder, files)
-    return folder
-
-
 def child(*args: str, timeout: float = 120) -> subprocess.CompletedProcess:
     return subprocess.run([sys.executable, "-c", CHILD, *args], capture_output=True, text=True, timeout=timeout,
                           cwd=REPO, env=_child_env())
@@ -151,24 +143,10 @@ def _child_env() -> dict:
 CHILD = "import sys, test_kitstore; test_kitstore.child_main(sys.argv[1:])"
 
 
-def _no_exchange(*_a, **_k):
-    raise OSError(errno.ENOSYS, "no renameat2")
-
-
 def child_main(argv: list[str]) -> None:
     """Entry point of the child processes."""
     mode, out, *rest = argv
     out = Path(out)
-    if os.environ.get("PNP_TEST_NO_EXCHANGE"):
-        kitstore._exchange = _no_exchange
-    if os.environ.get("PNP_TEST_SLOW_LINK"):          # widen the gap between the two renames of an adoption
-        real_symlink = os.symlink
-
-        def slow_symlink(target, path, *a, **k):
-            if Path(path) == out / GAME:
-                time.sleep(float(os.environ["PNP_TEST_SLOW_LINK"]))
-            return real_symlink(target, path, *a, **k)
-        os.symlink = slow_symlink
     if mode == "loop":                         # commit a4 versions start+1, start+2, ... forever
         start, progress, ready = int(rest[0]), Path(rest[1]), Path(rest[2])
         ready.write_text("ready")
@@ -179,12 +157,6 @@ def child_main(argv: list[str]) -> None:
                 commit(out, "a4", big_kit(version), wait=60)
                 log.write(f"{version}\n")
                 log.flush()
-    elif mode == "adopt":                      # adopt an old plain folder with one commit, then idle
-        ready = Path(rest[0])
-        ready.write_text("ready")
-        commit(out, "a4", big_kit(1), wait=60)
-        print("done", flush=True)
-        time.sleep(60)
     elif mode == "race":                       # n commits of one whole kit, tagged
         tag, n, wait = rest[0], int(rest[1]), float(rest[2])
         for _ in range(n):
@@ -230,11 +202,6 @@ def kill9(proc: subprocess.Popen) -> None:
     if proc.poll() is None:
         proc.send_signal(signal.SIGKILL)
     proc.communicate(timeout=30)
-
-
-@pytest.fixture
-def no_exchange(monkeypatch):
-    monkeypatch.setattr(kitstore, "_exchange", _no_exchange)
 
 
 # ----------------------------------------------------------------------------------------------------
@@ -393,9 +360,8 @@ class Injector:
 
 TARGETS = {"os.link": (os, "link"), "os.replace": (os, "replace"), "os.rename": (os, "rename"),
            "os.symlink": (os, "symlink"), "os.mkdir": (os, "mkdir"), "os.open": (os, "open"),
-           "os.fsync": (os, "fsync"), "os.unlink": (os, "unlink"), "open": (builtins, "open"),
-           "exchange": (kitstore, "_exchange"), "all": None}
-START = ["generation", "legacy", "legacy-no-exchange", "empty", "copy-fallback"]
+           "os.fsync": (os, "fsync"), "os.unlink": (os, "unlink"), "open": (builtins, "open"), "all": None}
+START = ["generation", "empty", "copy-fallback"]
 INJECTED = {}
 
 
@@ -405,14 +371,10 @@ INJECTED = {}
 def test_failure_at_every_step_leaves_the_game_folder_unchanged(tmp_path, monkeypatch, start, target):
     letter, a4_old, a4_new = kit_files("letter", 1), kit_files("a4", 1, pages=4), kit_files("a4", 2, pages=2)
     after = expected(letter, a4_new) if start != "empty" else expected(a4_new)
-    if start in ("legacy-no-exchange",):
-        monkeypatch.setattr(kitstore, "_exchange", _no_exchange)
     raised = succeeded = 0
     for k in range(1, 5000):
         out = tmp_path / f"k{k}"
-        if start.startswith("legacy"):
-            make_legacy(out, letter, a4_old)
-        elif start != "empty":
+        if start != "empty":
             commit(out, "letter", letter)
             commit(out, "a4", a4_old)
         else:
@@ -460,105 +422,6 @@ def test_failure_at_every_step_leaves_the_game_folder_unchanged(tmp_path, monkey
         assert (raised > 0) == (start == "copy-fallback")
 
 
-def test_failing_undo_of_an_adoption_is_recovered_by_the_next_run(tmp_path, monkeypatch):
-    """Without RENAME_EXCHANGE: the folder is moved aside, the link fails and so does moving it back:
-    OUT/<game> is missing, and the next KitStore puts the folder back."""
-    out = tmp_path / "out"
-    old = kit_files("a4", 1)
-    make_legacy(out, old, {"notes/mine.txt": b"keep me"})
-    before = tree(out / GAME)
-    monkeypatch.setattr(kitstore, "_exchange", _no_exchange)
-    real_rename, real_symlink = os.rename, os.symlink
-    renames = []
-
-    def rename(a, b):
-        renames.append((a, b))
-        if len(renames) == 2:
-            raise OSError(errno.EIO, "Input/output error")
-        return real_rename(a, b)
-
-    def symlink(target, path):
-        if Path(path) == out / GAME:
-            raise OSError(errno.ENOSPC, "No space left on device")
-        return real_symlink(target, path)
-
-    with KitStore(out, GAME) as store:
-        staged = store.staging()
-        write_files(staged, kit_files("a4", 2))
-        with monkeypatch.context() as m:
-            m.setattr(os, "rename", rename)
-            m.setattr(os, "symlink", symlink)
-            with pytest.raises(OutputError, match="no space left"):
-                store.commit(staged, owns_paper("a4"))
-    assert not os.path.lexists(out / GAME)
-    assert (out / ".pnp" / f"{GAME}.legacy").is_dir()
-    removed = clean_stale(out)
-    assert tree(out / GAME) == before and state(out) == ("dir",)
-    assert store_names(out) == [f"{GAME}.lock"]
-    assert all(p.parent == out / ".pnp" for p in removed)
-
-
-# ----------------------------------------------------------------------------------------------------
-# Adoption of an old plain folder
-# ----------------------------------------------------------------------------------------------------
-
-@pytest.mark.parametrize("exchange", [True, False], ids=["exchange", "two-renames"])
-def test_old_plain_folder_is_adopted_with_nothing_lost(tmp_path, monkeypatch, exchange):
-    if not exchange:
-        monkeypatch.setattr(kitstore, "_exchange", _no_exchange)
-    out = tmp_path / "out"
-    letter, a4_old, a4_new = kit_files("letter", 1), kit_files("a4", 1, pages=6), kit_files("a4", 2, pages=3)
-    extra = {"manifest.json": b"{}", "preview/nonads-letter-p01.png": b"png", ".hidden": b"h",
-             "deep/er/still.txt": b"deep"}
-    make_legacy(out, letter, a4_old, extra)
-    (out / GAME / "empty").mkdir()
-    os.symlink("nonads-letter.pdf", out / GAME / "latest.pdf")     # a user's own link, carried over as a link
-    before = tree(out / GAME)
-    with KitStore(out, GAME) as store:                         # entering alone does not touch it
-        pass
-    assert tree(out / GAME) == before and state(out) == ("dir",)
-    commit(out, "a4", a4_new)
-    assert state(out) == ("link", f".pnp/{GAME}.g1")
-    want = {k: v for k, v in before.items() if not owns_paper("a4")(k)}
-    want.update(expected(a4_new))
-    assert tree(out / GAME) == want
-    assert (out / GAME / "latest.pdf").read_bytes() == letter[f"{GAME}-letter.pdf"]
-    assert_tidy(out)
-
-
-@pytest.mark.parametrize("crash_at", ["before-swap", "after-exchange", "between-renames", "after-renames"])
-def test_interrupted_adoption_is_recovered(tmp_path, crash_at):
-    """The states a kill can leave an adoption in, made by hand: the next KitStore restores or finishes."""
-    out = tmp_path / "out"
-    letter, a4 = kit_files("letter", 1), kit_files("a4", 1)
-    make_legacy(out, letter, a4)
-    before = tree(out / GAME)
-    store = out / ".pnp"
-    store.mkdir()
-    gen = store / f"{GAME}.g1"
-    shutil.copytree(out / GAME, gen)                     # a complete first generation (same content)
-    (store / f"{GAME}.stage.999999999.abc").mkdir()
-    legacy = store / f"{GAME}.legacy"
-    if crash_at == "before-swap":
-        os.symlink(f".pnp/{GAME}.g1", legacy)
-    elif crash_at == "after-exchange":
-        os.rename(out / GAME, legacy)
-        os.symlink(f".pnp/{GAME}.g1", out / GAME)
-    elif crash_at == "between-renames":
-        os.rename(out / GAME, legacy)
-    elif crash_at == "after-renames":
-        os.rename(out / GAME, legacy)
-        os.symlink(f".pnp/{GAME}.g1", out / GAME)
-    with KitStore(out, GAME):
-        pass
-    assert tree(out / GAME) == before
-    if crash_at in ("before-swap", "between-renames"):
-        assert state(out) == ("dir",)
-    else:
-        assert state(out) == ("link", f".pnp/{GAME}.g1")
-    assert_tidy(out)
-
-
 # ----------------------------------------------------------------------------------------------------
 # Symlinks pnp did not make
 # ----------------------------------------------------------------------------------------------------
@@ -587,6 +450,36 @@ def test_foreign_game_symlink_is_refused_and_never_written_through(tmp_path, tar
     assert tree(out / ".pnp") == {**store_before, "nonads.lock": tree(out / ".pnp")["nonads.lock"]}
 
 
+@pytest.mark.parametrize("kind", ["folder", "file", "fifo"])
+def test_anything_but_pnps_link_at_the_game_path_is_refused_and_left_alone(tmp_path, kind):
+    out = tmp_path / "out"
+    out.mkdir()
+    entry = out / GAME
+    if kind == "folder":
+        write_files(entry, {**kit_files("a4", 0), "notes/mine.txt": b"keep me"})
+    elif kind == "file":
+        entry.write_bytes(b"someone's file")
+    else:
+        os.mkfifo(entry)
+
+    def look():
+        st = os.lstat(entry)
+        return (st.st_mode, st.st_ino, tree(entry) if kind == "folder" else
+                entry.read_bytes() if kind == "file" else None)
+    before = look()
+    word = {"folder": "a folder", "file": "a file", "fifo": "a special file"}[kind]
+    with pytest.raises(OutputError) as info:
+        commit(out, "a4", kit_files("a4", 1))
+    text = str(info.value)
+    assert f"{entry} is {word} that pnp did not make" in text and "move it away" in text, text
+    for attempt in (lambda: current_generation(out, GAME), lambda: read_only_view(out, GAME).__enter__()):
+        with pytest.raises(OutputError, match="pnp did not make"):
+            attempt()
+    assert clean_stale(out) == []
+    assert look() == before
+    assert store_names(out) == [f"{GAME}.lock"]                # no generation, no staging left behind
+
+
 def test_generation_replaced_by_a_symlink_is_refused(tmp_path):
     out, outside = tmp_path / "out", tmp_path / "outside"
     commit(out, "a4", kit_files("a4", 1))
@@ -611,17 +504,13 @@ def test_store_folder_that_is_a_symlink_is_refused(tmp_path):
     assert list(outside.iterdir()) == [] and not os.path.lexists(out / GAME)
 
 
-@pytest.mark.parametrize("legacy", [False, True], ids=["generation", "old-plain-folder"])
-def test_svg_folder_symlinked_outside_is_never_followed(tmp_path, legacy):
+def test_svg_folder_symlinked_outside_is_never_followed(tmp_path):
     out, outside = tmp_path / "out", tmp_path / "outside"
     outside.mkdir()
     write_files(outside, {f"{GAME}-a4-p01.svg": b"outside page", "other.txt": b"other"})
     outside_before = tree(outside)
     letter = {f"{GAME}-letter.pdf": b"letter pdf"}
-    if legacy:
-        make_legacy(out, letter)
-    else:
-        commit(out, "letter", letter)
+    commit(out, "letter", letter)
     os.symlink(outside, out / GAME / "svg")
     before = tree(out / GAME)
     # not owned by the new kit: it is in the way of the svg folder, refused
@@ -678,13 +567,6 @@ def test_read_only_view_keeps_its_generation_until_it_ends(tmp_path):
     assert (out / ".pnp" / f"{GAME}.g1").exists()
     assert clean_stale(out) == [out / ".pnp" / f"{GAME}.g1"]
     assert_tidy(out)
-
-
-def test_read_only_view_of_an_old_plain_folder(tmp_path):
-    out = tmp_path / "out"
-    make_legacy(out, kit_files("a4", 1))
-    with read_only_view(out, GAME) as view:
-        assert view == out / GAME
 
 
 # ----------------------------------------------------------------------------------------------------
@@ -825,51 +707,6 @@ def test_kill_9_during_commits_leaves_old_or_new_kit(tmp_path):
                             "final_version": version}
     print(f"\nkill -9 during commits: {KILL_STATS['commit']}")
     assert outcomes["leftovers"] > 0                     # some kills did land mid-commit
-
-
-@pytest.mark.slow
-@pytest.mark.parametrize("exchange", [True, False], ids=["exchange", "two-renames"])
-def test_kill_9_during_adoption_loses_nothing(tmp_path, exchange):
-    trials = 20
-    rng = random.Random(7 + exchange)
-    per_commit = _calibrate(tmp_path)
-    letter, old_a4 = kit_files("letter", 1), big_kit(0)
-    old, new = expected(letter, old_a4), expected(letter, big_kit(1))
-    outcomes = {"old": 0, "new": 0, "missing-before-recovery": 0}
-    gap = 0.5
-    env_flag = {} if exchange else {"PNP_TEST_NO_EXCHANGE": "1", "PNP_TEST_SLOW_LINK": str(gap)}
-    for trial in range(trials):
-        out = tmp_path / f"out{trial}"
-        make_legacy(out, letter, old_a4)
-        ready = tmp_path / f"ready{trial}"
-        proc = subprocess.Popen([sys.executable, "-c", CHILD, "adopt", str(out), str(ready)],
-                                stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, cwd=REPO,
-                                env={**_child_env(), **env_flag})
-        try:
-            wait_for(ready)
-            time.sleep(rng.uniform(0, 2 * per_commit + (0 if exchange else 1.6 * gap)))
-        finally:
-            kill9(proc)
-        now = tree(out / GAME)
-        if now is None:
-            assert not exchange, "with RENAME_EXCHANGE OUT/<game> is never missing"
-            outcomes["missing-before-recovery"] += 1
-        else:
-            assert now in (old, new), f"trial {trial}: mixed tree"
-        with KitStore(out, GAME):
-            pass
-        after = tree(out / GAME)
-        assert after in (old, new)
-        if now is not None:
-            assert after == now
-        outcomes["old" if after == old else "new"] += 1
-        assert state(out) == (("dir",) if after == old else ("link", f".pnp/{GAME}.g1"))
-        assert_tidy(out)
-        shutil.rmtree(out)
-    KILL_STATS[f"adopt-{'exchange' if exchange else 'two-renames'}"] = {"trials": trials, **outcomes}
-    print(f"\nkill -9 during adoption ({'exchange' if exchange else 'two renames'}): {outcomes}")
-    if not exchange:
-        assert outcomes["missing-before-recovery"] > 0     # some kills did land between the two renames
 
 
 # ----------------------------------------------------------------------------------------------------

@@ -1,19 +1,17 @@
 """Low-level file-system helpers of the kit store (pnp.store.kitstore): the names kept in ``OUT/.pnp``
-(STORE_DIR, GAME_NAME, _ENTRY), checks of the game name and the output folder, the renameat2
-``RENAME_EXCHANGE`` swap, fsync, removal that never follows a symlink (of a generation: only if no reader
-holds it), a walk that never follows one, relative-path checks and :func:`_put` (hard link, else copy).
+(STORE_DIR, GAME_NAME, _ENTRY), checks of the game name and the output folder, fsync, removal that
+never follows a symlink (of a generation: only if no reader holds it), a walk that never follows
+one, relative-path checks and :func:`_put` (hard link, else copy).
 What to remove and when is decided by pnp.store.recovery and pnp.store.kitstore.
 """
 from __future__ import annotations
 
-import ctypes
 import errno
 import fcntl
 import os
 import re
 import shutil
 import stat
-import sys
 from pathlib import Path
 from typing import Iterator
 
@@ -25,41 +23,9 @@ GAME_NAME = SAFE_NAME
 _ENTRY = re.compile(r"^(?P<game>[a-z0-9][a-z0-9_-]{0,40})\.(?:"
                     r"g(?P<gen>[0-9]{1,18})"
                     r"|(?P<kind>stage|link)\.(?P<pid>[0-9]{1,10})\.(?P<token>[0-9a-f]{1,32})"
-                    r"|(?P<legacy>legacy)"
                     r"|(?P<lock>lock))$")
 _CLOEXEC = getattr(os, "O_CLOEXEC", 0)
 _NO_LINK = {errno.EXDEV, errno.EPERM, errno.EMLINK, errno.ENOSYS, errno.ENOTSUP, errno.EOPNOTSUPP}
-_NO_EXCHANGE = {errno.ENOSYS, errno.EINVAL, errno.ENOTSUP, errno.EOPNOTSUPP}
-_AT_FDCWD = -100
-_RENAME_EXCHANGE = 2
-
-
-def _load_renameat2():
-    if not sys.platform.startswith("linux"):
-        return None
-    try:
-        func = ctypes.CDLL(None, use_errno=True).renameat2
-    except (OSError, AttributeError, TypeError):
-        return None
-    func.argtypes = [ctypes.c_int, ctypes.c_char_p, ctypes.c_int, ctypes.c_char_p, ctypes.c_uint]
-    func.restype = ctypes.c_int
-    return func
-
-
-_RENAMEAT2 = _load_renameat2()
-
-
-def _exchange(a: Path, b: Path) -> None:
-    """Swap the names ``a`` and ``b`` in one step (Linux renameat2 RENAME_EXCHANGE).
-
-    Raises:
-        OSError: ENOSYS/EINVAL where the system or file system cannot do it, or any rename error.
-    """
-    if _RENAMEAT2 is None:
-        raise OSError(errno.ENOSYS, os.strerror(errno.ENOSYS), str(a))
-    if _RENAMEAT2(_AT_FDCWD, os.fsencode(a), _AT_FDCWD, os.fsencode(b), _RENAME_EXCHANGE) != 0:
-        code = ctypes.get_errno()
-        raise OSError(code, os.strerror(code), str(a), None, str(b))
 
 
 # ----------------------------------------------------------------------------------------------------

@@ -7,7 +7,6 @@ Layout (what users see does not change: ``OUT/<game>/<game>-<paper>.pdf``, ``svg
     OUT/.pnp/<game>.lock                    flock: one writer per game folder (holds the writer's pid)
     OUT/.pnp/<game>.stage.<pid>.<token>/    staging: the new kit's files, written by the caller
     OUT/.pnp/<game>.link.<pid>.<token>      temporary symlink, renamed over OUT/<game>
-    OUT/.pnp/<game>.legacy                  an old plain OUT/<game> folder while it is being adopted
 
 A commit builds generation N+1 next to N: it creates the folders, hard-links every file of N that the
 new kit does not own plus every staged file (copying where hard links are not supported), fsyncs files
@@ -16,19 +15,14 @@ before it ``OUT/<game>`` is generation N, untouched; after it, N+1. Generation N
 (unless a reader holds it, see :func:`read_only_view`). Anything a killed process leaves in
 ``OUT/.pnp`` is removed by :func:`clean_stale`, which every :class:`KitStore` runs on entry.
 
-A plain ``OUT/<game>`` folder from an older pnp is adopted by the first commit: its files are
-hard-linked into the first generation, then the folder and a symlink swap names in one
-``renameat2(RENAME_EXCHANGE)`` call (Linux). Where that call is not supported the folder is renamed
-to ``.pnp/<game>.legacy`` and the symlink created: a crash between the two leaves ``OUT/<game>``
-missing for a moment and the next KitStore renames the old folder back. Nothing is lost either way.
-
-Only symlinks made by pnp are followed. ``OUT/<game>`` pointing anywhere else, a symlink in the
-staging folder, or ``OUT/.pnp`` not being a plain folder is refused with an OutputError; symlinks
+Only symlinks made by pnp are followed. ``OUT/<game>`` pointing anywhere else, ``OUT/<game>`` being
+anything but pnp's symlink (a plain folder, a file), a symlink in the staging folder, or ``OUT/.pnp``
+not being a plain folder is refused with an OutputError and nothing is changed; symlinks
 found inside a game folder are carried over as links (never followed) or dropped when the new kit
 owns them; nothing outside OUT is written or deleted.
 
 The code is split by concern: pnp.store.fs holds the low-level file-system helpers (names in
-``OUT/.pnp``, the exchange rename, fsync, removal and walks that never follow symlinks), and
+``OUT/.pnp``, fsync, removal and walks that never follow symlinks), and
 pnp.store.recovery reads the current generation and cleans up (:func:`current_generation`,
 :func:`read_only_view`, :func:`clean_stale`). This module holds :class:`KitStore` and re-exports the
 public names.
@@ -43,11 +37,9 @@ from pathlib import Path
 from typing import Callable
 
 from ..core.errors import OutputError
-# _exchange is looked up in this module's namespace by KitStore._swap_legacy, so tests patch
-# pnp.store.kitstore._exchange to simulate systems without renameat2.
 from .fs import (
-    _CLOEXEC, _ENTRY, _NO_EXCHANGE, GAME_NAME, STORE_DIR, _ancestors, _check_game, _check_rel, _ensure_out,
-    _exchange, _fsync_path, _put, _remove, _remove_generation, _store_dir, _walk)
+    _CLOEXEC, _ENTRY, GAME_NAME, STORE_DIR, _ancestors, _check_game, _check_rel, _ensure_out, _fsync_path,
+    _put, _remove, _remove_generation, _store_dir, _walk)
 from .lock import stderr_note, wait_for_lock, write_pid
 from .recovery import _clean, _current, _Current, clean_stale, current_generation, read_only_view
 
@@ -79,8 +71,8 @@ class KitStore:
     the default prints it on stderr as a note.
 
     Raises:
-        OutputError: bad game name, OUT not a folder or not writable, OUT/<game> a symlink pnp did not
-            make, OUT/.pnp not a plain folder, the game folder busy, or a failed commit.
+        OutputError: bad game name, OUT not a folder or not writable, OUT/<game> anything but a
+            symlink pnp made (a foreign symlink, a plain folder, a file), OUT/.pnp not a plain folder, the game folder busy, or a failed commit.
     """
     NOTE_FIRST = 1.0
     NOTE_EVERY = 5.0
@@ -228,13 +220,10 @@ class KitStore:
                 _fsync_path(new / rel, directory=True)
             _fsync_path(new, directory=True)
             _fsync_path(self.store, directory=True)
-            if cur.kind == "legacy":
-                self._swap_legacy(target)
-            else:
-                tmp_link = self.store / f"{self.game}.link.{os.getpid()}.{secrets.token_hex(6)}"
-                os.symlink(target, tmp_link)
-                os.replace(tmp_link, self.link)            # the commit point
-                tmp_link = None
+            tmp_link = self.store / f"{self.game}.link.{os.getpid()}.{secrets.token_hex(6)}"
+            os.symlink(target, tmp_link)
+            os.replace(tmp_link, self.link)                # the commit point
+            tmp_link = None
             swapped = True
         except OSError as exc:
             if not swapped:
@@ -250,35 +239,9 @@ class KitStore:
             _fsync_path(self.store, directory=True)
         except OSError:
             return
-        if cur.kind == "legacy":
-            _remove(self.store / f"{self.game}.legacy")
-        elif cur.path is not None:
+        if cur.path is not None:
             _remove_generation(cur.path)
         _remove(staged)
-
-    def _swap_legacy(self, target: str) -> None:
-        """Replace the old plain folder OUT/<game> by the symlink ``target``; the folder ends up as
-        OUT/.pnp/<game>.legacy. Raises OSError with OUT/<game> as before (or, if even the undo failed,
-        missing and recoverable by the next KitStore)."""
-        legacy = self.store / f"{self.game}.legacy"
-        os.symlink(target, legacy)
-        try:
-            _exchange(legacy, self.link)                  # the commit point, where supported
-            return
-        except OSError as exc:
-            if exc.errno not in _NO_EXCHANGE:
-                _remove(legacy)                           # if this fails too, clean_stale unlinks it
-                raise
-        os.unlink(legacy)
-        os.rename(self.link, legacy)                      # OUT/<game> missing until the next line
-        try:
-            os.symlink(target, self.link)                 # the commit point, elsewhere
-        except OSError:
-            try:
-                os.rename(legacy, self.link)
-            except OSError:
-                pass                                      # the next KitStore puts it back
-            raise
 
     def _next_gen(self, cur: _Current) -> int:
         """The number after the current one, from 1 to GEN_LIMIT and round again, that no entry in

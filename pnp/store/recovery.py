@@ -1,7 +1,6 @@
 """Recovery and reading of the kit store (pnp.store.kitstore): what ``OUT/<game>`` shows now
 (:func:`current_generation`), a consistent read-only view of it (:func:`read_only_view`), and
-:func:`clean_stale`, which removes what dead or finished pnp processes left in ``OUT/.pnp`` and puts back a
-half-adopted old folder.
+:func:`clean_stale`, which removes what dead or finished pnp processes left in ``OUT/.pnp``.
 """
 from __future__ import annotations
 
@@ -22,7 +21,7 @@ from .fs import _CLOEXEC, _ENTRY, STORE_DIR, _alive, _check_game, _fsync_path, _
 
 @dataclass(frozen=True)
 class _Current:
-    kind: str                # "none" | "legacy" (plain folder from an older pnp) | "gen"
+    kind: str                # "none" | "gen"
     path: Path | None        # the folder holding the current files; None if there are none
     gen: int = 0
 
@@ -33,18 +32,23 @@ def _foreign(link: Path, target: str) -> OutputError:
                        hint="remove the link (the folder it points to is left alone) or choose another folder with --out")
 
 
+def _not_made_by_pnp(link: Path, mode: int) -> OutputError:
+    what = "a folder" if stat.S_ISDIR(mode) else "a file" if stat.S_ISREG(mode) else "a special file"
+    return OutputError(f"{link} is {what} that pnp did not make; pnp keeps each game's kit there as a "
+                       f"link of its own and does not write into or replace anything else.", file=link,
+                       field="--out", hint="move it away (pnp left it as it was) or choose another folder with --out")
+
+
 def _current(out: Path, game: str) -> _Current:
-    """What OUT/<game> is now. Raises OutputError for a foreign symlink or a file."""
+    """What OUT/<game> is now. Raises OutputError for anything but pnp's symlink (a foreign symlink,
+    a plain folder, a file)."""
     link = out / game
     try:
         st = os.lstat(link)
     except FileNotFoundError:
         return _Current("none", None)
-    if stat.S_ISDIR(st.st_mode):
-        return _Current("legacy", link)
     if not stat.S_ISLNK(st.st_mode):
-        raise OutputError("output path is a file, not a folder.", file=link, field="--out",
-                          hint="move it away or choose another folder with --out")
+        raise _not_made_by_pnp(link, st.st_mode)
     target = os.readlink(link)
     m = re.fullmatch(rf"{re.escape(STORE_DIR)}/{re.escape(game)}\.g([0-9]{{1,18}})", target)
     if not m:
@@ -61,10 +65,10 @@ def _current(out: Path, game: str) -> _Current:
 
 
 def current_generation(out: Path, game: str) -> Path | None:
-    """The folder OUT/<game> currently shows (a generation, or an old plain folder), None if none.
+    """The generation folder OUT/<game> currently shows, None if none.
 
     Raises:
-        OutputError: OUT/<game> is a symlink pnp did not make, or a file.
+        OutputError: OUT/<game> is anything but a symlink pnp made (a foreign symlink, a folder, a file).
     """
     _check_game(game)
     return _current(Path(out), game).path
@@ -81,8 +85,7 @@ def read_only_view(out: Path, game: str) -> Iterator[Path]:
     writers: the old generation is removed later by clean_stale). Read, do not write, through it.
 
     Opening ``OUT/<game>/<file>`` directly is also safe file by file (the symlink is resolved at open);
-    use this view to read several files of one kit consistently. An old plain folder (never built by
-    this pnp) is yielded as is, without that guarantee.
+    use this view to read several files of one kit consistently.
 
     Raises:
         OutputError: no kit has been built for the game, or OUT/<game> is not pnp's.
@@ -99,9 +102,6 @@ def read_only_view(out: Path, game: str) -> Iterator[Path]:
         if cur.path is None:
             raise OutputError(f"no kit has been built for {game} in this output folder yet.", file=out / game,
                               field="--out", hint=f"run `pnp build {game}` first")
-        if cur.kind == "legacy":
-            yield cur.path
-            return
         try:
             fd = os.open(cur.path, os.O_RDONLY | os.O_DIRECTORY | os.O_NOFOLLOW | _CLOEXEC)
         except FileNotFoundError:
@@ -129,9 +129,8 @@ def read_only_view(out: Path, game: str) -> Iterator[Path]:
 
 def clean_stale(out: Path) -> list[Path]:
     """Remove what dead or finished pnp processes left in OUT/.pnp: staging folders, temporary links,
-    generations no longer shown, and a half-adopted old folder (put back as OUT/<game> if that is
-    missing). A game another process is writing (its lock is held) is left alone, except staging
-    folders whose process is dead. Unknown names and symlinks' targets are never touched.
+    and generations no longer shown. A game another process is writing (its lock is held) is left
+    alone, except staging folders whose process is dead. Unknown names and symlinks' targets are never touched.
 
     Returns:
         The paths removed.
@@ -195,23 +194,7 @@ def _clean(out: Path, held: str | None) -> list[Path]:
 
 def _clean_game(out: Path, game: str, entries: list[re.Match], locked: bool) -> list[Path]:
     store = out / STORE_DIR
-    link = out / game
     removed: list[Path] = []
-    if locked and any(m["legacy"] for m in entries):
-        legacy = store / f"{game}.legacy"
-        try:
-            lst = os.lstat(legacy)
-            if not stat.S_ISDIR(lst.st_mode):
-                if _remove(legacy):             # a temporary link from an adoption that did not happen
-                    removed.append(legacy)
-            elif not os.path.lexists(link):
-                os.rename(legacy, link)         # adoption interrupted between its two renames: put it back
-                _fsync_path(out, directory=True)
-            elif stat.S_ISLNK(os.lstat(link).st_mode) and _current(out, game).kind == "gen":
-                if _remove(legacy):             # adopted: all it held is in the current generation
-                    removed.append(legacy)
-        except (OSError, OutputError):
-            pass
     try:
         cur: _Current | None = _current(out, game)
     except (OSError, OutputError):
