@@ -16,10 +16,7 @@ import pytest
 
 from pnp.inputs.resources import specs_dir
 
-try:                                   # the one-call build moves to pnp.build.execute with the build plan
-    from pnp.build.execute import build_kit
-except ImportError:
-    from pnp.build.plan import build_kit
+from pnp.build.execute import build_kit
 from pnp.render import fontcache
 
 from sentinel import make_sentinel, tree_hash
