@@ -13,10 +13,7 @@ import pytest
 from typer.testing import CliRunner
 
 from pnp.build.calibrate import build_calibration
-try:                                   # the one-call build moves to pnp.build.execute with the build plan
-    from pnp.build.execute import build_kit
-except ImportError:
-    from pnp.build.plan import build_kit
+from pnp.build.execute import build_kit
 from pnp.cli import app
 from pnp.core.errors import OutputError, SpecError
 from pnp.inputs.resources import sheets_dir
