@@ -6,11 +6,9 @@ from __future__ import annotations
 from pathlib import Path
 
 from ..core.errors import SpecError
-from ..layout.paper import load_sheet, sheet_path
-from ..store.fs import _ensure_out
-from ..store.names import check_safe_name
 from ..core.safepath import write_atomic
-from .plan import check_environment
+from ..store.fs import _ensure_out
+from .plan import check_environment, load_paper
 
 
 def build_calibration(paper: str, duplex: str, out: Path = Path("output"), step: float = 1.0) -> Path:
@@ -29,8 +27,7 @@ def build_calibration(paper: str, duplex: str, out: Path = Path("output"), step:
         raise SpecError(f"duplex {duplex!r} cannot be calibrated.", field="--duplex", hint="use long or short")
     if not 0.1 <= step <= 2.0:
         raise SpecError(f"step {step:g} mm is outside 0.1..2 mm.", field="--step")
-    sheet = load_sheet(paper)
-    check_safe_name(sheet.name, "sheet name", file=sheet_path(paper), field="name")
+    sheet = load_paper(paper).sheet  # loaded and its name checked once, as for a build
     out = Path(out)
     _ensure_out(out)
     rel = f"calibrate/calibrate-{sheet.name}-{duplex}.pdf"
