@@ -40,6 +40,7 @@ def build_kits(out: Path, games: tuple[str, ...] = GAMES, *options: str) -> dict
         RuntimeError: the command fails (its output is in the message) or a PDF is missing.
     """
     env = {**os.environ, "SOURCE_DATE_EPOCH": "946684800", "NO_COLOR": "1", "COLUMNS": "200"}
+    out.parent.mkdir(parents=True, exist_ok=True)
     proc = subprocess.run([sys.executable, "-m", "pnp", "-q", "build", *games, "--paper", PAPER,
                            "--format", "pdf", "--out", str(out), *options],
                           capture_output=True, text=True, timeout=600, env=env, cwd=out.parent)

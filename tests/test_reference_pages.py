@@ -64,7 +64,6 @@ def compare(game: str, got: Image.Image, want: Image.Image, keep: Path) -> str |
             f"look at the new PNGs and commit them.")
 
 
-@pytest.mark.xdist_group("reference-pages")  # one worker builds the kits once for the module
 @pytest.mark.parametrize("game", GAMES)
 def test_page_matches_its_reference_rendering(kits, game, tmp_path):
     want = reference_png(game)
@@ -73,7 +72,6 @@ def test_page_matches_its_reference_rendering(kits, game, tmp_path):
     assert message is None, message
 
 
-@pytest.mark.xdist_group("reference-pages")
 def test_comparison_fails_on_a_small_change(kits, tmp_path):
     """Tiles moved by 1 mm, or one letter of one word card changed, are caught and reported; the
     same page against itself is not."""

@@ -94,7 +94,6 @@ def cli_results(tmp_path_factory):
         return {name: f.result() for name, f in futures.items()}
 
 
-@pytest.mark.xdist_group("hostile-specs")  # one worker runs the module's 24 subprocesses once
 @pytest.mark.parametrize("name", list(HOSTILE))
 def test_hostile_spec_through_the_cli(cli_results, name):
     _, needles, line = HOSTILE[name]
