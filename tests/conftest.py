@@ -73,3 +73,10 @@ def snapshot(folder: Path) -> dict:
     """{relative path: sha256} of every file under ``folder``, to prove a failed run changed nothing."""
     return {p.relative_to(folder).as_posix(): hashlib.sha256(p.read_bytes()).hexdigest()
             for p in sorted(folder.rglob("*")) if p.is_file()}
+
+
+def sigint_default() -> None:
+    """``preexec_fn`` for a child the test stops with Ctrl-C (SIGINT): a shell running the suite in the
+    background ignores SIGINT, and a child would inherit that and never stop; give it the default."""
+    import signal
+    signal.signal(signal.SIGINT, signal.SIG_DFL)

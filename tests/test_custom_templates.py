@@ -11,7 +11,7 @@ import threading
 import pypdf
 import pytest
 
-from conftest import PT, build_kit, filled_rects, mm, open_pdf, pdf_of
+from conftest import PT, build_kit, filled_rects, mm, open_pdf, pdf_of, sigint_default
 from pnp.core.errors import PnpError
 from pnp.layout.options import ImposeOptions
 from test_watch import _until
@@ -157,6 +157,7 @@ def test_watch_rebuilds_when_the_data_changes(cards, tmp_path):
     pdf = out / "kit" / "kit-a4.pdf"
     proc = subprocess.Popen([sys.executable, "-m", "pnp", "watch", str(folder), "-o", str(out), "-f", "pdf",
                              "--debounce", "100"], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                            preexec_fn=sigint_default,
                             env={**os.environ, "PYTHONUNBUFFERED": "1"})
     lines: list[str] = []
     threading.Thread(target=lambda: lines.extend(iter(proc.stdout.readline, "")), daemon=True).start()

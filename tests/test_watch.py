@@ -12,6 +12,7 @@ import time
 from pathlib import Path
 
 from pnp.inputs.resources import specs_dir
+from conftest import sigint_default
 
 WAIT = 60.0  # s: generous bound for a slow CI machine; the test normally takes about 5 s
 
@@ -40,6 +41,7 @@ def test_watch_rebuilds_on_edit_keeps_last_good_kit_and_stops_on_ctrl_c(tmp_path
     pdf = out / "nonads" / "nonads-a4.pdf"
     proc = subprocess.Popen([sys.executable, "-m", "pnp", "watch", str(spec), "-o", str(out), "-f", "pdf",
                              "--debounce", "100"], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                            preexec_fn=sigint_default,
                             env={**os.environ, "PYTHONUNBUFFERED": "1"})
     lines: list[str] = []
     reader = threading.Thread(target=lambda: lines.extend(iter(proc.stdout.readline, "")), daemon=True)
@@ -78,6 +80,7 @@ def test_watch_rebuilds_on_edit_keeps_last_good_kit_and_stops_on_ctrl_c(tmp_path
 def _watch(tmp_path: Path, *targets: str, debounce: str = "50") -> tuple[subprocess.Popen, list[str]]:
     proc = subprocess.Popen([sys.executable, "-m", "pnp", "watch", *targets, "-o", str(tmp_path / "out"), "-f", "pdf",
                              "--debounce", debounce], stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
+                            preexec_fn=sigint_default,
                             env={**os.environ, "PYTHONUNBUFFERED": "1"})
     lines: list[str] = []
     threading.Thread(target=lambda: lines.extend(iter(proc.stdout.readline, "")), daemon=True).start()

@@ -14,6 +14,7 @@ import time
 from pathlib import Path
 
 from pnp.inputs.resources import specs_dir
+from conftest import sigint_default
 
 CHROMIUM = Path("/usr/bin/chromium")
 WAIT = 60.0
@@ -48,6 +49,7 @@ def test_live_preview_follows_edits_and_shows_errors(tmp_path):
     proc = subprocess.Popen([sys.executable, "-m", "pnp", "watch", str(spec), "--serve", "--port", "0",
                              "-o", str(tmp_path / "out"), "-f", "pdf", "--debounce", "100"],
                             stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
+                            preexec_fn=sigint_default,
                             env={**os.environ, "PYTHONUNBUFFERED": "1"})
     lines: list[str] = []
     threading.Thread(target=lambda: lines.extend(iter(proc.stdout.readline, "")), daemon=True).start()
