@@ -56,19 +56,14 @@ def fit(text: str, size_pt: float, min_pt: float, w: float, h: float, wrap_lines
         direct = _direct(text, size_pt, min_pt, w, h, spacing)
         if direct is not None:
             return direct
-    smallest = lay_out(text, min_pt, w, h, wrap_lines, spacing)
-    if smallest is None:
-        return None
-    lo, hi = 0, int((size_pt - min_pt) / STEP_PT)  # steps above min_pt: lo fits, hi does not (or is the top)
-    best = smallest
-    while hi - lo > 1:
-        mid = (lo + hi) // 2
-        trial = lay_out(text, min_pt + mid * STEP_PT, w, h, wrap_lines, spacing)
-        if trial is None:
-            hi = mid
-        else:
-            lo, best = mid, trial
-    return best
+    # Wrapped text is not monotonic in the size (a smaller size can wrap into more lines and stop
+    # fitting while a larger one fits), so the steps are tried from the top down: the first that fits
+    # is the largest. A bisection would miss it (found by tests/test_custom_textfit.py's property test).
+    for step in range(int((size_pt - min_pt + EPS) / STEP_PT), -1, -1):
+        got = lay_out(text, min_pt + step * STEP_PT, w, h, wrap_lines, spacing)
+        if got is not None:
+            return got
+    return None
 
 
 def _direct(text: str, size_pt: float, min_pt: float, w: float, h: float, spacing: float) -> Fitted | None:
