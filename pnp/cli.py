@@ -258,7 +258,7 @@ def _run(build_plan, out: Path, report=None) -> None:
         if tp.budget is not None and tp.budget.seconds > LONG_BUILD_SECONDS:
             _note(f"{tp.loaded.game.name}: {tp.budget.describe()} to draw.")
         with _progress(f"building {tp.target}") as progress:
-            result = execute_target(tp, build_plan.request, out, progress)
+            result = execute_target(tp, build_plan.request, out, progress, on_wait=_note)  # -q silences it
         for note in result.notes:
             _note(note)
         _say((report or _report)(result, time.perf_counter() - start))

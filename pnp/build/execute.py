@@ -47,13 +47,15 @@ def metadata(tp: TargetPlan) -> dict:
             "keywords": f"print-and-play, {info.title}, {info.designer}, board game, pnp"}
 
 
-def execute_target(tp: TargetPlan, request: Request, out: Path, progress: Progress | None = None) -> KitResult:
+def execute_target(tp: TargetPlan, request: Request, out: Path, progress: Progress | None = None,
+                   on_wait: Callable[[str], None] | None = None) -> KitResult:
     """Impose and write one planned kit into ``out/<game>/`` and switch it in.
 
     Writes, per format (see pnp.render.writers): ``<game>-<paper>.pdf``, ``svg/<game>-<paper>-pNN.svg``
     (one per page), cutter SVGs, TTS decks or previews, and ``manifest-<paper>.json`` (game, paper, pages,
     components with count, trim size in mm and pages, board fit, and every file with its sha256).
-    ``progress(done, total)`` is called after each page.
+    ``progress(done, total)`` is called after each page; ``on_wait(message)`` while another build
+    holds the game's lock (default: a note on stderr; see pnp.store.lock).
 
     Raises:
         OutputError: the output folder cannot be written (the earlier kit is unchanged).
@@ -67,7 +69,7 @@ def execute_target(tp: TargetPlan, request: Request, out: Path, progress: Progre
         """The files of the earlier kit (this game and paper, the formats built) that this build replaces."""
         return rel in (manifest_name, "manifest.json") or any(WRITERS[f].owns(rel, stem) for f in formats)
 
-    with KitStore(Path(out), game.name, wait=LOCK_WAIT) as store:
+    with KitStore(Path(out), game.name, wait=LOCK_WAIT, on_wait=on_wait) as store:
         staging = store.staging()
         try:
             job = WriteJob(staging, stem, total, tp.opts, tp.components, metadata(tp), dict(request.settings),
