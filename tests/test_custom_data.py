@@ -170,3 +170,21 @@ def test_hidden_sheets_are_skipped_unless_named(tmp_path):
     wb.save(path)
     assert [r.values["word"] for r in read_table(path, {"word"}).rows] == ["FRESH"]
     assert [r.values["word"] for r in read_table(path, {"word"}, sheet="Old").rows] == ["STALE"]
+
+
+def test_new_takes_a_copies_column_as_the_count(tmp_path):
+    """A workbook column named copies makes that many of each card (not a printed field), as the
+    sample CSV does; the card count read back from the PDF is the column's sum."""
+    rows = [["name", "Copies"], ["Goblin", 3], ["Troll", 1], ["Wyrm", 2]]
+    data = _write("xlsx", tmp_path, rows)
+    game = tmp_path / "monsters"
+    assert runner.invoke(app, ["new", str(game), "--data", str(data)]).exit_code == 0
+    r = runner.invoke(app, ["build", str(game), "--out", str(tmp_path / "out"), "--format", "pdf"])
+    assert r.exit_code == 0, r.output
+    pdf = tmp_path / "out" / "monsters" / "monsters-a4.pdf"
+    with open_pdf(pdf) as doc:
+        cards = [r for p in doc.pages[1:] for r in filled_rects(p, (1.0, 1.0, 1.0))
+                 if abs(r[2] - 63) < 0.1 and abs(r[3] - 88) < 0.1]
+    assert len(cards) == 3 + 1 + 2
+    text = " ".join(p.extract_text() for p in pypdf.PdfReader(pdf).pages[1:])
+    assert text.count("Goblin") == 3 and "Copies" not in text

@@ -107,7 +107,8 @@ def scaffold(folder: Path, data: Path | None = None) -> list[Path]:
             raise SpecError(f"--data {Path(data).name!r} is not a .csv, .tsv, .xlsx or .ods file.", file=data,
                             field="--data", hint="save the spreadsheet in one of those formats")
         table = read_table(Path(data), set(), field="--data")
-        usable = [h for h in table.headers if "{" not in h and "}" not in h]
+        copies = next((h for h in table.headers if h.strip().lower() == "copies"), None)
+        usable = [h for h in table.headers if "{" not in h and "}" not in h and h != copies]
         columns, left = usable[:MAX_FIELDS], [h for h in table.headers if h not in usable[:MAX_FIELDS]]
         data_name, sheet = f"data{Path(data).suffix.lower()}", table.sheet
     else:
@@ -117,6 +118,8 @@ def scaffold(folder: Path, data: Path | None = None) -> list[Path]:
         component["sheet"] = sheet
     if data is None:
         component["copies"] = "{copies}"
+    elif copies is not None:  # a column named copies says how many of each card, as in the sample
+        component["copies"] = "{" + copies + "}"
     component.update({"front": "front.yaml", "back": "back.yaml"})
     checks = [{"check": "glyphs", "component": "card"}]  # more: count, per_value, unique, allowed, required
     spec = {"title": title, "designer": "", "rules": "rules.md", "components": [component], "checks": checks}
