@@ -6,18 +6,16 @@ from __future__ import annotations
 
 import os
 import re
-import signal
 import subprocess
 import sys
 import threading
-import time
 from pathlib import Path
 
 from pnp.inputs.resources import specs_dir
 from conftest import sigint_default
+from test_watch import WAIT, _stop, _until
 
 CHROMIUM = Path("/usr/bin/chromium")
-WAIT = 60.0
 FLAGS = ["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run", "--disable-background-networking",
          "--disable-component-update", "--disable-sync"]
 
@@ -25,15 +23,6 @@ FLAGS = ["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run", "-
 def _require_browser() -> None:
     from browser import require_chromium
     require_chromium("drives the live-preview page through edits in a browser")
-
-
-def _until(predicate, what: str, lines: list[str]) -> None:
-    end = time.monotonic() + WAIT
-    while time.monotonic() < end:
-        if predicate():
-            return
-        time.sleep(0.1)
-    raise AssertionError(f"timed out waiting for {what}; pnp printed:\n" + "".join(lines))
 
 
 def test_live_preview_follows_edits_and_shows_errors(tmp_path):
@@ -81,12 +70,7 @@ def test_live_preview_follows_edits_and_shows_errors(tmp_path):
             assert page.query_selector(".error") is None
             browser.close()
     finally:
-        proc.send_signal(signal.SIGINT)
-        try:
-            proc.wait(timeout=WAIT)
-        finally:
-            if proc.poll() is None:
-                proc.kill()
+        _stop(proc)
 
 
 def test_the_server_serves_only_files_of_the_kit(tmp_path):
