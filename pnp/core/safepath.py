@@ -247,3 +247,16 @@ def checked_path(root: Path, rel: str | PurePosixPath) -> Path:
         if not stat.S_ISREG(mode):
             raise _refuse(path, _kind(mode) if not stat.S_ISDIR(mode) else "a folder", "a plain file")
     return path
+
+
+def read_fd(fd: int, limit: int) -> bytes:
+    """Up to ``limit + 1`` bytes from the open file ``fd`` (so a caller sees a file over ``limit``
+    without reading all of it), in blocks of 1 MiB."""
+    chunks, left = [], limit + 1
+    while left > 0:
+        chunk = os.read(fd, min(left, 1 << 20))
+        if not chunk:
+            break
+        chunks.append(chunk)
+        left -= len(chunk)
+    return b"".join(chunks)

@@ -42,7 +42,7 @@ def _size(value: Any) -> Any:
     try:
         side = parse_length(value)
     except ValueError:
-        raise FieldError(f"is neither a length nor a named size", "write a length such as 30mm, [63mm, 88mm], "
+        raise FieldError("is neither a length nor a named size", "write a length such as 30mm, [63mm, 88mm], "
                          f"or one of: {', '.join(STANDARD_SIZES)}") from None
     return (side, side)
 
@@ -62,7 +62,7 @@ def _copies(value: Any) -> Any:
         value = int(value)
     if isinstance(value, bool) or not isinstance(value, int) or not 0 <= value <= MAX_COPIES:
         raise FieldError(f"must be a whole number from 0 to {MAX_COPIES} or a placeholder such as '{{copies}}'",
-                         f"write how many of each part to print, or name the column holding it: copies: '{{copies}}'")
+                         "write how many of each part to print, or name the column holding it: copies: '{copies}'")
     return value
 
 

@@ -25,7 +25,7 @@ import stat
 from pathlib import Path
 
 from ..core.errors import OutputError
-from ..core.safepath import folder, write_atomic
+from ..core.safepath import folder, read_fd, write_atomic
 
 MAX_ENTRY_BYTES = 4 << 20
 """A cache entry larger than this (4 MiB; the whole of Noto Sans as CSS is under 1 MiB) is not read."""
@@ -96,14 +96,7 @@ def _read_entry(dir_fd: int, name: str) -> bytes | None:
         st = os.fstat(fd)
         if not stat.S_ISREG(st.st_mode) or st.st_size > MAX_ENTRY_BYTES:
             return None
-        chunks, left = [], MAX_ENTRY_BYTES + 1
-        while left > 0:
-            block = os.read(fd, min(left, 1 << 20))
-            if not block:
-                break
-            chunks.append(block)
-            left -= len(block)
-        return b"".join(chunks)
+        return read_fd(fd, MAX_ENTRY_BYTES)
     except OSError:
         return None
     finally:
