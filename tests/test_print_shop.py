@@ -176,6 +176,23 @@ def test_calibration_sheet(tmp_path):
     assert "+0,+0" in back and "-4,-4" in back and "+4,+4" in back
 
 
+def test_calibration_labels_clear_of_their_targets(tmp_path):
+    """A label the target's cross runs through cannot be read: no glyph box of the back page's
+    labels touches any drawn line (read back with pdfplumber)."""
+    r = CliRunner().invoke(app, ["calibrate", "--paper", "a4", "--duplex", "long", "--out", str(tmp_path)])
+    assert r.exit_code == 0, r.output
+    with open_pdf(tmp_path / "calibrate" / "calibrate-a4-long.pdf") as pdf:
+        page = pdf.pages[1]
+        lines = [(min(l["x0"], l["x1"]), min(l["top"], l["bottom"]), max(l["x0"], l["x1"]), max(l["top"], l["bottom"]))
+                 for l in page.lines + page.edges]
+        labels = [c for c in page.chars if c["text"] in "+-,0123456789" and c["top"] > 60]
+    assert len(labels) >= 81 * 4 and len(lines) >= 81 * 2
+    hits = [(c["text"], round(c["x0"]), round(c["top"])) for c in labels
+            for (x0, y0, x1, y1) in lines
+            if c["x0"] < x1 and x0 < c["x1"] and c["top"] < y1 and y0 < c["bottom"]]
+    assert not hits, f"{len(hits)} label glyphs touch a target line, e.g. {hits[:3]}"
+
+
 def test_duplex_pairs_every_front_with_its_back_or_a_blank(bleed_kit):
     reader = pypdf.PdfReader(pdf_of(bleed_kit))
     texts = [p.extract_text() for p in reader.pages]

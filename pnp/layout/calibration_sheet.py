@@ -41,7 +41,7 @@ def calibration_pages(sheet: Sheet, duplex: str, step: float = 1.0) -> tuple[Pag
             bx, by = (sheet.width - cx, cy) if duplex == "long" else (cx, sheet.height - cy)
             bx, by = bx + dx, by + dy
             back += _target(bx, by, colour="#d00000")
-            back.append(Text(bx, by + 7.5, f"{dx:+g},{dy:+g}", size_pt=5.5, anchor="middle", fill="#d00000"))
+            back.append(Text(bx, by + 10, f"{dx:+g},{dy:+g}", size_pt=7, anchor="middle", fill="#d00000"))
     title = f"pnp calibration ({duplex} edge)"
     return (Page(sheet.width, sheet.height, tuple(front) + marks.footer(sheet, f"{title} \u2014 front \u2014 page 1 of 2"),
                  "calibration"),
