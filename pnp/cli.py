@@ -386,14 +386,18 @@ def new(
 
 @app.command("list")
 def list_games(as_json: bool = typer.Option(False, "--json", help="Print the games and parts as JSON.")) -> None:
-    """Show the games and their components with counts and trim sizes."""
+    """Show the games and the shipped data-driven examples (what `pnp build` with no target builds),
+    with their components, counts and trim sizes."""
     games = []
     with _guard():
-        for name, game in registry().items():
-            loaded = load_target(name)
+        for target in _targets(None):
+            loaded = load_target(target)
+            game = loaded.game
+            name = game.name
             comps = game.components(loaded.spec, context(loaded))
             games.append({"game": name, "title": game.title, "designer": loaded.spec.designer,
                           "summary": game.summary, "inputs": dict(game.inputs),
+                          "target": target,
                           "components": [{"name": c.name, "count": c.count, "shape": c.shape,
                                           "trim_mm": [round(c.width, 3), round(c.height, 3)]} for c in comps]})
             if as_json:

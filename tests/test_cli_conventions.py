@@ -57,11 +57,28 @@ def test_validate_json_is_parseable_and_complete():
 
 def test_list_json_names_every_game_with_parts():
     data = json.loads(runner.invoke(app, ["list", "--json"]).output)
-    assert [g["game"] for g in data["games"]] == sorted(registry())
+    assert [g["game"] for g in data["games"]][:len(registry())] == sorted(registry())
     nonads = next(g for g in data["games"] if g["game"] == "nonads")
     assert nonads["components"][0]["trim_mm"] == [30.0, 30.0] and nonads["designer"] == "Cameron Browne"
     netmatch = next(g for g in data["games"] if g["game"] == "netmatch")
     assert "words" in netmatch["inputs"]
+
+
+def test_list_shows_the_shipped_examples_that_build_builds():
+    """`pnp list` names what `pnp build` with no target builds: the games and the spreadsheet
+    examples (specs/<name>/<name>.yaml), each example with one card per data row."""
+    import csv
+    from pathlib import Path
+    data = json.loads(runner.invoke(app, ["list", "--json"]).output)
+    specs = Path(__file__).resolve().parents[1] / "specs"
+    shipped = sorted(p.name for p in specs.iterdir() if (p / f"{p.name}.yaml").is_file())
+    assert shipped and [g["game"] for g in data["games"]][len(registry()):] == shipped
+    with open(specs / "playing-cards" / "cards.csv", newline="") as f:
+        rows = len(list(csv.DictReader(f)))
+    cards = next(g for g in data["games"] if g["game"] == "playing-cards")["components"]
+    assert [(c["name"], c["count"]) for c in cards] == [("card", rows)]
+    text = runner.invoke(app, ["list"]).output
+    assert all(f"{name}:" in text for name in shipped)
 
 
 @pytest.mark.parametrize("value", ["[/x]", "[bold]a4[/bold]", "a4\x1b[31m", "x" * 5000, "a\u2028b"])
