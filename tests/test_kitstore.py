@@ -477,7 +477,7 @@ def test_anything_but_pnps_link_at_the_game_path_is_refused_and_left_alone(tmp_p
             attempt()
     assert clean_stale(out) == []
     assert look() == before
-    assert store_names(out) == [f"{GAME}.lock"]                # no generation, no staging left behind
+    assert sorted(p.name for p in out.iterdir()) == [GAME]     # nothing written: no OUT/.pnp, no lock
 
 
 def test_generation_replaced_by_a_symlink_is_refused(tmp_path):

@@ -41,7 +41,7 @@ from .fs import (
     _CLOEXEC, _ENTRY, GAME_NAME, STORE_DIR, _ancestors, _check_game, _check_rel, _ensure_out, _fsync_path,
     _put, _remove, _remove_generation, _store_dir, _walk)
 from .lock import stderr_note, wait_for_lock, write_pid
-from .recovery import _clean, _current, _Current, clean_stale, current_generation, read_only_view
+from .recovery import _clean, _current, _Current, _refuse_unmade, clean_stale, current_generation, read_only_view
 
 __all__ = ["KitStore", "clean_stale", "read_only_view", "current_generation", "STORE_DIR", "GAME_NAME"]
 
@@ -96,6 +96,7 @@ class KitStore:
     def __enter__(self) -> "KitStore":
         if self._lock_fd is not None:
             raise RuntimeError("KitStore is already entered")
+        _refuse_unmade(self.out, self.game)      # before OUT/.pnp or a lock file is made: nothing written
         store = _store_dir(self.out)
         lock = store / f"{self.game}.lock"
         try:

@@ -39,6 +39,21 @@ def _not_made_by_pnp(link: Path, mode: int) -> OutputError:
                        field="--out", hint="move it away (pnp left it as it was) or choose another folder with --out")
 
 
+def _refuse_unmade(out: Path, game: str) -> None:
+    """Refuse OUT/<game> when it is a plain folder, a file or a special file (not a symlink at all),
+    without writing anything. Whether a symlink is pnp's is decided by _current, under the lock.
+
+    Raises:
+        OutputError: OUT/<game> exists and is not a symlink.
+    """
+    try:
+        st = os.lstat(out / game)
+    except (FileNotFoundError, NotADirectoryError):
+        return
+    if not stat.S_ISLNK(st.st_mode):
+        raise _not_made_by_pnp(out / game, st.st_mode)
+
+
 def _current(out: Path, game: str) -> _Current:
     """What OUT/<game> is now. Raises OutputError for anything but pnp's symlink (a foreign symlink,
     a plain folder, a file)."""
