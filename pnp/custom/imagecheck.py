@@ -150,10 +150,11 @@ def quality(component: str, uses: list[PictureUse]) -> list[Finding]:
         out.append(Finding(WARN, f"{component}: pictures below {WARN_DPI:g} dpi at their printed size, which a "
                                  f"print shows as soft: {_named(soft)}", RULE, build_note=True))
     if not out:
-        vectors = len(uses) - len(rasters)
+        files = len({u.facts.path for u in rasters})
+        vectors = len({u.facts.path for u in uses if u.dpi is None})
         parts = []
         if rasters:
-            parts.append(f"{len(rasters)} raster picture{'s' if len(rasters) != 1 else ''} at {WARN_DPI:g} dpi or "
+            parts.append(f"{files} raster picture{'s' if files != 1 else ''} at {WARN_DPI:g} dpi or "
                          f"more (lowest {rasters[0].dpi:.0f} dpi, {rasters[0].shown})")
         if vectors:
             parts.append(f"{vectors} SVG picture{'s' if vectors != 1 else ''} (vectors: any size)")
