@@ -261,7 +261,8 @@ class BoundLayer:
             try:
                 facts = self._pictures[text] = load_picture(text, self.ctx.spec_dir or Path("."), self.ctx.record)
             except SpecError as exc:
-                raise self._data_error(row, column, exc.message, exc.hint, "src") from None
+                raise self._data_error(None if column is None else row, column, exc.message, exc.hint,
+                                       "src") from None  # a fixed src is the template's error
         return facts
 
     def _image(self, values, row, out) -> None:
