@@ -12,8 +12,6 @@ unchanged. Expected boxes come from this file's own layers and the pixel sizes i
 """
 from __future__ import annotations
 
-import math
-import re
 from collections import Counter
 import xml.etree.ElementTree as ET
 
@@ -24,6 +22,7 @@ from typer.testing import CliRunner
 from conftest import filled_rects, mm, open_pdf, snapshot
 from pnp.cli import app
 from test_images import QUADRANTS, SVG_NS, XLINK, _expected, _png, _png_header
+from test_render_equivalence import _apply, _bbox, _matrix, _mul
 
 runner = CliRunner()
 CARD = (63.0, 88.0)
@@ -178,35 +177,6 @@ def test_right_pixels(deck):
     assert diff < 8, f"mean difference per channel {diff:.1f}"
 
 
-_NUM = r"[-+]?(?:\d+\.?\d*|\.\d+)(?:e[-+]?\d+)?"
-
-
-def _matrix(transform: str | None):
-    """The SVG transform attribute as an affine (a, b, c, d, e, f)."""
-    m = (1.0, 0.0, 0.0, 1.0, 0.0, 0.0)
-    for name, args in re.findall(r"(\w+)\(([^)]*)\)", transform or ""):
-        v = [float(n) for n in re.findall(_NUM, args)]
-        if name == "translate":
-            t = (1, 0, 0, 1, v[0], v[1] if len(v) > 1 else 0)
-        elif name == "scale":
-            t = (v[0], 0, 0, v[1] if len(v) > 1 else v[0], 0, 0)
-        elif name == "rotate":
-            r = math.radians(v[0])
-            t = (math.cos(r), math.sin(r), -math.sin(r), math.cos(r), 0, 0)
-        elif name == "matrix":
-            t = tuple(v)
-        else:
-            raise AssertionError(f"unexpected transform {name}")
-        m = _mul(m, t)
-    return m
-
-
-def _mul(m, t):
-    a, b, c, d, e, f = m
-    A, B, C, D, E, F = t
-    return (a * A + c * B, b * A + d * B, a * C + c * D, b * C + d * D, a * E + c * F + e, b * E + d * F + f)
-
-
 def _svg_pictures(path):
     """(href, (x, y, w, h)) of every <image> drawn on an SVG page: the bounding box of its rectangle
     after every enclosing transform, following <use> into <defs>."""
@@ -224,9 +194,8 @@ def _svg_pictures(path):
             return
         if tag == "image":
             w, h = float(el.get("width")), float(el.get("height"))
-            pts = [(m[0] * x + m[2] * y + m[4], m[1] * x + m[3] * y + m[5]) for x, y in ((0, 0), (w, 0), (0, h), (w, h))]
-            xs, ys = [p[0] for p in pts], [p[1] for p in pts]
-            out.append((el.get(XLINK), (min(xs), min(ys), max(xs) - min(xs), max(ys) - min(ys))))
+            x0, y0, x1, y1 = _bbox([_apply(m, x, y) for x, y in ((0, 0), (w, 0), (0, h), (w, h))])
+            out.append((el.get(XLINK), (x0, y0, x1 - x0, y1 - y0)))
             return
         for child in el:
             walk(child, m)
