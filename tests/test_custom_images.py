@@ -324,6 +324,10 @@ BAD = {
                  ("deck.csv", "line 2", "src", ["'/etc/hostname'", "absolute path"])),
     "symlink out": ("art/{image}", "name,image\nA,link.png\n", "symlink",
                     ("deck.csv", "line 2", "src", ["'art/link.png'", "outside the spec's folder"])),
+    "symlink loop": ("art/{image}", "name,image\nA,loop.png\n", "loop",
+                     ("deck.csv", "line 2", "src", ["'art/loop.png'", "cannot be followed"])),
+    "control character": ("art/{image}", "name,image\nA,a\x01.png\n", None,
+                          ("deck.csv", "line 2", "src", ["is not a file name"])),
     "not an image": ("art/{image}", "name,image\nA,notes.png\n", "text",
                      ("deck.csv", "line 2", "src", ["'art/notes.png'", "not a PNG, JPEG or SVG"])),
 }
@@ -353,6 +357,9 @@ def test_bad_picture(existing, tmp_path, monkeypatch, case):
     elif action == "symlink":
         _png(tmp_path / "outside.png", 1600, 800)
         (art / "link.png").symlink_to(tmp_path / "outside.png")
+    elif action == "loop":
+        (art / "loop.png").symlink_to(art / "loop2.png")
+        (art / "loop2.png").symlink_to(art / "loop.png")
     elif action == "text":
         (art / "notes.png").write_text("not a picture\n", encoding="utf-8")
     if case == "dot-dot":

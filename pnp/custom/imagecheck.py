@@ -25,23 +25,32 @@ from ..inputs.images import FAIL_DPI, WARN_DPI, ImageFacts, read_image
 RULE = "docs/templates.md, Images: pictures at 300 dpi or more at their printed size, never below the layer's min_dpi"
 SHOWN = 5        # pictures named in one finding
 ROWS_SHOWN = 3   # rows named per picture
+MAX_SRC_CHARS = 1024  # a picture's path
 
 
 def resolve_src(text: str, spec_dir: Path) -> Path:
     """The file ``text`` names, relative to ``spec_dir``, with symlinks resolved.
 
     Raises:
-        SpecError: an absolute path, a ``..`` part, or a path that leads out of ``spec_dir`` (through a
-            symlink); the caller adds where ``text`` came from.
+        SpecError: control characters or over MAX_SRC_CHARS characters, an absolute path, a ``..``
+            part, or a path that leads out of ``spec_dir`` (through a symlink); the caller adds where
+            ``text`` came from.
     """
     hint = "keep the art in the spec's folder (or a folder inside it) and name it relative to the spec, e.g. art/x.png"
+    if len(text) > MAX_SRC_CHARS or any(ord(c) < 32 or ord(c) == 127 for c in text):
+        shown = repr(text[:40]) + ("..." if len(text) > 40 else "")
+        raise SpecError(f"image {shown} is not a file name (control characters, or over {MAX_SRC_CHARS} characters).",
+                        hint=hint)
     parts = PurePath(text).parts
     if PurePath(text).is_absolute() or text.startswith("~"):
         raise SpecError(f"image {text!r} is an absolute path.", hint=hint)
     if ".." in parts:
         raise SpecError(f"image {text!r} leads out of the spec's folder (..).", hint=hint)
     root = spec_dir.resolve()
-    path = (root / text).resolve()
+    try:
+        path = (root / text).resolve()
+    except (OSError, RuntimeError) as exc:  # a symlink loop (RuntimeError before Python 3.13)
+        raise SpecError(f"image {text!r} cannot be followed: {exc}.", hint=hint) from None
     if not path.is_relative_to(root):
         raise SpecError(f"image {text!r} leads to {path}, outside the spec's folder (a symlink).", hint=hint)
     return path
