@@ -12,6 +12,7 @@ unchanged. Expected boxes come from this file's own layers and the pixel sizes i
 """
 from __future__ import annotations
 
+import re
 from collections import Counter
 import xml.etree.ElementTree as ET
 
@@ -379,3 +380,31 @@ def test_bad_picture(existing, tmp_path, monkeypatch, case):
             assert needle in text, (needle, text)
     assert drawn == []  # refused before any face was drawn
     assert snapshot(existing) == before
+
+
+def test_example_cards_in_a_browser_match_the_pdf(tmp_path):
+    """Chromium draws the playing-card example's SVG pages (suit icons and the joker's PNG embedded as
+    data: URLs) within 2 % of the PDF pages' pixels: a page of hearts and diamonds and the jokers'
+    page. The hearts page with its pictures' data removed differs by more, so the comparison can fail."""
+    from browser import require_chromium
+    from test_svg_fonts import _differ
+    require_chromium("compares the playing-card SVG pages with pictures to the PDF pages in a browser")
+    import pypdfium2 as pdfium
+
+    from conftest import REPO
+    from pnp.build.execute import build_kit
+    result = build_kit(str(REPO / "specs" / "playing-cards"), out=tmp_path / "out", formats=("pdf", "svg"))
+    svgs = sorted(p for p in result.files if p.suffix == ".svg")
+    doc = pdfium.PdfDocument(str(next(p for p in result.files if p.suffix == ".pdf")))
+    w_px, h_px = 210 * 4, 297 * 4
+    try:
+        hearts, jokers = 8, len(doc)  # page 8: the last hearts and the first diamonds; the last page: jokers
+        bare = tmp_path / "bare.svg"
+        bare.write_text(re.sub(r'href="data:[^"]*"', 'href=""', svgs[hearts - 1].read_text(encoding="utf-8")),
+                        encoding="utf-8")
+        same = [_differ(svgs[n - 1], doc[n - 1], tmp_path, f"p{n}", w_px, h_px) for n in (hearts, jokers)]
+        control = _differ(bare, doc[hearts - 1], tmp_path, "bare", w_px, h_px)
+    finally:
+        doc.close()
+    assert all(s <= 0.02 for s in same), [f"{s:.2%}" for s in same]
+    assert control > 0.02, f"without the pictures the page should differ, but only {control:.2%} of pixels do"
