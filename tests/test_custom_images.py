@@ -408,3 +408,21 @@ def test_example_cards_in_a_browser_match_the_pdf(tmp_path):
         doc.close()
     assert all(s <= 0.02 for s in same), [f"{s:.2%}" for s in same]
     assert control > 0.02, f"without the pictures the page should differ, but only {control:.2%} of pixels do"
+
+
+def test_watch_rebuilds_when_a_missing_picture_appears(tmp_path):
+    """A row naming a picture that is not there yet stops the build with the error; saving the file
+    (nothing else changes) rebuilds the kit."""
+    from test_watch import _stop, _until, _watch
+    spec = _game(tmp_path / "deck", _front(LAYERS[:1]), "name,image\nA,moon.png\n")
+    proc, lines = _watch(tmp_path, str(spec))
+    pdf = tmp_path / "out" / "deck" / "deck-a4.pdf"
+    try:
+        _until(lambda: any("watching" in ln for ln in lines), "the first round", lines)
+        assert any(ln.startswith("error:") and "'art/moon.png'" in ln for ln in lines) and not pdf.exists()
+        _png(tmp_path / "deck" / "art" / "moon.png", 1600, 800)
+        _until(pdf.is_file, "the build after the picture was saved", lines)
+    finally:
+        _stop(proc)
+    with open_pdf(pdf) as doc:
+        assert len(doc.pages[1].images) == 1

@@ -250,7 +250,8 @@ class BoundLayer:
 
         Raises:
             SpecError, DataError: see pnp.custom.imagecheck.load_picture, naming the data file, row,
-                column and this layer.
+                column and this layer; its ``inputs`` holds the picture's path, which `pnp watch`
+                then watches, so adding the missing file rebuilds.
         """
         text = self.src.fill(values).strip()
         if not text or any(not values.get(c, "").strip() for c in self.src.columns):
@@ -261,8 +262,9 @@ class BoundLayer:
             try:
                 facts = self._pictures[text] = load_picture(text, self.ctx.spec_dir or Path("."), self.ctx.record)
             except SpecError as exc:
-                raise self._data_error(None if column is None else row, column, exc.message, exc.hint,
-                                       "src") from None  # a fixed src is the template's error
+                err = self._data_error(None if column is None else row, column, exc.message, exc.hint, "src")
+                err.inputs = (Path(exc.file),) if exc.file else ()  # `pnp watch` waits for the file too
+                raise err from None
         return facts
 
     def _image(self, values, row, out) -> None:
