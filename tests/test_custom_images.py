@@ -426,3 +426,18 @@ def test_watch_rebuilds_when_a_missing_picture_appears(tmp_path):
         _stop(proc)
     with open_pdf(pdf) as doc:
         assert len(doc.pages[1].images) == 1
+
+
+def test_pictures_of_a_component_are_bounded_together(tmp_path, monkeypatch):
+    """The distinct picture files of one component are bounded in total bytes (each is embedded in
+    the PDF): the row whose file passes the limit is named; nothing is drawn."""
+    from pnp.custom import imagecheck
+    spec = _game(tmp_path / "deck", _front(LAYERS[:1]), "name,image\nA,a.png\nB,b.png\nC,a.png\nD,c.png\n",
+                 {"a.png": (1600, 800), "b.png": (1600, 800), "c.png": (1600, 800)})
+    sizes = sorted((tmp_path / "deck" / "art" / n).stat().st_size for n in ("a.png", "b.png", "c.png"))
+    monkeypatch.setattr(imagecheck, "MAX_PICTURE_BYTES", sizes[0] + sizes[1] + sizes[2] - 1)
+    r = runner.invoke(app, ["build", str(spec), "--out", str(tmp_path / "out")])
+    text = " ".join(r.output.split())
+    assert r.exit_code == 2 and "Traceback" not in r.output, r.output
+    assert "deck.csv, line 5, field src" in text and "3 picture files" in text
+    assert not (tmp_path / "out" / "deck").exists()

@@ -26,6 +26,7 @@ RULE = "docs/templates.md, Images: pictures at 300 dpi or more at their printed 
 SHOWN = 5        # pictures named in one finding
 ROWS_SHOWN = 3   # rows named per picture
 MAX_SRC_CHARS = 1024  # a picture's path
+MAX_PICTURE_BYTES = 1024 ** 3  # the distinct picture files of one component, together: each is embedded once
 
 
 def resolve_src(text: str, spec_dir: Path) -> Path:
@@ -111,9 +112,11 @@ def scan(rows, paths, faces) -> list[PictureUse]:
     template; ``faces``: template path -> bound Face), checked before anything is drawn.
 
     Raises:
-        SpecError, DataError: a bad ``src`` or picture file, naming the data file, row, column and layer.
+        SpecError, DataError: a bad ``src`` or picture file, naming the data file, row, column and
+            layer; the distinct files together over MAX_PICTURE_BYTES, naming the row that passed it.
     """
     uses: dict[tuple[int, Path], PictureUse] = {}
+    sizes: dict[Path, int] = {}
     for row, pair in zip(rows, paths):
         values = row.values if row is not None else {}
         for path in pair:
@@ -125,6 +128,10 @@ def scan(rows, paths, faces) -> list[PictureUse]:
                 facts = layer.picture(values, row)
                 if facts is None:
                     continue
+                if facts.path not in sizes:
+                    sizes[facts.path] = facts.path.stat().st_size
+                    if sum(sizes.values()) > MAX_PICTURE_BYTES:
+                        _too_much(layer, row, len(sizes))
                 use = uses.get((id(layer), facts.path))
                 if use is None:
                     L = layer.place.layer
@@ -135,6 +142,17 @@ def scan(rows, paths, faces) -> list[PictureUse]:
                 if row is not None and row.number not in use.rows:
                     use.rows.append(row.number)
     return list(uses.values())
+
+
+def _too_much(layer, row, count: int) -> None:
+    message = (f"the {count:,} picture files named so far hold over {MAX_PICTURE_BYTES // 1024 ** 3} GiB "
+               f"(limit for one component; {layer.place.label}).")
+    hint = "save the pictures smaller: 300 dpi at their printed size is enough"
+    table = layer.ctx.table
+    if row is None or table is None:
+        raise SpecError(message, file=layer.place.file, line=layer.place.line_of("src"), field="src", hint=hint)
+    column = layer.src.columns[0] if layer.src.columns else None
+    raise table.error(row.number, column, message, hint, field="src")
 
 
 def _named(uses: list[PictureUse], least: bool = False) -> str:
