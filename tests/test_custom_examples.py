@@ -65,31 +65,82 @@ def kits(tmp_path_factory):
     return {name: build_kit(str(EXAMPLES / name), out=out) for name in ("playing-cards", "questions")}
 
 
-def _suit(page, card) -> str:
-    """The suit drawn large in the card's middle, told by its filled shapes: a heart is two circles and
-    a triangle, a diamond one polygon, a spade two circles and two triangles, a club four circles and a
-    stem; a joker has none filled."""
-    x, y, w, h = card
-    cx, cy = x + w / 2, y + h / 2
-    n = sum(1 for c in page.curves if c.get("fill") and abs(mm(c["x0"] + c["x1"]) / 2 - cx) < 14
-            and abs(mm(c["top"] + c["bottom"]) / 2 - cy) < 14 and mm(c["x1"] - c["x0"]) > 3)
-    return {3: "hearts", 1: "diamonds", 4: "spades", 5: "clubs", 0: "joker"}.get(n, f"?{n}")
+SUITS = ("spades", "hearts", "diamonds", "clubs")
+PIP_DPI = 100
+
+
+def _pip_box() -> tuple[float, float, float, float]:
+    """(x, y, w, h) mm of the centre pip: the largest image layer of front.yaml drawing a suit icon."""
+    layers = yaml.safe_load((EXAMPLES / "playing-cards" / "front.yaml").read_text(encoding="utf-8"))["layers"]
+    pips = [L for L in layers if L.get("type") == "image" and str(L.get("src", "")).startswith("icons/")
+            and "w" in L]
+    pip = max(pips, key=lambda L: _length(L["w"]))
+    return tuple(_length(pip[k]) for k in ("x", "y", "w", "h"))
+
+
+def _inked(im):
+    """A boolean array of ``im`` (RGB or RGBA): True where it is clearly not white (or, with alpha, opaque)."""
+    import numpy as np
+    if im.mode == "RGBA":
+        return np.asarray(im.getchannel("A")) > 128
+    return np.asarray(im.convert("RGB")).min(axis=2) < 200
+
+
+def _icon_masks(w_mm: float, h_mm: float) -> dict:
+    """Each suit's SVG file, rendered by cairosvg (not by pnp) into the pip box as "contain" places it."""
+    import io
+
+    import cairosvg
+    from PIL import Image
+    side = min(w_mm, h_mm)  # the icons are square
+    n = round(side / 25.4 * PIP_DPI)
+    W, H = round(w_mm / 25.4 * PIP_DPI), round(h_mm / 25.4 * PIP_DPI)
+    out = {}
+    for suit in SUITS:
+        png = cairosvg.svg2png(url=str(EXAMPLES / "playing-cards" / "icons" / f"{suit}.svg"), output_width=n,
+                               output_height=n)
+        canvas = Image.new("RGBA", (W, H), (0, 0, 0, 0))
+        canvas.paste(Image.open(io.BytesIO(png)).convert("RGBA"), ((W - n) // 2, (H - n) // 2))
+        out[suit] = _inked(canvas)
+    return out
+
+
+def _suit(bitmap, card, pip, masks) -> str:
+    """The suit whose icon the card's centre pip shows: the rendered crop compared pixel by pixel
+    with each icon (intersection over union above 0.92); "joker" when none matches."""
+    px = PIP_DPI / 25.4
+    x, y = card[0] + pip[0], card[1] + pip[1]
+    H, W = next(iter(masks.values())).shape
+    got = _inked(bitmap.crop((round(x * px), round(y * px), round(x * px) + W, round(y * px) + H)))
+    best, score = "joker", 0.92  # a spade and a club overlap by about 0.83
+    for suit, mask in masks.items():
+        iou = (got & mask).sum() / max((got | mask).sum(), 1)
+        if iou > score:
+            best, score = suit, iou
+    return best
 
 
 def test_playing_cards_read_back(kits):
     rows = _rows("playing-cards")
     boxes = _text_boxes("playing-cards")
     seen, suits = Counter(), Counter()
+    pip = _pip_box()
+    masks = _icon_masks(pip[2], pip[3])
+    import pypdfium2 as pdfium
+    doc = pdfium.PdfDocument(str(pdf_of(kits["playing-cards"])))
+    bitmaps: dict[int, object] = {}
     with open_pdf(pdf_of(kits["playing-cards"])) as pdf:
         cards = list(_cards(pdf, 63.0, 88.0))
         assert len(cards) == len(rows)
         for page, card in cards:
+            if page.page_number not in bitmaps:
+                bitmaps[page.page_number] = doc[page.page_number - 1].render(scale=PIP_DPI / 72).to_pil()
             chars = _chars_in(page, card, pad=1.0)
             for c in chars:  # no glyph outside the trim or its text box
                 assert _inside(c, card), c["text"]
                 assert any(_inside(c, (card[0] + bx, card[1] + by, bw, bh)) for bx, by, bw, bh in boxes), c["text"]
             seen["".join(sorted(c["text"] for c in chars if c["text"].strip()))] += 1
-            suits[_suit(page, card)] += 1
+            suits[_suit(bitmaps[page.page_number], card, pip, masks)] += 1
     # the rank twice (both corner indices) and the name once, on the same card
     want = Counter("".join(sorted(r["rank"] * 2 + r["name"].replace(" ", "") + ("JOKER" if r["suit"] == "joker" else "")))
                    for r in rows)

@@ -19,7 +19,7 @@ from pathlib import Path
 from typing import Mapping, Sequence
 
 from ..core.errors import SpecError, ValidationFailed
-from ..core.findings import FAIL, Finding
+from ..core.findings import FAIL, WARN, Finding
 from ..core.ir import Component
 from ..games import Game, KitContext, get_game, registry
 from ..inputs.resources import builtin_spec, specs_dir
@@ -245,6 +245,7 @@ def plan_target(target: str, loaded: LoadedSpec, request: Request) -> TargetPlan
         notes = (f"--duplex {request.opts.duplex} ignored: no part of {loaded.game.title} has a printed back, so "
                  "the kit prints one-sided.",)
     notes += format_notes(loaded, components, request)
+    notes += tuple(f"warning: {f.check} [{f.rule}]" for f in findings if f.status == WARN and f.build_note)
     fit = [] if request.full else board_fit(components, [sheet], opts.overlap)
     if request.full:  # validate: does each board fit every standard paper, or in how many pieces
         findings = findings + board_fit(components, [load_sheet(p) for p in available_papers()], opts.overlap)

@@ -50,6 +50,7 @@ def _round(targets: Sequence[str], request: Request, out: Path, watched: set[Pat
         except PnpError as exc:
             if getattr(exc, "file", None):  # the file at fault is watched, so fixing it rebuilds
                 found.add(Path(exc.file).resolve())
+            found.update(Path(p).resolve() for p in getattr(exc, "inputs", ()))  # e.g. a missing picture
             say(f"error: {exc} (the last good kit is kept)")
             if preview is not None:
                 preview.kit_error(index, exc)

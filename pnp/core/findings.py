@@ -14,10 +14,13 @@ class Finding:
         status: "pass", "fail" or "warning".
         check: what was checked, with its numbers ("34 tiles, each 3x3 with 4 black cells").
         rule: where the requirement comes from ("Nonads rules: Tiles").
+        build_note: a warning that `pnp build` prints too, as a note (it is about the printed kit,
+            e.g. a picture's resolution); other warnings only `pnp validate` shows.
     """
     status: str
     check: str
     rule: str
+    build_note: bool = False
 
 
 def verdict(ok: bool, check: str, rule: str, warn: bool = False) -> Finding:

@@ -1,5 +1,5 @@
 """The rules checks a data-driven spec declares (``checks:``), run by `pnp validate` and `pnp build`,
-and a warning for text boxes outside the safe area.
+a warning for text boxes outside the safe area, and the print quality of pictures (pnp.custom.imagecheck).
 
 Each check counts parts (a row counts as many times as its copies) or looks at cells, and its
 Finding names what it checked with its numbers; the rule cited is the spec's own line ("the
@@ -12,6 +12,7 @@ from collections import Counter
 from ..core.findings import Finding, verdict
 from ..core.fonts import missing_glyphs
 from ..games import KitContext
+from .imagecheck import quality
 from .parts import Ready, ready, template_columns
 from .spec import CustomSpec
 from .table import key
@@ -42,6 +43,7 @@ def run_checks(spec: CustomSpec, ctx: KitContext, lines: dict) -> list[Finding]:
         found = safe_area(r)
         if found is not None:
             out.append(found)
+        out += quality(r.spec.name, r.pictures)
     return out
 
 

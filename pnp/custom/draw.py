@@ -15,9 +15,11 @@ from typing import Callable
 
 from ..core.errors import SpecError
 from ..core.fonts import missing_glyphs
-from ..core.ir import Circle, Group, Line, Polygon, Rect, Text
+from ..core.ir import Circle, Group, Image, Line, Polygon, Rect, Text
+from ..inputs.images import ImageFacts
+from .imagecheck import load_picture
 from .table import Row, Table, key
-from .template import Placed, TextLayer, WhenSpec, parse_placeholders
+from .template import ImageLayer, Placed, TextLayer, WhenSpec, parse_placeholders
 from .textfit import fit
 
 MAX_TEXT_CHARS = 5000  # characters one text layer sets: a tarot card full of 4 pt text holds about 3,000
@@ -92,11 +94,15 @@ class Filler:
 
 @dataclass
 class Context:
-    """What binding needs: the part size (mm), the data's column keys (None: no data) and the table."""
+    """What binding needs: the part size (mm), the data's column keys (None: no data) and the table;
+    for image layers the spec's folder (``src`` is relative to it) and ``record``, called with each
+    picture file's path (for `pnp watch`)."""
     width: float
     height: float
     columns: set[str] | None
     table: Table | None
+    spec_dir: Path | None = None
+    record: Callable[[Path], None] | None = None
 
 
 def _when(spec, place: Placed, ctx: Context) -> Callable[[dict], bool] | None:
@@ -128,7 +134,11 @@ class BoundLayer:
         data = ctx.table.path if ctx.table else None
         self.text = (Filler(layer.text, place.file, place.line_of("text"), "text", ctx.columns, data)
                      if isinstance(layer, TextLayer) else None)
+        self.src = (Filler(layer.src, place.file, place.line_of("src"), "src", ctx.columns, data)
+                    if isinstance(layer, ImageLayer) else None)
+        self._pictures: dict[str, ImageFacts] = {}
         self.varying = (self.show is not None or (self.text is not None and self.text.constant is None)
+                        or (self.src is not None and self.src.constant is None)
                         or any(getattr(c, "varying", False) for c in self.colours.values()))
         self.draw = getattr(self, "_" + ("rect" if layer.type == "rounded" else layer.type))
         w, h = ctx.width, ctx.height
@@ -233,6 +243,41 @@ class BoundLayer:
         lines = tuple(Text(tx, top + base, line, size_pt=got.size_pt, anchor=anchor, fill=colour, bold=L.bold)
                       for line, base in zip(got.lines, got.baselines) if line)
         out.append(Group(lines, dx=x + w / 2, dy=y + h / 2, rotate=float(L.rotate)))
+
+    def picture(self, values: dict, row: Row | None) -> ImageFacts | None:
+        """The checked picture file an image layer draws for ``row`` (None when a column its ``src``
+        names is empty, or it fills in empty: no picture on that part); each file is checked once per build.
+
+        Raises:
+            SpecError, DataError: see pnp.custom.imagecheck.load_picture, naming the data file, row,
+                column and this layer; its ``inputs`` holds the picture's path, which `pnp watch`
+                then watches, so adding the missing file rebuilds.
+        """
+        text = self.src.fill(values).strip()
+        if not text or any(not values.get(c, "").strip() for c in self.src.columns):
+            return None
+        facts = self._pictures.get(text)
+        if facts is None:
+            column = self.src.columns[0] if self.src.columns else None
+            try:
+                facts = self._pictures[text] = load_picture(text, self.ctx.spec_dir or Path("."), self.ctx.record)
+            except SpecError as exc:
+                err = self._data_error(None if column is None else row, column, exc.message, exc.hint, "src")
+                err.inputs = (Path(exc.file),) if exc.file else ()  # `pnp watch` waits for the file too
+                raise err from None
+        return facts
+
+    def _image(self, values, row, out) -> None:
+        facts = self.picture(values, row)
+        if facts is None:
+            return
+        L, (x, y, w, h) = self.place.layer, self.box
+        if L.rotate == 0:
+            out.append(Image(x, y, w, h, str(facts.path), L.fit))
+            return
+        bw, bh = (h, w) if L.rotate in (90, 270) else (w, h)
+        out.append(Group((Image(-bw / 2, -bh / 2, bw, bh, str(facts.path), L.fit),), dx=x + w / 2, dy=y + h / 2,
+                         rotate=float(L.rotate)))
 
 
 class Face:

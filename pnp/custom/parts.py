@@ -2,7 +2,8 @@
 
 ready(spec, ctx) does it once per build (ctx.once), so the rules checks and the drawing share one
 read of every data file and template; each file read is recorded in ctx.used so `pnp watch`
-rebuilds when it changes. components() then draws every face: the number of parts is bounded
+rebuilds when it changes; so is every picture an image layer draws, checked here, before anything
+is drawn (pnp.custom.imagecheck). components() then draws every face: the number of parts is bounded
 (MAX_PARTS) before the first face is drawn, and any text that does not fit, colour that is not a
 colour or glyph the font lacks is refused before a page is imposed.
 """
@@ -15,6 +16,7 @@ from ..core.errors import SpecError
 from ..core.ir import Component
 from ..games import KitContext
 from .draw import Context, Face, Filler
+from .imagecheck import PictureUse, scan
 from .spec import MAX_COPIES, ComponentSpec, CustomSpec
 from .table import Row, Table, key, read_table
 from .template import Placed, load_template, parse_placeholders, resolve
@@ -25,8 +27,8 @@ MAX_BACKS = 26      # distinct backs of one component (each becomes its own run 
 
 @dataclass
 class Ready:
-    """One component with its ``table`` (None without data), ``rows`` ([None] without data) and
-    each row's ``copies``."""
+    """One component with its ``table`` (None without data), ``rows`` ([None] without data), each
+    row's ``copies`` and the ``pictures`` its image layers draw (every file checked)."""
     spec: ComponentSpec
     table: Table | None
     rows: list[Row | None]
@@ -34,6 +36,7 @@ class Ready:
     faces: dict[Path, Face]
     paths: list[tuple[Path, Path | None]]
     line: int | None
+    pictures: list[PictureUse]
 
 
 def _record(ctx: KitContext, path: Path) -> None:
@@ -48,7 +51,7 @@ def template_columns(layers: list[Placed]) -> dict[str, str]:
     cols: dict[str, str] = {}
     for p in layers:
         L = p.layer
-        for f in ("text", "fill", "stroke", "colour", "when"):
+        for f in ("text", "fill", "stroke", "colour", "when", "src"):
             value = getattr(L, f, None)
             if f == "when" and value is not None:
                 names = {key(value if isinstance(value, str) else value.column)}
@@ -151,9 +154,10 @@ def _ready(spec: CustomSpec, index: int, comp: ComponentSpec, ctx: KitContext, l
         for field, filler in fillers.items():
             path = got[field] = template(filler.fill(values), field, row, table)
             if path not in faces:
-                faces[path] = Face(loaded[path], Context(*comp.size, cols, table))
+                faces[path] = Face(loaded[path], Context(*comp.size, cols, table, spec_dir,
+                                                         lambda p: _record(ctx, p)))
         paths.append((got["front"], got["back"]))
-    return Ready(comp, table, rows, copies, faces, paths, line)
+    return Ready(comp, table, rows, copies, faces, paths, line, scan(rows, paths, faces))
 
 
 def _copies(comp: ComponentSpec, row: Row | None, table: Table | None) -> int:

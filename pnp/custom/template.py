@@ -1,4 +1,4 @@
-"""Card templates: YAML layouts of layers (rect, circle, polygon, line, text) in mm or % of the part.
+"""Card templates: YAML layouts of layers (rect, circle, polygon, line, text, image) in mm or % of the part.
 
 A template file holds ``layers:`` (drawn in order, later on top) and may ``include:`` other template
 files, whose layers are drawn first. A layer may have a ``name`` and a later layer may ``extends:``
@@ -152,8 +152,29 @@ class TextLayer(_Layer):
     line_spacing: BoundedFloat(1.0, 3.0, "line spacing as a multiple of the font size, e.g. 1.2") = 1.2
 
 
+class _Boxed(_Layer):
+    """A layer drawn in the box (x, y, w, h); default: the whole part."""
+    x: D = ZERO
+    y: D = ZERO
+    w: D = FULL
+    h: D = FULL
+
+
+class ImageLayer(_Boxed):
+    """A picture file (PNG, JPEG or SVG; ``src`` beside the spec, may hold placeholders) in the box
+    (x, y, w, h): ``fit`` contain, cover or stretch, always clipped to the box; ``rotate`` turns the
+    box's contents clockwise about its centre. A raster printed below ``min_dpi`` dots per inch fails
+    the build (below 300 it is a warning); see pnp.custom.imagecheck."""
+    type: Literal["image"]
+    src: str
+    fit: Literal["contain", "cover", "stretch"] = "contain"
+    rotate: Literal[0, 90, 180, 270] = 0
+    min_dpi: BoundedFloat(1, 300, "the lowest resolution to accept, dots per inch, e.g. 100") = 150.0
+
+
 LAYER_TYPES: dict[str, type[_Layer]] = {"rect": RectLayer, "rounded": RectLayer, "circle": CircleLayer,
-                                        "polygon": PolygonLayer, "line": LineLayer, "text": TextLayer}
+                                        "polygon": PolygonLayer, "line": LineLayer, "text": TextLayer,
+                                        "image": ImageLayer}
 
 
 class _TemplateFile(SpecModel):

@@ -1,0 +1,189 @@
+"""The pictures of template ``image`` layers: each file found inside the spec's folder and checked
+before anything is drawn, and their print quality at the size they are printed.
+
+A layer's ``src`` (after its placeholders are filled) is a path relative to the spec's folder. An
+absolute path, a ``..`` part or a symlink leading out of the spec's folder is refused: a spec someone
+sends you cannot make pnp read (and print) a file elsewhere on your computer. The file itself is then
+checked by pnp.inputs.images.read_image (missing, not a regular file, too large, too many pixels,
+truncated, not PNG/JPEG/SVG).
+
+Print quality (docs/templates.md, "Images"): a raster picture printed at ``w`` x ``h`` mm has
+``pixels / (mm / 25.4)`` dots per inch along each axis, the smaller of the two counting. Below
+WARN_DPI (300) a print shows soft edges: a warning. Below the layer's ``min_dpi`` (default FAIL_DPI,
+150) the picture prints visibly blurred: a failed check, which stops `pnp build`. SVG art has no dpi.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from pathlib import Path, PurePath
+from typing import Callable
+
+from ..core.errors import SpecError
+from ..core.findings import FAIL, PASS, WARN, Finding
+from ..inputs.images import FAIL_DPI, WARN_DPI, ImageFacts, read_image
+
+RULE = "docs/templates.md, Images: pictures at 300 dpi or more at their printed size, never below the layer's min_dpi"
+SHOWN = 5        # pictures named in one finding
+ROWS_SHOWN = 3   # rows named per picture
+MAX_SRC_CHARS = 1024  # a picture's path
+MAX_PICTURE_BYTES = 1024 ** 3  # the distinct picture files of one component, together: each is embedded once
+
+
+def resolve_src(text: str, spec_dir: Path) -> Path:
+    """The file ``text`` names, relative to ``spec_dir``, with symlinks resolved.
+
+    Raises:
+        SpecError: control characters or over MAX_SRC_CHARS characters, an absolute path, a ``..``
+            part, or a path that leads out of ``spec_dir`` (through a symlink); the caller adds where
+            ``text`` came from.
+    """
+    hint = "keep the art in the spec's folder (or a folder inside it) and name it relative to the spec, e.g. art/x.png"
+    if len(text) > MAX_SRC_CHARS or any(ord(c) < 32 or ord(c) == 127 for c in text):
+        shown = repr(text[:40]) + ("..." if len(text) > 40 else "")
+        raise SpecError(f"image {shown} is not a file name (control characters, or over {MAX_SRC_CHARS} characters).",
+                        hint=hint)
+    parts = PurePath(text).parts
+    if PurePath(text).is_absolute() or text.startswith("~"):
+        raise SpecError(f"image {text!r} is an absolute path.", hint=hint)
+    if ".." in parts:
+        raise SpecError(f"image {text!r} leads out of the spec's folder (..).", hint=hint)
+    root = spec_dir.resolve()
+    try:
+        path = (root / text).resolve()
+    except (OSError, RuntimeError) as exc:  # a symlink loop (RuntimeError before Python 3.13)
+        raise SpecError(f"image {text!r} cannot be followed: {exc}.", hint=hint) from None
+    if not path.is_relative_to(root):
+        raise SpecError(f"image {text!r} leads to {path}, outside the spec's folder (a symlink).", hint=hint)
+    return path
+
+
+def load_picture(text: str, spec_dir: Path, record: Callable[[Path], None] | None = None) -> ImageFacts:
+    """The checked picture ``text`` names (resolve_src, then read_image); its path is passed to
+    ``record`` before it is read, so `pnp watch` rebuilds when a missing or broken file is fixed.
+
+    Raises:
+        SpecError: see resolve_src and pnp.inputs.images.read_image (the message names the file).
+    """
+    path = resolve_src(text, spec_dir)
+    if record is not None:
+        record(path)
+    try:
+        return read_image(path, field="src")
+    except SpecError as exc:
+        raise SpecError(f"image {text!r}: {exc.message}", file=path, field="src", hint=exc.hint) from None
+
+
+def printed_size(size: tuple[float, float], box_w: float, box_h: float, fit: str) -> tuple[float, float]:
+    """The size in mm a picture of intrinsic ``size`` (any unit) is printed at in a box_w x box_h mm
+    box: ``contain`` fits it inside, ``cover`` fills the box (the overflow is clipped off), ``stretch``
+    is the box."""
+    if fit == "stretch":
+        return box_w, box_h
+    iw, ih = size
+    scale = (min if fit == "contain" else max)(box_w / iw, box_h / ih)
+    return iw * scale, ih * scale
+
+
+@dataclass
+class PictureUse:
+    """One picture file drawn by one layer: ``shown`` (the src as filled in), the printed ``size`` in
+    mm, its ``dpi`` (None for SVG), the layer's ``min_dpi`` and the data ``rows`` that draw it."""
+    label: str
+    shown: str
+    facts: ImageFacts
+    size: tuple[float, float]
+    dpi: float | None
+    min_dpi: float
+    rows: list[int] = field(default_factory=list)
+
+    def describe(self, least: bool = False) -> str:
+        """'art/x.png printed 40.0 x 30.0 mm at 120 dpi (front.yaml layer 3 (image), rows 2, 5)';
+        with ``least``, the layer's minimum after the dpi."""
+        rows = ""
+        if self.rows:
+            more = f" and {len(self.rows) - ROWS_SHOWN} more" if len(self.rows) > ROWS_SHOWN else ""
+            rows = f", row{'s' if len(self.rows) > 1 else ''} {', '.join(map(str, self.rows[:ROWS_SHOWN]))}{more}"
+        return (f"{self.shown} printed {self.size[0]:.1f} x {self.size[1]:.1f} mm at {self.dpi:.0f} dpi"
+                f"{f' (min_dpi {self.min_dpi:g})' if least else ''} ({self.label}{rows})")
+
+
+def scan(rows, paths, faces) -> list[PictureUse]:
+    """Every picture each row draws (``rows``: Row or None; ``paths``: each row's (front, back)
+    template; ``faces``: template path -> bound Face), checked before anything is drawn.
+
+    Raises:
+        SpecError, DataError: a bad ``src`` or picture file, naming the data file, row, column and
+            layer; the distinct files together over MAX_PICTURE_BYTES, naming the row that passed it.
+    """
+    uses: dict[tuple[int, Path], PictureUse] = {}
+    sizes: dict[Path, int] = {}
+    for row, pair in zip(rows, paths):
+        values = row.values if row is not None else {}
+        for path in pair:
+            if path is None:
+                continue
+            for layer in faces[path].layers:
+                if layer.src is None or (layer.show is not None and not layer.show(values)):
+                    continue
+                facts = layer.picture(values, row)
+                if facts is None:
+                    continue
+                if facts.path not in sizes:
+                    sizes[facts.path] = facts.path.stat().st_size
+                    if sum(sizes.values()) > MAX_PICTURE_BYTES:
+                        _too_much(layer, row, len(sizes))
+                use = uses.get((id(layer), facts.path))
+                if use is None:
+                    L = layer.place.layer
+                    _x, _y, w, h = layer.box
+                    size = printed_size(facts.size, *((h, w) if L.rotate in (90, 270) else (w, h)), L.fit)
+                    use = uses[id(layer), facts.path] = PictureUse(layer.place.label, layer.src.fill(values).strip(),
+                                                                   facts, size, facts.dpi_at(*size), L.min_dpi)
+                if row is not None and row.number not in use.rows:
+                    use.rows.append(row.number)
+    return list(uses.values())
+
+
+def _too_much(layer, row, count: int) -> None:
+    message = (f"the {count:,} picture files named so far hold over {MAX_PICTURE_BYTES // 1024 ** 3} GiB "
+               f"(limit for one component; {layer.place.label}).")
+    hint = "save the pictures smaller: 300 dpi at their printed size is enough"
+    table = layer.ctx.table
+    if row is None or table is None:
+        raise SpecError(message, file=layer.place.file, line=layer.place.line_of("src"), field="src", hint=hint)
+    column = layer.src.columns[0] if layer.src.columns else None
+    raise table.error(row.number, column, message, hint, field="src")
+
+
+def _named(uses: list[PictureUse], least: bool = False) -> str:
+    more = f"; and {len(uses) - SHOWN} more" if len(uses) > SHOWN else ""
+    return "; ".join(u.describe(least) for u in uses[:SHOWN]) + more
+
+
+def quality(component: str, uses: list[PictureUse]) -> list[Finding]:
+    """The print-quality findings of one component's pictures: a FAIL naming each raster below its
+    layer's min_dpi, a WARN naming each below WARN_DPI, else one PASS; none without pictures."""
+    if not uses:
+        return []
+    rasters = sorted((u for u in uses if u.dpi is not None), key=lambda u: u.dpi)
+    low = [u for u in rasters if u.dpi < u.min_dpi]
+    soft = [u for u in rasters if u.min_dpi <= u.dpi < WARN_DPI]
+    out = []
+    if low:
+        out.append(Finding(FAIL, f"{component}: pictures below the lowest resolution their layer accepts (min_dpi, "
+                                 f"{FAIL_DPI:g} dpi unless the layer sets it), which print blurred: "
+                                 f"{_named(low, True)}", RULE))
+    if soft:
+        out.append(Finding(WARN, f"{component}: pictures below {WARN_DPI:g} dpi at their printed size, which a "
+                                 f"print shows as soft: {_named(soft)}", RULE, build_note=True))
+    if not out:
+        files = len({u.facts.path for u in rasters})
+        vectors = len({u.facts.path for u in uses if u.dpi is None})
+        parts = []
+        if rasters:
+            parts.append(f"{files} raster picture{'s' if files != 1 else ''} at {WARN_DPI:g} dpi or "
+                         f"more (lowest {rasters[0].dpi:.0f} dpi, {rasters[0].shown})")
+        if vectors:
+            parts.append(f"{vectors} SVG picture{'s' if vectors != 1 else ''} (vectors: any size)")
+        out.append(Finding(PASS, f"{component}: {', '.join(parts)} at their printed size", RULE))
+    return out
