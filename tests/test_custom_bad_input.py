@@ -71,7 +71,7 @@ CASES = {
     "extends an unknown layer": ("", FRONT + "  - {extends: title, x: 10}\n", None, None,
                                  ("front.yaml", "line 4", "layers.2.extends", ["extends 'title'"])),
     "text box past the trim": ("", FRONT.replace("x: 5, y: 5, w: 53", "x: 15, y: 5, w: 53"), None, None,
-                               ("front.yaml", "line 3", "x", ["reaches past the 63 x 88 mm part"])),
+                               ("front.yaml", "line 3", "x", ["reaches past the 63.5 x 88.9 mm part"])),
     "missing template": ("", None, None, None, None),
 }
 

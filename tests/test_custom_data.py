@@ -93,7 +93,7 @@ def test_new_on_a_workbook_builds_without_edits(tmp_path, fmt):
     assert "These are my notes" not in text and "autumn edition" not in text
     with open_pdf(pdf) as doc:  # poker-size cards, one per row
         cards = [r for p in doc.pages[1:] for r in filled_rects(p, (1.0, 1.0, 1.0))
-                 if abs(r[2] - 63) < 0.1 and abs(r[3] - 88) < 0.1]
+                 if abs(r[2] - 63.5) < 0.1 and abs(r[3] - 88.9) < 0.1]
     assert len(cards) == len(WORDS)
     r = runner.invoke(app, ["validate", str(game)])
     assert r.exit_code == 0 and "PASS" in r.output
@@ -119,7 +119,7 @@ def test_rounded_cut_lines(tmp_path):
     cut = next(g for g in root.iter("{http://www.w3.org/2000/svg}g")
                if g.get("{http://www.inkscape.org/namespaces/inkscape}label") == "cut")
     rects = cut.findall(".//s:rect", ns)
-    assert rects and all(abs(float(r.get("width")) - 63) < 0.1 and abs(float(r.get("height")) - 88) < 0.1
+    assert rects and all(abs(float(r.get("width")) - 63.5) < 0.1 and abs(float(r.get("height")) - 88.9) < 0.1
                          and float(r.get("rx")) == 3.0 == float(r.get("ry")) for r in rects)
 
 
@@ -149,7 +149,7 @@ def test_tabletop_simulator_deck_of_rounded_cards(tmp_path):
     [sheet] = deck["CustomDeck"].values()
     img = Image.open(unquote(urlparse(sheet["FaceURL"]).path))
     w, h = img.size[0] / sheet["NumWidth"], img.size[1] / sheet["NumHeight"]
-    assert abs(w / h - 63 / 88) < 0.01
+    assert abs(w / h - 63.5 / 88.9) < 0.01
 
 
 def test_hidden_sheets_are_skipped_unless_named(tmp_path):
@@ -184,7 +184,27 @@ def test_new_takes_a_copies_column_as_the_count(tmp_path):
     pdf = tmp_path / "out" / "monsters" / "monsters-a4.pdf"
     with open_pdf(pdf) as doc:
         cards = [r for p in doc.pages[1:] for r in filled_rects(p, (1.0, 1.0, 1.0))
-                 if abs(r[2] - 63) < 0.1 and abs(r[3] - 88) < 0.1]
+                 if abs(r[2] - 63.5) < 0.1 and abs(r[3] - 88.9) < 0.1]
     assert len(cards) == 3 + 1 + 2
     text = " ".join(p.extract_text() for p in pypdf.PdfReader(pdf).pages[1:])
     assert text.count("Goblin") == 3 and "Copies" not in text
+
+
+@pytest.mark.parametrize("name,inches", [("poker", (2.5, 3.5)), ("bridge", (2.25, 3.5)), ("tarot", (70 / 25.4, 120 / 25.4))])
+def test_named_card_sizes_print_at_their_standard_size(rules, tmp_path, name, inches):
+    """A named size is the card the field means by it (shared/PRINT.md; poker 2.5 x 3.5 in is what
+    The Game Crafter's 825 x 1125 px template at 300 dpi with 1/8 in bleed is made for): the white
+    card faces read back from the PDF measure that many mm."""
+    folder = tmp_path / "g" / "deck"
+    folder.mkdir(parents=True)
+    (folder / "cards.csv").write_text("no,word,clue\n1,TREE,a plant\n", encoding="utf-8")
+    (tmp_path / "rules.md").write_text((rules / "rules.md").read_text(encoding="utf-8"), encoding="utf-8")
+    _game(folder, "cards.csv")
+    spec = folder / "words.yaml"
+    spec.write_text(spec.read_text(encoding="utf-8").replace("size: mini-euro", f"size: {name}"), encoding="utf-8")
+    w, h = (v * 25.4 for v in inches)
+    result = build_kit(str(spec), out=tmp_path / "out", formats=("pdf",))
+    with open_pdf(pdf_of(result)) as doc:
+        faces = [r for p in doc.pages[1:] for r in filled_rects(p, (1.0, 1.0, 1.0))
+                 if abs(r[2] - w) < 0.1 and abs(r[3] - h) < 0.1]
+    assert len(faces) == 1, f"no {w:.2f} x {h:.2f} mm card face"

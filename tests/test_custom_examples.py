@@ -130,7 +130,7 @@ def test_playing_cards_read_back(kits):
     doc = pdfium.PdfDocument(str(pdf_of(kits["playing-cards"])))
     bitmaps: dict[int, object] = {}
     with open_pdf(pdf_of(kits["playing-cards"])) as pdf:
-        cards = list(_cards(pdf, 63.0, 88.0))
+        cards = list(_cards(pdf, 63.5, 88.9))  # poker: 2.5 x 3.5 in
         assert len(cards) == len(rows)
         for page, card in cards:
             if page.page_number not in bitmaps:

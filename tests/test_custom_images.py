@@ -26,7 +26,7 @@ from test_images import QUADRANTS, SVG_NS, XLINK, _expected, _png, _png_header
 from test_render_equivalence import _apply, _bbox, _matrix, _mul
 
 runner = CliRunner()
-CARD = (63.0, 88.0)
+CARD = (63.5, 88.9)  # poker: 2.5 x 3.5 in
 WHITE = (1.0, 1.0, 1.0)
 TOL = 0.1  # mm
 RULES = ("# Deck\nA test deck.\n\n## Components\n- cards\n\n## Setup\nNone.\n\n## A turn\nRead.\n\n"

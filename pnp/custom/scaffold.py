@@ -21,7 +21,7 @@ from ..games import registry
 from .table import SUFFIXES, read_table
 
 MAX_FIELDS = 12  # columns printed on a scaffolded card; more would be too small to read
-CARD = (63.0, 88.0)  # poker size
+CARD = (63.5, 88.9)  # poker size, 2.5 x 3.5 in
 MARGIN = 5.0
 
 SAMPLE = ("name,text,copies\n"
@@ -127,7 +127,7 @@ def scaffold(folder: Path, data: Path | None = None) -> list[Path]:
             f"# Build it with `pnp build {folder.name}`; edit the data, the templates and rebuild.\n")
     files = {f"{folder.name}.yaml": _dump(spec, head), "rules.md": RULES.format(title=title, data=data_name),
              "front.yaml": _dump(_front(columns), f"# The card front: {len(columns)} columns of {data_name}, each a "
-                                 "labelled field (mm on a 63 x 88 mm card).\n"
+                                 "labelled field (mm on a 63.5 x 88.9 mm card).\n"
                                  + (f"# Not printed (at most {MAX_FIELDS} fit, and names with braces cannot be "
                                     f"placeholders): {', '.join(left)}.\n" if left else "")),
              "back.yaml": _dump(_back(title), "# The card back: pnp's shared back with the game's title.\n")}

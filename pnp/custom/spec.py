@@ -22,10 +22,12 @@ MAX_CHECKS = 200
 MAX_COPIES = 1000  # copies of one row (or of a component without data)
 
 STANDARD_SIZES: dict[str, tuple[float, float]] = {
-    "poker": (63.0, 88.0), "bridge": (57.0, 89.0), "mini-euro": (44.0, 68.0), "tarot": (70.0, 120.0),
-    "square": (70.0, 70.0),
+    "poker": (63.5, 88.9), "bridge": (57.15, 88.9), "mini-us": (41.0, 63.0), "mini-euro": (44.0, 68.0),
+    "tarot": (70.0, 120.0), "square": (70.0, 70.0),
 }
-"""Named card sizes (width, height) in mm."""
+"""Named card sizes (width, height) in mm: poker 2.5 x 3.5 in and bridge 2.25 x 3.5 in (the sizes print
+services' templates are made for, e.g. The Game Crafter's 825 x 1125 px poker card at 300 dpi with
+1/8 in bleed), mini-US, mini-Euro and tarot as the print-and-play field names them (shared/PRINT.md)."""
 
 _NAME = re.compile(r"^[A-Za-z0-9][A-Za-z0-9 _.-]{0,40}$")
 
