@@ -8,7 +8,7 @@ row and column and the template layer, before anything is drawn on paper.
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from functools import lru_cache
 from pathlib import Path
 from typing import Callable
@@ -92,11 +92,13 @@ class Filler:
 
 @dataclass
 class Context:
-    """What binding needs: the part size (mm), the data's column keys (None: no data) and the table."""
+    """What binding needs: the part size (mm), the data's column keys (None: no data), the table and
+    the fonts the spec declares (pnp.inputs.fontfile.FontFile by name)."""
     width: float
     height: float
     columns: set[str] | None
     table: Table | None
+    fonts: dict = field(default_factory=dict)
 
 
 def _when(spec, place: Placed, ctx: Context) -> Callable[[dict], bool] | None:
@@ -128,6 +130,7 @@ class BoundLayer:
         data = ctx.table.path if ctx.table else None
         self.text = (Filler(layer.text, place.file, place.line_of("text"), "text", ctx.columns, data)
                      if isinstance(layer, TextLayer) else None)
+        self.font = self._font(layer.font) if self.text is not None and layer.font is not None else None
         self.varying = (self.show is not None or (self.text is not None and self.text.constant is None)
                         or any(getattr(c, "varying", False) for c in self.colours.values()))
         self.draw = getattr(self, "_" + ("rect" if layer.type == "rounded" else layer.type))
@@ -143,6 +146,28 @@ class BoundLayer:
                 raise SpecError(f"{place.label}: its text box ({bx:g}, {by:g}) {bw:g} x {bh:g} mm reaches past the "
                                 f"{w:g} x {h:g} mm part, where the cut would take letters off.", file=place.file,
                                 line=place.line, field="x", hint="keep text boxes on the part, ideally 3 mm inside")
+
+    def _font(self, name: str):
+        """The declared font ``name`` (a FontFile).
+
+        Raises:
+            SpecError: the spec declares no font of that name (the template file, line and field
+                font; the declared names listed)."""
+        got = self.ctx.fonts.get(name)
+        if got is None:
+            declared = ", ".join(sorted(self.ctx.fonts))
+            raise SpecError(f"{self.place.label}: font {name!r} is not declared in the spec"
+                            + (f" (its fonts: {declared})." if declared else " (it declares no fonts:)."),
+                            file=self.place.file, line=self.place.line_of("font"), field="font",
+                            hint="use one of the spec's font names, or declare it: fonts: {" + name + ": FILE.ttf}"
+                            if declared else "declare it in the spec: fonts: {" + name + ": FILE.ttf}, or remove font:")
+        return got
+
+    def missing_glyphs(self, text: str) -> tuple[list[str], str]:
+        """The characters of ``text`` this layer's font lacks, and the font's name for messages."""
+        if self.font is not None:
+            return self.font.missing(text), f"the font {self.font.name} ({self.font.source.name})"
+        return missing_glyphs(text), "the embedded font Noto Sans"
 
     def _colour_filler(self, value: str, field: str):
         filler = Filler(value, self.place.file, self.place.line_of(field), field, self.ctx.columns,
@@ -208,10 +233,11 @@ class BoundLayer:
         if len(text) > MAX_TEXT_CHARS:
             raise self._data_error(row, column, f"the text has {len(text):,} characters (limit {MAX_TEXT_CHARS:,}).",
                                    "shorten the cell: no card holds more", "text")
-        missing = missing_glyphs(text)
+        missing, font = self.missing_glyphs(text)
         if missing:
-            raise self._data_error(row, column, f"{missing[0]!r} (U+{ord(missing[0]):04X}) is not in the embedded "
-                                   "font Noto Sans.", "use Latin, Greek or Cyrillic letters", "text")
+            raise self._data_error(row, column, f"{missing[0]!r} (U+{ord(missing[0]):04X}) is not in {font}.",
+                                   "use Latin, Greek or Cyrillic letters" if self.font is None else
+                                   "use characters the font has, or choose another font for the layer", "text")
         x, y, w, h = self.box
         bw, bh = (h, w) if L.rotate in (90, 270) else (w, h)
         smallest = min(L.size, (L.min_size or DEFAULT_MIN_PT) if L.fit == "shrink" else L.size)

@@ -14,6 +14,7 @@ from pathlib import Path
 from ..core.errors import SpecError
 from ..core.ir import Component
 from ..games import KitContext
+from ..inputs.fontfile import FontFile, read_font
 from .draw import Context, Face, Filler
 from .spec import MAX_COPIES, ComponentSpec, CustomSpec
 from .table import Row, Table, key, read_table
@@ -69,6 +70,25 @@ def _names(text: str) -> set[str]:
         return {key(p[0]) for p in parse_placeholders(text) if isinstance(p, tuple)}
     except ValueError:
         return set()
+
+
+def fonts(spec: CustomSpec, ctx: KitContext, lines: dict) -> dict[str, FontFile]:
+    """The fonts the spec declares (``fonts:``), by name, each file read and checked once per build
+    and recorded in ctx.used (so `pnp watch` rebuilds when it changes).
+
+    Raises:
+        SpecError: a font file that is missing, not a TTF/OTF, damaged or not embeddable (the spec
+            file, line and field ``fonts.<name>``; see pnp.inputs.fontfile).
+    """
+    def load() -> dict[str, FontFile]:
+        out = {}
+        for name, value in spec.fonts.items():
+            path = ctx.spec_path.parent / value
+            _record(ctx, path)
+            out[name] = read_font(path, name, spec=ctx.spec_path, line=lines.get(("fonts", name)),
+                                  field=f"fonts.{name}")
+        return out
+    return ctx.once(("custom-fonts", id(spec)), load)
 
 
 def ready(spec: CustomSpec, ctx: KitContext, lines: dict) -> list[Ready]:
@@ -151,7 +171,7 @@ def _ready(spec: CustomSpec, index: int, comp: ComponentSpec, ctx: KitContext, l
         for field, filler in fillers.items():
             path = got[field] = template(filler.fill(values), field, row, table)
             if path not in faces:
-                faces[path] = Face(loaded[path], Context(*comp.size, cols, table))
+                faces[path] = Face(loaded[path], Context(*comp.size, cols, table, fonts(spec, ctx, lines)))
         paths.append((got["front"], got["back"]))
     return Ready(comp, table, rows, copies, faces, paths, line)
 

@@ -150,6 +150,8 @@ class TextLayer(_Layer):
     colour: str = "#000000"
     rotate: Literal[0, 90, 180, 270] = 0
     line_spacing: BoundedFloat(1.0, 3.0, "line spacing as a multiple of the font size, e.g. 1.2") = 1.2
+    font: str | None = None
+    """A font the spec declares in ``fonts:``, by name; default: the built-in Noto Sans."""
 
 
 LAYER_TYPES: dict[str, type[_Layer]] = {"rect": RectLayer, "rounded": RectLayer, "circle": CircleLayer,
