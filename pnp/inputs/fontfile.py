@@ -217,7 +217,8 @@ def _names(font) -> tuple[str, str]:
 
 def _to_truetype(font) -> bytes:
     """The bytes of ``font`` (CFF outlines) with its outlines as TrueType quadratic curves (fontTools'
-    otf2ttf example: cu2qu with reversed contour direction, glyf/loca tables, maxp 1.0, post 2)."""
+    otf2ttf example: cu2qu with reversed contour direction, glyf/loca tables, left side bearings
+    from the new outlines, maxp 1.0, post 2)."""
     from fontTools.pens.cu2quPen import Cu2QuPen
     from fontTools.pens.ttGlyphPen import TTGlyphPen
     from fontTools.ttLib import newTable
@@ -237,6 +238,10 @@ def _to_truetype(font) -> bytes:
                    "use the font's TTF version, or export the OTF again") from None
     font["loca"] = newTable("loca")
     font["glyf"] = glyf
+    hmtx = font["hmtx"]
+    for name, glyph in glyf.glyphs.items():  # a TrueType glyph's left side bearing is its xMin
+        glyph.recalcBounds(glyf)
+        hmtx[name] = (hmtx[name][0], getattr(glyph, "xMin", 0))
     del font["CFF "]
     if "VORG" in font:
         del font["VORG"]
