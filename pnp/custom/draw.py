@@ -14,7 +14,7 @@ from pathlib import Path
 from typing import Callable
 
 from ..core.errors import SpecError
-from ..core.fonts import missing_glyphs
+from ..core.fonts import DEFAULT_FACE, missing_glyphs
 from ..core.ir import Circle, Group, Line, Polygon, Rect, Text
 from .table import Row, Table, key
 from .template import Placed, TextLayer, WhenSpec, parse_placeholders
@@ -131,6 +131,7 @@ class BoundLayer:
         self.text = (Filler(layer.text, place.file, place.line_of("text"), "text", ctx.columns, data)
                      if isinstance(layer, TextLayer) else None)
         self.font = self._font(layer.font) if self.text is not None and layer.font is not None else None
+        self.face = self.font.face if self.font is not None else DEFAULT_FACE
         self.varying = (self.show is not None or (self.text is not None and self.text.constant is None)
                         or any(getattr(c, "varying", False) for c in self.colours.values()))
         self.draw = getattr(self, "_" + ("rect" if layer.type == "rounded" else layer.type))
@@ -241,7 +242,7 @@ class BoundLayer:
         x, y, w, h = self.box
         bw, bh = (h, w) if L.rotate in (90, 270) else (w, h)
         smallest = min(L.size, (L.min_size or DEFAULT_MIN_PT) if L.fit == "shrink" else L.size)
-        got = fit(text, L.size, smallest, bw, bh, L.wrap, L.line_spacing)
+        got = fit(text, L.size, smallest, bw, bh, L.wrap, L.line_spacing, self.face)
         if got is None:
             shown = text if len(text) <= 40 else text[:37] + "..."
             raise self._data_error(row, column, f"the text {shown!r} does not fit its {bw:g} x {bh:g} mm box even at "
@@ -253,10 +254,12 @@ class BoundLayer:
         top = {"top": 0.0, "middle": (bh - got.height) / 2, "bottom": bh - got.height}[L.valign] - bh / 2
         if L.rotate == 0:  # set in place: no group (one transform fewer per text in every backend)
             cx, cy = x + w / 2 + tx, y + h / 2 + top
-            out.extend(Text(cx, cy + base, line, size_pt=got.size_pt, anchor=anchor, fill=colour, bold=L.bold)
+            out.extend(Text(cx, cy + base, line, size_pt=got.size_pt, anchor=anchor, fill=colour, bold=L.bold,
+                            font=self.face)
                        for line, base in zip(got.lines, got.baselines) if line)
             return
-        lines = tuple(Text(tx, top + base, line, size_pt=got.size_pt, anchor=anchor, fill=colour, bold=L.bold)
+        lines = tuple(Text(tx, top + base, line, size_pt=got.size_pt, anchor=anchor, fill=colour, bold=L.bold,
+                           font=self.face)
                       for line, base in zip(got.lines, got.baselines) if line)
         out.append(Group(lines, dx=x + w / 2, dy=y + h / 2, rotate=float(L.rotate)))
 

@@ -12,6 +12,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from ..core.errors import SpecError
+from ..core.fonts import register_face
 from ..core.ir import Component
 from ..games import KitContext
 from ..inputs.fontfile import FontFile, read_font
@@ -73,8 +74,9 @@ def _names(text: str) -> set[str]:
 
 
 def fonts(spec: CustomSpec, ctx: KitContext, lines: dict) -> dict[str, FontFile]:
-    """The fonts the spec declares (``fonts:``), by name, each file read and checked once per build
-    and recorded in ctx.used (so `pnp watch` rebuilds when it changes).
+    """The fonts the spec declares (``fonts:``), by name, each file read and checked once per build,
+    recorded in ctx.used (so `pnp watch` rebuilds when it changes) and registered as a face
+    (pnp.core.fonts) under FontFile.face, the name ir.Text.font holds.
 
     Raises:
         SpecError: a font file that is missing, not a TTF/OTF, damaged or not embeddable (the spec
@@ -85,8 +87,9 @@ def fonts(spec: CustomSpec, ctx: KitContext, lines: dict) -> dict[str, FontFile]
         for name, value in spec.fonts.items():
             path = ctx.spec_path.parent / value
             _record(ctx, path)
-            out[name] = read_font(path, name, spec=ctx.spec_path, line=lines.get(("fonts", name)),
-                                  field=f"fonts.{name}")
+            font = out[name] = read_font(path, name, spec=ctx.spec_path, line=lines.get(("fonts", name)),
+                                         field=f"fonts.{name}")
+            register_face(font.face, font.path, font.family)  # a new name for new content: never refused
         return out
     return ctx.once(("custom-fonts", id(spec)), load)
 

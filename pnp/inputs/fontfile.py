@@ -19,7 +19,8 @@ outlines become TrueType quadratic curves (fontTools' cu2qu, at most 1/1000 em f
 about 0.3 ms a glyph), as fontTools' own otf2ttf example does, and the converted file is written to
 a private folder this process makes (mode 0700, removed at exit) under a name that is the hash of the
 source file. The folder is ours alone, so nothing read back from it needs checking again; the
-result is kept in memory for the process, so `pnp watch` converts a font once. CFF2 (variable CFF)
+result is kept in memory for the process, so `pnp watch` converts a font once. A TrueType file is
+copied there too (by the hash of its bytes), so what is embedded is exactly what was checked. CFF2 (variable CFF)
 fonts are refused with how to make a static instance. The conversion keeps outlines, metrics and the
 character map (what pnp draws); hinting, which CFF and TrueType express differently, is dropped.
 """
@@ -29,6 +30,7 @@ import atexit
 import hashlib
 import io
 import os
+import re
 import shutil
 import stat
 import tempfile
@@ -56,7 +58,9 @@ _HINT_TTC = ("extract the font you want, e.g. `fonttools ttLib -y 0 FILE.ttc -o 
 @dataclass(frozen=True)
 class FontFile:
     """A checked font: ``name`` as the spec declares it; ``source`` the file named; ``path`` the
-    TrueType file to embed (``source`` itself, or its conversion when ``converted``); ``family`` and
+    TrueType file to embed, a private copy of the bytes that were checked (the source's, or their
+    conversion when ``converted``), so an edit of the source while a kit is drawn cannot reach the
+    kit unchecked (`pnp watch` reads it again and rebuilds); ``family`` and
     ``postscript`` names from its name table; ``glyphs`` its glyph count; ``chars`` the code points
     its character map draws; ``sha256`` of the source file's bytes."""
     name: str
@@ -68,6 +72,14 @@ class FontFile:
     chars: frozenset[int]
     sha256: str
     converted: bool
+
+    @property
+    def face(self) -> str:
+        """The name the font is registered under for drawing (pnp.core.fonts.register_face): the
+        declared name made of letters, digits, '-' and '_', and the start of the file's hash, so two
+        files (or two versions of one file) never share a name ("Title-7c25be4d78")."""
+        slug = re.sub(r"[^A-Za-z0-9_-]+", "-", self.name).strip("-_") or "font"
+        return f"{slug if slug[0].isalpha() else 'F' + slug}-{self.sha256[:10]}"
 
     def missing(self, text: str) -> list[str]:
         """The characters of ``text`` (other than white space) this font has no glyph for, each
@@ -117,16 +129,16 @@ def read_font(path: Path, name: str, *, spec: Path | None = None, line: int | No
     except _Bad as exc:
         raise SpecError(f"font {name!r}: {path.name} {exc.message}.", file=spec, line=line, field=field,
                         hint=exc.hint) from None
-    family, postscript, glyphs, chars, sha, ttf = facts
-    return FontFile(name, Path(path), ttf or Path(path), family, postscript, glyphs, chars, sha, ttf is not None)
+    family, postscript, glyphs, chars, sha, copy, converted = facts
+    return FontFile(name, Path(path), copy, family, postscript, glyphs, chars, sha, converted)
 
 
 _FACTS: dict[str, tuple] = {}  # by the sha256 of a font file's bytes: each font is parsed once a process
 
 
-def _analyse(sha: str, data: bytes) -> tuple[str, str, int, frozenset[int], str, Path | None]:
-    """(family, PostScript name, glyph count, code points, sha, converted path or None) of a font
-    file's bytes; raises _Bad."""
+def _analyse(sha: str, data: bytes) -> tuple[str, str, int, frozenset[int], str, Path, bool]:
+    """(family, PostScript name, glyph count, code points, sha, the private TrueType copy, converted)
+    of a font file's bytes; raises _Bad."""
     magic = data[:4]
     _kind(magic, data)
     font = _open(data)
@@ -157,16 +169,15 @@ def _analyse(sha: str, data: bytes) -> tuple[str, str, int, frozenset[int], str,
         raise _Bad("has no Unicode character map, so no text can be set in it",
                    "use a font with a Unicode cmap (any current TTF or OTF)")
     family, postscript = _names(font)
-    converted = None
     if cff:
         data = _to_truetype(font)
-        converted = _private_dir() / f"{sha}.ttf"
-        if not converted.exists():
-            tmp = converted.with_suffix(".part")
-            tmp.write_bytes(data)
-            os.replace(tmp, converted)
     chars = _embeddable(data, cmap)
-    return family, postscript, glyphs, chars, sha, converted
+    copy = _private_dir() / f"{sha}.ttf"
+    if not copy.exists():
+        tmp = copy.with_suffix(".part")
+        tmp.write_bytes(data)
+        os.replace(tmp, copy)
+    return family, postscript, glyphs, chars, sha, copy, cff
 
 
 def _kind(magic: bytes, data: bytes) -> None:

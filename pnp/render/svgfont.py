@@ -90,6 +90,9 @@ def _subset_woff2(chars: frozenset[str], weight: int, face: str = DEFAULT_FACE) 
     from fontTools import subset
     from fontTools.varLib import instancer
 
+    import logging
+    logging.getLogger("fontTools.subset").setLevel(logging.ERROR)  # a designer's font may hold tables the
+    # subsetter does not know (FontForge's FFTM): it drops them, which needs no warning on the terminal
     font = _open_font(face)
     for tag in _LAYOUT_TABLES:  # drop before the subsetter reads them: decompiling GPOS is most of its time
         if tag in font:
