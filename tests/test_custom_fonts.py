@@ -20,6 +20,7 @@ from pnp.cli import app
 runner = CliRunner()
 
 CHARS = "ABCDEFGHIJKLMNPQRSTUVWXYZ0123456789"  # and O, drawn round, and the space
+UNUSED = "\u0416\u03a9"  # Ж and Ω: in the font, on no card (a subset leaves them out)
 UPM = 1000
 ADVANCE = {"space": 250, "O": 700}  # every other glyph advances 600 units
 
@@ -51,7 +52,7 @@ def make_font(path: Path, *, cff: bool = False, fs_type: int = 0, family: str = 
     from fontTools.pens.t2CharStringPen import T2CharStringPen
     from fontTools.pens.ttGlyphPen import TTGlyphPen
 
-    chars = CHARS + "O"
+    chars = CHARS + "O" + UNUSED
     names = [".notdef", "space"] + [_glyph_name(c) for c in chars]
     advance = {n: ADVANCE.get(n, 600) for n in names}
     ps = family.replace(" ", "") + "-Regular"
@@ -188,7 +189,7 @@ def test_too_many_glyphs_is_refused_before_the_outlines_are_read(existing, tmp_p
     parsed = []
     monkeypatch.setattr(TTFont, "ensureDecompiled", lambda self, *a, **k: parsed.append(self))
     spec = _game(tmp_path / "deck")
-    _refused(existing, spec, ["deck.yaml, line 8, field fonts.Title"], ["has 38 glyphs (limit 10"])
+    _refused(existing, spec, ["deck.yaml, line 8, field fonts.Title"], ["has 40 glyphs (limit 10"])
     assert parsed == []
 
 
@@ -301,4 +302,171 @@ def test_a_cff_font_is_converted_to_truetype_outlines_within_a_thousandth_of_an_
     assert len(points) > 24
     for x, y in points:
         assert abs(math.hypot(x - 350, y - 350) - 320) <= tolerance, (x, y)
-    assert got.missing("OAK 7 \u00e9") == ["\u00e9"]
+    assert got.missing("OAK 7 \u00e9\u0416") == ["\u00e9"]
+
+
+# ---- drawn: PDF (embedded subset), SVG (@font-face per page), cut-svg (outlines) ---------------------------------
+
+SIZE_PT = 18.0
+EM_MM = SIZE_PT * 25.4 / 72  # the test font's em at 18 pt, in mm
+SET_IN_TITLE = ("TREE 42", "OAK")  # the word column, set in the declared font
+
+
+@pytest.fixture(scope="module", params=[False, True], ids=["ttf", "otf"])
+def kit(request, tmp_path_factory):
+    """The test deck built with the font as TTF or as CFF OTF, in PDF, SVG and cutter SVG."""
+    root = tmp_path_factory.mktemp("otf" if request.param else "ttf")
+    spec = _game(root / "deck", cff=request.param)
+    r = runner.invoke(app, ["build", str(spec), "--out", str(root / "out"), "-f", "pdf,svg,cut-svg"])
+    assert r.exit_code == 0, r.output
+    return root / "out" / "deck"
+
+
+def test_the_pdf_embeds_a_subset_of_the_declared_font(kit):
+    import re
+    from io import BytesIO
+
+    import pymupdf as fitz
+    from fontTools.ttLib import TTFont
+    doc = fitz.open(kit / "deck-a4.pdf")
+    fonts = {f[3]: f[0] for f in doc[1].get_fonts()}  # base font name -> xref
+    ours = [name for name in fonts if name.endswith("+PnpTest-Regular")]
+    assert len(ours) == 1 and re.fullmatch(r"[A-Z]{6}\+PnpTest-Regular", ours[0]), fonts  # ABCDEF+: a subset
+    assert any(name.endswith("+NotoSans-Regular") for name in fonts), fonts  # the note column
+    _, ext, _, content = doc.extract_font(fonts[ours[0]])
+    assert ext == "ttf" and content  # embedded: the font program is in the file
+    embedded = TTFont(BytesIO(content))
+    source = TTFont(str(next((kit.parent.parent / "deck" / "fonts").iterdir())))
+    # reportlab's first subset holds the ASCII range; the glyphs beyond it that no card uses are left out
+    assert embedded["maxp"].numGlyphs <= source["maxp"].numGlyphs - len(UNUSED)
+
+
+def test_the_pdf_text_reads_back_in_the_declared_font_at_its_size(kit):
+    import pdfplumber
+    with pdfplumber.open(kit / "deck-a4.pdf") as pdf:
+        chars = pdf.pages[1].chars
+    ours = [c for c in chars if c["fontname"].endswith("+PnpTest-Regular")]
+    words = "".join(c["text"] for c in ours)
+    assert words == "".join(SET_IN_TITLE), words
+    assert all(abs(c["size"] - SIZE_PT) < 0.01 for c in ours)
+    # the advances are the declared font's: 0.6 em a glyph, 0.25 em a space (Noto Sans's differ)
+    first = [c for c in ours if c["text"] in "TRE"]
+    for c in first[:4]:
+        assert abs((c["x1"] - c["x0"]) - 0.6 * SIZE_PT) < 0.01, c
+    noto = {c["text"] for c in chars if c["fontname"].endswith("+NotoSans-Regular")}
+    assert set("plainwords") <= noto
+
+
+def test_the_pdf_glyphs_are_the_declared_outlines(kit):
+    """Rendered at 600 dpi, the T of TREE is the test font's solid box: from 0.05 to 0.55 em right of
+    its origin and from the baseline up to 0.7 em, to within 0.02 em (0.13 mm), empty around it."""
+    import pymupdf as fitz
+    import pdfplumber
+    with pdfplumber.open(kit / "deck-a4.pdf") as pdf:
+        page = pdf.pages[1]
+        t = next(c for c in page.chars if c["fontname"].endswith("+PnpTest-Regular") and c["text"] == "T")
+        height = float(page.height)
+    ox, oy = t["matrix"][4], height - t["matrix"][5]  # the glyph origin, pt from the top left
+    em = SIZE_PT
+    zoom = 600 / 72
+    doc = fitz.open(kit / "deck-a4.pdf")
+    pix = doc[1].get_pixmap(matrix=fitz.Matrix(zoom, zoom), colorspace=fitz.csGRAY,
+                            clip=fitz.Rect(ox - em, oy - em, ox + 2 * em, oy + em))
+
+    def ink(fx: float, fy: float) -> bool:  # fx, fy in em from the origin, y up
+        px = round((fx * em + em) * zoom)
+        py = round((em - fy * em) * zoom)
+        return pix.pixel(px, py)[0] < 128
+
+    assert ink(0.3, 0.35) and ink(0.07, 0.02) and ink(0.53, 0.68)
+    assert not ink(0.03, 0.35) and not ink(0.57, 0.35) and not ink(0.3, 0.72) and not ink(0.3, -0.02)
+
+
+def _svg(path: Path):
+    import xml.etree.ElementTree as ET
+    return ET.parse(path).getroot()
+
+
+SVG = "{http://www.w3.org/2000/svg}"
+
+
+def test_each_svg_page_carries_the_declared_font_and_sets_the_text_in_it(kit):
+    import base64
+    import re
+    from io import BytesIO
+
+    from fontTools.ttLib import TTFont
+    root = _svg(kit / "svg" / "deck-a4-p02.svg")
+    faces = {}
+    for style in root.iter(f"{SVG}style"):
+        for family, data in re.findall(r"font-family: '([^']+)';.*?base64,([A-Za-z0-9+/=]+)\)", style.text or ""):
+            faces[family] = TTFont(BytesIO(base64.b64decode(data)))
+    ours = [f for f in faces if f.startswith("pnp Title-")]
+    assert len(ours) == 1, faces
+    font = faces[ours[0]]
+    assert {ord(c) for c in "".join(SET_IN_TITLE) if c != " "} <= set(font.getBestCmap())
+    assert not {ord(c) for c in UNUSED} & set(font.getBestCmap())  # a subset: what no card uses is left out
+    from fontTools.pens.boundsPen import BoundsPen
+    glyphs = font.getGlyphSet()
+    pen = BoundsPen(glyphs)
+    glyphs[font.getBestCmap()[ord("T")]].draw(pen)
+    assert pen.bounds == (50, 0, 550, 700)  # the declared font's own outline
+    texts = {el.text: el for el in root.iter(f"{SVG}text")}
+    for word in SET_IN_TITLE:
+        el = texts[word]
+        assert el.get("font-family").startswith(f"'{ours[0]}', 'Pnp Test'"), el.attrib
+        assert abs(float(el.get("font-size")) - EM_MM) < 1e-3
+    assert texts["plain words"].get("font-family").startswith("'pnp Noto Sans'")
+
+
+def _path_bounds(d: str) -> tuple[float, float, float, float]:
+    """The bounding box of the points of an SVG path's absolute M, L, H, V, Q, C and Z commands."""
+    import re
+    xs, ys = [], []
+    x = y = 0.0
+    cmd = ""
+    tokens = re.findall(r"[MLHVQCZ]|-?\d*\.?\d+(?:e-?\d+)?", d)
+    i = 0
+    while i < len(tokens):
+        if tokens[i].isalpha():
+            cmd = tokens[i]
+            i += 1
+            continue
+        n = {"M": 2, "L": 2, "H": 1, "V": 1, "Q": 4, "C": 6}[cmd]
+        vals = [float(v) for v in tokens[i:i + n]]
+        i += n
+        if cmd == "H":
+            x = vals[0]
+        elif cmd == "V":
+            y = vals[0]
+        else:
+            for j in range(0, n, 2):
+                xs.append(vals[j]); ys.append(vals[j + 1])
+            x, y = vals[-2], vals[-1]
+        xs.append(x); ys.append(y)
+    return min(xs), min(ys), max(xs), max(ys)
+
+
+def test_the_cutter_svg_draws_the_declared_font_as_outlines(kit):
+    """No <text> in the cutter SVG; the line TREE 42 is one path whose ink runs from 0.05 em to
+    3.8 em and from the baseline up 0.7 em (the test font's boxes), in mm."""
+    root = _svg(kit / "cut" / "deck-a4-p02-cut.svg")
+    assert not list(root.iter(f"{SVG}text"))
+    want = (0.05 * EM_MM, -0.7 * EM_MM, 3.8 * EM_MM, 0.0)
+    found = [_path_bounds(p.get("d")) for p in root.iter(f"{SVG}path")]
+    assert any(all(abs(a - b) < 0.01 for a, b in zip(got, want)) for got in found), (want, found[:5])
+
+
+def test_a_font_edited_between_builds_of_one_process_is_drawn_anew(tmp_path):
+    """As in `pnp watch`: the same path with new content becomes a new face (its name holds the
+    content's hash), so the second build embeds the new font, not the first one registered."""
+    import pymupdf
+    spec = _game(tmp_path / "deck")
+    out = tmp_path / "out"
+    names = []
+    for family in ("Pnp Test", "Pnp Other"):
+        make_font(tmp_path / "deck" / "fonts" / "title.ttf", family=family)
+        r = runner.invoke(app, ["build", str(spec), "--out", str(out), "-f", "pdf"])
+        assert r.exit_code == 0, r.output
+        names.append({f[3].split("+")[-1] for f in pymupdf.open(out / "deck" / "deck-a4.pdf")[1].get_fonts()})
+    assert "PnpTest-Regular" in names[0] and "PnpOther-Regular" in names[1] and "PnpTest-Regular" not in names[1]
