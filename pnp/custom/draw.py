@@ -14,10 +14,12 @@ from pathlib import Path
 from typing import Callable
 
 from ..core.errors import SpecError
-from ..core.fonts import missing_glyphs
+from ..core import richtext
+from ..core.fonts import face as font_face, missing_glyphs
 from ..core.ir import Circle, Group, Line, Polygon, Rect, Text
 from .table import Row, Table, key
 from .template import Placed, TextLayer, WhenSpec, parse_placeholders
+from .icons import IconFolder
 from .textfit import fit
 
 MAX_TEXT_CHARS = 5000  # characters one text layer sets: a tarot card full of 4 pt text holds about 3,000
@@ -92,11 +94,13 @@ class Filler:
 
 @dataclass
 class Context:
-    """What binding needs: the part size (mm), the data's column keys (None: no data) and the table."""
+    """What binding needs: the part size (mm), the data's column keys (None: no data), the table and
+    the icons folder (None: no icons)."""
     width: float
     height: float
     columns: set[str] | None
     table: Table | None
+    icons: IconFolder | None = None
 
 
 def _when(spec, place: Placed, ctx: Context) -> Callable[[dict], bool] | None:
@@ -208,14 +212,20 @@ class BoundLayer:
         if len(text) > MAX_TEXT_CHARS:
             raise self._data_error(row, column, f"the text has {len(text):,} characters (limit {MAX_TEXT_CHARS:,}).",
                                    "shorten the cell: no card holds more", "text")
-        missing = missing_glyphs(text)
+        icons = self.ctx.icons
+        rich = L.markup and richtext.has_markup(text, icons is not None)
+        paras = self._rich(text, row, column, icons) if rich else None
+        missing = missing_glyphs(text) if paras is None else []
         if missing:
             raise self._data_error(row, column, f"{missing[0]!r} (U+{ord(missing[0]):04X}) is not in the embedded "
                                    "font Noto Sans.", "use Latin, Greek or Cyrillic letters", "text")
         x, y, w, h = self.box
         bw, bh = (h, w) if L.rotate in (90, 270) else (w, h)
         smallest = min(L.size, (L.min_size or DEFAULT_MIN_PT) if L.fit == "shrink" else L.size)
-        got = fit(text, L.size, smallest, bw, bh, L.wrap, L.line_spacing)
+        if paras is None:
+            got = fit(text, L.size, smallest, bw, bh, L.wrap, L.line_spacing)
+        else:
+            got = richtext.fit(paras, L.size, smallest, bw, bh, L.wrap, L.line_spacing)
         if got is None:
             shown = text if len(text) <= 40 else text[:37] + "..."
             raise self._data_error(row, column, f"the text {shown!r} does not fit its {bw:g} x {bh:g} mm box even at "
@@ -223,8 +233,15 @@ class BoundLayer:
                                    "shorten the text, or make the layer's box larger, its min_size smaller or set "
                                    "fit: shrink and wrap: true", "text")
         colour = self.colours["colour"](values, row) or "#000000"
-        anchor, tx = {"left": ("start", -bw / 2), "center": ("middle", 0.0), "right": ("end", bw / 2)}[L.align]
         top = {"top": 0.0, "middle": (bh - got.height) / 2, "bottom": bh - got.height}[L.valign] - bh / 2
+        if paras is not None:  # runs and icons, placed from the box's left edge
+            if L.rotate == 0:
+                out.extend(richtext.draw(got, x, y + h / 2 + top, bw, L.align, colour))
+            else:
+                out.append(Group(tuple(richtext.draw(got, -bw / 2, top, bw, L.align, colour)), dx=x + w / 2,
+                                 dy=y + h / 2, rotate=float(L.rotate)))
+            return
+        anchor, tx = {"left": ("start", -bw / 2), "center": ("middle", 0.0), "right": ("end", bw / 2)}[L.align]
         if L.rotate == 0:  # set in place: no group (one transform fewer per text in every backend)
             cx, cy = x + w / 2 + tx, y + h / 2 + top
             out.extend(Text(cx, cy + base, line, size_pt=got.size_pt, anchor=anchor, fill=colour, bold=L.bold)
@@ -233,6 +250,27 @@ class BoundLayer:
         lines = tuple(Text(tx, top + base, line, size_pt=got.size_pt, anchor=anchor, fill=colour, bold=L.bold)
                       for line, base in zip(got.lines, got.baselines) if line)
         out.append(Group(lines, dx=x + w / 2, dy=y + h / 2, rotate=float(L.rotate)))
+
+    def _rich(self, text: str, row, column, icons: IconFolder | None) -> tuple:
+        """The text's markup parsed (pnp.core.richtext), every run's glyphs checked in its face.
+
+        Raises:
+            DataError, SpecError: unbalanced markup, an unknown icon or a glyph a face lacks (naming
+                the data file, row and column, or the template line, and the field text)."""
+        try:
+            paras = richtext.parse(text, icons.lookup if icons else None, bold=self.place.layer.bold)
+        except richtext.MarkupError as exc:
+            icon = exc.message.startswith("there is no icon")
+            raise self._data_error(row, column, f"character {exc.offset + 1} of the text: {exc.message}.",
+                                   "add the picture to the icons folder, or write \\: for a colon" if icon else
+                                   "close the ** or * (or write \\* for an asterisk, or set markup: false on the "
+                                   "layer)", "text") from None
+        lacking = richtext.missing(paras)
+        if lacking:
+            span, ch = lacking
+            raise self._data_error(row, column, f"{ch!r} (U+{ord(ch):04X}) is not in the embedded font "
+                                   f"{font_face(span.font).label}.", "use Latin, Greek or Cyrillic letters", "text")
+        return paras
 
 
 class Face:

@@ -15,6 +15,7 @@ from ..core.errors import SpecError
 from ..core.ir import Component
 from ..games import KitContext
 from .draw import Context, Face, Filler
+from .icons import IconFolder
 from .spec import MAX_COPIES, ComponentSpec, CustomSpec
 from .table import Row, Table, key, read_table
 from .template import Placed, load_template, parse_placeholders, resolve
@@ -140,6 +141,7 @@ def _ready(spec: CustomSpec, index: int, comp: ComponentSpec, ctx: KitContext, l
                         file=table.path if table else ctx.spec_path, line=None if table else line,
                         field=f"components.{index}.copies", hint="check the copies: a real deck is a few hundred parts")
     faces: dict[Path, Face] = {}
+    icons = IconFolder(spec_dir / spec.icons, lambda p: _record(ctx, p))
     cols = set(table.position) if table else None
     fillers = {field: Filler(getattr(comp, field), ctx.spec_path, lines.get(("components", index, field), line),
                              f"components.{index}.{field}", cols, table.path if table else None)
@@ -151,7 +153,7 @@ def _ready(spec: CustomSpec, index: int, comp: ComponentSpec, ctx: KitContext, l
         for field, filler in fillers.items():
             path = got[field] = template(filler.fill(values), field, row, table)
             if path not in faces:
-                faces[path] = Face(loaded[path], Context(*comp.size, cols, table))
+                faces[path] = Face(loaded[path], Context(*comp.size, cols, table, icons))
         paths.append((got["front"], got["back"]))
     return Ready(comp, table, rows, copies, faces, paths, line)
 
