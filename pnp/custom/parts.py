@@ -17,6 +17,7 @@ from ..core.ir import Component
 from ..games import KitContext
 from ..inputs.fontfile import FontFile, read_font
 from .draw import Context, Face, Filler
+from .icons import IconFolder
 from .spec import MAX_COPIES, ComponentSpec, CustomSpec
 from .table import Row, Table, key, read_table
 from .template import Placed, load_template, parse_placeholders, resolve
@@ -163,6 +164,7 @@ def _ready(spec: CustomSpec, index: int, comp: ComponentSpec, ctx: KitContext, l
                         file=table.path if table else ctx.spec_path, line=None if table else line,
                         field=f"components.{index}.copies", hint="check the copies: a real deck is a few hundred parts")
     faces: dict[Path, Face] = {}
+    icons = IconFolder(spec_dir / spec.icons, lambda p: _record(ctx, p))
     cols = set(table.position) if table else None
     fillers = {field: Filler(getattr(comp, field), ctx.spec_path, lines.get(("components", index, field), line),
                              f"components.{index}.{field}", cols, table.path if table else None)
@@ -174,7 +176,7 @@ def _ready(spec: CustomSpec, index: int, comp: ComponentSpec, ctx: KitContext, l
         for field, filler in fillers.items():
             path = got[field] = template(filler.fill(values), field, row, table)
             if path not in faces:
-                faces[path] = Face(loaded[path], Context(*comp.size, cols, table, fonts(spec, ctx, lines)))
+                faces[path] = Face(loaded[path], Context(*comp.size, cols, table, icons, fonts(spec, ctx, lines)))
         paths.append((got["front"], got["back"]))
     return Ready(comp, table, rows, copies, faces, paths, line)
 

@@ -192,6 +192,8 @@ class CustomSpec(SpecBase):
     game: Literal["custom"] = "custom"
     rules: str = "rules.md"
     """Rules quick-reference file (Markdown) beside the spec."""
+    icons: str = "icons"
+    """Folder of inline icons (``:name:`` in text layers: name.svg or name.png), beside the spec."""
     name: str | None = None
     """Name of the kit folder (lower-case letters, digits, - and _); default: the spec file's name."""
     components: Items(tuple[ComponentSpec, ...], 1, MAX_COMPONENTS,

@@ -1,4 +1,5 @@
-"""Setting a text in a box with a face's metrics (Noto Sans unless a layer chooses a font): line breaks on word boundaries, shrink to fit.
+"""Setting a text in a box with a face's metrics (Noto Sans unless a layer chooses a font): line
+breaks on word boundaries, shrink to fit.
 
 A text fits a box w x h mm at a size when every line is at most w mm wide (advance widths from the
 font) and the lines, from the top of the first line's tallest glyph (the font's ascent) to the
@@ -9,10 +10,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from ..core.fonts import DEFAULT_FACE, face, text_width_mm, wrap
+from ..core.richtext import EPS, STEP_PT, block, scan
 from ..core.units import MM_PER_PT
-
-STEP_PT = 0.25  # shrink in steps of a quarter point
-EPS = 1e-6
 
 
 def _metrics(font: str = DEFAULT_FACE) -> tuple[float, float]:
@@ -33,18 +32,13 @@ def lay_out(text: str, size_pt: float, w: float, h: float, wrap_lines: bool, spa
             font: str = DEFAULT_FACE) -> Fitted | None:
     """The text set at ``size_pt`` in the face ``font`` in a ``w`` x ``h`` mm box, or None when it
     does not fit."""
-    asc, desc = _metrics(font)
-    size = size_pt * MM_PER_PT
     lines: list[str] = []
     for para in text.split("\n"):
         lines += (wrap(para, size_pt, w, font) or [""]) if wrap_lines and para.strip() else [para]
     if any(text_width_mm(line, size_pt, font) > w + EPS for line in lines):
         return None
-    lead = spacing * size
-    height = (asc + desc) * size + (len(lines) - 1) * lead
-    if height > h + EPS:
-        return None
-    return Fitted(size_pt, tuple(lines), tuple(asc * size + i * lead for i in range(len(lines))), height)
+    got = block(len(lines), size_pt, *_metrics(font), spacing, h)
+    return None if got is None else Fitted(size_pt, tuple(lines), *got)
 
 
 def fit(text: str, size_pt: float, min_pt: float, w: float, h: float, wrap_lines: bool,
@@ -58,14 +52,10 @@ def fit(text: str, size_pt: float, min_pt: float, w: float, h: float, wrap_lines
         direct = _direct(text, size_pt, min_pt, w, h, spacing, font)
         if direct is not None:
             return direct
-    # Wrapped text is not monotonic in the size (a smaller size can wrap into more lines and stop
-    # fitting while a larger one fits), so the steps are tried from the top down: the first that fits
-    # is the largest. A bisection would miss it (found by tests/test_custom_textfit.py's property test).
-    for step in range(int((size_pt - min_pt + EPS) / STEP_PT), -1, -1):
-        got = lay_out(text, min_pt + step * STEP_PT, w, h, wrap_lines, spacing, font)
-        if got is not None:
-            return got
-    return None
+    # Wrapped text is not monotonic in the size, so the steps are tried from the top down (richtext.scan):
+    # the first that fits is the largest. A bisection would miss it (found by tests/test_custom_textfit.py's
+    # property test).
+    return scan(lambda size: lay_out(text, size, w, h, wrap_lines, spacing, font), size_pt, min_pt)
 
 
 def _direct(text: str, size_pt: float, min_pt: float, w: float, h: float, spacing: float,
