@@ -470,3 +470,42 @@ def test_a_font_edited_between_builds_of_one_process_is_drawn_anew(tmp_path):
         assert r.exit_code == 0, r.output
         names.append({f[3].split("+")[-1] for f in pymupdf.open(out / "deck" / "deck-a4.pdf")[1].get_fonts()})
     assert "PnpTest-Regular" in names[0] and "PnpOther-Regular" in names[1] and "PnpTest-Regular" not in names[1]
+
+
+# ---- rich text in a declared font ---------------------------------------------------------------------------------
+
+RICH = ('layers:\n'
+        '  - {type: text, text: "**{word}** *{word}* {word}", x: 5, y: 5, w: 53, h: 20, size: 9, wrap: true, font: Title'
+        'ITALIC}\n')
+
+
+def test_marked_up_text_is_set_in_the_layers_fonts(tmp_path):
+    """**bold** and plain runs in the layer's font, *italic* ones in its italic_font, read back from
+    the PDF by font name."""
+    import pdfplumber
+    folder = tmp_path / "deck"
+    spec = _game(folder, extra="  Title Italic: fonts/italic.ttf\n",
+                 front=RICH.replace("ITALIC", ", italic_font: Title Italic"))
+    make_font(folder / "fonts" / "italic.ttf", family="Pnp Slant")
+    out = tmp_path / "out"
+    r = runner.invoke(app, ["build", str(spec), "--out", str(out), "-f", "pdf"])
+    assert r.exit_code == 0, r.output
+    with pdfplumber.open(out / "deck" / "deck-a4.pdf") as pdf:
+        chars = pdf.pages[1].chars
+    by_font: dict[str, str] = {}
+    for c in chars:
+        by_font[c["fontname"].split("+")[-1]] = by_font.get(c["fontname"].split("+")[-1], "") + c["text"]
+    assert by_font["PnpSlant-Regular"] == "TREE 42OAK", by_font  # the italic runs
+    assert by_font["PnpTest-Regular"].replace(" ", "") == "TREE42TREE42OAKOAK", by_font  # bold and plain runs
+
+
+def test_italic_in_a_layer_with_a_font_and_no_italic_font_is_refused(existing, tmp_path):
+    spec = _game(tmp_path / "deck", front=RICH.replace("ITALIC", ""))
+    _refused(existing, spec, ["deck.csv, line 2, field text", "row 2, column 1 (word)"],
+             ["starts *italic* text", "font Title has no italic", "italic_font"])
+
+
+def test_an_undeclared_italic_font_is_refused(existing, tmp_path):
+    spec = _game(tmp_path / "deck", front=RICH.replace("ITALIC", ", italic_font: Slanted"))
+    _refused(existing, spec, ["front.yaml, line 2, field italic_font"], ["font 'Slanted' is not declared",
+                                                                         "its fonts: Title"])

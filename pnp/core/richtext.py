@@ -234,11 +234,11 @@ def _words(para: Paragraph) -> list[tuple[list[Span], Span | None]]:
                     words.append((current, gap))
                     current, gap = [], None
                 if pending is None:
-                    pending = Span(" ", s.bold, s.italic, None, s.offset)
+                    pending = Span(" ", s.bold, s.italic, None, s.offset, s.face)
             else:
                 if not current:
                     gap = pending if words else None
-                current.append(Span(part, s.bold, s.italic, None, s.offset))
+                current.append(Span(part, s.bold, s.italic, None, s.offset, s.face))
                 pending = None
     if current:
         words.append((current, gap))
