@@ -509,3 +509,24 @@ def test_an_undeclared_italic_font_is_refused(existing, tmp_path):
     spec = _game(tmp_path / "deck", front=RICH.replace("ITALIC", ", italic_font: Slanted"))
     _refused(existing, spec, ["front.yaml, line 2, field italic_font"], ["font 'Slanted' is not declared",
                                                                          "its fonts: Title"])
+
+
+def test_the_svg_page_in_a_browser_without_the_font_matches_the_pdf(kit, tmp_path):
+    """Chromium with no font installed draws the page from the SVG's embedded subsets: at most 2 % of
+    pixels differ from PDFium's drawing of the PDF page (8 px/mm). The control removes the declared
+    font's @font-face: that must differ by more, so the embedded subset is what the browser used."""
+    import re
+
+    from browser import require_chromium
+    from test_svg_fonts import _differ_pair
+    require_chromium("compares an SVG page set in a declared font, drawn by a browser, with the PDF page")
+    svg = kit / "svg" / "deck-a4-p02.svg"
+    text = svg.read_text(encoding="utf-8")
+    bare = tmp_path / "bare.svg"
+    bare.write_text(re.sub(r"<style[^>]*><!\[CDATA\[@font-face \{ font-family: 'pnp Title-.*?</style>", "", text,
+                           flags=re.S), encoding="utf-8")
+    assert "pnp Title-" in text and "@font-face { font-family: 'pnp Title-" not in bare.read_text(encoding="utf-8")
+    embedded, control = _differ_pair(svg, bare, kit / "deck-a4.pdf", 2, tmp_path, 210 * 8, 297 * 8)
+    assert embedded <= 0.02, f"{embedded:.2%} of pixels differ"
+    # the words in the font cover little of an A4 page: measured 0.025 % with the font, 0.25 % without
+    assert control > max(0.001, 4 * embedded), f"without its font the page should differ more ({control:.3%})"

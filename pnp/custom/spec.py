@@ -179,7 +179,7 @@ class RequiredCheck(_Check):
 
 
 class GlyphCheck(_Check):
-    """Every character of every cell the component prints is in the embedded font."""
+    """Every character of every cell the component prints is in the font of the layer printing it."""
     check: Literal["glyphs"]
 
 
