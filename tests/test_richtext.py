@@ -81,9 +81,10 @@ def test_bold_italic_breaks_and_escapes():
     assert _styles(parse("**all** of *it*", bold=True)) == [[("all", False, False), (" of ", True, False),
                                                              ("it", True, True)]]
     assert _styles(parse("3 :coin: no icons")) == [[("3 :coin: no icons", False, False)]]
+    assert _styles(parse("3 * 4 ** 2 = *x*")) == [[("3 * 4 ** 2 = ", False, False), ("x", False, True)]]
 
 
-@pytest.mark.parametrize("text, offset", [("a **b", 2), ("*a **b** c", 0), ("x * y", 2), ("**a*", 0)])
+@pytest.mark.parametrize("text, offset", [("a **b", 2), ("*a **b** c", 0), ("x *y", 2), ("**a*", 0), ("*a *b", 0)])
 def test_an_unclosed_mark_is_refused_at_its_character(text, offset):
     with pytest.raises(MarkupError) as info:
         parse(text)
@@ -348,3 +349,85 @@ def test_the_svg_in_a_browser_without_fonts_matches_the_pdf_in_the_text_boxes(de
     print(f"differing pixels per inked pixel in the text boxes: {shares[0]:.2%} (control {shares[1]:.2%})")
     assert shares[0] <= 0.05, f"{shares[0]:.2%} of the text boxes' pixels differ"
     assert shares[1] > 0.1, f"without icons and italics the boxes should differ, but only {shares[1]:.2%} do"
+
+
+# --- the rules quick reference on the cover -------------------------------------------------------
+
+RICH_RULES_LINE = ("Shuffle **all tiles** face down. Each player draws a *target* tile (the pattern they must "
+                   "***build***), then a hand tile; 3 * 4 cells stay an asterisk.")
+
+
+@pytest.fixture(scope="module")
+def cover(tmp_path_factory):
+    from pnp.inputs.resources import specs_dir
+    root = tmp_path_factory.mktemp("cover")
+    lines = (specs_dir() / "rules" / "nonads.md").read_text(encoding="utf-8").split("\n")
+    assert lines[9].startswith("Shuffle all tiles")
+    lines[9] = RICH_RULES_LINE
+    rules = root / "rules.md"
+    rules.write_text("\n".join(lines), encoding="utf-8")
+    result = build_kit("nonads", out=root / "out", formats=("pdf",), overrides={"rules": rules})
+    doc = pymupdf.open(str(pdf_of(result)))
+    yield doc[0]
+    doc.close()
+
+
+def test_cover_rules_set_bold_and_italic_runs(cover):
+    spans = _spans(cover)
+    para = [s for s in spans if any(w in s[0] for w in ("Shuffle", "target", "build", "face down", "tiles"))]
+    italic = {w for text, font, stroked, *_ in spans if font == "NotoSans-Italic" and not stroked for w in text.split()}
+    assert italic == {"target", "build"}
+    bold = {w for text, font, stroked, *_ in para if stroked for w in text.split()}
+    assert {"all", "tiles", "build"} <= bold and "Shuffle" not in bold and "target" not in bold
+    text = cover.get_text()
+    assert "3 * 4 cells" in text and "**" not in text and "*target*" not in text
+
+
+def test_cover_rich_paragraph_reads_in_order_and_stays_in_its_column(cover):
+    """The marked-up paragraph wraps like the plain ones: its words in reading order with one space
+    between runs of different styles, every line inside the left rules column (which ends 6 mm,
+    the column gap, before the right column starts)."""
+    chars = [c for _, _, stroked, _, cs, _ in _spans(cover) if not stroked for c in cs]
+    start = next(c for c in chars if c[0] == "S" and "".join(
+        x[0] for x in chars[chars.index(c):chars.index(c) + 7]) == "Shuffle")
+    lines: dict[float, list] = {}
+    for c in chars:
+        if c[3] >= start[3] - 0.01 and abs(c[1] - start[1]) < 100:
+            lines.setdefault(round(c[3], 2), []).append(c)
+    words = []
+    for base in sorted(lines)[:4]:
+        row = sorted((c for c in lines[base] if c[1] >= start[1] - 0.01 and c[2] < start[1] + 100), key=lambda c: c[1])
+        text = ""
+        for prev, c in zip([None] + row, row):
+            if prev is not None and c[1] - prev[2] > 0.5:  # a gap of at least a space (Noto Sans: 0.26 em)
+                text += " "
+            text += c[0]
+        words.append(text)
+    joined = " ".join(words)
+    assert joined.startswith("Shuffle all tiles face down. Each player draws a target tile"), joined
+    assert "must build), then a hand tile;" in joined
+    lefts = sorted({round(c[1], 1) for c in chars if c[0] == "\u2022"})
+    assert len(lefts) == 2  # bullets in both rules columns
+    right_edge = lefts[1] - 6.0
+    for base in sorted(lines)[:3]:
+        assert max(c[2] for c in lines[base] if c[1] < right_edge + 1) <= right_edge + 0.01
+
+
+def test_rules_refuse_a_glyph_the_italic_face_lacks_with_line_and_column(tmp_path):
+    from pnp.core.errors import SpecError
+    from pnp.inputs.resources import specs_dir
+    from pnp.inputs.rulestext import parse_rules
+    lacking = sorted(c for c in fonts.face("NotoSans").cmap - fonts.face("NotoSans-Italic").cmap
+                     if c > 0x20 and chr(c).isprintable())
+    ch = chr(lacking[0])
+    lines = (specs_dir() / "rules" / "nonads.md").read_text(encoding="utf-8").split("\n")
+    lines[9] = f"Upright {ch} is fine; *slanted {ch}* is not."
+    path = tmp_path / "r.md"
+    path.write_text("\n".join(lines), encoding="utf-8")
+    with pytest.raises(SpecError) as info:
+        parse_rules(path)
+    assert info.value.line == 10 and f"column {lines[9].rindex(ch) + 1}:" in info.value.message
+    assert "Noto Sans italic" in info.value.message
+    lines[9] = f"Upright {ch} is fine."
+    path.write_text("\n".join(lines), encoding="utf-8")
+    assert parse_rules(path).blocks

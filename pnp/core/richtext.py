@@ -5,7 +5,9 @@ The markup (docs/templates.md, "Rich text" and "Inline icons"; the rules cover t
 and italic, docs/rules-text.md):
 
 * ``**bold**`` and ``*italic*``; they combine (``***both***``) and nest (``**a *b* c**``). Each
-  ``**`` or ``*`` switches its style on or off; one left open at the end of the text is an error.
+  ``**`` or ``*`` switches its style on or off: it opens when a non-space follows it and closes
+  when a non-space precedes it (as in Markdown), so ``3 * 4`` keeps its asterisk; one left open at
+  the end of the text is an error.
 * a line break: a newline in the text (a cell with several lines) or the two characters ``\\n``
   (easier to type in a spreadsheet cell).
 * ``:name:`` an inline icon (name: letters, digits, ``-`` and ``_``, at most 40), when the caller
@@ -125,6 +127,13 @@ def parse(text: str, icon: IconLookup | None = None, bold: bool = False) -> tupl
             paras.append(tuple(spans))
             spans = []
         elif tok in ("**", "*"):
+            before = text[m.start() - 1] if m.start() else " "
+            after = text[m.end()] if m.end() < len(text) else " "
+            if (before.isspace() if tok in opened else after.isspace()):  # "3 * 4": an asterisk
+                if not buf:
+                    start = m.start()
+                buf.append(tok)
+                continue
             flush(pos)
             if tok in opened:
                 del opened[tok]
