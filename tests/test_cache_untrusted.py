@@ -115,6 +115,23 @@ def test_valid_entry_checks_name_hash_shape_and_payload():
     assert fontcache.valid_entry(evil_name, evil) is None
 
 
+def test_an_italic_subset_is_cached_on_disk_and_read_back(tmp_path, monkeypatch):
+    """The italic face's @font-face goes to the disk cache under a key of its own (not the regular
+    face's for the same characters) and a fresh process state reads the same rule back from it."""
+    monkeypatch.delenv("PNP_CACHE_DIR", raising=False)
+    cache = tmp_path / "cache"
+    fontcache._CSS.clear()
+    italic = fontcache.font_css(frozenset("ab"), cache=cache, face="NotoSans-Italic")
+    regular = fontcache.font_css(frozenset("ab"), cache=cache)
+    assert "font-style: italic" in italic and "font-style: normal" in regular
+    entries = sorted(cache.iterdir())
+    assert len(entries) == 2 and len({e.name.split("-")[1] for e in entries}) == 2
+    assert all(fontcache.valid_entry(e.name, e.read_bytes()) for e in entries)
+    fontcache._CSS.clear()
+    monkeypatch.setattr("pnp.render.svgfont.font_face_css", lambda *a, **k: pytest.fail("not read from the cache"))
+    assert fontcache.font_css(frozenset("ab"), cache=cache, face="NotoSans-Italic") == italic
+
+
 def _run_build(out: Path, timeout: float = 240) -> tuple[int, str, int]:
     """Build the questions deck (SVG) in a child process under a timeout; (exit code, stderr, peak RSS in MiB)."""
     code = ("import resource, subprocess, sys\n"

@@ -7,6 +7,7 @@ from pnp's reading of them."""
 from __future__ import annotations
 
 import csv
+import re
 from collections import Counter
 from pathlib import Path
 
@@ -166,18 +167,59 @@ def test_questions_read_back(kits):
             lines: dict[float, list] = {}
             for c in sorted(_chars_in(page, region), key=lambda c: (round(c["top"], 1), c["x0"])):
                 lines.setdefault(round(c["top"], 1), []).append(c)
-            text = " ".join("".join(ch["text"] for ch in line).strip() for line in lines.values())
+            text = " ".join(_spaced(line).strip() for line in lines.values())
             texts[" ".join(text.split())] += 1
             band = _chars_in(page, (card[0], card[1], card[2], 22.0))
             categories["".join(c["text"] for c in band)] += 1
             foot = _chars_in(page, (card[0], card[1] + 106.0, card[2], 14.0))
             languages["".join(c["text"] for c in foot)] += 1
-    assert texts == Counter(" ".join(r["question"].split()) for r in rows)
+    assert texts == Counter(" ".join(_unmarked(r["question"]).split()) for r in rows)
     assert categories == Counter(r["category"] for r in rows)
     assert set(categories.values()) == {8}  # the spec's per_value check: 8 of each category
     assert languages == Counter(r["language"].replace(" ", "") for r in rows)
     joined = "".join(texts)  # Greek and Cyrillic letters were read back, not only Latin
     assert any("\u0370" <= ch <= "\u03ff" for ch in joined) and any("\u0400" <= ch <= "\u04ff" for ch in joined)
+
+
+def _spaced(line) -> str:
+    """A line's characters in order, with a space where the gap between two is a space or more wide
+    (runs of another style and inline icons are drawn apart, without space characters between)."""
+    out = ""
+    for prev, c in zip([None] + line, line):
+        if prev is not None and mm(c["x0"] - prev["x1"]) > 0.2 * mm(c["size"]) and c["text"] != " " != prev["text"]:
+            out += " "
+        out += c["text"]
+    return out
+
+
+def _unmarked(text: str) -> str:
+    """A cell as printed: ``**bold**`` marks and ``:icon:`` names taken out (the questions use no other
+    markup)."""
+    return re.sub(r"\*\*|:[A-Za-z0-9_-]+:", " ", text)
+
+
+def test_question_deck_has_a_bold_keyword_and_an_inline_icon(kits):
+    """The deck's marked-up question: 'building' stroked (bold), the rest of its text not, and the hammer icon
+    (icons/hammer.svg, its dark ink) drawn after it on the same baseline, as tall as the capitals."""
+    import pymupdf
+    row = next(r for r in _rows("questions") if ":hammer:" in r["question"])
+    bold = re.findall(r"\*\*(.+?)\*\*", row["question"])
+    with pymupdf.open(str(pdf_of(kits["questions"]))) as doc:
+        page = next(p for p in doc if "remember" in p.get_text() and "hands?" in p.get_text())
+        trace = page.get_texttrace()
+        size_pt = next(s["size"] for s in trace if "remember" in "".join(chr(c[0]) for c in s["chars"]))
+        stroked = [s for s in trace if s["type"] == 1 and s["size"] == size_pt]  # not the bold category bands
+        assert ["".join(chr(c[0]) for c in s["chars"]).strip() for s in stroked] == bold
+        word = stroked[0]
+        x1, baseline = mm(word["chars"][-1][3][2]), mm(word["chars"][0][2][1])
+        ink = [d["rect"] for d in page.get_drawings()
+               if d.get("fill") and all(abs(v - 0x22 / 255) < 0.01 for v in d["fill"])]
+        top, bottom = mm(min(r.y0 for r in ink)), mm(max(r.y1 for r in ink))
+        left = mm(min(r.x0 for r in ink))
+    size = mm(word["size"])
+    assert left > x1 and left - x1 < size  # right after the bold word
+    assert bottom <= baseline + TOL and bottom > baseline - 0.15 * size  # on the baseline (ink ends near it)
+    assert 0.5 * size < bottom - top <= 0.72 * size  # about the cap height (0.714 em) tall, not taller
 
 
 def test_question_sizes_vary_with_length(kits):

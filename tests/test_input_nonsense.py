@@ -39,7 +39,7 @@ def rules_after_break(breaker: str) -> bytes:
     the error must say line 10 (what an editor shows), not 11."""
     lines = list(RULE_LINES)
     lines[4] = lines[4][:10] + breaker + lines[4][10:]
-    lines[9] = "Shuffle **all** tiles."
+    lines[9] = "Shuffle __all__ tiles."
     return "\n".join(lines).encode("utf-8")
 
 
@@ -134,12 +134,12 @@ INPUT_CASES = [
      "an indented line", ("r.md", 6, "rules")),
     ("rules-quote-1000-deep", {"r.md": rules_with(10, ">" * 1000 + " quoted")}, RULES_ARGS, "a block quote",
      ("r.md", 10, "rules")),
-    ("rules-bold", {"r.md": rules_with(10, "Shuffle **all** tiles face down.")}, RULES_ARGS, "bold",
-     ("r.md", 10, "rules")),
+    ("rules-bold-left-open", {"r.md": rules_with(10, "Shuffle **all tiles face down.")}, RULES_ARGS,
+     "column 9: the ** there starts bold text that is never closed", ("r.md", 10, "rules")),
     ("rules-underscore-bold", {"r.md": rules_with(10, "Shuffle __all__ tiles.")}, RULES_ARGS, "bold",
      ("r.md", 10, "rules")),
-    ("rules-emphasis", {"r.md": rules_with(10, "Shuffle *all* tiles.")}, RULES_ARGS, "emphasis",
-     ("r.md", 10, "rules")),
+    ("rules-italic-left-open", {"r.md": rules_with(10, "Shuffle *all tiles.")}, RULES_ARGS,
+     "italic text that is never closed", ("r.md", 10, "rules")),
     ("rules-underscore-emphasis", {"r.md": rules_with(10, "Shuffle _all_ tiles.")}, RULES_ARGS, "emphasis",
      ("r.md", 10, "rules")),
     ("rules-link", {"r.md": rules_with(10, "See [the rules](https://example.org).")}, RULES_ARGS, "a link",
@@ -162,7 +162,7 @@ INPUT_CASES = [
     ("rules-star-bullet", {"r.md": rules_with(10, "* Shuffle.")}, RULES_ARGS, "`*` or `+`", ("r.md", 10, "rules")),
     ("rules-horizontal-rule", {"r.md": rules_with(10, "***")}, RULES_ARGS, "horizontal rule", ("r.md", 10, "rules")),
     ("rules-code-fence", {"r.md": rules_with(10, "~~~")}, RULES_ARGS, "code fence", ("r.md", 10, "rules")),
-    ("rules-escape", {"r.md": rules_with(10, "Shuffle \\*all\\* tiles.")}, RULES_ARGS, "backslash escape",
+    ("rules-escape", {"r.md": rules_with(10, "Shuffle \\_all\\_ tiles.")}, RULES_ARGS, "backslash escape",
      ("r.md", 10, "rules")),
     ("rules-bold-in-description", {"r.md": rules_with(2, "A **fast** tile-laying race.")}, RULES_ARGS, "bold",
      ("r.md", 2, "rules")),
@@ -179,7 +179,7 @@ INPUT_CASES = [
      ("r.md", 5, "rules")),
     ("rules-u0085-keeps-lines", {"r.md": rules_after_break("\x85")}, RULES_ARGS, "U+0085", ("r.md", 5, "rules")),
     ("rules-form-feed", {"r.md": rules_after_break("\x0c")}, RULES_ARGS, "U+000C", ("r.md", 5, "rules")),
-    ("rules-cr-line-ends", {"r.md": rules_with(10, "Shuffle **all** tiles.").replace(b"\n", b"\r")}, RULES_ARGS,
+    ("rules-cr-line-ends", {"r.md": rules_with(10, "Shuffle __all__ tiles.").replace(b"\n", b"\r")}, RULES_ARGS,
      "bold", ("r.md", 10, "rules")),
     ("rules-glyph", {"r.md": rules_with(10, "Shuffle \u65e5 tiles.")}, RULES_ARGS, "cannot draw",
      ("r.md", 10, "rules")),
@@ -311,7 +311,7 @@ def test_built_in_rules_are_in_the_subset(game):
 
 @pytest.mark.parametrize("ending", ["\n", "\r\n", "\r"])
 def test_rules_line_numbers_are_an_editors_for_every_line_ending(tmp_path, ending):
-    data = rules_with(12, "Targets *and* hand tiles.").decode().replace("\n", ending).encode()
+    data = rules_with(12, "Targets _and_ hand tiles.").decode().replace("\n", ending).encode()
     with pytest.raises(SpecError) as err:
         _parse(tmp_path, data)
     assert err.value.line == 12 and "emphasis" in err.value.message

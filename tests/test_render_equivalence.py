@@ -34,6 +34,8 @@ SHAPES = (
     Text(190, 130, "End", size_pt=14, anchor="end", bold=True),
     Text(100, 240, "Mid", size_pt=16, anchor="middle", valign="middle", underline=True),
     Text(170, 180, "Turned", size_pt=10, rotate=90),
+    Text(30, 270, "Slanted", size_pt=15, font="NotoSans-Italic"),
+    Text(150, 280, "Leaning", size_pt=11, anchor="middle", valign="middle", bold=True, font="NotoSans-Italic"),
 )
 PAGE = Page(210, 297, SHAPES, "every shape")
 
@@ -56,7 +58,8 @@ def _pdf_objects():
         for chars in texts.values():
             a, b, c, d, e, f = chars[0]["matrix"]
             words.append({"text": "".join(c["text"] for c in chars), "x": e * MM_PER_PT, "y": (h - f) * MM_PER_PT,
-                          "size": chars[0]["size"] * MM_PER_PT, "advance": _advance(chars)})
+                          "size": chars[0]["size"] * MM_PER_PT, "advance": _advance(chars),
+                          "font": chars[0]["fontname"].partition("+")[2]})
     return boxes, lines, words
 
 
@@ -136,7 +139,8 @@ def _svg_objects():
                 x, y = _apply(cm, float(child.get("x", 0)), float(child.get("y", 0)))
                 scale = math.hypot(cm[0], cm[1])
                 texts.append({"text": child.text, "x": x, "y": y, "size": float(child.get("font-size")) * scale,
-                              "anchor": child.get("text-anchor"), "dir": (cm[0], cm[1])})
+                              "anchor": child.get("text-anchor"), "dir": (cm[0], cm[1]),
+                              "family": child.get("font-family"), "style": child.get("font-style")})
     walk(root, (1.0, 0.0, 0.0, 1.0, 0.0, 0.0))
     return boxes, lines, texts
 
@@ -180,6 +184,33 @@ def test_bold_is_the_same_outline_in_both():
     assert el.get("font-weight") is None and float(el.get("stroke-width")) == pytest.approx(14 * MM_PER_PT * 0.035, abs=1e-3)
 
 
+def test_italic_is_set_in_the_italic_face_by_both():
+    """The italic texts are drawn with the italic font program in the PDF (its PostScript name) and
+    with the italic @font-face in the SVG (family and style); the upright ones with the regular."""
+    _, _, pdf_words = _pdf_objects()
+    _, _, svg_texts = _svg_objects()
+    slanted = {"Slanted", "Leaning"}
+    for word in pdf_words:
+        assert word["font"] == ("NotoSans-Italic" if word["text"] in slanted else "NotoSans-Regular"), word
+    for t in svg_texts:
+        italic = t["text"] in slanted
+        assert t["family"].startswith("'pnp NotoSans-Italic'" if italic else "'pnp Noto Sans'"), t
+        assert t["style"] == ("italic" if italic else None), t
+    css = "".join(e.text or "" for e in ET.fromstring(page_to_svg(PAGE)).iter(f"{SVG}style"))
+    assert re.findall(r"font-family: '([^']+)'; font-style: (\w+)", css) == [
+        ("pnp Noto Sans", "normal"), ("pnp NotoSans-Italic", "italic")]
+
+
+def test_italic_advances_are_the_italic_face_s():
+    """The PDF's italic word is as wide as the italic face's advances say, and narrower than the same
+    word upright (so the measurement tells the faces apart)."""
+    from pnp.core.fonts import text_width_mm
+    _, _, pdf_words = _pdf_objects()
+    word = next(w for w in pdf_words if w["text"] == "Slanted")
+    assert word["advance"] == pytest.approx(text_width_mm("Slanted", 15, "NotoSans-Italic"), abs=TOL)
+    assert text_width_mm("Slanted", 15, "NotoSans-Italic") < text_width_mm("Slanted", 15) - 0.3
+
+
 @pytest.mark.parametrize("backend", ["pdf", "svg"])
 def test_both_backends_refuse_a_missing_glyph(backend):
     page = Page(100, 100, (Text(10, 10, "\u6f22\u5b57"),), "x")
@@ -189,3 +220,17 @@ def test_both_backends_refuse_a_missing_glyph(backend):
             w.add(page)
         else:
             page_to_svg(page)
+
+
+@pytest.mark.parametrize("backend", ["pdf", "svg"])
+def test_both_backends_refuse_a_glyph_the_italic_face_lacks_and_an_unknown_face(backend):
+    def draw(text):
+        page = Page(100, 100, (text,), "x")
+        if backend == "pdf":
+            PdfWriter(io.BytesIO()).add(page)
+        else:
+            page_to_svg(page)
+    with pytest.raises(LayoutError, match="U\\+6F22.*Noto Sans italic"):
+        draw(Text(10, 10, "a\u6f22", font="NotoSans-Italic"))
+    with pytest.raises(LayoutError, match="no font called 'Nope'"):
+        draw(Text(10, 10, "a", font="Nope"))

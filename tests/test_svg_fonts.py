@@ -77,24 +77,59 @@ def _differ(svg, pdf_page, tmp_path, name, w_px, h_px) -> float:
     return float(np.mean(np.abs(a - b) > 64))
 
 
+def _differ_pair(svg, control, pdf, number, tmp_path, w_px, h_px) -> tuple[float, float]:
+    """_differ of ``svg`` and of ``control`` against page ``number`` (from 1) of the PDF file ``pdf``."""
+    import pypdfium2 as pdfium
+    doc = pdfium.PdfDocument(str(pdf))
+    try:
+        page = doc[number - 1]
+        return (_differ(svg, page, tmp_path, "embedded", w_px, h_px),
+                _differ(control, page, tmp_path, "control", w_px, h_px))
+    finally:
+        doc.close()
+
+
 def test_trope_card_in_a_browser_without_noto_sans_matches_the_pdf(tmp_path):
     """Chromium with an empty fontconfig (no font installed at all) draws the trope-card SVG from its
     embedded font: at most 2 % of pixels may differ from the PDF page at the same size (8 px/mm). The
     same SVG with its @font-face removed must differ by more, so the comparison can fail."""
     require_chromium("compares the trope card SVG, drawn by a browser with no font installed, with the PDF page")
-    import pypdfium2 as pdfium
     result = build_kit("numeria", out=tmp_path, formats=("pdf", "svg"))
     svg = next(p for p in result.files if p.suffix == ".svg" and "Numeria \u2014 tropes" in p.read_text(encoding="utf-8"))
     number = int(re.search(r"-p(\d+)\.svg$", svg.name).group(1))
     bare = tmp_path / "bare.svg"
     bare.write_text(re.sub(r"<style\b.*?</style>", "", svg.read_text(encoding="utf-8"), flags=re.S), encoding="utf-8")
-    w_px, h_px = 210 * 8, 297 * 8
-    doc = pdfium.PdfDocument(str(pdf_of(result)))
-    try:
-        page = doc[number - 1]
-        embedded = _differ(svg, page, tmp_path, "embedded", w_px, h_px)
-        control = _differ(bare, page, tmp_path, "bare", w_px, h_px)
-    finally:
-        doc.close()
+    embedded, control = _differ_pair(svg, bare, pdf_of(result), number, tmp_path, 210 * 8, 297 * 8)
     assert embedded <= 0.02, f"{embedded:.2%} of pixels differ"
     assert control > 0.02, f"without its font the page should differ, but only {control:.2%} of pixels do"
+
+
+def test_italic_text_in_a_browser_without_noto_sans_matches_the_pdf(tmp_path):
+    """A page of italic and upright text (pnp's SVG backend, two @font-face rules) drawn by Chromium
+    with no font installed matches PDFium's drawing of the PDF within 2 % of pixels. The control
+    sets the italic texts in the upright face: that must differ by more, so the italic face the SVG
+    embeds is what the browser used."""
+    require_chromium("compares italic text in the SVG, drawn by a browser with no font installed, with the PDF")
+    from pnp.core.ir import Page, Text
+    from pnp.render.pdf import PdfWriter
+    from pnp.render.svg import svg_text
+
+    italic = "NotoSans-Italic"
+    page = Page(90, 40, (Text(5, 14, "Lilly lived", size_pt=30, font=italic),
+                         Text(85, 34, "quietly", size_pt=30, anchor="end", bold=True, font=italic),
+                         Text(5, 34, "up", size_pt=30)), "italic")
+    pdf_path = tmp_path / "italic.pdf"
+    writer = PdfWriter(pdf_path)
+    writer.add(page)
+    writer.close()
+    svg = tmp_path / "italic.svg"
+    svg.write_text(svg_text(page), encoding="utf-8")
+    root = ET.parse(svg).getroot()
+    slanted = [el for el in root.iter(f"{SVG}text") if el.get("font-style") == "italic"]
+    assert [el.text for el in slanted] == ["Lilly lived", "quietly"]
+    upright = tmp_path / "upright.svg"
+    upright.write_text(svg.read_text(encoding="utf-8").replace("'pnp NotoSans-Italic'", "'pnp Noto Sans'")
+                       .replace(' font-style="italic"', ""), encoding="utf-8")
+    embedded, control = _differ_pair(svg, upright, pdf_path, 1, tmp_path, 90 * 8, 40 * 8)
+    assert embedded <= 0.02, f"{embedded:.2%} of pixels differ"
+    assert control > 0.02, f"upright text in place of italic should differ, but only {control:.2%} of pixels do"

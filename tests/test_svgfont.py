@@ -363,3 +363,39 @@ def test_browser_font_embedding(tmp_path):
     # cutter outlines, seen by the browser, match the PDF too
     outlines = shot("outlines", _outline_svg(LINES, PAGE_W, PAGE_H))
     assert _iou(pdf, outlines) > 0.75
+
+
+# --- other faces of the registry (issue 22): Noto Sans italic ---------------------------------------
+
+ITALIC = "NotoSans-Italic"
+
+
+def test_italic_subset_is_the_italic_face():
+    """The italic @font-face declares its own family and font-style: italic, carries exactly the
+    characters asked for, and its font is the italic one (a negative italic angle, the italic bit)."""
+    css = font_face_css("Hello", face=ITALIC)
+    assert "font-family: 'pnp NotoSans-Italic'; font-style: italic; font-weight: 400;" in css
+    font = _face_font(css)
+    assert set(font.getBestCmap()) == {ord(c) for c in "Hello "}
+    assert font["post"].italicAngle < -5 and font["OS/2"].fsSelection & 1
+    assert "fvar" not in font
+    assert _face_font(font_face_css("Hello"))["post"].italicAngle == 0  # the regular is upright
+
+
+def test_italic_outlines_are_slanted_and_set_with_italic_advances():
+    """Cutter outlines of italic text come from the italic face: the stem of an 'l' leans right
+    (its top is further right than its foot), and the advances add up to the italic face's width."""
+    size_pt = 40.0
+    d = text_outline_path("l", size_pt, 0, 0, font=ITALIC)
+    assert d != text_outline_path("l", size_pt, 0, 0)
+    pen = RecordingPen()
+    parse_path(d, pen)
+    points = [pt for _, args in pen.value for pt in args]
+    top = [x for x, y in points if y < -20 * PT]
+    foot = [x for x, y in points if y > -2 * PT]
+    assert min(top) > min(foot) + 1.0  # mm: leans right
+    # "Hi|" and "Hi" differ by the advance of "|" placed after the italic advances of "Hi"
+    x_bar = _bounds(text_outline_path("Hi|", size_pt, 0, 0, font=ITALIC))[2]
+    x_bar_alone = _bounds(text_outline_path("|", size_pt, 0, 0, font=ITALIC))[2]
+    assert x_bar - x_bar_alone == pytest.approx(text_width_mm("Hi", size_pt, ITALIC), abs=0.01)
+    assert text_width_mm("Hi", size_pt, ITALIC) != pytest.approx(text_width_mm("Hi", size_pt), abs=0.05)

@@ -1,10 +1,20 @@
-"""The one embedded font: Noto Sans (from fontpkg-noto-sans), covering Latin, Greek and Cyrillic.
+"""The font registry: every face text may be set in, by name, with the metrics layout measures.
 
-Glyph coverage and text widths are measured here, so a word with a glyph the font lacks is caught
-before anything is drawn. Widths are in mm for a size in points.
+A face is a name (``"NotoSans"``, ``"NotoSans-Italic"``) for one TrueType file; the name is what
+``pnp.core.ir.Text.font`` holds, what reportlab registers the font under, and what the SVG backend
+derives its ``@font-face`` family from. Two faces are built in, both from fontpkg-noto-sans (Latin,
+Greek and Cyrillic): Noto Sans regular (:data:`DEFAULT_FACE`, every text's default) and its italic
+(:data:`ITALIC_FACE`). Both files are variable fonts; reportlab, the SVG subsets and the cutter
+outlines all use their default instance (wght 400, wdth 100). :func:`register_face` adds a face
+(a designer's own TTF, issue 22).
+
+Glyph coverage and text widths are measured here per face, so a word with a glyph the face lacks is
+caught before anything is drawn. Widths are in mm for a size in points.
 """
 from __future__ import annotations
 
+import re
+from dataclasses import dataclass, field
 from functools import lru_cache
 from pathlib import Path
 
@@ -13,76 +23,198 @@ from .units import mm_to_pt, pt_to_mm
 FONT_NAME = "NotoSans"
 FONT_FAMILY = "Noto Sans"
 CAP_HEIGHT = 0.714  # Noto Sans cap height, as a fraction of the em
+DEFAULT_FACE = FONT_NAME
+ITALIC_FACE = "NotoSans-Italic"
+_FACE_NAME = re.compile(r"[A-Za-z][A-Za-z0-9_-]{0,62}")
 
 
 @lru_cache(maxsize=1)
-def font_path() -> Path:
-    """Path of the Noto Sans TrueType file shipped by fontpkg-noto-sans."""
+def _noto_files() -> Path:
     import fontpkg_noto_sans
-    files = sorted((Path(fontpkg_noto_sans.ROOT) / "files").glob("NotoSans[[]*.ttf"))
+    return Path(fontpkg_noto_sans.ROOT) / "files"
+
+
+def _noto(pattern: str) -> Path:
+    files = sorted(_noto_files().glob(pattern))
     if not files:
-        raise RuntimeError("fontpkg-noto-sans is installed but has no NotoSans TTF")
+        raise RuntimeError(f"fontpkg-noto-sans is installed but has no {pattern} file")
     return files[0]
 
 
-@lru_cache(maxsize=1)
-def ttfont():
-    """The reportlab TTFont for Noto Sans, registered once under FONT_NAME."""
-    from reportlab.pdfbase import pdfmetrics
-    from reportlab.pdfbase.ttfonts import TTFont
-    font = TTFont(FONT_NAME, str(font_path()))
-    pdfmetrics.registerFont(font)
-    return font
+def font_path() -> Path:
+    """Path of the Noto Sans (regular) TrueType file shipped by fontpkg-noto-sans."""
+    return face(DEFAULT_FACE).path
 
 
-@lru_cache(maxsize=1)
-def _cmap() -> frozenset[int]:
-    return frozenset(ttfont().face.charToGlyph)
+@dataclass(eq=False)
+class Face:
+    """One registered face: ``name`` (the registry key and reportlab font name), the TrueType file
+    ``path``, ``family`` (a human family name, e.g. "Noto Sans") and ``style`` ("normal" or
+    "italic"; the SVG ``font-style`` of the face). Metrics are read on first use: ``ttfont`` (the
+    reportlab TTFont, registered with pdfmetrics), ``cmap`` (code points it draws), ``cap_height``,
+    ``ascent`` and ``descent`` (fractions of the em, descent positive), ``widths`` (code point ->
+    advance in 1/1000 em) and ``default_width``."""
+    name: str
+    path: Path
+    family: str
+    style: str = "normal"
+    _font: object = field(default=None, repr=False)
+    _cmap: frozenset | None = field(default=None, repr=False)
+    _ascii_ok: bool | None = field(default=None, repr=False)
+
+    @property
+    def ttfont(self):
+        if self._font is None:
+            from reportlab.pdfbase import pdfmetrics
+            from reportlab.pdfbase.ttfonts import TTFont
+            font = TTFont(self.name, str(self.path))
+            pdfmetrics.registerFont(font)
+            self._font = font
+        return self._font
+
+    @property
+    def cmap(self) -> frozenset[int]:
+        if self._cmap is None:
+            self._cmap = frozenset(self.ttfont.face.charToGlyph)
+        return self._cmap
+
+    @property
+    def ascii_ok(self) -> bool:
+        """The face draws every printable ASCII character (so such texts need no per-character check)."""
+        if self._ascii_ok is None:
+            cmap = self.cmap
+            self._ascii_ok = all(c in cmap for c in range(0x20, 0x7f))
+        return self._ascii_ok
+
+    @property
+    def label(self) -> str:
+        """How messages name the face: "Noto Sans", "Noto Sans italic", or a registered face's name
+        with its file."""
+        if self.family == FONT_FAMILY:
+            return FONT_FAMILY + (" italic" if self.style == "italic" else "")
+        return f"{self.name} ({self.path.name})"
+
+    @property
+    def cap_height(self) -> float:
+        return self.ttfont.face.capHeight / 1000.0
+
+    @property
+    def ascent(self) -> float:
+        return self.ttfont.face.ascent / 1000.0
+
+    @property
+    def descent(self) -> float:
+        return -self.ttfont.face.descent / 1000.0
+
+    @property
+    def widths(self) -> dict[int, float]:
+        return self.ttfont.face.charWidths
+
+    @property
+    def default_width(self) -> float:
+        return self.ttfont.face.defaultWidth
 
 
-@lru_cache(maxsize=1)
-def _ascii_ok() -> bool:
-    """Noto Sans draws every printable ASCII character (so such texts need no per-character check)."""
-    cmap = _cmap()
-    return all(c in cmap for c in range(0x20, 0x7f))
+_FACES: dict[str, Face] = {}
+_BUILTIN = {DEFAULT_FACE: ("NotoSans[[]*.ttf", "normal"), ITALIC_FACE: ("NotoSans-Italic[[]*.ttf", "italic")}
 
 
-def missing_glyphs(text: str) -> list[str]:
-    """The characters of ``text`` (other than spaces) that Noto Sans cannot draw, in order."""
-    if text.isascii() and text.isprintable() and _ascii_ok():
+def register_face(name: str, path: Path, family: str | None = None, style: str = "normal") -> Face:
+    """Register the TrueType file ``path`` as the face ``name`` (letters, digits, ``-`` and ``_``,
+    starting with a letter, at most 63 characters) and return it. Registering the same name with
+    the same file again returns the face registered first.
+
+    Raises:
+        ValueError: a bad name or style, a name already registered for another file, or ``path`` is
+            not a file (callers that read a spec turn this into a SpecError naming the spec line).
+    """
+    if not _FACE_NAME.fullmatch(name or ""):
+        raise ValueError(f"a font name is letters, digits, - and _, starting with a letter, not {name!r}")
+    if style not in ("normal", "italic"):
+        raise ValueError(f"a font style is normal or italic, not {style!r}")
+    path = Path(path)
+    got = _FACES.get(name) or (_builtin(name) if name in _BUILTIN else None)
+    if got is not None:
+        if got.path.resolve() == path.resolve():
+            return got
+        raise ValueError(f"the font name {name!r} is already used for {got.path.name}")
+    if not path.is_file():
+        raise ValueError(f"the font file {path} does not exist")
+    got = _FACES[name] = Face(name, path, family or name, style)
+    return got
+
+
+def _builtin(name: str) -> Face:
+    got = _FACES.get(name)
+    if got is None:
+        pattern, style = _BUILTIN[name]
+        got = _FACES[name] = Face(name, _noto(pattern), FONT_FAMILY, style)
+    return got
+
+
+def face(name: str = DEFAULT_FACE) -> Face:
+    """The registered face called ``name``.
+
+    Raises:
+        KeyError: no face has that name (the message lists the faces there are).
+    """
+    got = _FACES.get(name)
+    if got is not None:
+        return got
+    if name in _BUILTIN:
+        return _builtin(name)
+    raise KeyError(f"no font called {name!r} (fonts: {', '.join(face_names())})")
+
+
+def face_names() -> list[str]:
+    """The names of every face: the built-in ones, then those registered, in order."""
+    return list(_BUILTIN) + [n for n in _FACES if n not in _BUILTIN]
+
+
+def ttfont(name: str = DEFAULT_FACE):
+    """The reportlab TTFont of the face ``name`` (Noto Sans by default), registered under that name."""
+    return face(name).ttfont
+
+
+def cap_height(name: str = DEFAULT_FACE) -> float:
+    """Cap height of the face ``name`` as a fraction of the em (:data:`CAP_HEIGHT` for Noto Sans)."""
+    return CAP_HEIGHT if name == DEFAULT_FACE else face(name).cap_height
+
+
+def missing_glyphs(text: str, font: str = DEFAULT_FACE) -> list[str]:
+    """The characters of ``text`` (other than spaces) that the face ``font`` cannot draw, in order."""
+    f = face(font)
+    if text.isascii() and text.isprintable() and f.ascii_ok:
         return []
-    cmap = _cmap()
+    cmap = f.cmap
     return [ch for ch in dict.fromkeys(text) if not ch.isspace() and ord(ch) not in cmap]
 
 
-@lru_cache(maxsize=1)
-def _string_width():
-    return ttfont().stringWidth  # reportlab's C-accelerated sum of advance widths, in points
+_WIDTHS: dict[tuple, float] = {}
 
 
-_WIDTHS: dict[tuple[str, float], float] = {}
-
-
-def text_width_mm(text: str, size_pt: float) -> float:
-    """Advance width of ``text`` set in Noto Sans at ``size_pt`` points, in millimetres.
+def text_width_mm(text: str, size_pt: float, font: str = DEFAULT_FACE) -> float:
+    """Advance width of ``text`` set in the face ``font`` (Noto Sans by default) at ``size_pt``
+    points, in millimetres.
 
     Memoised in a plain table emptied when it reaches 8,192 entries: layouts that try sizes measure
     the same texts again and again, while a deck's words each come once or twice, so an LRU cache
     (the bookkeeping of which cost more than reportlab's C-accelerated sum) only thrashed there and
     this table just starts over."""
-    key = (text, size_pt)
+    key = (text, size_pt) if font == DEFAULT_FACE else (text, size_pt, font)
     got = _WIDTHS.get(key)
     if got is None:
         if len(_WIDTHS) >= 8192:
             _WIDTHS.clear()
-        got = _WIDTHS[key] = pt_to_mm(_string_width()(text, size_pt))
+        # reportlab's C-accelerated sum of advance widths, in points
+        got = _WIDTHS[key] = pt_to_mm(face(font).ttfont.stringWidth(text, size_pt))
     return got
 
 
-def wrap(text: str, size_pt: float, width_mm: float) -> list[str]:
-    """Break ``text`` into lines no wider than ``width_mm`` at ``size_pt`` in Noto Sans (reportlab's
-    simpleSplit, which measures with the font's real advance widths). A single word wider than the
-    line stays whole on its own line (the caller checks widths)."""
+def wrap(text: str, size_pt: float, width_mm: float, font: str = DEFAULT_FACE) -> list[str]:
+    """Break ``text`` into lines no wider than ``width_mm`` at ``size_pt`` in the face ``font``
+    (reportlab's simpleSplit, which measures with the font's real advance widths). A single word
+    wider than the line stays whole on its own line (the caller checks widths)."""
     from reportlab.lib.utils import simpleSplit
-    ttfont()
-    return simpleSplit(text, FONT_NAME, size_pt, mm_to_pt(width_mm))
+    face(font).ttfont
+    return simpleSplit(text, font, size_pt, mm_to_pt(width_mm))

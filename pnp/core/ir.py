@@ -70,7 +70,8 @@ class Text:
 
     ``anchor`` is "start", "middle" or "end" horizontally; ``valign`` is "baseline" or "middle"
     (middle centres the cap height on y). ``size_pt`` is the font size in points. ``rotate`` turns
-    the text clockwise by degrees about (x, y). ``underline`` draws a rule under it.
+    the text clockwise by degrees about (x, y). ``underline`` draws a rule under it. ``font`` is the
+    name of a face in pnp.core.fonts's registry ("NotoSans", "NotoSans-Italic", or one registered).
     """
     x: float
     y: float
@@ -82,6 +83,7 @@ class Text:
     bold: bool = False
     rotate: float = 0.0
     underline: bool = False
+    font: str = "NotoSans"
 
 
 @dataclass(frozen=True)

@@ -10,10 +10,9 @@ from __future__ import annotations
 from collections import Counter
 
 from ..core.findings import Finding, verdict
-from ..core.fonts import missing_glyphs
 from ..games import KitContext
 from .imagecheck import quality
-from .parts import Ready, ready, template_columns
+from .parts import Ready, ready
 from .spec import CustomSpec
 from .table import key
 
@@ -125,20 +124,27 @@ def _required(chk, r: Ready, rule: str) -> Finding:
 
 
 def _glyphs(chk, r: Ready, rule: str) -> Finding:
-    cols = set()
+    fonts: dict[str, dict] = {}  # column -> the layers printing it, by font (None: Noto Sans)
     for face in r.faces.values():
-        cols |= set(template_columns([b.place for b in face.layers]))
+        for layer in face.layers:
+            if layer.text is not None:
+                for c in layer.text.columns:
+                    fonts.setdefault(c, {}).setdefault(layer.font and layer.font.name, layer)
     bad, cells = [], 0
     for row in r.rows:
         if row is None:
             continue
-        for c in sorted(cols):
+        for c in sorted(fonts):
             value = row.values.get(c, "")
             cells += bool(value)
-            miss = missing_glyphs(value)
-            if miss:
-                bad.append(f"{miss[0]!r} (U+{ord(miss[0]):04X}) in row {row.number}, column {c}")
-    what = f"{chk.component}: every glyph of {cells} printed cells is in Noto Sans"
+            for layer in fonts[c].values():
+                miss, font = layer.missing_glyphs(value)
+                if miss:
+                    bad.append(f"{miss[0]!r} (U+{ord(miss[0]):04X}) in row {row.number}, column {c}, not in {font}")
+                    break
+    names = sorted({f for by in fonts.values() for f in by}, key=lambda f: f or "")
+    where = ", ".join("Noto Sans" if f is None else f for f in names) or "Noto Sans"
+    what = f"{chk.component}: every glyph of {cells} printed cells is in its font ({where})"
     return verdict(not bad, what + (f"; missing: {_list(bad)}" if bad else ""), rule)
 
 

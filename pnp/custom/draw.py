@@ -8,15 +8,17 @@ row and column and the template layer, before anything is drawn on paper.
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, field, replace
 from functools import lru_cache
 from pathlib import Path
 from typing import Callable
 
 from ..core.errors import SpecError
-from ..core.fonts import missing_glyphs
+from ..core import richtext
+from ..core.fonts import DEFAULT_FACE, ITALIC_FACE, face as font_face, missing_glyphs
 from ..core.ir import Circle, Group, Image, Line, Polygon, Rect, Text
 from ..inputs.images import ImageFacts
+from .icons import IconFolder
 from .imagecheck import load_picture
 from .table import Row, Table, key
 from .template import ImageLayer, Placed, TextLayer, WhenSpec, parse_placeholders
@@ -96,13 +98,16 @@ class Filler:
 class Context:
     """What binding needs: the part size (mm), the data's column keys (None: no data) and the table;
     for image layers the spec's folder (``src`` is relative to it) and ``record``, called with each
-    picture file's path (for `pnp watch`)."""
+    picture file's path (for `pnp watch`); the icons folder (None: no icons) and the fonts the spec
+    declares (pnp.inputs.fontfile.FontFile by name)."""
     width: float
     height: float
     columns: set[str] | None
     table: Table | None
     spec_dir: Path | None = None
     record: Callable[[Path], None] | None = None
+    icons: IconFolder | None = None
+    fonts: dict = field(default_factory=dict)
 
 
 def _when(spec, place: Placed, ctx: Context) -> Callable[[dict], bool] | None:
@@ -137,6 +142,10 @@ class BoundLayer:
         self.src = (Filler(layer.src, place.file, place.line_of("src"), "src", ctx.columns, data)
                     if isinstance(layer, ImageLayer) else None)
         self._pictures: dict[str, ImageFacts] = {}
+        self.font = self._font(layer.font) if self.text is not None and layer.font is not None else None
+        self.face = self.font.face if self.font is not None else DEFAULT_FACE
+        italic = layer.italic_font if self.text is not None else None
+        self.italic = self._font(italic, "italic_font") if italic is not None else None
         self.varying = (self.show is not None or (self.text is not None and self.text.constant is None)
                         or (self.src is not None and self.src.constant is None)
                         or any(getattr(c, "varying", False) for c in self.colours.values()))
@@ -153,6 +162,55 @@ class BoundLayer:
                 raise SpecError(f"{place.label}: its text box ({bx:g}, {by:g}) {bw:g} x {bh:g} mm reaches past the "
                                 f"{w:g} x {h:g} mm part, where the cut would take letters off.", file=place.file,
                                 line=place.line, field="x", hint="keep text boxes on the part, ideally 3 mm inside")
+
+    def _font(self, name: str, field: str = "font"):
+        """The declared font ``name`` (a FontFile), named by the layer's ``field``.
+
+        Raises:
+            SpecError: the spec declares no font of that name (the template file, line and field;
+                the declared names listed)."""
+        got = self.ctx.fonts.get(name)
+        if got is None:
+            declared = ", ".join(sorted(self.ctx.fonts))
+            raise SpecError(f"{self.place.label}: font {name!r} is not declared in the spec"
+                            + (f" (its fonts: {declared})." if declared else " (it declares no fonts:)."),
+                            file=self.place.file, line=self.place.line_of(field), field=field,
+                            hint="use one of the spec's font names, or declare it: fonts: {" + name + ": FILE.ttf}"
+                            if declared else "declare it in the spec: fonts: {" + name + f": FILE.ttf}}, or remove {field}:")
+        return got
+
+    def _label(self, face: str) -> str:
+        """How a message names the face ``face``: "the font Title (title.ttf)" for a declared font."""
+        for font in (self.font, self.italic):
+            if font is not None and font.face == face:
+                return f"the font {font.name} ({font.source.name})"
+        return f"the embedded font {font_face(face).label}"
+
+    def _in_layer_fonts(self, paras: tuple, row, column) -> tuple:
+        """``paras`` with each span set in the layer's declared faces (``font``, ``italic_font``).
+
+        Raises:
+            DataError, SpecError: an italic run in a layer with ``font:`` and no ``italic_font:``."""
+        if self.font is None and self.italic is None:
+            return paras
+        out = []
+        for para in paras:
+            spans = []
+            for span in para:
+                face = self.face if not span.italic else (self.italic.face if self.italic else
+                                                          ITALIC_FACE if self.font is None else None)
+                if face is None:
+                    raise self._data_error(row, column, f"character {span.offset + 1} of the text starts *italic* "
+                                           f"text, and the layer's font {self.font.name} has no italic.",
+                                           "declare the font's italic file in the spec's fonts: and name it in the "
+                                           "layer's italic_font:, or write \\* for an asterisk", "text")
+                spans.append(replace(span, face=face))
+            out.append(tuple(spans))
+        return tuple(out)
+
+    def missing_glyphs(self, text: str) -> tuple[list[str], str]:
+        """The characters of ``text`` this layer's font lacks, and the font's name for messages."""
+        return (self.font.missing(text) if self.font is not None else missing_glyphs(text)), self._label(self.face)
 
     def _colour_filler(self, value: str, field: str):
         filler = Filler(value, self.place.file, self.place.line_of(field), field, self.ctx.columns,
@@ -218,14 +276,21 @@ class BoundLayer:
         if len(text) > MAX_TEXT_CHARS:
             raise self._data_error(row, column, f"the text has {len(text):,} characters (limit {MAX_TEXT_CHARS:,}).",
                                    "shorten the cell: no card holds more", "text")
-        missing = missing_glyphs(text)
+        icons = self.ctx.icons
+        rich = L.markup and richtext.has_markup(text, icons is not None)
+        paras = self._rich(text, row, column, icons) if rich else None
+        missing, font = self.missing_glyphs(text) if paras is None else ([], "")
         if missing:
-            raise self._data_error(row, column, f"{missing[0]!r} (U+{ord(missing[0]):04X}) is not in the embedded "
-                                   "font Noto Sans.", "use Latin, Greek or Cyrillic letters", "text")
+            raise self._data_error(row, column, f"{missing[0]!r} (U+{ord(missing[0]):04X}) is not in {font}.",
+                                   "use Latin, Greek or Cyrillic letters" if self.font is None else
+                                   "use characters the font has, or choose another font for the layer", "text")
         x, y, w, h = self.box
         bw, bh = (h, w) if L.rotate in (90, 270) else (w, h)
         smallest = min(L.size, (L.min_size or DEFAULT_MIN_PT) if L.fit == "shrink" else L.size)
-        got = fit(text, L.size, smallest, bw, bh, L.wrap, L.line_spacing)
+        if paras is None:
+            got = fit(text, L.size, smallest, bw, bh, L.wrap, L.line_spacing, self.face)
+        else:
+            got = richtext.fit(paras, L.size, smallest, bw, bh, L.wrap, L.line_spacing)
         if got is None:
             shown = text if len(text) <= 40 else text[:37] + "..."
             raise self._data_error(row, column, f"the text {shown!r} does not fit its {bw:g} x {bh:g} mm box even at "
@@ -233,14 +298,23 @@ class BoundLayer:
                                    "shorten the text, or make the layer's box larger, its min_size smaller or set "
                                    "fit: shrink and wrap: true", "text")
         colour = self.colours["colour"](values, row) or "#000000"
-        anchor, tx = {"left": ("start", -bw / 2), "center": ("middle", 0.0), "right": ("end", bw / 2)}[L.align]
         top = {"top": 0.0, "middle": (bh - got.height) / 2, "bottom": bh - got.height}[L.valign] - bh / 2
+        if paras is not None:  # runs and icons, placed from the box's left edge
+            if L.rotate == 0:
+                out.extend(richtext.draw(got, x, y + h / 2 + top, bw, L.align, colour))
+            else:
+                out.append(Group(tuple(richtext.draw(got, -bw / 2, top, bw, L.align, colour)), dx=x + w / 2,
+                                 dy=y + h / 2, rotate=float(L.rotate)))
+            return
+        anchor, tx = {"left": ("start", -bw / 2), "center": ("middle", 0.0), "right": ("end", bw / 2)}[L.align]
         if L.rotate == 0:  # set in place: no group (one transform fewer per text in every backend)
             cx, cy = x + w / 2 + tx, y + h / 2 + top
-            out.extend(Text(cx, cy + base, line, size_pt=got.size_pt, anchor=anchor, fill=colour, bold=L.bold)
+            out.extend(Text(cx, cy + base, line, size_pt=got.size_pt, anchor=anchor, fill=colour, bold=L.bold,
+                            font=self.face)
                        for line, base in zip(got.lines, got.baselines) if line)
             return
-        lines = tuple(Text(tx, top + base, line, size_pt=got.size_pt, anchor=anchor, fill=colour, bold=L.bold)
+        lines = tuple(Text(tx, top + base, line, size_pt=got.size_pt, anchor=anchor, fill=colour, bold=L.bold,
+                           font=self.face)
                       for line, base in zip(got.lines, got.baselines) if line)
         out.append(Group(lines, dx=x + w / 2, dy=y + h / 2, rotate=float(L.rotate)))
 
@@ -278,6 +352,28 @@ class BoundLayer:
         bw, bh = (h, w) if L.rotate in (90, 270) else (w, h)
         out.append(Group((Image(-bw / 2, -bh / 2, bw, bh, str(facts.path), L.fit),), dx=x + w / 2, dy=y + h / 2,
                          rotate=float(L.rotate)))
+    def _rich(self, text: str, row, column, icons: IconFolder | None) -> tuple:
+        """The text's markup parsed (pnp.core.richtext), every run's glyphs checked in its face.
+
+        Raises:
+            DataError, SpecError: unbalanced markup, an unknown icon or a glyph a face lacks (naming
+                the data file, row and column, or the template line, and the field text)."""
+        try:
+            paras = richtext.parse(text, icons.lookup if icons else None, bold=self.place.layer.bold)
+        except richtext.MarkupError as exc:
+            icon = exc.message.startswith("there is no icon")
+            raise self._data_error(row, column, f"character {exc.offset + 1} of the text: {exc.message}.",
+                                   "add the picture to the icons folder, or write \\: for a colon" if icon else
+                                   "close the ** or * (or write \\* for an asterisk, or set markup: false on the "
+                                   "layer)", "text") from None
+        paras = self._in_layer_fonts(paras, row, column)
+        lacking = richtext.missing(paras)
+        if lacking:
+            span, ch = lacking
+            raise self._data_error(row, column, f"{ch!r} (U+{ord(ch):04X}) is not in {self._label(span.font)}.",
+                                   "use Latin, Greek or Cyrillic letters" if span.font in (DEFAULT_FACE, ITALIC_FACE)
+                                   else "use characters the font has, or choose another font for the layer", "text")
+        return paras
 
 
 class Face:

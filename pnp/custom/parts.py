@@ -13,9 +13,12 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from ..core.errors import SpecError
+from ..core.fonts import register_face
 from ..core.ir import Component
 from ..games import KitContext
+from ..inputs.fontfile import FontFile, read_font
 from .draw import Context, Face, Filler
+from .icons import IconFolder
 from .imagecheck import PictureUse, scan
 from .spec import MAX_COPIES, ComponentSpec, CustomSpec
 from .table import Row, Table, key, read_table
@@ -72,6 +75,27 @@ def _names(text: str) -> set[str]:
         return {key(p[0]) for p in parse_placeholders(text) if isinstance(p, tuple)}
     except ValueError:
         return set()
+
+
+def fonts(spec: CustomSpec, ctx: KitContext, lines: dict) -> dict[str, FontFile]:
+    """The fonts the spec declares (``fonts:``), by name, each file read and checked once per build,
+    recorded in ctx.used (so `pnp watch` rebuilds when it changes) and registered as a face
+    (pnp.core.fonts) under FontFile.face, the name ir.Text.font holds.
+
+    Raises:
+        SpecError: a font file that is missing, not a TTF/OTF, damaged or not embeddable (the spec
+            file, line and field ``fonts.<name>``; see pnp.inputs.fontfile).
+    """
+    def load() -> dict[str, FontFile]:
+        out = {}
+        for name, value in spec.fonts.items():
+            path = ctx.spec_path.parent / value
+            _record(ctx, path)
+            font = out[name] = read_font(path, name, spec=ctx.spec_path, line=lines.get(("fonts", name)),
+                                         field=f"fonts.{name}")
+            register_face(font.face, font.path, font.family)  # a new name for new content: never refused
+        return out
+    return ctx.once(("custom-fonts", id(spec)), load)
 
 
 def ready(spec: CustomSpec, ctx: KitContext, lines: dict) -> list[Ready]:
@@ -143,6 +167,7 @@ def _ready(spec: CustomSpec, index: int, comp: ComponentSpec, ctx: KitContext, l
                         file=table.path if table else ctx.spec_path, line=None if table else line,
                         field=f"components.{index}.copies", hint="check the copies: a real deck is a few hundred parts")
     faces: dict[Path, Face] = {}
+    icons = IconFolder(spec_dir / spec.icons, lambda p: _record(ctx, p))
     cols = set(table.position) if table else None
     fillers = {field: Filler(getattr(comp, field), ctx.spec_path, lines.get(("components", index, field), line),
                              f"components.{index}.{field}", cols, table.path if table else None)
@@ -154,8 +179,9 @@ def _ready(spec: CustomSpec, index: int, comp: ComponentSpec, ctx: KitContext, l
         for field, filler in fillers.items():
             path = got[field] = template(filler.fill(values), field, row, table)
             if path not in faces:
-                faces[path] = Face(loaded[path], Context(*comp.size, cols, table, spec_dir,
-                                                         lambda p: _record(ctx, p)))
+                faces[path] = Face(loaded[path], Context(*comp.size, cols, table, spec_dir=spec_dir,
+                                                         record=lambda p: _record(ctx, p), icons=icons,
+                                                         fonts=fonts(spec, ctx, lines)))
         paths.append((got["front"], got["back"]))
     return Ready(comp, table, rows, copies, faces, paths, line, scan(rows, paths, faces))
 

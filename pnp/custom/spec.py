@@ -5,7 +5,8 @@ Lengths are mm (any ``Length``: 63, "63mm", "2.5in"); a component's ``size`` may
 standard size (STANDARD_SIZES). Strings that name a template or a number of copies may hold
 ``{column}`` placeholders, filled from each data row.
 
-Limits (checked when the spec is read): at most MAX_COMPONENTS components and MAX_CHECKS checks.
+Limits (checked when the spec is read): at most MAX_COMPONENTS components, MAX_CHECKS checks and
+MAX_FONTS declared fonts.
 """
 from __future__ import annotations
 
@@ -20,6 +21,7 @@ from ..core.units import parse_length
 MAX_COMPONENTS = 50
 MAX_CHECKS = 200
 MAX_COPIES = 1000  # copies of one row (or of a component without data)
+MAX_FONTS = 16  # fonts one spec declares
 
 STANDARD_SIZES: dict[str, tuple[float, float]] = {
     "poker": (63.5, 88.9), "bridge": (57.15, 88.9), "mini-us": (41.0, 63.0), "mini-euro": (44.0, 68.0),
@@ -30,6 +32,7 @@ services' templates are made for, e.g. The Game Crafter's 825 x 1125 px poker ca
 1/8 in bleed), mini-US, mini-Euro and tarot as the print-and-play field names them (shared/PRINT.md)."""
 
 _NAME = re.compile(r"^[A-Za-z0-9][A-Za-z0-9 _.-]{0,40}$")
+BUILT_IN_FONT = "Noto Sans"  # the face a text layer without font: is set in (pnp.core.fonts)
 
 
 def _size(value: Any) -> Any:
@@ -66,6 +69,43 @@ def _copies(value: Any) -> Any:
         raise FieldError(f"must be a whole number from 0 to {MAX_COPIES} or a placeholder such as '{{copies}}'",
                          "write how many of each part to print, or name the column holding it: copies: '{copies}'")
     return value
+
+
+_FONTS_EXAMPLE = "fonts: {Title: fonts/Title.ttf}"
+
+
+def _fonts(value: Any) -> Any:
+    """``{Name: path}`` with at most MAX_FONTS entries (each checked by _font_name and _font_path)."""
+    if value is None:
+        return {}
+    if not isinstance(value, dict):
+        raise FieldError("must map font names to font files", f"write e.g. {_FONTS_EXAMPLE}")
+    if len(value) > MAX_FONTS:
+        raise FieldError(f"declares {len(value)} fonts (limit {MAX_FONTS})", "declare only the fonts the templates use",
+                         quote=False)
+    return value
+
+
+def _font_name(value: Any) -> Any:
+    """A declared font's name: 1 to 41 letters, digits, spaces, '.', '_' or '-', not the built-in font's."""
+    if not isinstance(value, str) or not _NAME.match(value):
+        raise FieldError("a font name must be 1 to 41 letters, digits, spaces, '.', '_' or '-', starting with a "
+                         "letter or digit", f"write e.g. {_FONTS_EXAMPLE}")
+    if value.strip().lower() == BUILT_IN_FONT.lower():
+        raise FieldError(f"{value!r} is the built-in font's name", "give your font another name, e.g. Body",
+                         quote=False)
+    return value
+
+
+def _font_path(value: Any) -> Any:
+    """A font file's path, relative to the spec (the file is read by pnp.inputs.fontfile)."""
+    if not isinstance(value, str) or not value.strip() or "\x00" in value:
+        raise FieldError("must name a .ttf or .otf file", f"write e.g. {_FONTS_EXAMPLE}")
+    return value.strip()
+
+
+Fonts = Annotated[dict[Annotated[str, BeforeValidator(_font_name)], Annotated[str, BeforeValidator(_font_path)]],
+                  BeforeValidator(_fonts)]
 
 
 Size = Annotated[tuple[Length, Length], BeforeValidator(_size)]
@@ -141,7 +181,7 @@ class RequiredCheck(_Check):
 
 
 class GlyphCheck(_Check):
-    """Every character of every cell the component prints is in the embedded font."""
+    """Every character of every cell the component prints is in the font of the layer printing it."""
     check: Literal["glyphs"]
 
 
@@ -154,11 +194,16 @@ class CustomSpec(SpecBase):
     game: Literal["custom"] = "custom"
     rules: str = "rules.md"
     """Rules quick-reference file (Markdown) beside the spec."""
+    icons: str = "icons"
+    """Folder of inline icons (``:name:`` in text layers: name.svg or name.png), beside the spec."""
     name: str | None = None
     """Name of the kit folder (lower-case letters, digits, - and _); default: the spec file's name."""
     components: Items(tuple[ComponentSpec, ...], 1, MAX_COMPONENTS,
                       f"a game declares 1 to {MAX_COMPONENTS} components")
     checks: Items(tuple[CheckSpec, ...], 0, MAX_CHECKS, f"at most {MAX_CHECKS} checks") = ()
+    fonts: Fonts = Field(default_factory=dict)
+    """Fonts by name, ``{Name: path}``: TrueType or OpenType files (paths relative to the spec) that
+    text layers choose with ``font: Name``."""
 
     @model_validator(mode="after")
     def _names(self):

@@ -133,7 +133,9 @@ class LineLayer(_Layer):
 
 class TextLayer(_Layer):
     """Text set in the box (x, y, w, h): ``size`` pt, shrunk down to ``min_size`` with ``fit: shrink``,
-    broken on word boundaries with ``wrap: true``; ``rotate`` turns the box about its centre."""
+    broken on word boundaries with ``wrap: true``; ``rotate`` turns the box about its centre. With
+    ``markup`` (the default) the text may hold ``**bold**``, ``*italic*``, ``\\n`` line breaks and
+    ``:icon:`` pictures (pnp.core.richtext); ``markup: false`` prints every character as typed."""
     type: Literal["text"]
     text: str
     x: D = ZERO
@@ -150,6 +152,11 @@ class TextLayer(_Layer):
     colour: str = "#000000"
     rotate: Literal[0, 90, 180, 270] = 0
     line_spacing: BoundedFloat(1.0, 3.0, "line spacing as a multiple of the font size, e.g. 1.2") = 1.2
+    markup: Flag = True
+    font: str | None = None
+    """A font the spec declares in ``fonts:``, by name; default: the built-in Noto Sans."""
+    italic_font: str | None = None
+    """A declared font for ``*italic*`` runs; default: Noto Sans italic, or none with ``font:``."""
 
 
 class _Boxed(_Layer):

@@ -1,4 +1,5 @@
-"""Setting a text in a box with Noto Sans metrics: line breaks on word boundaries, shrink to fit.
+"""Setting a text in a box with a face's metrics (Noto Sans unless a layer chooses a font): line
+breaks on word boundaries, shrink to fit.
 
 A text fits a box w x h mm at a size when every line is at most w mm wide (advance widths from the
 font) and the lines, from the top of the first line's tallest glyph (the font's ascent) to the
@@ -8,16 +9,14 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from ..core.fonts import text_width_mm, ttfont, wrap
+from ..core.fonts import DEFAULT_FACE, face, text_width_mm, wrap
+from ..core.richtext import EPS, STEP_PT, block, scan
 from ..core.units import MM_PER_PT
 
-STEP_PT = 0.25  # shrink in steps of a quarter point
-EPS = 1e-6
 
-
-def _metrics() -> tuple[float, float]:
-    face = ttfont().face
-    return face.ascent / 1000.0, -face.descent / 1000.0
+def _metrics(font: str = DEFAULT_FACE) -> tuple[float, float]:
+    f = face(font)
+    return f.ascent, f.descent
 
 
 @dataclass(frozen=True)
@@ -29,49 +28,43 @@ class Fitted:
     height: float
 
 
-def lay_out(text: str, size_pt: float, w: float, h: float, wrap_lines: bool, spacing: float) -> Fitted | None:
-    """The text set at ``size_pt`` in a ``w`` x ``h`` mm box, or None when it does not fit."""
-    asc, desc = _metrics()
-    size = size_pt * MM_PER_PT
+def lay_out(text: str, size_pt: float, w: float, h: float, wrap_lines: bool, spacing: float,
+            font: str = DEFAULT_FACE) -> Fitted | None:
+    """The text set at ``size_pt`` in the face ``font`` in a ``w`` x ``h`` mm box, or None when it
+    does not fit."""
     lines: list[str] = []
     for para in text.split("\n"):
-        lines += (wrap(para, size_pt, w) or [""]) if wrap_lines and para.strip() else [para]
-    if any(text_width_mm(line, size_pt) > w + EPS for line in lines):
+        lines += (wrap(para, size_pt, w, font) or [""]) if wrap_lines and para.strip() else [para]
+    if any(text_width_mm(line, size_pt, font) > w + EPS for line in lines):
         return None
-    lead = spacing * size
-    height = (asc + desc) * size + (len(lines) - 1) * lead
-    if height > h + EPS:
-        return None
-    return Fitted(size_pt, tuple(lines), tuple(asc * size + i * lead for i in range(len(lines))), height)
+    got = block(len(lines), size_pt, *_metrics(font), spacing, h)
+    return None if got is None else Fitted(size_pt, tuple(lines), *got)
 
 
 def fit(text: str, size_pt: float, min_pt: float, w: float, h: float, wrap_lines: bool,
-        spacing: float) -> Fitted | None:
+        spacing: float, font: str = DEFAULT_FACE) -> Fitted | None:
     """The largest size from ``size_pt`` down to ``min_pt`` (quarter-point steps) at which the text
     fits, set there; None when it does not fit even at ``min_pt``."""
-    got = lay_out(text, size_pt, w, h, wrap_lines, spacing)
+    got = lay_out(text, size_pt, w, h, wrap_lines, spacing, font)
     if got is not None or min_pt >= size_pt:
         return got
     if not wrap_lines:  # the lines are fixed: width and height grow in proportion to the size
-        direct = _direct(text, size_pt, min_pt, w, h, spacing)
+        direct = _direct(text, size_pt, min_pt, w, h, spacing, font)
         if direct is not None:
             return direct
-    # Wrapped text is not monotonic in the size (a smaller size can wrap into more lines and stop
-    # fitting while a larger one fits), so the steps are tried from the top down: the first that fits
-    # is the largest. A bisection would miss it (found by tests/test_custom_textfit.py's property test).
-    for step in range(int((size_pt - min_pt + EPS) / STEP_PT), -1, -1):
-        got = lay_out(text, min_pt + step * STEP_PT, w, h, wrap_lines, spacing)
-        if got is not None:
-            return got
-    return None
+    # Wrapped text is not monotonic in the size, so the steps are tried from the top down (richtext.scan):
+    # the first that fits is the largest. A bisection would miss it (found by tests/test_custom_textfit.py's
+    # property test).
+    return scan(lambda size: lay_out(text, size, w, h, wrap_lines, spacing, font), size_pt, min_pt)
 
 
-def _direct(text: str, size_pt: float, min_pt: float, w: float, h: float, spacing: float) -> Fitted | None:
+def _direct(text: str, size_pt: float, min_pt: float, w: float, h: float, spacing: float,
+            font: str = DEFAULT_FACE) -> Fitted | None:
     """fit() for lines that do not wrap: the largest quarter-point step at which both the widest line
     and the block's height fit, computed, then set (None when it does not fit at ``min_pt``)."""
-    asc, desc = _metrics()
+    asc, desc = _metrics(font)
     lines = text.split("\n")
-    per_pt = max(text_width_mm(line, 1.0) for line in lines)
+    per_pt = max(text_width_mm(line, 1.0, font) for line in lines)
     tall = (asc + desc + (len(lines) - 1) * spacing) * MM_PER_PT
     best = min(size_pt, w / per_pt if per_pt > 0 else size_pt, h / tall)
     if best < min_pt - EPS:
@@ -79,7 +72,7 @@ def _direct(text: str, size_pt: float, min_pt: float, w: float, h: float, spacin
     size = min_pt + int((best - min_pt + EPS) / STEP_PT) * STEP_PT
     for trial in (size, size - STEP_PT):  # rounding at the last digit may need one step down
         if trial >= min_pt - EPS:
-            got = lay_out(text, trial, w, h, False, spacing)
+            got = lay_out(text, trial, w, h, False, spacing, font)
             if got is not None:
                 return got
     return None

@@ -6,16 +6,19 @@ The format is a strict subset of Markdown, and the only one the cover takes (doc
   characters and narrow enough for the title line on every built-in paper, see pnp.inputs.textcheck);
 * line 2: a one-line description (at most MAX_DESCRIPTION_CHARS characters, one printed line);
 * then the ``## Section`` headings Components, Setup, A turn, End and winner and Fine points, in that
-  order, each followed by paragraphs (lines joined until a blank line) and ``- `` bullets (one level).
+  order, each followed by paragraphs (lines joined until a blank line) and ``- `` bullets (one level),
+  which may hold ``**bold**`` and ``*italic*`` (pnp.core.richtext; opened and closed on one line) and
+  the escapes ``\\*`` and ``\\\\``.
 
 Everything else is refused with its line, rather than printed as raw markup: other heading levels,
 nested or indented lists and indented text (no nesting at all: MAX_NESTING is 1), ``*`` / ``+`` /
-numbered lists, block quotes (``>``), ``**bold**``, ``*em*``, ``__bold__``, ``_em_``, links and images
-(``[x](y)``, ``[x][y]``, ``<http://...>``), inline code and code fences (backticks, ``~~~``), HTML tags,
-comments and entities, tables (``|``), horizontal rules and setext underlines, backslash escapes.
+numbered lists, block quotes (``>``), ``__bold__``, ``_em_``, links and images (``[x](y)``, ``[x][y]``,
+``<http://...>``), inline code and code fences (backticks, ``~~~``), HTML tags, comments and entities,
+tables (``|``), horizontal rules and setext underlines, other backslash escapes, a ``**`` or ``*``
+left open at the end of its line, and bold or italic in the title and description lines.
 Control and format characters (bidi overrides U+202A..U+202E, isolates U+2066..U+2069, zero-width
 characters, U+2028, U+2029, U+0085, ...) are refused with their line and column, and so is a
-character the embedded font cannot draw. Lines are counted as an editor counts them (``\\n``,
+character the embedded font (the italic face for italic text) cannot draw. Lines are counted as an editor counts them (``\\n``,
 ``\\r\\n``, ``\\r``). The file is at most MAX_RULES_BYTES and each line at most MAX_LINE_CHARS.
 """
 from __future__ import annotations
@@ -25,7 +28,8 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from ..core.errors import SpecError
-from ..core.fonts import missing_glyphs
+from ..core import richtext
+from ..core.fonts import face, missing_glyphs
 from .specfields import read_text
 from .textcheck import (COVER_DESCRIPTION_PT, COVER_TITLE_PT, MAX_DESCRIPTION_CHARS, MAX_TITLE_CHARS, bad_character,
                         char_name, editor_lines, text_problem, title_line)
@@ -46,15 +50,20 @@ _MARKUP = [
     (re.compile(r"^(?:=+|-+)\s*$"), "a heading underline"),
     (re.compile(r"^~~~|^```"), "a code fence"),
     (re.compile(r"`"), "inline code (backticks)"),
-    (re.compile(r"\*\*|__"), "bold (`**` or `__`)"),
-    (re.compile(r"(?<![\w*])\*(?=[^\s*])|(?<=[^\s*])\*(?![\w*])"), "emphasis (`*`)"),
-    (re.compile(r"(?<![\w])_(?=[^\s_])[^_]*(?<=[^\s_])_(?!\w)"), "emphasis (`_`)"),
+    (re.compile(r"__"), "bold written `__` (write `**bold**`)"),
+    (re.compile(r"(?<![\w])_(?=[^\s_])[^_]*(?<=[^\s_])_(?!\w)"), "emphasis written `_` (write `*italic*`)"),
     (re.compile(r"!?\[[^\]]*\]\s*[(\[]"), "a link or image (`[text](url)`)"),
     (re.compile(r"<(?:https?|ftp|mailto):[^>\s]*>|<[^\s@>]+@[^\s@>]+>"), "an autolink (`<url>`)"),
     (re.compile(r"</?[A-Za-z][A-Za-z0-9-]*(?:\s[^<>]*)?/?>|<!--|<!\w|<\?"), "HTML"),
     (re.compile(r"&(?:#\d+|#[xX][0-9a-fA-F]+|[A-Za-z][A-Za-z0-9]{1,31});"), "an HTML entity"),
     (re.compile(r"^\s*\||\|.*\|"), "a table (`|`)"),
-    (re.compile(r"\\[!-/:-@\[-`{-~]"), "a backslash escape"),
+    (re.compile(r"\\[!-)+-/:-@\[\]-`{-~]"), "a backslash escape other than `\\*` and `\\\\`"),
+]
+# bold and italic, printed in the sections but not in the one-line title and description
+_EMPHASIS = [
+    (re.compile(r"\*\*"), "bold (`**`)"),
+    (re.compile(r"(?<![\w*])\*(?=[^\s*])|(?<=[^\s*])\*(?![\w*])"), "emphasis (`*`)"),
+    (re.compile(r"\\[*\\]"), "a backslash escape"),
 ]
 
 
@@ -80,16 +89,17 @@ def _error(path: Path, line: int, message: str, hint: str) -> SpecError:
     return SpecError(message, file=path, line=line, field="rules", hint=hint)
 
 
-def _check_markup(path: Path, number: int, line: str, offset: int = 0) -> None:
+def _check_markup(path: Path, number: int, line: str, offset: int = 0, emphasis: bool = True) -> None:
     """Refuse the first Markdown on ``line`` that the cover does not print (``offset``: where ``line``
-    starts in the file's line, for the column)."""
-    hits = [(found.start(), i, what) for i, (pattern, what) in enumerate(_MARKUP) if (found := pattern.search(line))]
+    starts in the file's line, for the column; ``emphasis``: bold and italic are printed there)."""
+    patterns = _MARKUP if emphasis else _MARKUP + _EMPHASIS
+    hits = [(found.start(), i, what) for i, (pattern, what) in enumerate(patterns) if (found := pattern.search(line))]
     if hits:
         start, _, what = min(hits)  # the first markup on the line; at one column, the first in _MARKUP
         raise _error(path, number, f"column {start + offset + 1}: the cover prints `## Section` headings, "
                      f"paragraphs and `- ` bullets only, not {what}: {line.strip()[:40]!r}.",
-                     "write plain text: one level of `- ` bullets, no emphasis, links, code or HTML "
-                     "(docs/rules-text.md)")
+                     "write plain text: one level of `- ` bullets, **bold** and *italic* in the sections, no "
+                     "links, code or HTML (docs/rules-text.md)")
 
 
 def _check_line(path: Path, number: int, line: str) -> None:
@@ -109,6 +119,25 @@ def _check_line(path: Path, number: int, line: str) -> None:
         raise _error(path, number, f"column {line.index(ch) + 1}: {ch!r} ({char_name(ch)}) is a character the "
                      "embedded font Noto Sans cannot draw.", "use Latin, Greek or Cyrillic letters")
     _check_markup(path, number, line)
+    _check_emphasis(path, number, line)
+
+
+def _check_emphasis(path: Path, number: int, line: str) -> None:
+    """Refuse a ``**`` or ``*`` the line leaves open, and a character the italic face lacks in italic
+    text (pnp.core.richtext parses the line as the cover will)."""
+    if not richtext.has_markup(line):
+        return
+    try:
+        paras = richtext.parse(line)
+    except richtext.MarkupError as exc:
+        raise _error(path, number, f"column {exc.offset + 1}: {exc.message} on this line.",
+                     "close bold and italic on the line they start (write \\* for an asterisk)") from None
+    lacking = richtext.missing(paras)
+    if lacking:
+        span, ch = lacking
+        raise _error(path, number, f"column {line.find(ch, span.offset) + 1}: {ch!r} ({char_name(ch)}) is a character "
+                     f"the embedded font {face(span.font).label} cannot draw.",
+                     "set it upright, or use Latin, Greek or Cyrillic letters")
 
 
 def parse_rules(path: Path) -> Rules:
@@ -144,8 +173,8 @@ def parse_rules(path: Path) -> Rules:
     if problem:
         raise _error(path, 2, problem + ".", "keep the description to one line of plain text the font can draw; the "
                      "rules go in the sections (docs/rules-text.md)")
-    _check_markup(path, 1, title, lines[0].index(title[:1]))
-    _check_markup(path, 2, description, lines[1].index(description[:1]))
+    _check_markup(path, 1, title, lines[0].index(title[:1]), emphasis=False)
+    _check_markup(path, 2, description, lines[1].index(description[:1]), emphasis=False)
     for number, line in enumerate(lines[2:], start=3):
         _check_line(path, number, line)
     blocks: list[Block] = []

@@ -3,7 +3,8 @@
 It carries the game's title and designer credit, a one-line description, the bill of materials
 (every component with its count, trim size and pages), a print-and-cut guide for this kit only
 (scale check, duplex pages, round parts, board assembly) and the rules quick reference, set in two
-columns with Noto Sans's real metrics (pnp.core.fonts.wrap).
+columns with Noto Sans's real metrics (pnp.core.fonts.wrap; rules with **bold** or *italic* runs
+through pnp.core.richtext).
 
 ``impose`` asks a Cover how many pages it takes (``count``, known before the plan) and then for
 those pages (``pages(...)``) once every component's pages are planned. The rules text is data: a
@@ -17,6 +18,7 @@ from typing import Protocol, Sequence
 from ..core.errors import LayoutError
 from ..inputs.rulestext import Block, Rules
 from ..inputs.textcheck import credit_line, line_width_mm, title_line
+from ..core import richtext
 from ..core.fonts import text_width_mm, wrap
 from ..core.ir import Component, Line, Page, Text
 from ..core.units import MM_PER_PT, fmt_mm
@@ -241,8 +243,15 @@ class KitCover:
         y += title_size * MM_PER_PT * 1.6
         blocks = self.info.rules.blocks
 
-        def lines_of(block: Block) -> list[tuple[str, float, bool, float, bool]]:
-            """(text, size_pt, bold, indent, starts a bullet) for each printed line of a block."""
+        def lines_of(block: Block) -> list[tuple[str | richtext.Line, float, bool, float, bool]]:
+            """(text, size_pt, bold, indent, starts a bullet) for each printed line of a block; the
+            text is a richtext.Line when the block has bold or italic runs."""
+            if richtext.has_markup(block.text):
+                size, indent = (HEAD_PT, 0.0) if block.kind == "heading" else (BODY_PT, (
+                    BULLET_INDENT if block.kind == "bullet" else 0.0))
+                lines = [line for para in richtext.parse(block.text, bold=block.kind == "heading")
+                         for line in richtext.break_lines(para, size, self.col_w - indent)]
+                return [(line, size, False, indent, block.kind == "bullet" and i == 0) for i, line in enumerate(lines)]
             if block.kind == "heading":
                 return [(t, HEAD_PT, True, 0.0, False) for t in wrap(block.text, HEAD_PT, self.col_w)]
             if block.kind == "bullet":
@@ -270,9 +279,15 @@ class KitCover:
                 y += size * MM_PER_PT * LEADING
                 if bullet:
                     flow.columns[col].append(Text(x0, y, "\u2022", size_pt=size))
-                flow.columns[col].append(Text(x0 + indent, y, text, size_pt=size, bold=bold))
-                if text_width_mm(text, size) > self.col_w - indent + 1e-6:
-                    raise LayoutError(f"the word {text!r} is wider than a rules column ({fmt_mm(self.col_w)}).",
+                if isinstance(text, richtext.Line):
+                    flow.columns[col].extend(richtext.draw_line(text, x0 + indent, y, size, INK))
+                    width = text.width
+                else:
+                    flow.columns[col].append(Text(x0 + indent, y, text, size_pt=size, bold=bold))
+                    width = text_width_mm(text, size)
+                if width > self.col_w - indent + 1e-6:
+                    shown = text if isinstance(text, str) else "".join(s.text for _, s in text.pieces)
+                    raise LayoutError(f"the word {shown!r} is wider than a rules column ({fmt_mm(self.col_w)}).",
                                       file=self.info.rules.path, line=block.line, field="rules",
                                       hint="break the long word")
             if y > self.bottom + 1e-6:

@@ -12,7 +12,7 @@ from pathlib import Path
 from typing import NamedTuple
 
 from ..core.errors import LayoutError
-from ..core.fonts import CAP_HEIGHT, missing_glyphs, text_width_mm
+from ..core.fonts import cap_height, face, missing_glyphs, text_width_mm
 from ..core.ir import Circle, Group, Image, Line, Polygon, Rect, Text
 from ..inputs.images import ImageFacts, read_image
 from ..core.units import MM_PER_PT
@@ -41,18 +41,18 @@ _PLACED: dict[tuple, TextPlacement] = {}
 
 
 def place_text(t: Text) -> TextPlacement:
-    """Place ``t`` with Noto Sans metrics.
+    """Place ``t`` with the metrics of its face (``t.font``).
 
-    Memoised per (text, size, anchor, valign, bold, underline) in a table that is emptied when it
+    Memoised per (text, size, anchor, valign, bold, underline, font) in a table that is emptied when it
     reaches 8,192 entries: furniture texts (footers, labels) repeat and are found there; the words of
     a large deck each come once, cost less to place than an LRU cache's bookkeeping, and must not
     make memory grow.
 
     Raises:
-        LayoutError: the text has a character the embedded font cannot draw (both backends refuse it
-            alike, before anything is written).
+        LayoutError: the text has a character its face cannot draw, or names no registered face
+            (both backends refuse it alike, before anything is written).
     """
-    key = (t.text, t.size_pt, t.anchor, t.valign, t.bold, t.underline)
+    key = (t.text, t.size_pt, t.anchor, t.valign, t.bold, t.underline, t.font)
     got = _PLACED.get(key)
     if got is None:
         got = _place(*key)
@@ -65,16 +65,21 @@ def place_text(t: Text) -> TextPlacement:
 _SHIFT = {"start": 0.0, "middle": -0.5, "end": -1.0}
 
 
-def _place(text: str, size_pt: float, anchor: str, valign: str, bold: bool, underline: bool) -> TextPlacement:
-    missing = missing_glyphs(text)
+def _place(text: str, size_pt: float, anchor: str, valign: str, bold: bool, underline: bool,
+           font: str) -> TextPlacement:
+    try:
+        missing = missing_glyphs(text, font)
+    except KeyError as exc:
+        raise LayoutError(f"the text {text!r} is set in {exc.args[0]}", field="font",
+                          hint="register the font before drawing with it") from None
     if missing:
         raise LayoutError(f"the text {text!r} uses {missing[0]!r} (U+{ord(missing[0]):04X}), which the "
-                          "embedded font Noto Sans cannot draw.", field="text",
+                          f"embedded font {face(font).label} cannot draw.", field="text",
                           hint="use Latin, Greek or Cyrillic letters")
     size = size_pt * MM_PER_PT
-    width = text_width_mm(text, size_pt)
+    width = text_width_mm(text, size_pt, font)
     dx = _SHIFT[anchor] * width
-    dy = CAP_HEIGHT * size / 2 if valign == "middle" else 0.0
+    dy = cap_height(font) * size / 2 if valign == "middle" else 0.0
     rule = (dx, dx + width, dy + size * UNDERLINE_DROP, size * UNDERLINE_WIDTH) if underline else None
     return TextPlacement(size, width, dx, dy, size * BOLD_STROKE if bold else 0.0, rule)
 

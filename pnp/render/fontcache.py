@@ -25,6 +25,7 @@ import stat
 from pathlib import Path
 
 from ..core.errors import OutputError
+from ..core.fonts import DEFAULT_FACE
 from ..core.safepath import folder, read_fd, write_atomic
 
 MAX_ENTRY_BYTES = 4 << 20
@@ -32,9 +33,10 @@ MAX_ENTRY_BYTES = 4 << 20
 MAX_SCAN = 10_000
 """At most this many names of the cache folder are looked at for one character set."""
 
-_CSS: dict[frozenset, str] = {}
+_CSS: dict = {}  # characters (Noto Sans) or (face, characters) -> CSS
 _NAME = re.compile(r"^font-(?P<key>[0-9a-f]{32})-(?P<sha>[0-9a-f]{64})\.css$")
-_SHAPE = re.compile(r"@font-face \{ font-family: 'pnp Noto Sans'; font-style: normal; font-weight: 400; "
+_SHAPE = re.compile(r"@font-face \{ font-family: 'pnp [A-Za-z][A-Za-z0-9 _-]{0,62}'; font-style: (normal|italic); "
+                    r"font-weight: 400; "
                     r"src: url\(data:font/woff2;base64,(?P<data>[A-Za-z0-9+/]+={0,2})\) format\('woff2'\); \}")
 _CLOEXEC = getattr(os, "O_CLOEXEC", 0)
 
@@ -48,14 +50,17 @@ def cache_folder(cache: Path | None) -> Path | None:
     return cache
 
 
-def _css_key(chars: frozenset) -> str:
-    """What the subset depends on: the font file, fontTools's version, svgfont's code, the characters."""
+def _css_key(chars: frozenset, face: str = DEFAULT_FACE) -> str:
+    """What the subset depends on: the face and its font file, fontTools's version, svgfont's code,
+    the characters."""
     from importlib.util import find_spec
 
-    from ..core.fonts import font_path
-    font = font_path()
+    from ..core.fonts import face as font_face
+    font = font_face(face).path
     h = hashlib.sha256()
     st = font.stat()
+    if face != DEFAULT_FACE:
+        h.update(f"{face}|".encode())
     h.update(f"{font}|{st.st_size}|{st.st_mtime_ns}|".encode())
     h.update(Path(find_spec("fontTools").origin).read_bytes())  # its version
     h.update(Path(__file__).with_name("svgfont.py").read_bytes())
@@ -160,22 +165,25 @@ def _store(cache: Path, key: str, css: str) -> None:
         pass  # a read-only or tampered folder: no disk cache, same output
 
 
-def font_css(chars: frozenset, base: frozenset = frozenset(), cache: Path | None = None) -> str:
-    """The @font-face rule for a page using ``chars`` (svgfont.font_face_css(base | chars)), from
-    memory, else the disk cache folder ``cache`` (see :func:`cache_folder`; entries checked as the
-    module says), else made (fontTools subsetting: about 0.4 s) and stored there. The same characters
-    give the same string on every run. Never raises for a bad or unwritable cache: it is skipped."""
-    key = base | chars
+def font_css(chars: frozenset, base: frozenset = frozenset(), cache: Path | None = None,
+             face: str = DEFAULT_FACE) -> str:
+    """The @font-face rule for a page using ``chars`` in the registered face ``face`` (Noto Sans by
+    default): svgfont.font_face_css(base | chars, face=face), from memory, else the disk cache folder
+    ``cache`` (see :func:`cache_folder`; entries checked as the module says), else made (fontTools
+    subsetting: about 0.4 s) and stored there. The same characters give the same string on every
+    run. Never raises for a bad or unwritable cache: it is skipped."""
+    chars = base | chars
+    key = chars if face == DEFAULT_FACE else (face, chars)
     css = _CSS.get(key)
     if css is not None:
         return css
     where = cache_folder(cache)
-    digest = _css_key(key) if where is not None else ""
+    digest = _css_key(chars, face) if where is not None else ""
     if where is not None:
         css = _lookup(where, digest)
     if css is None:
         from .svgfont import font_face_css
-        css = font_face_css(key)
+        css = font_face_css(chars, face=face)
         if where is not None:
             _store(where, digest, css)
     _CSS[key] = css

@@ -29,7 +29,7 @@ from reportlab.pdfbase.pdfdoc import PDFArray, PDFDictionary, PDFName, PDFStream
 from reportlab.pdfgen import canvas as rl_canvas
 
 from .. import __version__
-from ..core.fonts import FONT_NAME, ttfont
+from ..core.fonts import DEFAULT_FACE, FONT_NAME, ttfont
 from ..core.ir import Circle, Group, Image, Line, Page, Polygon, Rect, Text
 from ..core.units import mm_to_pt
 from ..inputs.images import svg_drawing
@@ -88,7 +88,7 @@ class PdfWriter(Renderer):
         self._stack: list[list] = []
         self.forms: dict[str, str] = {}  # Group.key -> name of its Form XObject in this document
         self.font = pdfmetrics.getFont(FONT_NAME)
-        self._runs: dict[str, list[tuple[str, str]]] = {}  # text -> [(subset font name, escaped bytes)]
+        self._runs: dict = {}  # text (or (text, face)) -> [(subset font name, escaped bytes)]
 
     def _new_canvas(self, target):
         c = rl_canvas.Canvas(target if hasattr(target, "write") else str(target), invariant=1, pageCompression=1,
@@ -277,19 +277,21 @@ class PdfWriter(Renderer):
         self.forms[s.key] = name
         return name
 
-    def _shown(self, text: str, size: float) -> str:
-        """The font and show operators of ``text`` at ``size`` (mm): per run of one font subset,
-        "/F1+n SIZE Tf (bytes) Tj", as reportlab's PDFTextObject writes them for a TrueType font (the
-        way reportlab's ttfonts documents for dynamic fonts). Runs are kept per text (a word is drawn
-        twice on a card; footers repeat) in a table emptied at 8,192 entries."""
-        runs = self._runs.get(text)
+    def _shown(self, text: str, size: float, face: str = DEFAULT_FACE) -> str:
+        """The font and show operators of ``text`` at ``size`` (mm) in the registered face ``face``:
+        per run of one font subset, "/F1+n SIZE Tf (bytes) Tj", as reportlab's PDFTextObject writes
+        them for a TrueType font (the way reportlab's ttfonts documents for dynamic fonts); each face
+        has its own subsets. Runs are kept per text and face (a word is drawn twice on a card; footers
+        repeat) in a table emptied at 8,192 entries."""
+        key = text if face == DEFAULT_FACE else (text, face)
+        runs = self._runs.get(key)
         if runs is None:
-            font, doc = self.font, self.canvas._doc
+            font, doc = (self.font if face == DEFAULT_FACE else ttfont(face)), self.canvas._doc
             runs = [(font.getSubsetInternalName(subset, doc), escapePDF(chunk))
                     for subset, chunk in font.splitString(text, doc)]
             if len(self._runs) >= 8192:
                 self._runs.clear()
-            self._runs[text] = runs
+            self._runs[key] = runs
         size_s = fp_str(size)
         return " ".join(f"{name} {size_s} Tf ({chunk}) Tj" for name, chunk in runs)
 
@@ -345,7 +347,7 @@ class PdfWriter(Renderer):
         # the text object as pre-built operators (issue 24): the same BT ... ET reportlab's text object
         # writes, with the glyphs subset and encoded by reportlab (TTFont.splitString); the matrix
         # undoes the page's y flip for glyphs
-        c.addLiteral(f"BT {fp_str(1, 0, 0, -1, ox + p.dx, oy + p.dy)} Tm{tr} {self._shown(t.text, p.size)} ET")
+        c.addLiteral(f"BT {fp_str(1, 0, 0, -1, ox + p.dx, oy + p.dy)} Tm{tr} {self._shown(t.text, p.size, t.font)} ET")
         if rotated:
             c.addLiteral("Q")
             self._state = outer

@@ -15,11 +15,11 @@ from pathlib import Path
 
 import svgwrite
 
-from ..core.fonts import FONT_FAMILY
+from ..core.fonts import DEFAULT_FACE, FONT_FAMILY, face as font_face
 from ..core.ir import Circle, Group, Image, Line, Page, Polygon, Rect, Text
 from .base import Renderer, place_image, place_text
 from .fontcache import font_css
-from .svgfont import FAMILY, text_outline_path
+from .svgfont import FAMILY, font_stack, text_outline_path
 
 INKSCAPE_NS = "http://www.inkscape.org/namespaces/inkscape"
 FONT_STACK = f"'{FAMILY}', '{FONT_FAMILY}', sans-serif"
@@ -72,7 +72,8 @@ def page_to_svg(page: Page, title: str = "", desc: str = "", outline_text: bool 
 
     Text travels with the page: a ``<style>`` holds an ``@font-face`` with the subset of Noto Sans
     the page needs (BASE_CHARS plus its own characters), so a viewer without Noto Sans draws the same
-    letters. With ``outline_text`` (cutter SVGs) text becomes glyph outlines (``<path>``) instead.
+    letters; every other face used on the page (Noto Sans italic, a registered font) adds one
+    ``<style>`` with its own subset (BASE_CHARS plus the characters set in it). With ``outline_text`` (cutter SVGs) text becomes glyph outlines (``<path>``) instead.
     ``cache`` is the folder of font subsets kept between builds (pnp.render.fontcache), or None.
 
     Raises:
@@ -85,12 +86,15 @@ def page_to_svg(page: Page, title: str = "", desc: str = "", outline_text: bool 
         dwg.set_desc(title=title or None, desc=desc or None)
     renderer = SvgRenderer(dwg, outline_text)
     renderer.draw_all(page.items)
-    if renderer.chars:
+    if renderer.chars or renderer.faces:
         dwg.attribs["text-rendering"] = "geometricPrecision"  # no rounding of glyph advances to pixels
         dwg.attribs["xml:space"] = "preserve"                 # runs of spaces as in the PDF
+    if renderer.chars:
         chars = frozenset(renderer.chars)
         css = base_font_css() if chars <= BASE_CHARS else None
         dwg.defs.add(dwg.style(css or font_css(chars, BASE_CHARS, cache)))
+    for face in sorted(renderer.faces):  # one @font-face per other face, in a fixed order
+        dwg.defs.add(dwg.style(font_css(frozenset(renderer.faces[face]), BASE_CHARS, cache, face=face)))
     return dwg.tostring()
 
 
@@ -136,7 +140,8 @@ class SvgRenderer(Renderer):
         self.parent = dwg
         self.clips = 0
         self.outline_text = outline_text
-        self.chars: set[str] = set()   # characters drawn as text (for the embedded font subset)
+        self.chars: set[str] = set()   # characters drawn as Noto Sans text (for the embedded font subset)
+        self.faces: dict[str, set[str]] = {}  # every other face used -> its characters
         self.images: dict[str, str] = {}  # image sha256 -> id of its <image> in <defs>
         self.uses: dict[str, str] = {}  # Group.key -> id of its <g> in <defs> on this page
 
@@ -224,11 +229,19 @@ class SvgRenderer(Renderer):
         if t.rotate:
             transform += f" rotate({_n(t.rotate)})"
         if self.outline_text:  # glyph outlines in the text's own frame: cutter software never swaps a font
-            el = dwg.path(d=text_outline_path(t.text, t.size_pt, 0.0, 0.0, t.anchor, t.valign), fill=t.fill)
-        else:
+            el = dwg.path(d=text_outline_path(t.text, t.size_pt, 0.0, 0.0, t.anchor, t.valign, font=t.font),
+                          fill=t.fill)
+        elif t.font == DEFAULT_FACE:
             self.chars.update(t.text)
             el = dwg.text(t.text, insert=(0, _n(p.dy)), fill=t.fill, font_size=_n(p.size), font_family=FONT_STACK)
             el["text-anchor"] = t.anchor
+        else:
+            self.faces.setdefault(t.font, set()).update(t.text)
+            el = dwg.text(t.text, insert=(0, _n(p.dy)), fill=t.fill, font_size=_n(p.size),
+                          font_family=font_stack(t.font))
+            el["text-anchor"] = t.anchor
+            if font_face(t.font).style == "italic":  # matches the italic @font-face; nothing synthesised
+                el["font-style"] = "italic"
         if p.bold_stroke:  # the same bold as the PDF: fill plus an outline of the same colour
             el["stroke"] = t.fill
             el["stroke-width"] = _n(p.bold_stroke)

@@ -2,15 +2,17 @@
 
 Two tools, for the SVG backend to call:
 
-* :func:`font_face_css` -- a CSS ``@font-face`` rule carrying a small subset of Noto Sans as a
-  base64 ``data:`` URL (WOFF2), under the family name :data:`FAMILY`. Put it in a ``<style>`` in
-  the SVG and name ``font-family: 'pnp Noto Sans', 'Noto Sans', sans-serif`` on the text.
+* :func:`font_face_css` -- a CSS ``@font-face`` rule carrying a small subset of one face of the
+  font registry (pnp.core.fonts; Noto Sans by default) as a base64 ``data:`` URL (WOFF2), under
+  the family name :func:`css_family` (:data:`FAMILY` for Noto Sans) and the face's style (italic
+  for Noto Sans italic). Put it in a ``<style>`` in the SVG and name
+  ``font-family: 'pnp Noto Sans', 'Noto Sans', sans-serif`` (:func:`font_stack`) on the text.
 * :func:`text_outline_path` -- the glyph outlines of one line of text as SVG path data in page
   mm, placed exactly as the PDF and SVG backends place a :class:`pnp.core.ir.Text`. For cutter SVGs,
   which must hold no ``<text>``.
 
-Both work from the same font file as the PDF backend (:func:`pnp.core.fonts.font_path`, the variable
-Noto Sans) at its default instance (wght 400, wdth 100), the one reportlab reads. Advances are
+Both work from the same font file as the PDF backend (the face's file in pnp.core.fonts; the
+built-in Noto Sans faces are variable fonts) at its default instance (wght 400, wdth 100), the one reportlab reads. Advances are
 reportlab's (:func:`pnp.core.fonts.text_width_mm`), so nothing shifts between PDF and SVG.
 
 Choices worth knowing:
@@ -42,7 +44,7 @@ import math
 from functools import lru_cache
 from typing import Iterable
 
-from ..core.fonts import CAP_HEIGHT, font_path, missing_glyphs
+from ..core.fonts import DEFAULT_FACE, cap_height, face as font_face, missing_glyphs
 
 FAMILY = "pnp Noto Sans"
 PT_TO_MM = 25.4 / 72.0
@@ -54,14 +56,26 @@ _NAME_IDS = (0, 1, 2, 3, 4, 5, 6, 13, 14)
 _LAYOUT_TABLES = ("GSUB", "GPOS", "GDEF", "STAT")
 
 
-@lru_cache(maxsize=1)
-def _font_bytes() -> bytes:
-    return font_path().read_bytes()
+def css_family(face: str = DEFAULT_FACE) -> str:
+    """The CSS family name a face's @font-face declares: :data:`FAMILY` for Noto Sans, else
+    "pnp " + the face's name ("pnp NotoSans-Italic")."""
+    return FAMILY if face == DEFAULT_FACE else f"pnp {face}"
 
 
-def _open_font():
+def font_stack(face: str = DEFAULT_FACE) -> str:
+    """The ``font-family`` value of text set in ``face``: the embedded subset first, then the face's
+    family as installed, then any sans-serif."""
+    return f"'{css_family(face)}', '{font_face(face).family}', sans-serif"
+
+
+@lru_cache(maxsize=8)
+def _font_bytes(face: str = DEFAULT_FACE) -> bytes:
+    return font_face(face).path.read_bytes()
+
+
+def _open_font(face: str = DEFAULT_FACE):
     from fontTools.ttLib import TTFont
-    return TTFont(io.BytesIO(_font_bytes()), recalcTimestamp=False)
+    return TTFont(io.BytesIO(_font_bytes(face)), recalcTimestamp=False)
 
 
 def _chars_key(chars: Iterable[str]) -> frozenset[str]:
@@ -72,11 +86,14 @@ def _chars_key(chars: Iterable[str]) -> frozenset[str]:
 
 
 @lru_cache(maxsize=128)
-def _subset_woff2(chars: frozenset[str], weight: int) -> bytes:
+def _subset_woff2(chars: frozenset[str], weight: int, face: str = DEFAULT_FACE) -> bytes:
     from fontTools import subset
     from fontTools.varLib import instancer
 
-    font = _open_font()
+    import logging
+    logging.getLogger("fontTools.subset").setLevel(logging.ERROR)  # a designer's font may hold tables the
+    # subsetter does not know (FontForge's FFTM): it drops them, which needs no warning on the terminal
+    font = _open_font(face)
     for tag in _LAYOUT_TABLES:  # drop before the subsetter reads them: decompiling GPOS is most of its time
         if tag in font:
             del font[tag]
@@ -95,8 +112,9 @@ def _subset_woff2(chars: frozenset[str], weight: int) -> bytes:
     subsetter.populate(unicodes=sorted(unicodes))
     subsetter.subset(font)  # subset first (variable), then instance: far faster than the reverse
     if "fvar" in font:
-        font = instancer.instantiateVariableFont(font, {"wght": weight, "wdth": 100},
-                                                 updateFontNames=False)
+        axes = {a.axisTag for a in font["fvar"].axes}
+        font = instancer.instantiateVariableFont(font, {k: v for k, v in (("wght", weight), ("wdth", 100))
+                                                        if k in axes}, updateFontNames=False)
     font.flavor = "woff2"
     font.recalcTimestamp = False  # keep head.modified as the source font has it: same bytes each run
     buf = io.BytesIO()
@@ -104,43 +122,43 @@ def _subset_woff2(chars: frozenset[str], weight: int) -> bytes:
     return buf.getvalue()
 
 
-def subset_font(chars: Iterable[str], bold: bool = False) -> bytes:
-    """WOFF2 bytes of a static Noto Sans subset (wght 400, or 700 when ``bold``) holding the glyphs
-    of ``chars`` (single characters or strings) plus .notdef and space. Cached by character set."""
-    return _subset_woff2(_chars_key(chars), BOLD if bold else REGULAR)
+def subset_font(chars: Iterable[str], bold: bool = False, face: str = DEFAULT_FACE) -> bytes:
+    """WOFF2 bytes of a static subset of the registered face ``face`` (Noto Sans by default; wght
+    400, or 700 when ``bold``, for a variable font) holding the glyphs of ``chars`` (single
+    characters or strings) plus .notdef and space. Cached by face and character set."""
+    return _subset_woff2(_chars_key(chars), BOLD if bold else REGULAR, face)
 
 
-def font_face_css(chars: Iterable[str], bold: bool = False) -> str:
-    """A CSS ``@font-face`` rule for family :data:`FAMILY` carrying a WOFF2 subset of Noto Sans with
-    exactly the glyphs for ``chars`` (plus .notdef and space), as a base64 ``data:`` URL.
+def font_face_css(chars: Iterable[str], bold: bool = False, face: str = DEFAULT_FACE) -> str:
+    """A CSS ``@font-face`` rule for family :func:`css_family` of ``face`` (:data:`FAMILY` for Noto
+    Sans) carrying a WOFF2 subset of that face with exactly the glyphs for ``chars`` (plus .notdef
+    and space), as a base64 ``data:`` URL, declared with the face's style (normal or italic).
 
     The face is declared ``font-weight: 400``, or ``700`` with ``bold=True`` (a wght=700 instance).
     The same characters give the same string, byte for byte.
     """
-    return _face_css(_chars_key(chars), BOLD if bold else REGULAR)
+    return _face_css(_chars_key(chars), BOLD if bold else REGULAR, face)
 
 
 @lru_cache(maxsize=128)
-def _face_css(chars: frozenset[str], weight: int) -> str:
-    data = base64.b64encode(_subset_woff2(chars, weight)).decode("ascii")
-    return (f"@font-face {{ font-family: '{FAMILY}'; font-style: normal; font-weight: {weight}; "
-            f"src: url(data:font/woff2;base64,{data}) format('woff2'); }}")
+def _face_css(chars: frozenset[str], weight: int, face: str = DEFAULT_FACE) -> str:
+    data = base64.b64encode(_subset_woff2(chars, weight, face)).decode("ascii")
+    return (f"@font-face {{ font-family: '{css_family(face)}'; font-style: {font_face(face).style}; "
+            f"font-weight: {weight}; src: url(data:font/woff2;base64,{data}) format('woff2'); }}")
 
 
 # --- outlines -------------------------------------------------------------------------------------
 
-@lru_cache(maxsize=1)
-def _outline_font():
-    """(glyph set at the default instance, cmap, units per em) of the font the PDF backend uses."""
-    font = _open_font()
+@lru_cache(maxsize=8)
+def _outline_font(face: str = DEFAULT_FACE):
+    """(glyph set at the default instance, cmap, units per em) of the face as the PDF backend uses it."""
+    font = _open_font(face)
     return font.getGlyphSet(), font.getBestCmap(), font["head"].unitsPerEm
 
 
-@lru_cache(maxsize=1)
-def _reportlab_widths():
-    from ..core.fonts import ttfont
-    face = ttfont().face
-    return face.charWidths, face.defaultWidth  # 1/1000 em, as reportlab's stringWidth sums them
+def _reportlab_widths(face: str = DEFAULT_FACE):
+    f = font_face(face)
+    return f.widths, f.default_width  # 1/1000 em, as reportlab's stringWidth sums them
 
 
 def bold_stroke_mm(size_pt: float) -> float:
@@ -157,9 +175,10 @@ def _num(v: float) -> str:
 
 
 def text_outline_path(text: str, size_pt: float, x: float, y: float, anchor: str = "start",
-                      valign: str = "baseline", rotate: float = 0.0, bold: bool = False) -> str:
-    """SVG path data (``d``) in page mm, y down, tracing the glyph outlines of ``text`` set in Noto
-    Sans at ``size_pt``, placed as the PDF/SVG backends place ``Text(x, y, text, size_pt, anchor,
+                      valign: str = "baseline", rotate: float = 0.0, bold: bool = False,
+                      font: str = DEFAULT_FACE) -> str:
+    """SVG path data (``d``) in page mm, y down, tracing the glyph outlines of ``text`` set in the
+    registered face ``font`` (Noto Sans by default) at ``size_pt``, placed as the PDF/SVG backends place ``Text(x, y, text, size_pt, anchor,
     valign, rotate=rotate)``: advances are reportlab's (they add up to
     :func:`pnp.core.fonts.text_width_mm`), ``anchor`` start/middle/end shifts left by 0, half or all of
     that width, ``valign="middle"`` moves the baseline down by half the cap height, and ``rotate``
@@ -168,7 +187,7 @@ def text_outline_path(text: str, size_pt: float, x: float, y: float, anchor: str
     Fill the path with the text colour (nonzero fill rule). ``bold`` does not change the outlines:
     the PDF backend's bold is the regular outlines plus a stroke, so also stroke the path in the
     text colour with width :func:`bold_stroke_mm` (round joins are closest). Raises ValueError for
-    a character Noto Sans cannot draw, as the PDF backend does.
+    a character the face cannot draw, as the PDF backend does (KeyError for an unknown face).
     """
     from fontTools.pens.svgPathPen import SVGPathPen
     from fontTools.pens.transformPen import TransformPen
@@ -177,17 +196,17 @@ def text_outline_path(text: str, size_pt: float, x: float, y: float, anchor: str
         raise ValueError(f"anchor must be start, middle or end, not {anchor!r}")
     if valign not in ("baseline", "middle"):
         raise ValueError(f"valign must be baseline or middle, not {valign!r}")
-    missing = missing_glyphs(text)
+    missing = missing_glyphs(text, font)
     if missing:
         raise ValueError(f"the text {text!r} uses {missing[0]!r} (U+{ord(missing[0]):04X}), which "
-                         "Noto Sans cannot draw")
-    glyphs, cmap, upm = _outline_font()
-    widths, default_width = _reportlab_widths()
+                         f"{font_face(font).label} cannot draw")
+    glyphs, cmap, upm = _outline_font(font)
+    widths, default_width = _reportlab_widths(font)
     size = size_pt * PT_TO_MM
     advances = [widths.get(ord(ch), default_width) for ch in text]  # 1/1000 em
     width = sum(advances) * size / 1000.0
     x0 = {"start": 0.0, "middle": -width / 2, "end": -width}[anchor]
-    shift = CAP_HEIGHT * size / 2 if valign == "middle" else 0.0
+    shift = cap_height(font) * size / 2 if valign == "middle" else 0.0
     scale = size / upm
     theta = math.radians(rotate)
     cos, sin = math.cos(theta), math.sin(theta)

@@ -1,0 +1,369 @@
+"""Rich text: a small markup parsed into styled runs and inline icons, measured with the font
+registry, broken into lines, shrunk to fit a box, and drawn as ``ir.Text`` runs and ``ir.Image`` icons.
+
+The markup (docs/templates.md, "Rich text" and "Inline icons"; the rules cover takes the same bold
+and italic, docs/rules-text.md):
+
+* ``**bold**`` and ``*italic*``; they combine (``***both***``) and nest (``**a *b* c**``). Each
+  ``**`` or ``*`` switches its style on or off: it opens when a non-space follows it and closes
+  when a non-space precedes it (as in Markdown), so ``3 * 4`` keeps its asterisk; one left open at
+  the end of the text is an error.
+* a line break: a newline in the text (a cell with several lines) or the two characters ``\\n``
+  (easier to type in a spreadsheet cell).
+* ``:name:`` an inline icon (name: letters, digits, ``-`` and ``_``, at most 40), when the caller
+  gives an icon lookup; without one it is plain text.
+* ``\\*``, ``\\:`` and ``\\\\`` print ``*``, ``:`` and ``\\``; any other backslash prints as typed.
+
+Bold is drawn as pnp has always drawn it: the regular face filled and stroked (``Text.bold``; Noto
+Sans ships as one variable font, and reportlab reads only its default instance). Italic is the face
+``NotoSans-Italic`` of pnp.core.fonts. An icon is as tall as the cap height of the text around it,
+sits on the baseline, keeps its picture's proportions, has ICON_GAP em of room on each side and
+flows with the words when lines wrap (an icon is part of the word it touches).
+
+Every length is in mm, font sizes in points, positions relative to the text box's top-left corner.
+"""
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from typing import Callable
+
+from .fonts import DEFAULT_FACE, ITALIC_FACE, cap_height, face, missing_glyphs, text_width_mm
+from .ir import Image, Text
+from .units import MM_PER_PT
+
+STEP_PT = 0.25   # shrink in steps of a quarter point
+ICON_GAP = 0.06  # em of room each side of an inline icon
+EPS = 1e-6
+ICON_NAME = re.compile(r":([A-Za-z0-9_-]{1,40}):")
+MARKUP = re.compile(r"[*\\]")
+"""Text without these characters (and, with icons, without ``:name:``) has no markup."""
+
+
+@dataclass(frozen=True)
+class Icon:
+    """An inline picture: its ``name`` (as written, ``:name:``), ``src`` (absolute path of a checked
+    PNG or SVG file) and ``aspect`` (width / height of the picture)."""
+    name: str
+    src: str
+    aspect: float
+
+
+@dataclass(frozen=True)
+class Span:
+    """A run of one style: ``text`` (no line breaks) or an ``icon`` (then text is ""), ``bold`` and
+    ``italic``; ``offset`` is where it starts in the source text (0-based, for messages)."""
+    text: str
+    bold: bool = False
+    italic: bool = False
+    icon: Icon | None = None
+    offset: int = 0
+    face: str = ""
+    """A registered face to set the span in instead (a layer's own font); "" for Noto Sans."""
+
+    @property
+    def font(self) -> str:
+        """The face the span is set in."""
+        return self.face or (ITALIC_FACE if self.italic else DEFAULT_FACE)
+
+
+class MarkupError(ValueError):
+    """Bad markup: ``message`` and the 0-based ``offset`` of the character it is about."""
+
+    def __init__(self, message: str, offset: int) -> None:
+        super().__init__(message)
+        self.message, self.offset = message, offset
+
+
+Paragraph = tuple[Span, ...]
+IconLookup = Callable[[str], Icon]
+"""name -> Icon; raises KeyError (its message names what there is) for an unknown icon."""
+
+
+def has_markup(text: str, icons: bool = False) -> bool:
+    """True when ``text`` holds markup characters (``*``, ``\\``) or, with ``icons``, an ``:icon:``."""
+    return bool(MARKUP.search(text) or (icons and ICON_NAME.search(text)))
+
+
+_PLAIN = r"\\[*:\\n]|\*\*|\*|\r\n|[\r\n]"
+_TOKENS = {False: re.compile(_PLAIN), True: re.compile(_PLAIN + "|" + ICON_NAME.pattern)}
+
+
+def parse(text: str, icon: IconLookup | None = None, bold: bool = False) -> tuple[Paragraph, ...]:
+    """``text`` as paragraphs (one per line break) of Spans; ``bold`` is the style the text starts
+    in (a layer's ``bold: true``: ``**`` then switches bold off).
+
+    Raises:
+        MarkupError: a ``**`` or ``*`` never closed (at the opening mark), an unknown icon (the
+            lookup's message).
+    """
+    paras: list[Paragraph] = []
+    spans: list[Span] = []
+    buf: list[str] = []
+    start = 0
+    is_bold, is_italic = bold, False
+    opened: dict[str, int] = {}
+
+    def flush(at: int) -> None:
+        nonlocal buf, start
+        if buf:
+            spans.append(Span("".join(buf), is_bold, is_italic, None, start))
+        buf, start = [], at
+
+    pos = 0
+    for m in _TOKENS[icon is not None].finditer(text):
+        if m.start() > pos:
+            if not buf:
+                start = pos
+            buf.append(text[pos:m.start()])
+        tok = m.group(0)
+        pos = m.end()
+        if tok.startswith("\\") and tok != "\\n":
+            if not buf:
+                start = m.start()
+            buf.append(tok[1])
+        elif tok in ("\\n", "\n", "\r", "\r\n"):
+            flush(pos)
+            paras.append(tuple(spans))
+            spans = []
+        elif tok in ("**", "*"):
+            before = text[m.start() - 1] if m.start() else " "
+            after = text[m.end()] if m.end() < len(text) else " "
+            if (before.isspace() if tok in opened else after.isspace()):  # "3 * 4": an asterisk
+                if not buf:
+                    start = m.start()
+                buf.append(tok)
+                continue
+            flush(pos)
+            if tok in opened:
+                del opened[tok]
+            else:
+                opened[tok] = m.start()
+            if tok == "**":
+                is_bold = not is_bold
+            else:
+                is_italic = not is_italic
+        else:
+            flush(pos)
+            try:
+                found = icon(m.group(1))
+            except KeyError as exc:
+                raise MarkupError(str(exc.args[0]) if exc.args else f"no icon {m.group(1)!r}", m.start()) from None
+            spans.append(Span("", is_bold, is_italic, found, m.start()))
+    if pos < len(text):
+        if not buf:
+            start = pos
+        buf.append(text[pos:])
+    flush(len(text))
+    paras.append(tuple(spans))
+    if opened:
+        mark, at = min(opened.items(), key=lambda kv: kv[1])
+        what = "bold" if mark == "**" else "italic"
+        raise MarkupError(f"the {mark} there starts {what} text that is never closed", at)
+    return tuple(paras)
+
+
+def missing(paras: tuple[Paragraph, ...]) -> tuple[Span, str] | None:
+    """The first span with a character its face cannot draw, and that character; None when all draw."""
+    for para in paras:
+        for span in para:
+            if span.text:
+                lacking = missing_glyphs(span.text, span.font)
+                if lacking:
+                    return span, lacking[0]
+    return None
+
+
+# --- measuring and breaking lines ---------------------------------------------------------------
+
+def icon_size(span: Span, size_pt: float) -> tuple[float, float, float]:
+    """(advance, picture width, picture height) in mm of an icon span at ``size_pt``: the picture is
+    the cap height of the span's face tall, and the advance adds ICON_GAP em each side."""
+    size = size_pt * MM_PER_PT
+    h = cap_height(span.font) * size
+    w = h * span.icon.aspect
+    return w + 2 * ICON_GAP * size, w, h
+
+
+def width(span: Span, size_pt: float) -> float:
+    """Advance width of a span at ``size_pt``, mm."""
+    if span.icon is not None:
+        return icon_size(span, size_pt)[0]
+    return text_width_mm(span.text, size_pt, span.font)
+
+
+@dataclass(frozen=True)
+class Line:
+    """One set line: ``pieces`` as (x from the line's start in mm, Span), and its ``width`` in mm."""
+    pieces: tuple[tuple[float, Span], ...]
+    width: float
+
+
+def _merge(spans: list[Span]) -> list[Span]:
+    """Neighbouring text spans of one style joined (fewer Text shapes, the same glyph positions)."""
+    out: list[Span] = []
+    for s in spans:
+        last = out[-1] if out else None
+        if (last is not None and s.icon is None and last.icon is None
+                and (s.bold, s.italic, s.face) == (last.bold, last.italic, last.face)):
+            out[-1] = Span(last.text + s.text, s.bold, s.italic, None, last.offset, s.face)
+        else:
+            out.append(s)
+    return out
+
+
+def _line(spans: list[Span], size_pt: float) -> Line:
+    pieces, x = [], 0.0
+    for s in _merge(spans):
+        pieces.append((x, s))
+        x += width(s, size_pt)
+    return Line(tuple(pieces), x)
+
+
+def _words(para: Paragraph) -> list[tuple[list[Span], Span | None]]:
+    """The paragraph as words (runs of spans with no space; an icon belongs to the word it touches),
+    each with the space that comes before it (a Span " " in the style of the first space), None for
+    the first word. Runs of spaces count as one, and spaces at either end are dropped."""
+    words: list[tuple[list[Span], Span | None]] = []
+    current: list[Span] = []
+    gap: Span | None = None
+    pending: Span | None = None
+    for s in para:
+        if s.icon is not None:
+            if not current and words:
+                gap = pending
+            current.append(s)
+            pending = None
+            continue
+        for part in re.split(r"( +)", s.text):
+            if not part:
+                continue
+            if part.startswith(" "):
+                if current:
+                    words.append((current, gap))
+                    current, gap = [], None
+                if pending is None:
+                    pending = Span(" ", s.bold, s.italic, None, s.offset, s.face)
+            else:
+                if not current:
+                    gap = pending if words else None
+                current.append(Span(part, s.bold, s.italic, None, s.offset, s.face))
+                pending = None
+    if current:
+        words.append((current, gap))
+    return words
+
+
+def break_lines(para: Paragraph, size_pt: float, width_mm: float) -> list[Line]:
+    """A paragraph broken into lines at most ``width_mm`` wide where it can be (greedy, on spaces);
+    a word wider than the line stays whole on a line of its own (the caller checks widths)."""
+    lines: list[Line] = []
+    current: list[Span] = []
+    used = 0.0
+    for spans, gap in _words(para):
+        w = sum(width(s, size_pt) for s in spans)
+        g = width(gap, size_pt) if gap is not None and current else 0.0
+        if current and used + g + w > width_mm + EPS:
+            lines.append(_line(current, size_pt))
+            current, used, g = [], 0.0, 0.0
+        if current and gap is not None:
+            current.append(gap)
+        current += spans
+        used += g + w
+    if current or not lines:
+        lines.append(_line(current, size_pt))
+    return lines
+
+
+# --- fitting a box ------------------------------------------------------------------------------
+
+@dataclass(frozen=True)
+class Fitted:
+    """Rich text set in its box: ``size_pt``, the ``lines``, their ``baselines`` (mm from the box
+    top) and the block's ``height`` (mm: ascent of the first line to descent of the last)."""
+    size_pt: float
+    lines: tuple[Line, ...]
+    baselines: tuple[float, ...]
+    height: float
+
+
+def _metrics(paras: tuple[Paragraph, ...]) -> tuple[float, float]:
+    faces = {s.font for p in paras for s in p} or {DEFAULT_FACE}
+    return (max(face(f).ascent for f in faces), max(face(f).descent for f in faces))
+
+
+def block(count: int, size_pt: float, asc: float, desc: float, spacing: float,
+          h: float) -> tuple[tuple[float, ...], float] | None:
+    """``count`` lines at ``size_pt`` stacked ``spacing`` x the size apart: their baselines (mm from
+    the top: the first one ascent ``asc`` below it) and the block's height (ascent of the first line
+    to descent ``desc`` of the last; both fractions of the em), or None when taller than ``h`` mm."""
+    size = size_pt * MM_PER_PT
+    lead = spacing * size
+    height = (asc + desc) * size + (count - 1) * lead
+    if height > h + EPS:
+        return None
+    return tuple(asc * size + i * lead for i in range(count)), height
+
+
+def scan(lay_out_at: Callable[[float], object | None], size_pt: float, min_pt: float):
+    """The first non-None ``lay_out_at(size)`` for sizes below ``size_pt`` (which the caller tried)
+    down to ``min_pt`` in quarter-point steps from the top: the largest size that fits. Wrapped text
+    is not monotonic in the size (a smaller size can wrap into more lines and stop fitting while a
+    larger one fits), so no bisection. None when nothing fits."""
+    for step in range(int((size_pt - min_pt + EPS) / STEP_PT), -1, -1):
+        got = lay_out_at(min_pt + step * STEP_PT)
+        if got is not None:
+            return got
+    return None
+
+
+def lay_out(paras: tuple[Paragraph, ...], size_pt: float, w: float, h: float, wrap: bool,
+            spacing: float) -> Fitted | None:
+    """The paragraphs set at ``size_pt`` in a ``w`` x ``h`` mm box (broken into lines when ``wrap``;
+    ``spacing`` is the line height as a multiple of the size), or None when they do not fit."""
+    lines: list[Line] = []
+    for para in paras:
+        lines += break_lines(para, size_pt, w) if wrap else [_line(list(para), size_pt)]
+    if any(line.width > w + EPS for line in lines):
+        return None
+    got = block(len(lines), size_pt, *_metrics(paras), spacing, h)
+    return None if got is None else Fitted(size_pt, tuple(lines), *got)
+
+
+def fit(paras: tuple[Paragraph, ...], size_pt: float, min_pt: float, w: float, h: float, wrap: bool,
+        spacing: float) -> Fitted | None:
+    """The largest size from ``size_pt`` down to ``min_pt`` in quarter-point steps at which the text
+    fits (:func:`scan`); None when it does not fit even at ``min_pt``."""
+    got = lay_out(paras, size_pt, w, h, wrap, spacing)
+    if got is not None or min_pt >= size_pt:
+        return got
+    return scan(lambda size: lay_out(paras, size, w, h, wrap, spacing), size_pt, min_pt)
+
+
+# --- drawing ------------------------------------------------------------------------------------
+
+def draw_line(line: Line, x: float, baseline: float, size_pt: float, fill: str) -> list:
+    """The shapes of one line whose start is at ``x`` and baseline at ``baseline`` (mm): a Text
+    (anchor start, the span's face, bold as Text.bold; spaces at its ends left out, the glyphs where
+    they were) per text run and an Image per icon, its bottom on the baseline."""
+    out: list = []
+    for dx, span in line.pieces:
+        if span.icon is not None:
+            adv, w, h = icon_size(span, size_pt)
+            out.append(Image(x + dx + (adv - w) / 2, baseline - h, w, h, span.icon.src, "contain"))
+        elif span.text.strip():  # leading spaces become an offset: no viewer can collapse them
+            text = span.text.lstrip(" ")
+            skip = text_width_mm(span.text[:len(span.text) - len(text)], size_pt, span.font)
+            out.append(Text(x + dx + skip, baseline, text.rstrip(" "), size_pt=size_pt, fill=fill, bold=span.bold,
+                            font=span.font))
+    return out
+
+
+def draw(fitted: Fitted, left: float, top: float, w: float, align: str, fill: str) -> list:
+    """Every line of ``fitted`` in a box ``w`` mm wide whose left edge is ``left`` and top ``top``
+    (mm), each line aligned "left", "center" or "right" in it."""
+    out: list = []
+    for line, base in zip(fitted.lines, fitted.baselines):
+        shift = {"left": 0.0, "center": (w - line.width) / 2, "right": w - line.width}[align]
+        out += draw_line(line, left + shift, top + base, fitted.size_pt, fill)
+    return out
