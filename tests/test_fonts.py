@@ -48,5 +48,7 @@ def test_register_face(tmp_path):
         fonts.register_face("Ghost", tmp_path / "ghost.ttf")
     with pytest.raises(ValueError, match="letters, digits"):
         fonts.register_face("bad name", italic)
+    with pytest.raises(ValueError, match="font family"):
+        fonts.register_face("Quoted", italic, family="x'; } svg { display: none")
     with pytest.raises(KeyError, match="no font called 'Ghost'"):
         fonts.face("Ghost")

@@ -431,3 +431,50 @@ def test_rules_refuse_a_glyph_the_italic_face_lacks_with_line_and_column(tmp_pat
     lines[9] = f"Upright {ch} is fine."
     path.write_text("\n".join(lines), encoding="utf-8")
     assert parse_rules(path).blocks
+
+
+def test_the_icons_a_deck_uses_are_inputs_pnp_watch_watches():
+    from pnp.build.plan import Request, load_paper, plan
+    from pnp.inputs.resources import specs_dir
+    [tp] = plan([str(specs_dir() / "questions")], Request(load_paper("a4"))).targets
+    assert specs_dir() / "questions" / "icons" / "hammer.svg" in tp.inputs
+
+
+ALIGNED = """layers:
+  - {type: rect, fill: "#ffffff", bleed: true}
+  - {type: text, text: "{text}", x: 5, y: 10, w: 50, h: 20, size: 10, align: right}
+  - {type: text, text: "{text}", x: 5, y: 35, w: 50, h: 20, size: 10, align: center}
+  - {type: text, text: "{text}", x: 20, y: 58, w: 20, h: 28, size: 10, rotate: 90}
+"""
+
+
+def test_right_centre_and_turned_rich_lines_keep_to_their_box(tmp_path):
+    """Marked-up lines aligned right end at the box's right edge, centred ones are centred on it (both
+    measured from the drawn glyphs and icon, to 0.1 mm), and a box turned 90 degrees sets its runs
+    running down the page inside the box."""
+    folder = _kit(tmp_path / "rich", csv='text,foot\n"Go **far** :gem: *now*",x\n', front=ALIGNED)
+    result = build_kit(str(folder), out=tmp_path / "out", formats=("pdf",))
+    with pymupdf.open(str(pdf_of(result))) as doc:
+        page = next(p for p in doc if "far" in p.get_text())
+        cards = [d["rect"] for d in page.get_drawings() if d.get("fill") == (1.0, 1.0, 1.0)
+                 and abs(_mm(d["rect"].width) - 60) < TOL]
+        assert len(cards) == 1
+        cx, cy = _mm(cards[0].x0), _mm(cards[0].y0)
+        spans = _spans(page)
+        icons = _icons_drawn(page)
+        dirs = {s["dir"] for s in page.get_texttrace()}
+    assert dirs == {(1.0, 0.0), (0.0, 1.0)}  # upright lines and the turned box (running down)
+
+    def extent(y0, y1):
+        xs = [(c[1], c[2]) for _, _, stroked, _, cs, _ in spans if not stroked for c in cs
+              if cy + y0 <= c[3] <= cy + y1 and c[0].strip()]
+        xs += [(b[0], b[2]) for b in icons if cy + y0 <= b[3] <= cy + y1 and b[2] - b[0] < b[3] - b[1]]
+        return min(x for x, _ in xs) - cx, max(x for _, x in xs) - cx
+    left, right = extent(10, 30)
+    assert abs(right - 55) <= TOL and left > 20
+    left, right = extent(35, 55)
+    assert abs((left + right) / 2 - 30) <= TOL
+    turned = [b for b in icons if b[3] - b[1] < b[2] - b[0]]  # the gem lies on its side
+    assert len(turned) == 1
+    x0, y0, x1, y1 = turned[0]
+    assert cx + 20 <= x0 and x1 <= cx + 40 and cy + 58 <= y0 and y1 <= cy + 86

@@ -399,3 +399,16 @@ def test_italic_outlines_are_slanted_and_set_with_italic_advances():
     x_bar_alone = _bounds(text_outline_path("|", size_pt, 0, 0, font=ITALIC))[2]
     assert x_bar - x_bar_alone == pytest.approx(text_width_mm("Hi", size_pt, ITALIC), abs=0.01)
     assert text_width_mm("Hi", size_pt, ITALIC) != pytest.approx(text_width_mm("Hi", size_pt), abs=0.05)
+
+
+def test_cutter_svg_outlines_italic_text_with_the_italic_glyphs():
+    """A cutter SVG (svg_text with cut) draws italic text as the italic face's outlines, placed as
+    text_outline_path places them, and upright text with the regular ones."""
+    from pnp.core.ir import Page, Text
+    from pnp.render.svg import svg_text
+    page = Page(80, 40, (Text(10, 20, "Slant", size_pt=14, font=ITALIC), Text(10, 35, "Slant", size_pt=14)), "x")
+    root = ET.fromstring(svg_text(page, cut=True).split("?>", 1)[1])
+    paths = {el.get("d"): el.get("transform") for el in root.iter(f"{{{SVG_NS}}}path")}
+    assert paths[text_outline_path("Slant", 14, 0, 0, font=ITALIC)] == "translate(10,20)"
+    assert paths[text_outline_path("Slant", 14, 0, 0)] == "translate(10,35)"
+    assert not list(root.iter(f"{{{SVG_NS}}}text"))

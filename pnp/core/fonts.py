@@ -26,6 +26,7 @@ CAP_HEIGHT = 0.714  # Noto Sans cap height, as a fraction of the em
 DEFAULT_FACE = FONT_NAME
 ITALIC_FACE = "NotoSans-Italic"
 _FACE_NAME = re.compile(r"[A-Za-z][A-Za-z0-9_-]{0,62}")
+_FAMILY = re.compile(r"[A-Za-z0-9][A-Za-z0-9 _-]{0,62}")  # written into SVG font-family values as is
 
 
 @lru_cache(maxsize=1)
@@ -121,17 +122,20 @@ _BUILTIN = {DEFAULT_FACE: ("NotoSans[[]*.ttf", "normal"), ITALIC_FACE: ("NotoSan
 
 def register_face(name: str, path: Path, family: str | None = None, style: str = "normal") -> Face:
     """Register the TrueType file ``path`` as the face ``name`` (letters, digits, ``-`` and ``_``,
-    starting with a letter, at most 63 characters) and return it. Registering the same name with
+    starting with a letter, at most 63 characters; ``family``, the name the face is known by where
+    it is installed, letters, digits, spaces, ``-`` and ``_``; default ``name``) and return it. Registering the same name with
     the same file again returns the face registered first.
 
     Raises:
-        ValueError: a bad name or style, a name already registered for another file, or ``path`` is
+        ValueError: a bad name, family or style, a name already registered for another file, or ``path`` is
             not a file (callers that read a spec turn this into a SpecError naming the spec line).
     """
     if not _FACE_NAME.fullmatch(name or ""):
         raise ValueError(f"a font name is letters, digits, - and _, starting with a letter, not {name!r}")
     if style not in ("normal", "italic"):
         raise ValueError(f"a font style is normal or italic, not {style!r}")
+    if family is not None and not _FAMILY.fullmatch(family):
+        raise ValueError(f"a font family is letters, digits, spaces, - and _ (at most 63), not {family!r}")
     path = Path(path)
     got = _FACES.get(name) or (_builtin(name) if name in _BUILTIN else None)
     if got is not None:
