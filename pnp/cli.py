@@ -213,7 +213,8 @@ def build(
     service: Optional[str] = typer.Option(None, "--service", help="--format pod: tgc, mpc, drivethru, printerstudio, "
                                                                    "or custom:DPI,BLEED,SAFE (e.g. custom:300,3mm,3mm)."),
     cutter: Optional[str] = typer.Option(None, "--cutter", help="Print-then-cut: silhouette (registration marks on "
-                                                                 "every sheet and in the cutter SVG)."),
+                                                                 "every sheet and in the cutter SVG), or cricut (one "
+                                                                 "Print Then Cut image and cut SVG per sheet)."),
     quiet: bool = typer.Option(False, "--quiet", "-q", help=QUIET_HELP),
 ) -> None:
     """Build kits into OUT/<game>/: the PDF, one SVG per page and a manifest. Every target is checked
@@ -239,16 +240,19 @@ def _destination_settings(tts_url: str | None, service: str | None) -> dict:
 
 
 def _with_cutter(request: Request, cutter: str | None) -> Request:
-    """``--cutter``: the request with the machine's marks (a writer setting) and a paper whose margin
-    keeps every part clear of them (named <paper>-<cutter>)."""
+    """``--cutter``: the request with the machine (a writer setting: the marks to print) and a paper
+    whose margin keeps every part clear of them (named <paper>-<cutter>); cricut adds the cricut
+    format (its Print Then Cut images). Refused with a format that makes no printed sheet."""
     if cutter is None:
         return request
     from dataclasses import replace
     from .build.plan import Paper
-    from .layout.cutter_marks import cutter_sheet, parse_cutter
+    from .layout.cutter_marks import CRICUT, check_cutter_formats, cutter_sheet, parse_cutter
     machine = parse_cutter(cutter)
+    check_cutter_formats(machine, request.formats, lambda f: f not in WRITERS or WRITERS[f].takes_cutter)
     paper = Paper(cutter_sheet(request.paper.sheet, machine), request.paper.path)
-    return replace(request, paper=paper, settings={**request.settings, "cutter": machine})
+    formats = request.formats + (("cricut",) if machine is CRICUT and "cricut" not in request.formats else ())
+    return replace(request, paper=paper, formats=formats, settings={**request.settings, "cutter": machine})
 
 
 def _run(build_plan, out: Path, report=None) -> None:
