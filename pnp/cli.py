@@ -194,6 +194,7 @@ SET_HELP = ("Replace an input file: NAME=FILE (every game: rules=FILE; NetMatch:
             "data=FILE). Repeatable.")
 OUT_HELP = "Output folder (created if missing); kits go to OUT/<game>/."
 QUIET_HELP = "Print nothing but errors (also accepted before the command: pnp -q build)."
+SERVICE_NAMES = "tgc, mpc, drivethru, printerstudio, or custom:DPI,BLEED,SAFE (e.g. custom:300,3mm,3mm)"
 WORDS_HELP = "Shorthand for --set words=FILE: a NetMatch word list (.txt, .csv, .tsv, .xlsx, .ods)."
 
 
@@ -210,8 +211,7 @@ def build(
     back_offset: str = typer.Option("0,0", "--back-offset", help="DX,DY mm added to back sheets (see `pnp calibrate`)."),
     tts_url: Optional[str] = typer.Option(None, "--tts-url", help="--format tts: base URL where you host the images "
                                                                  "(default: file:/// paths on this computer)."),
-    service: Optional[str] = typer.Option(None, "--service", help="--format pod: tgc, mpc, drivethru, printerstudio, "
-                                                                   "or custom:DPI,BLEED,SAFE (e.g. custom:300,3mm,3mm)."),
+    service: Optional[str] = typer.Option(None, "--service", help="--format pod: " + SERVICE_NAMES + "."),
     cutter: Optional[str] = typer.Option(None, "--cutter", help="Print-then-cut: silhouette (registration marks on "
                                                                  "every sheet and in the cutter SVG), or cricut (one "
                                                                  "Print Then Cut image and cut SVG per sheet)."),
@@ -275,6 +275,8 @@ def validate(
     sets: List[str] = typer.Option([], "--set", help=SET_HELP),
     words: Optional[Path] = typer.Option(None, "--words", help=WORDS_HELP),
     as_json: bool = typer.Option(False, "--json", help="Print the findings as JSON (for scripts and CI)."),
+    service: Optional[str] = typer.Option(None, "--service", help="Also check card text against a print service's "
+                                                                   "safe area: " + SERVICE_NAMES + "."),
     quiet: bool = typer.Option(False, "--quiet", "-q", help=QUIET_HELP),
 ) -> None:
     """Run every check a build runs (rules checks, inputs, page budget, cover) and report whether each
@@ -283,7 +285,8 @@ def validate(
     failed = False
     report = []
     with _guard():
-        checked = plan(_targets(games), _request(paper, list(DEFAULT_FORMATS), sets, words, full=True))
+        settings = _destination_settings(None, service)
+        checked = plan(_targets(games), _request(paper, list(DEFAULT_FORMATS), sets, words, settings=settings, full=True))
         for tp in checked.targets:
             loaded, findings = tp.loaded, tp.findings
             failed |= bool(tp.failed)

@@ -251,11 +251,12 @@ class PodKitWriter(KitWriter):
         from .pod import safe_area_crossings, why_not
         service, out = settings["service"], []
         for comp in components:
-            texts = safe_area_crossings(comp, service) if why_not(comp) is None else []
-            if texts:
-                shown = ", ".join(repr(t) for t in texts[:5]) + (f" and {len(texts) - 5} more" if len(texts) > 5 else "")
+            found = safe_area_crossings(comp, service) if why_not(comp) is None else []
+            if found:
+                shown = "; ".join(c.describe(comp.name) for c in found[:3]) + (f"; {len(found) - 3} more" if len(found) > 3 else "")
                 out.append(f"{comp.name}: text crosses {service.title}'s safe area ({service.safe:.2f} mm inside the "
-                           f"trim) and may be cut: {shown}; see the contact sheet.")
+                           f"trim) and may be cut: {shown}. See the contact sheet, or pnp validate --service "
+                           f"{service.name if service.name != 'custom' else '…'} for every card.")
         return out
 
     def finish(self) -> list[Path]:
