@@ -101,8 +101,8 @@ def check_cutter_formats(cutter: Cutter | Cricut, formats, takes_cutter) -> None
     """
     refused = [f for f in formats if not takes_cutter(f)]
     if refused:
-        raise SpecError(f"--cutter {cutter.name} prints marks on sheets and cuts them, but --format "
-                        f"{', '.join(refused)} makes no printed sheet.", field="--cutter",
+        raise SpecError(f"--cutter {cutter.name} cuts printed sheets (formats pdf, svg, cut-svg, preview), but "
+                        f"--format {', '.join(refused)} makes none.", field="--cutter",
                         hint=f"build --format {', '.join(refused)} in its own command without --cutter")
 
 

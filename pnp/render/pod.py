@@ -77,8 +77,14 @@ def parse_service(value: str) -> Service:
     if text in SERVICES:
         return SERVICES[text]
     m = CUSTOM.match(text)
+    if not m and text.startswith("custom:"):
+        raise SpecError(f"--service {value[:60]!r} is not custom:DPI,BLEED,SAFE (three values, separated by commas).",
+                        field="--service", hint=hint)
     if not m:
         raise SpecError(f"unknown print service {value[:40]!r}.", field="--service", hint=hint)
+    if not m.group(1).strip().isdigit():
+        raise SpecError(f"--service {value[:60]!r}: the dpi {m.group(1).strip()[:20]!r} is not a whole number.",
+                        field="--service", hint=hint)
     try:
         dpi = int(m.group(1))
         bleed, safe = parse_length(m.group(2).strip()), parse_length(m.group(3).strip())
