@@ -144,11 +144,12 @@ def write_guide(sheets: Sequence[tuple[int, CricutSheet]], cutter: Cricut, root:
         "   Print Then Cut. Design Space cuts round each part's outline.",
         "2. On the canvas, unlock the size and type the width and height below (Design Space does not",
         "   read the image's 300 dpi). Never let it resize the image to fit.",
-        "3. Make it: Design Space prints the image with its own sensor marks. Print at 100 % (turn",
-        "   Add Bleed off: the parts are drawn to their trim), then load the sheet and cut.",
+        "3. Make it: Design Space prints the image with its own sensor marks. Print at 100 % / Actual",
+        "   size (never fit to page), then load the sheet and cut in the same Design Space session.",
         f"The images are at most {cutter.width / MM_PER_IN:g} x {cutter.height / MM_PER_IN:g} in "
         f"({cutter.width:g} x {cutter.height:g} mm), the Print Then Cut size every machine takes.",
-        "The .svg beside each image holds the same cut outlines at the same size.",
+        "The .svg beside each image holds the same cut outlines at the same size, to check the",
+        "contours Design Space shows; do not add it as a second cut layer (it would cut twice).",
         "",
     ]
     for number, sheet in sheets:
