@@ -13,6 +13,7 @@ import xml.etree.ElementTree as ET
 from pathlib import Path
 
 import numpy as np
+import pypdfium2 as pdfium
 import pytest
 from PIL import Image
 from typer.testing import CliRunner
@@ -31,7 +32,8 @@ DECK = 54  # the example's own check: count equals 54
 def kits(tmp_path_factory):
     out = tmp_path_factory.mktemp("cricut")
     for target, paper in ((str(CARDS), "a4"), ("nonaga", "letter")):
-        r = CliRunner().invoke(app, ["build", target, "--cutter", "cricut", "--paper", paper, "--out", str(out)])
+        r = CliRunner().invoke(app, ["build", target, "--cutter", "cricut", "--paper", paper, "--format", "pdf,cut-svg",
+                                     "--out", str(out)])
         assert r.exit_code == 0, r.output
     return out
 
@@ -147,6 +149,35 @@ def test_images_fit_the_print_then_cut_area_and_the_svg_matches(kits):
         for shape in shapes:
             x0, y0, x1, y1 = _bounds(shape)
             assert x0 >= -TOL and y0 >= -TOL and x1 <= sw + TOL and y1 <= sh + TOL
+
+
+def test_image_is_the_printed_sheet(kits):
+    """Each image is its PDF page's parts, in place: the outlines of the page's cutter SVG (page mm)
+    are the image's outlines moved by one offset, to 0.01 mm, and the image's opaque pixels are the
+    PDF page's pixels there (rendered at the image's dpi)."""
+    for png, svg in _pairs(kits):
+        kit = png.parent.parent
+        stem, page_no = png.stem.rsplit("-p", 1)
+        _, on_page = _cut_shapes(kit / "cut" / f"{stem}-p{page_no}-cut.svg")
+        _, in_image = _cut_shapes(svg)
+        assert len(on_page) == len(in_image)
+        ox, oy = (_bounds(on_page[0])[i] - _bounds(in_image[0])[i] for i in (0, 1))
+        for a, b in zip(on_page, in_image):
+            pa, pb = _bounds(a), _bounds(b)
+            assert all(abs(pa[i] - pb[i] - (ox, oy)[i % 2]) <= 0.01 for i in range(4)), (png.name, a, b)
+        with Image.open(png) as im:
+            rgb = np.asarray(im.convert("RGB"), dtype=float)
+            alpha = np.asarray(im.getchannel("A"))
+            dpi = round(im.info["dpi"][0])
+        doc = pdfium.PdfDocument(str(kit / f"{stem}.pdf"))
+        try:
+            page = doc[int(page_no) - 1].render(scale=dpi / 72).to_pil().convert("RGB")
+        finally:
+            doc.close()
+        left, top = round(ox * dpi / 25.4), round(oy * dpi / 25.4)
+        printed = np.asarray(page.crop((left, top, left + rgb.shape[1], top + rgb.shape[0])), dtype=float)
+        diff = np.abs(printed - rgb)[alpha == 255]
+        assert diff.mean() < 0.25 and np.percentile(diff, 99.9) <= 16, (png.name, diff.mean())  # 1 px off: 53
 
 
 def test_the_whole_deck_is_cut_and_rounded(kits):
