@@ -220,3 +220,11 @@ def test_part_larger_than_the_area_is_named_and_nothing_written(tmp_path):
     assert r.exit_code == 2, r.output
     assert "card (180 x 200 mm, larger than" in flat and "171.45 x 234.95 mm" in flat
     assert snapshot(out) == before
+
+
+def test_backs_left_out_are_named(tmp_path):
+    """Nonads tiles have a printed back (its spec); Design Space prints one side, and the build says so."""
+    r = CliRunner().invoke(app, ["build", "nonads", "--cutter", "cricut", "--duplex", "long", "--out", str(tmp_path)])
+    assert r.exit_code == 0, r.output
+    assert "no back is printed for tile" in " ".join(r.output.split())
+    assert sorted(p.suffix for p in (tmp_path / "nonads" / "cricut").iterdir()).count(".png") >= 1

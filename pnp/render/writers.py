@@ -294,9 +294,20 @@ class CricutKitWriter(KitWriter):
         if not isinstance(cutter, Cricut):
             raise SpecError("--format cricut is the Print Then Cut output of --cutter cricut.", field="--format",
                             hint="use --cutter cricut instead of --format cricut")
-        return [(c.name, f"{c.width:g} x {c.height:g} mm, larger than {cutter.title}'s Print Then Cut area "
-                         f"({cutter.width:g} x {cutter.height:g} mm)") for c in components
-                if not c.board and not cutter.fits(c.width, c.height)]
+        unfit = [(c.name, f"{c.width:g} x {c.height:g} mm, larger than {cutter.title}'s Print Then Cut area "
+                          f"({cutter.width:g} x {cutter.height:g} mm)") for c in components
+                 if not c.board and not cutter.fits(c.width, c.height)]
+        if unfit and len(unfit) == len(components):
+            raise SpecError(f"--cutter cricut can cut none of the parts: {'; '.join(f'{n} ({why})' for n, why in unfit)}.",
+                            field="--cutter", hint="print the PDF without --cutter and cut by hand, or make the parts "
+                                                   "smaller")
+        return unfit
+
+    @classmethod
+    def warnings(cls, components: Sequence[Component], settings: dict) -> list[str]:
+        backed = [c.name for c in components if c.back is not None]
+        return [f"--cutter cricut: Design Space prints one side, so the Print Then Cut images hold the fronts only; "
+                f"no back is printed for {', '.join(backed)}."] if backed else []
 
     def page(self, number: int, page: Page) -> None:
         from .cricut import write_sheet
