@@ -250,6 +250,10 @@ def _with_cutter(request: Request, cutter: str | None) -> Request:
     from .layout.cutter_marks import CRICUT, check_cutter_formats, cutter_sheet, parse_cutter
     machine = parse_cutter(cutter)
     check_cutter_formats(machine, request.formats, lambda f: f not in WRITERS or WRITERS[f].takes_cutter)
+    if request.opts.duplex == "fold":
+        raise PnpError(f"--cutter {machine.name} cuts the sheet as printed, but --duplex fold sheets are folded and "
+                       "glued before cutting, which hides or moves the marks the machine reads.", field="--cutter",
+                       hint="use --duplex long or short (or none) with --cutter, or cut fold-over sheets by hand")
     paper = Paper(cutter_sheet(request.paper.sheet, machine), request.paper.path)
     formats = request.formats + (("cricut",) if machine is CRICUT and "cricut" not in request.formats else ())
     return replace(request, paper=paper, formats=formats, settings={**request.settings, "cutter": machine})

@@ -284,6 +284,8 @@ OPTION_CASES = [
     ("cutter-with-pod", ["build", "nonads", "--cutter", "cricut", "--format", "pod", "--service", "tgc"],
      "--format pod makes none"),
     ("cricut-format-alone", ["build", "nonads", "--format", "cricut"], "use --cutter cricut"),
+    ("cutter-with-fold", ["build", "nonads", "--cutter", "cricut", "--duplex", "fold"],
+     "--duplex fold sheets are folded and glued before cutting"),
     ("tts-url-malformed", ["build", "nonads", "--format", "tts", "--tts-url", "ht!tp://x"], "--tts-url 'ht!tp://x'"),
     ("tts-url-not-http", ["build", "nonads", "--format", "tts", "--tts-url", "ftp://example.org/kit"],
      "is not an http(s):// or file:// address"),
