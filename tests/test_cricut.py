@@ -9,6 +9,7 @@ pawns) are both covered, on A4 and on Letter.
 """
 from __future__ import annotations
 
+import shutil
 import xml.etree.ElementTree as ET
 from pathlib import Path
 
@@ -205,12 +206,9 @@ def test_guide_gives_each_image_its_size(kits):
 
 def test_part_larger_than_the_area_is_named_and_nothing_written(tmp_path):
     folder = tmp_path / "big"
-    folder.mkdir()
-    for f in CARDS.parent.iterdir():
-        text = f.read_text(encoding="utf-8")
-        if f.name == CARDS.name:
-            text = text.replace("size: poker", "size: [180mm, 200mm]")
-        (folder / f.name).write_text(text, encoding="utf-8")
+    shutil.copytree(CARDS.parent, folder)
+    spec = folder / CARDS.name
+    spec.write_text(spec.read_text(encoding="utf-8").replace("size: poker", "size: [180mm, 200mm]"), encoding="utf-8")
     out = tmp_path / "out"
     out.mkdir()
     (out / "keep.txt").write_text("mine")
