@@ -194,6 +194,7 @@ SET_HELP = ("Replace an input file: NAME=FILE (every game: rules=FILE; NetMatch:
             "data=FILE). Repeatable.")
 OUT_HELP = "Output folder (created if missing); kits go to OUT/<game>/."
 QUIET_HELP = "Print nothing but errors (also accepted before the command: pnp -q build)."
+SERVICE_NAMES = "tgc, mpc, drivethru, printerstudio, or custom:DPI,BLEED,SAFE (e.g. custom:300,3mm,3mm)"
 WORDS_HELP = "Shorthand for --set words=FILE: a NetMatch word list (.txt, .csv, .tsv, .xlsx, .ods)."
 
 
@@ -210,10 +211,10 @@ def build(
     back_offset: str = typer.Option("0,0", "--back-offset", help="DX,DY mm added to back sheets (see `pnp calibrate`)."),
     tts_url: Optional[str] = typer.Option(None, "--tts-url", help="--format tts: base URL where you host the images "
                                                                  "(default: file:/// paths on this computer)."),
-    service: Optional[str] = typer.Option(None, "--service", help="--format pod: tgc, mpc, drivethru, printerstudio, "
-                                                                   "or custom:DPI,BLEED,SAFE (e.g. custom:300,3mm,3mm)."),
+    service: Optional[str] = typer.Option(None, "--service", help="--format pod: " + SERVICE_NAMES + "."),
     cutter: Optional[str] = typer.Option(None, "--cutter", help="Print-then-cut: silhouette (registration marks on "
-                                                                 "every sheet and in the cutter SVG)."),
+                                                                 "every sheet and in the cutter SVG), or cricut (one "
+                                                                 "Print Then Cut image and cut SVG per sheet)."),
     quiet: bool = typer.Option(False, "--quiet", "-q", help=QUIET_HELP),
 ) -> None:
     """Build kits into OUT/<game>/: the PDF, one SVG per page and a manifest. Every target is checked
@@ -239,16 +240,23 @@ def _destination_settings(tts_url: str | None, service: str | None) -> dict:
 
 
 def _with_cutter(request: Request, cutter: str | None) -> Request:
-    """``--cutter``: the request with the machine's marks (a writer setting) and a paper whose margin
-    keeps every part clear of them (named <paper>-<cutter>)."""
+    """``--cutter``: the request with the machine (a writer setting: the marks to print) and a paper
+    whose margin keeps every part clear of them (named <paper>-<cutter>); cricut adds the cricut
+    format (its Print Then Cut images). Refused with a format that makes no printed sheet."""
     if cutter is None:
         return request
     from dataclasses import replace
     from .build.plan import Paper
-    from .layout.cutter_marks import cutter_sheet, parse_cutter
+    from .layout.cutter_marks import CRICUT, check_cutter_formats, cutter_sheet, parse_cutter
     machine = parse_cutter(cutter)
+    check_cutter_formats(machine, request.formats, lambda f: f not in WRITERS or WRITERS[f].takes_cutter)
+    if request.opts.duplex == "fold":
+        raise PnpError(f"--cutter {machine.name} cuts the sheet as printed, but --duplex fold sheets are folded and "
+                       "glued before cutting, which hides or moves the marks the machine reads.", field="--cutter",
+                       hint="use --duplex long or short (or none) with --cutter, or cut fold-over sheets by hand")
     paper = Paper(cutter_sheet(request.paper.sheet, machine), request.paper.path)
-    return replace(request, paper=paper, settings={**request.settings, "cutter": machine})
+    formats = request.formats + (("cricut",) if machine is CRICUT and "cricut" not in request.formats else ())
+    return replace(request, paper=paper, formats=formats, settings={**request.settings, "cutter": machine})
 
 
 def _run(build_plan, out: Path, report=None) -> None:
@@ -271,6 +279,8 @@ def validate(
     sets: List[str] = typer.Option([], "--set", help=SET_HELP),
     words: Optional[Path] = typer.Option(None, "--words", help=WORDS_HELP),
     as_json: bool = typer.Option(False, "--json", help="Print the findings as JSON (for scripts and CI)."),
+    service: Optional[str] = typer.Option(None, "--service", help="Also check card text against a print service's "
+                                                                   "safe area: " + SERVICE_NAMES + "."),
     quiet: bool = typer.Option(False, "--quiet", "-q", help=QUIET_HELP),
 ) -> None:
     """Run every check a build runs (rules checks, inputs, page budget, cover) and report whether each
@@ -279,7 +289,8 @@ def validate(
     failed = False
     report = []
     with _guard():
-        checked = plan(_targets(games), _request(paper, list(DEFAULT_FORMATS), sets, words, full=True))
+        settings = _destination_settings(None, service)
+        checked = plan(_targets(games), _request(paper, list(DEFAULT_FORMATS), sets, words, settings=settings, full=True))
         for tp in checked.targets:
             loaded, findings = tp.loaded, tp.findings
             failed |= bool(tp.failed)

@@ -119,6 +119,15 @@ def kit_rows(out: Path) -> list[str]:
     return rows
 
 
+def note_rows(out: Path) -> list[str]:
+    rows = []
+    for name, args, _ in matrix.NOTE_CASES:
+        r = runner.invoke(app, args + ["--out", str(out)])
+        notes = " ".join(line for line in r.output.splitlines() if line.startswith(("note:", "error:")))
+        rows.append(_row(name, r.exit_code, _flat(notes, out)))
+    return rows
+
+
 def hostile_rows() -> list[str]:
     rows = []
     with tempfile.TemporaryDirectory() as d:
@@ -134,6 +143,7 @@ def main() -> None:
         runner.invoke(app, ["build", "nonads", "--out", str(out)])
         main_rows = spec_rows(out) + option_rows(out) + input_rows(out)
         kit = kit_rows(out)
+        notes = note_rows(out)
     hostile = hostile_rows()
     head = "| case | exit | message |\n|---|---|---|\n"
     doc = (f"# Bad-input matrix: {len(main_rows)} cases\n\n"
@@ -156,7 +166,12 @@ def main() -> None:
            f"{limits.MAX_NODES} values with each alias counted as the value it repeats, 100 characters per number; "
            "they are\nchecked on the YAML event stream before any node tree or data is built. Specs load with YAML "
            "1.2 core-schema rules\n(`1:30` and `yes` are strings).\n\n"
-           + head + "\n".join(hostile) + "\n")
+           + head + "\n".join(hostile) + "\n\n"
+           "## Destinations that take part of a kit\n\n"
+           "Generated from NOTE_CASES in tests/test_bad_input_matrix.py: a format that cannot take some of a kit's "
+           "parts (a print\nservice and a board) writes the rest, names what it left out and why, and exits 0; one "
+           "that can take none of them\nexits 2 having written nothing (the pod-kit-without-cards case above).\n\n"
+           + head + "\n".join(notes) + "\n")
     DOC.write_text(doc, encoding="utf-8")
     print(f"wrote {DOC} ({len(main_rows)} + {len(kit)} + {len(hostile)} rows)")
 

@@ -267,6 +267,30 @@ OPTION_CASES = [
     ("calibrate-duplex", ["calibrate", "--duplex", "none"], "cannot be calibrated"),
     ("calibrate-step", ["calibrate", "--step", "5"], "outside 0.1..2 mm"),
     ("calibrate-paper", ["calibrate", "--paper", "b5"], "unknown paper"),
+    # issue 23's destinations: print services, cutters, Tabletop Simulator
+    ("pod-no-service", ["build", "nonads", "--format", "pod"], "--format pod needs --service"),
+    *[(f"pod-{name}", ["build", "nonads", "--format", "pod", "--service", service], needle) for name, service, needle in (
+        ("unknown-service", "kinkos", "unknown print service 'kinkos'"),
+        ("custom-two-values", "custom:300,3mm", "is not custom:DPI,BLEED,SAFE"),
+        ("custom-dpi-text", "custom:abc,3mm,3mm", "the dpi 'abc' is not a whole number"),
+        ("custom-bleed-text", "custom:300,lots,3mm", "expected a length"),
+        ("custom-dpi-range", "custom:9000,3mm,3mm", "dpi must be 72-1200"))],
+    ("pod-kit-without-cards", ["build", "nooks", "--format", "pod", "--service", "tgc"],
+     "--format pod can make nothing of Nooks: board (a board, not a card)"),
+    ("validate-unknown-service", ["validate", "nonads", "--service", "kinkos"], "unknown print service"),
+    ("cutter-unknown", ["build", "nonads", "--cutter", "brother"], "unknown cutter 'brother'"),
+    ("cutter-with-tts", ["build", "nonads", "--cutter", "silhouette", "--format", "pdf,tts"],
+     "--cutter silhouette cuts printed sheets (formats pdf, svg, cut-svg, preview), but --format tts makes none"),
+    ("cutter-with-pod", ["build", "nonads", "--cutter", "cricut", "--format", "pod", "--service", "tgc"],
+     "--format pod makes none"),
+    ("cricut-format-alone", ["build", "nonads", "--format", "cricut"], "use --cutter cricut"),
+    ("cutter-with-fold", ["build", "nonads", "--cutter", "cricut", "--duplex", "fold"],
+     "--duplex fold sheets are folded and glued before cutting"),
+    ("tts-url-malformed", ["build", "nonads", "--format", "tts", "--tts-url", "ht!tp://x"], "--tts-url 'ht!tp://x'"),
+    ("tts-url-not-http", ["build", "nonads", "--format", "tts", "--tts-url", "ftp://example.org/kit"],
+     "is not an http(s):// or file:// address"),
+    ("tts-url-spaces", ["build", "nonads", "--format", "tts", "--tts-url", "https://example.org/my kit"],
+     "without spaces"),
 ]
 
 
@@ -302,6 +326,23 @@ def test_bad_option(existing, tmp_path, case):
     assert needle in flat, flat
     assert "Traceback" not in flat
     assert snapshot(existing) == before
+
+
+NOTE_CASES = [  # a destination that cannot take some parts: exit 0, the kit written, a note naming them and why
+    ("pod-skips-boards-and-round-parts", ["build", "netmatch", "--format", "pod", "--service", "tgc"],
+     "note: --format pod writes nothing for board (a board, not a card); pawn (round: card services print "
+     "rectangular cards)."),
+]
+
+
+@pytest.mark.parametrize("case", NOTE_CASES, ids=[c[0] for c in NOTE_CASES])
+def test_destination_note(tmp_path, case):
+    """Exit 0 only because the kit was written for every component the note does not name."""
+    _, args, needle = case
+    r = runner.invoke(app, args + ["--out", str(tmp_path)])
+    assert r.exit_code == 0, r.output
+    assert needle in " ".join(r.output.split())
+    assert any((tmp_path / args[1]).rglob("*.png"))
 
 
 def write_case_files(folder: Path, files: dict[str, bytes], args: list[str]) -> list[str]:

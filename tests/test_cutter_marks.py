@@ -110,11 +110,6 @@ def test_every_cut_path_in_line_with_the_printed_marks_and_clear_of_registration
                         f"page {i + 1}: the part at ({x:.1f}, {y:.1f}) is within 1 mm of a registration mark"
 
 
-def test_cricut_is_refused_with_the_reason(tmp_path):
-    r = CliRunner().invoke(app, ["build", "nonads", "--cutter", "cricut", "--out", str(tmp_path)])
-    assert r.exit_code == 2 and "Design Space" in r.output and not (tmp_path / "nonads").exists()
-
-
 def test_nothing_else_printed_near_the_marks(kit):
     """The sensor reads the corners: rendered at 150 dpi (clipping applied, as printed), every pixel
     within 1.5 mm of a mark, off the marks themselves, is paper white."""

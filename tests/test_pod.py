@@ -152,3 +152,47 @@ def test_bad_service_is_refused(tmp_path, args):
     assert r.exit_code == 2 and "--service" in r.output and not (tmp_path / "nonads").exists()
     with pytest.raises(SpecError):
         parse_service(args[-1] if len(args) > 2 else "")
+
+
+def _validate(service: str | None) -> dict:
+    args = ["validate", "netmatch", "--json"] + (["--service", service] if service else [])
+    r = CliRunner().invoke(app, args)
+    assert r.exit_code == 0, r.output  # warnings do not fail validate
+    return json.loads(r.output)["games"][0]["findings"]
+
+
+def test_validate_warns_of_text_past_the_safe_area():
+    """NetMatch's letter token back says 'write a letter' near its bottom edge, past TGC's 1/8 in safe
+    line; its word cards keep every word inside. validate --service tgc reports the first as a
+    warning naming the component, the side, the distance and the edge, and the second as a pass."""
+    findings = _validate("tgc")
+    safe = [f for f in findings if "safe area 3.17 mm inside the trim" in f["rule"]]
+    warned = [f for f in safe if f["status"] == "warning"]
+    assert warned and all(f["check"].startswith("letter token, back: text 'write a letter' reaches ") for f in warned)
+    mm = float(warned[0]["check"].split(" reaches ")[1].split(" mm")[0])
+    assert 0 < mm < 3.175 and "bottom edge" in warned[0]["check"]
+    assert [f["status"] for f in safe if f["check"].startswith("word card")] == ["pass"]
+    assert not any("safe area 3.17" in f["rule"] for f in _validate(None)), "only with --service"
+
+
+def test_a_wider_safe_margin_warns_by_as_much_more():
+    """With a custom service whose safe margin is 1 mm wider, the same text crosses it by 1 mm more."""
+    def reach(service):
+        f = next(f for f in _validate(service) if f["status"] == "warning" and "letter token" in f["check"])
+        return float(f["check"].split(" reaches ")[1].split(" mm")[0])
+    assert abs(reach("custom:300,3.175mm,4.175mm") - reach("tgc") - 1.0) < 0.01
+
+
+def test_build_still_notes_the_safe_area(netmatch_tgc):
+    _, output = netmatch_tgc
+    flat = " ".join(output.split())
+    assert "letter token: text crosses The Game Crafter's safe area" in flat and "mm past the safe area" in flat
+
+
+def test_rounded_cards_are_cards(tmp_path):
+    """Rounded corners are cut by the service: the playing-cards example's 54 cards each get a page."""
+    spec = Path(__file__).resolve().parent.parent / "specs" / "playing-cards" / "playing-cards.yaml"
+    r = _build(tmp_path, str(spec), "tgc")
+    assert r.exit_code == 0, r.output
+    pdf = next((tmp_path / "playing-cards" / "pod").rglob("*-card.pdf"))
+    assert len(pypdf.PdfReader(pdf).pages) == 54 + 1  # the faces, then the back once

@@ -249,6 +249,9 @@ def plan_target(target: str, loaded: LoadedSpec, request: Request) -> TargetPlan
     fit = [] if request.full else board_fit(components, [sheet], opts.overlap)
     if request.full:  # validate: does each board fit every standard paper, or in how many pieces
         findings = findings + board_fit(components, [load_sheet(p) for p in available_papers()], opts.overlap)
+        if request.settings.get("service") is not None:  # validate --service: text past the service's safe area
+            from ..render.pod import safe_area_findings
+            findings = findings + safe_area_findings(components, request.settings["service"])
     budget = check_budget(components, sheet, opts, file=loaded.path, formats=request.formats,
                           dpi=request.settings.get("dpi", 50))
     cover = KitCover(info, components, sheet, opts)

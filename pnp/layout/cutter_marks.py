@@ -1,4 +1,4 @@
-"""Print-then-cut registration marks (``--cutter silhouette``).
+"""Print-then-cut machines (``--cutter silhouette|cricut``): registration marks and cuttable area.
 
 A print-then-cut machine reads marks printed on the sheet with an optical sensor and lines its cut
 file up with them. Silhouette Studio's marks ("Type 1", every CAMEO and Portrait except the
@@ -11,6 +11,10 @@ Parts must stay clear of the marks: the sheet's margin becomes at least ``inset 
 CLEARANCE`` (``cutter_sheet``), so nothing but the marks lies in the corners the sensor reads, and
 every part lies inside the area the marks enclose (the machine cuts only there). The same marks go
 on every printed page and, in their own layer, into the cutter SVG.
+
+Cricut Design Space prints its own sensor marks around the image it is given (``Cricut``): pnp
+prints none, and instead keeps every sheet's parts inside Design Space's Print Then Cut area, so a
+sheet's parts become one Print Then Cut image (pnp.render.cricut).
 """
 from __future__ import annotations
 
@@ -45,36 +49,71 @@ class Cutter:
                 f"{self.thickness:g} mm, inset {self.inset:g} mm")
 
 
+@dataclass(frozen=True)
+class Cricut:
+    """Cricut Design Space's Print Then Cut: it prints its own sensor marks around an uploaded image of
+    at most ``width`` x ``height`` mm (6.75 x 9.25 in, the size every machine and paper takes; see
+    docs/print.md), so pnp prints no marks and keeps each sheet's parts within that area, less
+    ``slack`` mm a side for the image's pixel grid."""
+    name: str = "cricut"
+    title: str = "Cricut Design Space"
+    width: float = 6.75 * 25.4   # 171.45 mm
+    height: float = 9.25 * 25.4  # 234.95 mm
+    slack: float = 0.5
+
+    def fits(self, w: float, h: float) -> bool:
+        """True when a w x h mm part fits the area (either way up) with the slack."""
+        aw, ah = self.width - 2 * self.slack, self.height - 2 * self.slack
+        return (w <= aw and h <= ah) or (h <= aw and w <= ah)
+
+    def margin(self, sheet: Sheet) -> float:
+        """The smallest sheet margin whose content area (pnp.layout.paper) fits inside the area."""
+        from .paper import FOOTER_BAND
+        return max((sheet.width - self.width) / 2 + self.slack,
+                   (sheet.height - FOOTER_BAND - self.height) / 2 + self.slack)
+
+
+CRICUT = Cricut()
 CUTTERS = {
     "silhouette": Cutter("silhouette", "Silhouette Studio", inset=10.0, length=5.0, thickness=1.0, square=5.0),
+    "cricut": CRICUT,
 }
 
 
-def parse_cutter(value: str) -> Cutter:
-    """``--cutter``: a name in CUTTERS.
+def parse_cutter(value: str) -> Cutter | Cricut:
+    """``--cutter``: a name in CUTTERS (silhouette, cricut).
 
     Raises:
-        SpecError: an unknown cutter (Cricut is named with the reason it is not offered).
+        SpecError: an unknown cutter, naming the option and the known ones.
     """
     name = value.strip().lower()
     if name in CUTTERS:
         return CUTTERS[name]
-    if name == "cricut":
-        raise SpecError("--cutter cricut: Cricut Design Space prints its own Print Then Cut frame around an image "
-                        "it imports, so pnp cannot print Cricut's marks itself.", field="--cutter",
-                        hint="import the page PNGs (pnp preview --dpi 300) into Design Space as Print Then Cut images, "
-                             "or use --cutter silhouette")
     raise SpecError(f"unknown cutter {value[:40]!r}.", field="--cutter", hint=f"use {', '.join(CUTTERS)}")
 
 
-def cutter_sheet(sheet: Sheet, cutter: Cutter) -> Sheet:
-    """``sheet`` with a margin that keeps parts clear of ``cutter``'s marks, named
-    ``<paper>-<cutter>`` (so its kit does not replace the plain kit of that paper).
+def check_cutter_formats(cutter: Cutter | Cricut, formats, takes_cutter) -> None:
+    """Refuse ``--cutter`` with a format that has no printed sheet for it (``takes_cutter(fmt)``
+    false: a Tabletop Simulator save, print-service files).
+
+    Raises:
+        SpecError: naming --cutter, the formats and what to do.
+    """
+    refused = [f for f in formats if not takes_cutter(f)]
+    if refused:
+        raise SpecError(f"--cutter {cutter.name} cuts printed sheets (formats pdf, svg, cut-svg, preview), but "
+                        f"--format {', '.join(refused)} makes none.", field="--cutter",
+                        hint=f"build --format {', '.join(refused)} in its own command without --cutter")
+
+
+def cutter_sheet(sheet: Sheet, cutter: Cutter | Cricut) -> Sheet:
+    """``sheet`` with a margin that keeps parts clear of ``cutter``'s marks (Cricut: inside its Print
+    Then Cut area), named ``<paper>-<cutter>`` (so its kit does not replace the plain kit of that paper).
 
     Raises:
         SpecError: the paper is too small to leave room inside the marks.
     """
-    margin = max(sheet.margin, cutter.margin)
+    margin = max(sheet.margin, cutter.margin(sheet) if isinstance(cutter, Cricut) else cutter.margin)
     if sheet.width <= 2 * margin + 40 or sheet.height <= 2 * margin + 40:
         raise SpecError(f"{sheet.name} leaves no room inside {cutter.title}'s registration marks.", field="--cutter",
                         hint="use a larger paper")

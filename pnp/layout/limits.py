@@ -54,7 +54,7 @@ SAMPLES = 3  # faces whose shapes are counted: the first, the middle and the las
 # two-core machine; see estimate_seconds.
 MAX_SECONDS = 600.0  # a build estimated longer than 10 minutes is refused before it starts
 SECONDS_FIXED = 1.0
-SECONDS_PER_PAGE = {"pdf": 0.003, "svg": 0.007, "cut-svg": 0.05}
+SECONDS_PER_PAGE = {"pdf": 0.003, "svg": 0.007, "cut-svg": 0.05, "cricut": 0.2}  # cricut: a 300 dpi render
 PREVIEW_SECONDS_PER_PAGE_50DPI = 0.03
 TTS_SECONDS_PER_CARD = 0.004
 TTS_SECONDS_PER_SHEET = 0.2

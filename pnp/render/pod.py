@@ -77,8 +77,14 @@ def parse_service(value: str) -> Service:
     if text in SERVICES:
         return SERVICES[text]
     m = CUSTOM.match(text)
+    if not m and text.startswith("custom:"):
+        raise SpecError(f"--service {value[:60]!r} is not custom:DPI,BLEED,SAFE (three values, separated by commas).",
+                        field="--service", hint=hint)
     if not m:
         raise SpecError(f"unknown print service {value[:40]!r}.", field="--service", hint=hint)
+    if not m.group(1).strip().isdigit():
+        raise SpecError(f"--service {value[:60]!r}: the dpi {m.group(1).strip()[:20]!r} is not a whole number.",
+                        field="--service", hint=hint)
     try:
         dpi = int(m.group(1))
         bleed, safe = parse_length(m.group(2).strip()), parse_length(m.group(3).strip())
@@ -91,10 +97,11 @@ def parse_service(value: str) -> Service:
 
 
 def why_not(comp: Component) -> str | None:
-    """Why a card service cannot take ``comp`` (None when it can): boards and round parts are not cards."""
+    """Why a card service cannot take ``comp`` (None when it can): boards and round parts are not
+    cards (a card with rounded corners is: the services round the corners when they cut)."""
     if comp.board:
         return "a board, not a card"
-    if comp.shape != "rect":
+    if comp.shape == "circle":
         return "round: card services print rectangular cards"
     return None
 
@@ -202,18 +209,63 @@ def write_component(comp: Component, service: Service, folder: Path, stem: str) 
     return written
 
 
-def safe_area_crossings(comp: Component, service: Service) -> list[str]:
-    """The texts of ``comp``'s faces and back whose ink box reaches past the service's safe area
-    (``service.safe`` mm inside the trim), in order, each once."""
+@dataclass(frozen=True)
+class Crossing:
+    """A text reaching past a service's safe area: on face ``card`` (1-based, in the component's
+    order; 0 for the common back) of ``side`` ("front" or "back"), ``by`` mm past the safe line, at
+    ``edge`` (top, bottom, left or right: where it reaches farthest)."""
+    card: int
+    side: str
+    text: str
+    by: float
+    edge: str
+
+    def describe(self, name: str) -> str:
+        """E.g. "word card #12, front: text 'BIRD' reaches 1.20 mm past the safe area at the top edge"."""
+        where = f"{name}, back" if self.side == "back" else f"{name} #{self.card}, front"
+        return f"{where}: text {self.text!r} reaches {self.by:.2f} mm past the safe area at the {self.edge} edge"
+
+
+def safe_area_crossings(comp: Component, service: Service) -> list[Crossing]:
+    """Every text of ``comp``'s faces and back whose ink box reaches past the service's safe area
+    (``service.safe`` mm inside the trim), face by face, in order."""
     from ..layout.artwork import Marks
     s = service.safe
-    out: dict[str, None] = {}
-    drawings = list(comp.fronts) + ([comp.back] if comp.back is not None else [])
-    for drawing in drawings:
+    out: list[Crossing] = []
+    drawings = [(i + 1, "front", d) for i, d in enumerate(comp.fronts)]
+    drawings += [(0, "back", comp.back)] if comp.back is not None else []
+    for card, side, drawing in drawings:
         for (x0, y0, x1, y1), text in zip(Marks(drawing).texts, _texts(drawing)):
-            if x0 < s - 1e-6 or y0 < s - 1e-6 or x1 > comp.width - s + 1e-6 or y1 > comp.height - s + 1e-6:
-                out.setdefault(text, None)
-    return list(out)
+            past = {"left": s - x0, "top": s - y0, "right": x1 - (comp.width - s), "bottom": y1 - (comp.height - s)}
+            edge = max(past, key=past.get)
+            if past[edge] > 1e-6:
+                out.append(Crossing(card, side, text, past[edge], edge))
+    return out
+
+
+MAX_FINDINGS = 10  # per component; the rest are counted in one more finding
+
+
+def safe_area_findings(components: Sequence[Component], service: Service) -> list:
+    """``pnp validate --service``: per card-like component, a warning for each face whose text
+    crosses ``service``'s safe area (component, card, side, by how many mm; at most MAX_FINDINGS,
+    then one counting the rest), or one pass when none does. Rule source: the service's template
+    (docs/print.md)."""
+    from ..core.findings import PASS, WARN, Finding
+    rule = f"{service.title} card template: safe area {service.safe:.2f} mm inside the trim (docs/print.md)"
+    out = []
+    for comp in components:
+        if why_not(comp) is not None:
+            continue
+        found = safe_area_crossings(comp, service)
+        for c in found[:MAX_FINDINGS]:
+            out.append(Finding(WARN, f"{c.describe(comp.name)} (it may be cut off)", rule))
+        if len(found) > MAX_FINDINGS:
+            out.append(Finding(WARN, f"{comp.name}: {len(found) - MAX_FINDINGS} more texts cross the safe area", rule))
+        if not found:
+            faces = len(comp.fronts) + (comp.back is not None)
+            out.append(Finding(PASS, f"{comp.name}: the text of all {faces} faces lies inside the safe area", rule))
+    return out
 
 
 def _texts(drawing) -> list[str]:

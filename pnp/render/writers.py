@@ -65,10 +65,12 @@ class WriteJob:
 
 class KitWriter:
     """One output format. ``folder`` is its sub-folder of the kit ("" for the kit folder itself);
-    ``requires`` names formats that must be written too (they finish first)."""
+    ``requires`` names formats that must be written too (they finish first); ``takes_cutter``: the
+    format writes printed sheets that ``--cutter`` can mark and cut (pnp.layout.cutter_marks)."""
     name = ""
     folder = ""
     requires: tuple[str, ...] = ()
+    takes_cutter = True
 
     def __init__(self, job: WriteJob) -> None:
         self.job = job
@@ -80,10 +82,10 @@ class KitWriter:
     def prepared(self, page: Page) -> Page:
         """``page`` with the print-then-cut registration marks of ``settings['cutter']`` (a
         pnp.layout.cutter_marks.Cutter) in a layer "registration", when one is set."""
+        from ..layout.cutter_marks import Cutter, registration_marks
         cutter = self.job.settings.get("cutter")
-        if cutter is None:
+        if not isinstance(cutter, Cutter):  # none, or Cricut (Design Space prints its own marks)
             return page
-        from ..layout.cutter_marks import registration_marks
         marks = Group(registration_marks(page.width, page.height, cutter), layer="registration")
         return replace(page, items=page.items + (marks,))
 
@@ -213,6 +215,7 @@ class TtsKitWriter(KitWriter):
     ``settings['tts_url']``: the base URL of hosted images (default: ``file:///`` paths of the
     files under OUT/<game>/tts/<stem>)."""
     folder = "tts"
+    takes_cutter = False
 
     def finish(self) -> list[Path]:
         from .tts_save import kit_folder, url_maker, write_save
@@ -233,6 +236,7 @@ class PodKitWriter(KitWriter):
     component one PNG per face and back with bleed, a per-card PDF and a contact sheet with the safe
     area: ``pod/<stem>-<service>-<part>…`` (see pnp.render.pod)."""
     folder = "pod"
+    takes_cutter = False
 
     @classmethod
     def unserved(cls, components: Sequence[Component], settings: dict) -> list[tuple[str, str]]:
@@ -247,11 +251,12 @@ class PodKitWriter(KitWriter):
         from .pod import safe_area_crossings, why_not
         service, out = settings["service"], []
         for comp in components:
-            texts = safe_area_crossings(comp, service) if why_not(comp) is None else []
-            if texts:
-                shown = ", ".join(repr(t) for t in texts[:5]) + (f" and {len(texts) - 5} more" if len(texts) > 5 else "")
+            found = safe_area_crossings(comp, service) if why_not(comp) is None else []
+            if found:
+                shown = "; ".join(c.describe(comp.name) for c in found[:3]) + (f"; {len(found) - 3} more" if len(found) > 3 else "")
                 out.append(f"{comp.name}: text crosses {service.title}'s safe area ({service.safe:.2f} mm inside the "
-                           f"trim) and may be cut: {shown}; see the contact sheet.")
+                           f"trim) and may be cut: {shown}. See the contact sheet, or pnp validate --service "
+                           f"{service.name if service.name != 'custom' else '…'} for every card.")
         return out
 
     def finish(self) -> list[Path]:
@@ -267,6 +272,63 @@ class PodKitWriter(KitWriter):
     @classmethod
     def pattern(cls, stem: str) -> str:
         return rf"pod/{stem}/{stem}-[a-z0-9_-]+\.(png|pdf)"
+
+
+@register("cricut")
+class CricutKitWriter(KitWriter):
+    """Cricut Print Then Cut (``--cutter cricut``): per front sheet with parts, the parts as one
+    transparent PNG within Design Space's Print Then Cut area and a cut SVG in the same coordinates,
+    plus the sizes to set (``cricut/<stem>-pNN.png|svg``, ``cricut/<stem>.txt``, the stem ending in
+    "-cricut"; see
+    pnp.render.cricut)."""
+    folder = "cricut"
+
+    def __init__(self, job: WriteJob) -> None:
+        super().__init__(job)
+        self.sheets: list = []
+
+    @classmethod
+    def unserved(cls, components: Sequence[Component], settings: dict) -> list[tuple[str, str]]:
+        from ..layout.cutter_marks import Cricut
+        cutter = settings.get("cutter")
+        if not isinstance(cutter, Cricut):
+            raise SpecError("--format cricut is the Print Then Cut output of --cutter cricut.", field="--format",
+                            hint="use --cutter cricut instead of --format cricut")
+        unfit = [(c.name, f"{c.width:g} x {c.height:g} mm, larger than {cutter.title}'s Print Then Cut area "
+                          f"({cutter.width:g} x {cutter.height:g} mm)") for c in components
+                 if not c.board and not cutter.fits(c.width, c.height)]
+        if unfit and len(unfit) == len(components):
+            raise SpecError(f"--cutter cricut can cut none of the parts: {'; '.join(f'{n} ({why})' for n, why in unfit)}.",
+                            field="--cutter", hint="print the PDF without --cutter and cut by hand, or make the parts "
+                                                   "smaller")
+        return unfit
+
+    @classmethod
+    def warnings(cls, components: Sequence[Component], settings: dict) -> list[str]:
+        backed = [c.name for c in components if c.back is not None]
+        return [f"--cutter cricut: Design Space prints one side, so the Print Then Cut images hold the fronts only; "
+                f"no back is printed for {', '.join(backed)}."] if backed else []
+
+    def page(self, number: int, page: Page) -> None:
+        from .cricut import write_sheet
+        if page.side != "front" or not page.placements:
+            return
+        self.job.kit_folder(self.folder)
+        sheet = write_sheet(page, self.job.settings["cutter"], self.job.staging, self.folder,
+                            f"{self.job.stem}-p{number:0{self.job.page_digits}d}", self.job.describe(number, page)[0])
+        self.sheets.append((number, sheet))
+        self.written += [sheet.png, sheet.svg]
+
+    def finish(self) -> list[Path]:
+        from .cricut import write_guide
+        if self.sheets:
+            self.written.append(write_guide(self.sheets, self.job.settings["cutter"], self.job.staging, self.folder,
+                                            self.job.stem))
+        return self.written
+
+    @classmethod
+    def pattern(cls, stem: str) -> str:
+        return rf"cricut/{stem}(-p\d+\.(png|svg)|\.txt)"
 
 
 @register("preview")
