@@ -30,7 +30,7 @@ def _n(v: float) -> float | int:
     return int(r) if r.is_integer() else r
 
 
-BASE_CHARS = frozenset(chr(c) for c in range(0x20, 0x7f)) | frozenset("\u2014\u2013\u2022\u00d7\u2026\u2018\u2019\u201c\u201d\u00b0\u00b2")
+BASE_CHARS = frozenset(chr(c) for c in range(0x20, 0x7f)) | frozenset("\u2014\u2013\u2022\u00d7\u2026\u2018\u2019\u201c\u201d\u00b0\u00b2\u00b7")
 """Characters every embedded font subset carries (ASCII and pnp's typography), so pages that use
 only these share one cached subset."""
 
