@@ -150,8 +150,9 @@ def _ready(spec: CustomSpec, index: int, comp: ComponentSpec, ctx: KitContext, l
         got: dict[str, Path | None] = {"back": None}
         for field, filler in fillers.items():
             path = got[field] = template(filler.fill(values), field, row, table)
-            if path not in faces:
-                faces[path] = Face(loaded[path], Context(*comp.size, cols, table))
+            if path not in faces:  # the key of its furniture (drawn once, issue 24): template and part size
+                faces[path] = Face(loaded[path], Context(*comp.size, cols, table),
+                                   key=f"template {path}\x1f{comp.size[0]!r} x {comp.size[1]!r} mm")
         paths.append((got["front"], got["back"]))
     return Ready(comp, table, rows, copies, faces, paths, line)
 
