@@ -56,8 +56,8 @@ def make_deck(folder: Path, words: Path) -> Path:
 
 
 def case_e(tmp: Path, reps: int) -> dict:
-    """Median wall time of `pnp build DECK` and `pnp build netmatch --words` (1,000 each), PDF and
-    PDF + SVG, alternately; ratio deck / NetMatch."""
+    """`pnp build DECK` and `pnp build netmatch --words` (1,000 each), PDF and PDF + SVG, alternately;
+    ratio deck / NetMatch of the CPU medians (``wall_ratio``: of the wall medians)."""
     words = word_list(ROWS, tmp / "e-words.txt")
     deck = make_deck(tmp / "bench-deck", words)
     counter = itertools.count()
@@ -69,16 +69,20 @@ def case_e(tmp: Path, reps: int) -> dict:
                 return run_process(["build", *args, "--out", str(out), "--format", fmt], tmp)
             return go
         got = alternate({"deck": run([str(deck)]), "netmatch": run(["netmatch", "--words", str(words)])}, reps)
-        result[fmt] = {**got, "ratio": ratio(got["deck"]["seconds"], got["netmatch"]["seconds"])}
+        result[fmt] = {**got, "ratio": ratio(got["deck"]["cpu_seconds"], got["netmatch"]["cpu_seconds"]),
+                       "wall_ratio": ratio(got["deck"]["seconds"], got["netmatch"]["seconds"])}
     return result
 
 
 def rows(e: dict) -> list[str]:
-    """Table rows of case e for bench.run.table."""
+    """Table rows of case e for bench.run.table (the columns of bench.run._row: CPU, then wall)."""
+    from .run import _row
     out = []
     for fmt in ("pdf", "pdf,svg"):
         d = e[fmt]
-        out.append(f"| (e) data-driven deck, {e['rows']:,} rows, {fmt.upper().replace(',', '+')} (floor: NetMatch kit, "
-                   f"{e['rows']:,} words) | {fmt_stats(d['deck']['seconds'])} | {fmt_stats(d['netmatch']['seconds'])} | "
-                   f"{d['ratio']:.2f}x | <= 1.5x |")
+        if "wall_ratio" not in d:  # a run from before the ratio was of CPU time
+            d = {**d, "ratio": ratio(d["deck"]["cpu_seconds"], d["netmatch"]["cpu_seconds"]),
+                 "wall_ratio": d["ratio"]}
+        out.append(_row(f"(e) data-driven deck, {e['rows']:,} rows, {fmt.upper().replace(',', '+')} (floor: NetMatch "
+                        f"kit, {e['rows']:,} words)", d["deck"], d["netmatch"], d["ratio"], d["wall_ratio"], "<= 1.5x"))
     return out

@@ -1,6 +1,6 @@
-"""Issue 24's targets, before and after: `python -m bench.report BEFORE.json AFTER.json` prints a
+"""Issue 24's targets, before and after: `python -m bench.report BEFORE.json [...] AFTER.json` prints a
 Markdown table (CPU-median ratios, min / median / max of pnp's CPU time, wall ratios beside them) from
-two runs of `python -m bench` (the same bench run against the tree before and after a change)."""
+runs of `python -m bench` (the same bench run against the tree before and after a change), oldest first."""
 from __future__ import annotations
 
 import json
@@ -15,6 +15,8 @@ TARGETS = [
     ("3. NetMatch 10,000 words, SVG / matched svgwrite floor", ("c", "10000", "svg"), 1.5, 1.3),
     ("4. peak RSS, NetMatch 100,000 words, PDF+SVG (MiB)", ("rss", "100000"), 190, 160),
     ("5. cold `pnp build`, all kits / cold `import reportlab.pdfgen.canvas`", ("a",), 9, 7),
+    # 6 (template furniture drawn once) has no figure of its own: the deck against NetMatch (issue 19's 1.5x)
+    ("6. data-driven deck, 1,000 rows, PDF / NetMatch kit, 1,000 words", ("e", "pdf"), 1.5, None),
 ]
 
 
@@ -24,6 +26,11 @@ def _get(r: dict, how: tuple):
         if how[0] == "a":
             a = r["a_cold_build"]
             return a["ratio"], a["pnp"]["cpu_seconds"], a.get("wall_ratio")
+        if how[0] == "e":
+            d = r["e_custom_deck"][how[1]]
+            cpu = d["deck"]["cpu_seconds"]["median"] / d["netmatch"]["cpu_seconds"]["median"]
+            wall = d["deck"]["seconds"]["median"] / d["netmatch"]["seconds"]["median"]
+            return cpu, d["deck"]["cpu_seconds"], wall
         if how[0] == "rss":
             s = r["c_decks"][how[1]]["pdf+svg"]["peak_rss_mib"]
             return s["median"], s, None
@@ -33,27 +40,32 @@ def _get(r: dict, how: tuple):
         return None
 
 
-def report(before: dict, after: dict) -> str:
-    rows = ["| target | before | after | pnp after (min / median / max) | wall ratio after | goal (stretch) | met |",
-            "|---|---|---|---|---|---|---|"]
+def report(*runs: dict, names: tuple[str, ...] = ("before", "after")) -> str:
+    """One row per target: its value in each run (oldest first, headed by ``names``), then the last
+    run's pnp min / median / max, wall ratio, goal and verdict."""
+    rows = [f"| target | {' | '.join(names)} | pnp {names[-1]} (min / median / max) | wall ratio {names[-1]} | "
+            "goal (stretch) | met |", "|---|" + "---|" * (len(runs) + 4)]
     for name, how, goal, stretch in TARGETS:
-        b, a = _get(before, how), _get(after, how)
+        got = [_get(r, how) for r in runs]
+        a = got[-1]
         unit = " MiB" if how[0] == "rss" else "x"
         fmt = (lambda v: f"{v:.0f}{unit}") if how[0] == "rss" else (lambda v: f"{v:.2f}{unit}")
-        met = "" if a is None else ("stretch" if a[0] <= stretch else "yes" if a[0] <= goal else "**no**")
-        rows.append(f"| {name} | {fmt(b[0]) if b else 'n/a'} | {fmt(a[0]) if a else 'n/a'} | "
+        met = "" if a is None else ("stretch" if stretch and a[0] <= stretch else "yes" if a[0] <= goal else "**no**")
+        rows.append(f"| {name} | {' | '.join(fmt(g[0]) if g else 'n/a' for g in got)} | "
                     f"{fmt_stats(a[1], 'MiB' if how[0] == 'rss' else 's CPU') if a else ''} | "
                     f"{f'{a[2]:.2f}x' if a and a[2] else ''} | <= {goal}{unit.strip() and ' ' + unit.strip() if how[0] == 'rss' else 'x'} "
-                    f"({stretch}) | {met} |")
+                    f"{f'({stretch})' if stretch else ''} | {met} |")
     return "\n".join(rows)
 
 
 def main(argv: list[str]) -> int:
-    if len(argv) != 2:
+    """``python -m bench.report RUN.json RUN.json [RUN.json ...]``, oldest first; each column is
+    headed by its file's name."""
+    if len(argv) < 2:
         print(__doc__)
         return 2
-    before, after = (json.loads(open(p, encoding="utf-8").read()) for p in argv)
-    print(report(before, after))
+    runs = [json.loads(open(p, encoding="utf-8").read()) for p in argv]
+    print(report(*runs, names=tuple(p.rsplit("/", 1)[-1].removesuffix(".json") for p in argv)))
     return 0
 
 

@@ -182,10 +182,10 @@ def test_image_is_the_printed_sheet(kits):
 
 
 def test_the_whole_deck_is_cut_and_rounded(kits):
-    """The playing-cards example's 54 rounded cards (radius 3 mm in its spec) each have one outline."""
+    """The playing-cards example's 54 rounded poker cards (2.5 x 3.5 in, radius 3 mm in its spec) each have one outline."""
     shapes = [s for _, svg in _pairs(kits) if "playing-cards" in svg.name for s in _cut_shapes(svg)[1]]
     assert len(shapes) == DECK
-    assert all(s[0] == "rect" and abs(s[5] - 3.0) <= TOL and abs(s[3] - 63) <= TOL and abs(s[4] - 88) <= TOL
+    assert all(s[0] == "rect" and abs(s[5] - 3.0) <= TOL and abs(s[3] - 63.5) <= TOL and abs(s[4] - 88.9) <= TOL
                for s in shapes)
 
 

@@ -296,3 +296,136 @@ def test_a_base_subset_made_from_another_font_is_not_used(tmp_path, monkeypatch)
     finally:
         monkeypatch.undo()
         svg.base_font_css.cache_clear()
+
+
+# -- data-driven decks: template furniture drawn once (issue 24 target 6) --------------------------------
+DECK_SPEC = """title: Furniture deck
+designer: pnp tests
+rules: rules.md
+components:
+  - name: word card
+    size: [40mm, 60mm]
+    data: deck.csv
+    front: front.yaml
+"""
+# under the row's word: a navy card face (reads no column); over it: a light-blue bar across the word
+# (reads no column)
+DECK_FRONT = """layers:
+  - {type: rect, fill: "#123456", bleed: true}
+  - {type: text, text: "{word}", x: 4mm, y: 22mm, w: 32mm, h: 14mm, size: 20, align: center, valign: middle,
+     colour: "#ffffff"}
+  - {type: rect, x: 2mm, y: 28mm, w: 36mm, h: 2mm, fill: "#abcdef"}
+"""
+DECK_WORDS = [f"W{i:02d}" for i in range(40)]  # more than two sheets hold
+
+
+def _deck(tmp_path):
+    """The deck's planned kit and its imposed pages (A4)."""
+    folder = tmp_path / "deck"
+    folder.mkdir(parents=True)
+    (folder / "deck.yaml").write_text(DECK_SPEC, encoding="utf-8")
+    (folder / "front.yaml").write_text(DECK_FRONT, encoding="utf-8")
+    (folder / "deck.csv").write_text("word\n" + "\n".join(DECK_WORDS) + "\n", encoding="utf-8")
+    (folder / "rules.md").write_text("# Furniture deck\nA deck for a test.\n\n## Components\n- 14 word cards.\n\n"
+                                     "## Setup\nNone.\n\n## A turn\nNone.\n\n## End and winner\nNone.\n\n## Fine points\n- None.\n",
+                                     encoding="utf-8")
+    [tp] = plan([str(folder / "deck.yaml")], Request(load_paper("a4"))).targets
+    return tp, list(impose(tp.info.title, tp.components, load_paper("a4").sheet, tp.opts, tp.cover)[2])
+
+
+def _streams(data: bytes) -> tuple[list[bytes], list[bytes]]:
+    """(every page's content, every Form XObject's content), decompressed; each form once."""
+    reader = pypdf.PdfReader(io.BytesIO(data))
+    pages, forms, seen = [], [], set()
+
+    def collect(obj):
+        for ref in (obj.get("/Resources", {}).get("/XObject") or {}).values():
+            if ref.idnum not in seen and ref.get_object()["/Subtype"] == "/Form":
+                seen.add(ref.idnum)
+                forms.append(ref.get_object().get_data())
+                collect(ref.get_object())
+    for page in reader.pages:
+        pages.append(page.get_contents().get_data())
+        collect(page)
+    return pages, forms
+
+
+def _rgb_op(hex_colour: str, op: str) -> bytes:
+    """The colour operator reportlab writes for ``hex_colour`` (``rg`` fill, ``RG`` stroke)."""
+    from reportlab.lib.colors import HexColor
+    from reportlab.lib.rl_accel import fp_str
+    c = HexColor(hex_colour)
+    return f"{fp_str(c.red, c.green, c.blue)} {op}".encode()
+
+
+def test_a_decks_template_furniture_is_one_form_per_document(tmp_path):
+    """A data-driven deck's layers that read no column (the navy face under the word, the bar over
+    it) are each drawn once in the PDF, in a Form XObject of their own, and shown on every card:
+    read back in mm from every page, with the row's word in between."""
+    tp, pages = _deck(tmp_path)
+    data = _pdf(pages)
+    page_ops, form_ops = _streams(data)
+    navy, bar = _rgb_op("#123456", "rg"), _rgb_op("#abcdef", "rg")
+    for op in (navy, bar):
+        assert sum(op in s for s in page_ops) == 0  # never drawn on a page itself
+        assert sum(op in s for s in form_ops) == 1  # drawn once, in one form
+    assert not any(navy in s and bar in s for s in form_ops)  # under and over the word: two forms
+    cards = 0
+    with pdfplumber.open(io.BytesIO(data)) as pdf:
+        for page in pdf.pages:
+            words = [w for w in page.extract_words() if w["text"] in DECK_WORDS]
+            def filled(colour):
+                rgb = tuple(int(colour[i:i + 2], 16) / 255 for i in (1, 3, 5))
+                return [r for r in page.rects if r.get("fill") and r.get("non_stroking_color") is not None
+                        and np.allclose(r["non_stroking_color"], rgb, atol=1e-3)]
+            faces, bars = filled("#123456"), filled("#abcdef")
+            assert len(faces) == len(bars) == len(words)
+            for w in words:  # each word on a 40 x 60 mm navy face, a 36 x 2 mm bar 2 mm in, 28 mm down
+                [face] = [r for r in faces if r["x0"] <= w["x0"] and w["x1"] <= r["x1"]
+                          and r["top"] <= w["top"] and w["bottom"] <= r["bottom"]]
+                assert (round(face["width"] * MM_PER_PT, 2), round(face["height"] * MM_PER_PT, 2)) == (40.0, 60.0)
+                [box] = [r for r in bars if abs(r["x0"] - face["x0"] - 2 / MM_PER_PT) < 0.05
+                         and abs(r["top"] - face["top"] - 28 / MM_PER_PT) < 0.05]
+                assert (round(box["width"] * MM_PER_PT, 2), round(box["height"] * MM_PER_PT, 2)) == (36.0, 2.0)
+            cards += len(words)
+    assert cards == len(DECK_WORDS) and len(pdf.pages) > 3
+
+
+def test_a_decks_pages_render_the_same_with_and_without_furniture_keys(tmp_path, monkeypatch):
+    """Every page of the deck, keyed furniture drawn as forms, has the pixels (100 dpi) of the deck
+    drawn with every layer in place on every card, in template order: the word stays over the navy
+    face and under the bar."""
+    from pnp.custom import draw, parts
+    _, pages = _deck(tmp_path / "keyed")
+    keyed = _pixels(_pdf(pages))
+
+    class InPlace(draw.Face):  # every layer drawn on every card, in template order
+        def draw(self, row):
+            values, out = (row.values if row is not None else {}), []
+            for layer in self.layers:
+                if layer.show is None or layer.show(values):
+                    layer.draw(values, row, out)
+            return tuple(out)
+    monkeypatch.setattr(parts, "Face", InPlace)
+    _, in_place = _deck(tmp_path / "in-place")
+    assert not any(isinstance(s, Group) and s.key for p in in_place for g in p.items
+                   if isinstance(g, Group) for s in g.children)
+    plain = _pixels(_pdf(in_place))
+    assert len(keyed) == len(plain) == len(pages)
+    for a, b in zip(keyed, plain):
+        assert a.shape == b.shape and np.abs(a - b).max() <= 2  # anti-aliasing rounding at most
+    navy = np.array([0x12, 0x34, 0x56])
+    assert any((np.abs(a - navy).max(axis=2) == 0).sum() > 1000 for a in keyed)  # the faces were drawn
+
+
+def test_a_decks_furniture_is_defined_once_per_svg_page(tmp_path):
+    _, pages = _deck(tmp_path)
+    page = next(p for p in pages if len(p.placements) > 1)
+    root = ET.fromstring(page_to_svg(page))
+    navy = [r for r in root.iter(f"{SVG}rect") if r.get("fill") == "#123456"]
+    assert len(navy) == 1  # drawn once, in <defs>
+    [face] = [g for g in root.find(f"{SVG}defs").iter(f"{SVG}g") if navy[0] in list(g.iter(f"{SVG}rect"))
+              and g.get("id")]
+    uses = [u for u in root.iter(f"{SVG}use") if u.get(XLINK) == f"#{face.get('id')}"]
+    words = [t for t in root.iter(f"{SVG}text") if "".join(t.itertext()) in DECK_WORDS]
+    assert len(uses) == len(words) == len(page.placements) > 1

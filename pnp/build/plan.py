@@ -21,7 +21,7 @@ from typing import Mapping, Sequence
 from ..core.errors import SpecError, ValidationFailed
 from ..core.findings import FAIL, WARN, Finding
 from ..core.ir import Component
-from ..games import Game, KitContext, get_game, registry
+from ..games import Game, KitContext, game_names, get_game, registry
 from ..inputs.resources import builtin_spec, specs_dir
 from ..inputs.rulestext import parse_rules
 from ..inputs.specfields import SpecBase, load_yaml, validate_model
@@ -115,14 +115,14 @@ def load_target(target: str) -> LoadedSpec:
     Raises:
         SpecError: unknown game, missing file, malformed YAML, or invalid spec.
     """
-    games = registry()
+    games = game_names()  # a build of one kit imports only its own game (issue 24)
     if target in games:
         path = builtin_spec(target)
     else:
         path = Path(target)
         if not path.exists() and not target.endswith((".yaml", ".yml")) and os.sep not in target:
             raise SpecError(f"unknown game {target!r} and no such spec file.", field="GAME",
-                            hint=f"use one of: {', '.join(games)}, or the path of a spec file")
+                            hint=f"use one of: {', '.join(registry())}, or the path of a spec file")
     if path.is_dir() and path.suffix not in (".yaml", ".yml"):  # a data-driven game's folder (pnp.custom)
         from ..custom import spec_in_folder
         path = spec_in_folder(path)
@@ -132,7 +132,7 @@ def load_target(target: str) -> LoadedSpec:
         return LoadedSpec(*load(path, data, lines), path)
     name = data.get("game")
     if not isinstance(name, str) or name not in games:
-        raise SpecError(f"`game:` must name one of {', '.join(games)} (got {name!r}).", file=path,
+        raise SpecError(f"`game:` must name one of {', '.join(registry())} (got {name!r}).", file=path,
                         line=lines.get(("game",), 1), field="game", hint="set game: to the game this spec describes")
     game = get_game(name)
     return LoadedSpec(game, validate_model(game.spec_model, data, path, lines), path)

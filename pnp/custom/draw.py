@@ -377,24 +377,48 @@ class BoundLayer:
 
 
 class Face:
-    """A template bound to a data table; ``draw(row)`` is one face (a Drawing) for that row."""
+    """A template bound to a data table; ``draw(row)`` is one face (a Drawing, mm) for that row.
 
-    def __init__(self, layers: list[Placed], ctx: Context):
+    Template furniture (issue 24): each run of consecutive layers that reads no column (no
+    ``{column}`` placeholder, no ``when:``) is the same on every part, so it is drawn once, with the
+    first row that shows it, and given as a ``Group`` keyed ``key`` + the run's layer numbers, which
+    the PDF backend draws once per document as a Form XObject and the SVG backend once per page
+    (pnp.core.ir.Group). Runs keep the layers' order, so furniture under and over the row's own
+    layers stays under and over them. ``key`` must name the template and the part size (the layers'
+    millimetres depend on both); None draws every layer in place.
+    """
+
+    def __init__(self, layers: list[Placed], ctx: Context, key: str | None = None):
         self.layers = [BoundLayer(p, ctx) for p in layers]
-        self.same: tuple | None = None  # the one drawing of a face that reads no column (a common back)
         self.varying = any(layer.varying for layer in self.layers)
+        # (first layer number, layers) of each run of layers that all vary or all stay the same
+        self.runs: list[tuple[int, list[BoundLayer]]] = []
+        for i, layer in enumerate(self.layers):
+            if self.runs and self.runs[-1][1][0].varying == layer.varying:
+                self.runs[-1][1].append(layer)
+            else:
+                self.runs.append((i, [layer]))
+        self.key = key
+        self.furniture: dict[int, tuple] = {}  # first layer number of a constant run -> its drawing
 
     def draw(self, row: Row | None) -> tuple:
-        if not self.varying:
-            if self.same is None:
-                self.same = self._draw(None)
-            return self.same
-        return self._draw(row)
-
-    def _draw(self, row: Row | None) -> tuple:
+        if not self.varying:  # reads no column (a common back): drawn as the template, without a row
+            row = None
         values = row.values if row is not None else {}
         out: list = []
-        for layer in self.layers:
-            if layer.show is None or layer.show(values):
-                layer.draw(values, row, out)
+        for first, run in self.runs:
+            if run[0].varying:
+                for layer in run:
+                    if layer.show is None or layer.show(values):
+                        layer.draw(values, row, out)
+                continue
+            drawn = self.furniture.get(first)
+            if drawn is None:  # drawn with the first row, so a template error names it as before
+                shapes: list = []
+                for layer in run:
+                    layer.draw(values, row, shapes)
+                drawn = self.furniture[first] = (
+                    () if not shapes else tuple(shapes) if self.key is None
+                    else (Group(tuple(shapes), key=f"{self.key}\x1flayers {first + 1}-{first + len(run)}"),))
+            out.extend(drawn)
         return tuple(out)

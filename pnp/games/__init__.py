@@ -96,13 +96,22 @@ def registry() -> dict[str, Game]:
     return games
 
 
+def game_names() -> list[str]:
+    """The names of the built-in games (the modules and packages of pnp/games not starting with _), in
+    alphabetical order, without importing them: a build of one kit imports only its own game."""
+    return sorted(info.name for info in pkgutil.iter_modules(__path__) if not info.name.startswith("_"))
+
+
 def get_game(name: str) -> Game:
-    """The game called ``name``.
+    """The game called ``name`` (only its own module is imported).
 
     Raises:
         SpecError: no such game (the message lists the known games).
     """
-    games = registry()
-    if name not in games:
-        raise SpecError(f"unknown game {name!r}.", field="game", hint=f"use one of: {', '.join(games)}")
-    return games[name]
+    game = getattr(importlib.import_module(f"{__name__}.{name}"), "GAME", None) if name in game_names() else None
+    if not isinstance(game, Game) or game.name != name:
+        games = registry()
+        if name not in games:
+            raise SpecError(f"unknown game {name!r}.", field="game", hint=f"use one of: {', '.join(games)}")
+        return games[name]
+    return game

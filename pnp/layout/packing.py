@@ -74,6 +74,11 @@ class Packer:
         self.gap = max(sheet.gutter, 2 * opts.bleed)  # between parts of a block
         self.tilings: dict[int, Tiling] = {}
         self.spaces: list[_Space] = []
+        # memos (issue 24): a deck fills hundreds of identical sheets, so the same free rectangles
+        # come back again and again; what depends on them alone is worked out once
+        self._grids: dict[tuple, tuple[int, int]] = {}  # (w, h, free rectangle) -> (cols, rows)
+        self._rooms: dict[tuple, int] = {}  # (w, h, free rectangles of a sheet) -> parts it holds
+        self._occupied: dict[tuple, list[Rect4]] = {}  # (free rectangles, footprint) -> free rectangles after
 
     # -- parts ----------------------------------------------------------------------------------
     def _capacity(self, kind: _Kind, free: Rect4) -> int:
@@ -82,10 +87,14 @@ class Packer:
 
     def _grid(self, kind: _Kind, free: Rect4) -> tuple[int, int]:
         """(cols, rows) of ``kind`` that fit the free rectangle with crop-mark room."""
-        m, g = self.margin, self.gap
-        cols = int((free[2] - 2 * m + g + EPS) // (kind.w + g))
-        rows = int((free[3] - 2 * m + g + EPS) // (kind.h + g))
-        return max(0, cols), max(0, rows)
+        memo = (kind.w, kind.h, free)
+        got = self._grids.get(memo)
+        if got is None:
+            m, g = self.margin, self.gap
+            cols = int((free[2] - 2 * m + g + EPS) // (kind.w + g))
+            rows = int((free[3] - 2 * m + g + EPS) // (kind.h + g))
+            got = self._grids[memo] = (max(0, cols), max(0, rows))
+        return got
 
     def _put(self, space: _Space, free: Rect4, kind: _Kind, runs: tuple[Run, ...]) -> None:
         """A block of the parts of ``runs`` at the top-left of ``free``: as wide as the space
@@ -97,20 +106,38 @@ class Packer:
         block = PartBlock(free[0] + m, free[1] + m, kind.w, kind.h, kind.shape, cols, kind.w + g, kind.h + g, runs)
         space.blocks.append(block)
         _, _, bw, bh = block.trim
-        space.occupy((free[0], free[1], bw + 2 * m, bh + 2 * m))
+        self._occupy(space, (free[0], free[1], bw + 2 * m, bh + 2 * m))
+
+    def _occupy(self, space: _Space, rect: Rect4) -> None:
+        """``space.occupy(rect)``, its new free rectangles worked out once per (free rectangles, rect):
+        they depend on nothing else (the gutter is the sheet's)."""
+        memo = (tuple(space.free), rect)
+        free = self._occupied.get(memo)
+        if free is None:
+            space.occupy(rect)
+            self._occupied[memo] = list(space.free)
+        else:
+            space.footprints.append(rect)
+            space.free = list(free)
 
     def _room(self, kind: _Kind) -> int:
         """How many parts of ``kind`` the free space of the sheets so far holds, roomiest first."""
         total = 0
         for s in self.spaces:
-            s = s.copy()
-            while s.free:
-                best = max(s.free, key=lambda f: self._capacity(kind, f))
-                n = self._capacity(kind, best)
-                if n == 0:
-                    break
-                total += n
-                self._put(s, best, kind, (Run(0, 0, n),))
+            memo = (kind.w, kind.h, tuple(s.free))
+            room = self._rooms.get(memo)
+            if room is None:  # depends on the free rectangles alone: full sheets of a deck are alike
+                room = 0
+                s = s.copy()
+                while s.free:
+                    best = max(s.free, key=lambda f: self._capacity(kind, f))
+                    n = self._capacity(kind, best)
+                    if n == 0:
+                        break
+                    room += n
+                    self._put(s, best, kind, (Run(0, 0, n),))
+                self._rooms[memo] = room
+            total += room
         return total
 
     def _place_kind(self, kind: _Kind) -> None:
@@ -161,7 +188,7 @@ class Packer:
         space, free = spot
         space.blocks.append(BoardBlock(index, col, row, free[0] + m, free[1] + m, w, h, tiled))
         space.tiled |= tiled
-        space.occupy((free[0], free[1], fw, fh))
+        self._occupy(space, (free[0], free[1], fw, fh))
 
     # -- the kit --------------------------------------------------------------------------------
     @property
@@ -283,9 +310,31 @@ class _NoRoom(Exception):
     """Raised while merging: an item does not fit the sheets there are."""
 
 
+_PACKED: list[tuple[tuple[Component, ...], Sheet, ImposeOptions, list[SheetPlan], dict[int, Tiling]]] = []
+_PACKED_KEEP = 16  # kits whose packing is kept: plan() lays out every kit's cover (pnp.layout.cover), then
+                   # each kit is imposed, and both pack the same kit (the targets' components are alive
+                   # until then anyway)
+
+
 def pack(components: Sequence[Component], sheet: Sheet, opts: ImposeOptions) -> tuple[list[SheetPlan], dict[int, Tiling]]:
     """The sheets of a kit (fronts, in print order: the standard game's sheets, then each variant's,
-    variants in kit order) and the tiling of each board (by component index)."""
+    variants in kit order) and the tiling of each board (by component index).
+
+    The packing of the last kits is kept and given again (as new sheet plans of the same frozen
+    blocks) for the very same component objects (frozen, compared by identity), an equal sheet and
+    equal options: the cover measures its page lists with the packing that imposition then uses."""
+    comps = tuple(components)
+    for kept, kept_sheet, kept_opts, plans, tilings in _PACKED:
+        if (len(kept) == len(comps) and kept_opts == opts and kept_sheet == sheet
+                and all(a is b for a, b in zip(kept, comps))):
+            return [SheetPlan(list(p.blocks)) for p in plans], dict(tilings)
+    plans, tilings = _pack(comps, sheet, opts)
+    _PACKED.insert(0, (comps, sheet, opts, plans, tilings))
+    del _PACKED[_PACKED_KEEP:]
+    return [SheetPlan(list(p.blocks)) for p in plans], dict(tilings)
+
+
+def _pack(components: Sequence[Component], sheet: Sheet, opts: ImposeOptions) -> tuple[list[SheetPlan], dict[int, Tiling]]:
     groups: dict[str, list[int]] = {"": []}
     for i, comp in enumerate(components):
         groups.setdefault(comp.variant, []).append(i)

@@ -268,13 +268,12 @@ class PdfWriter(Renderer):
         any group). The form sets every colour, width and text render mode it uses, because it
         inherits whatever state the page has where it is placed."""
         c = self.canvas
-        name = f"pnp{len(self.forms)}"
+        name = self.forms[s.key] = f"pnp{len(self.forms)}"  # named first: a keyed group inside makes its own
         outer, self._state = self._state, [None, None, None, None]
         c.beginForm(name, -FORM_FAR, -FORM_FAR, FORM_FAR, FORM_FAR)
         self.draw_all(s.children)
         c.endForm()
         self._state = outer
-        self.forms[s.key] = name
         return name
 
     def _shown(self, text: str, size: float, face: str = DEFAULT_FACE) -> str:

@@ -26,11 +26,13 @@ FONT_STACK = f"'{FAMILY}', '{FONT_FAMILY}', sans-serif"
 
 
 def _n(v: float) -> float | int:
-    r = round(v, 4) + 0.0
-    return int(r) if r.is_integer() else r
+    """``v`` rounded to 0.0001 mm, an int when whole (no -0)."""
+    r = round(v, 4)
+    i = int(r)
+    return i if i == r else r
 
 
-BASE_CHARS = frozenset(chr(c) for c in range(0x20, 0x7f)) | frozenset("\u2014\u2013\u2022\u00d7\u2026\u2018\u2019\u201c\u201d\u00b0\u00b2")
+BASE_CHARS = frozenset(chr(c) for c in range(0x20, 0x7f)) | frozenset("\u2014\u2013\u2022\u00d7\u2026\u2018\u2019\u201c\u201d\u00b0\u00b2\u00b7")
 """Characters every embedded font subset carries (ASCII and pnp's typography), so pages that use
 only these share one cached subset."""
 
@@ -144,6 +146,7 @@ class SvgRenderer(Renderer):
         self.faces: dict[str, set[str]] = {}  # every other face used -> its characters
         self.images: dict[str, str] = {}  # image sha256 -> id of its <image> in <defs>
         self.uses: dict[str, str] = {}  # Group.key -> id of its <g> in <defs> on this page
+        self.clip_ids: dict[tuple, str] = {}  # a group's clip rectangle -> id of its <clipPath> on this page
 
     def rect(self, s: Rect) -> None:
         extra = {"rx": _n(s.r), "ry": _n(s.r)} if s.r > 0 else {}
@@ -190,12 +193,15 @@ class SvgRenderer(Renderer):
     def _content(self, s: Group, g) -> None:
         """Draw ``s``'s clip and children into the element ``g``."""
         dwg = self.dwg
-        if s.clip:
-            self.clips += 1
-            clip = dwg.defs.add(dwg.clipPath(id=f"c{self.clips}"))
-            x, y, w, h = s.clip
-            clip.add(dwg.rect((_n(x), _n(y)), (_n(w), _n(h))))
-            g["clip-path"] = f"url(#c{self.clips})"
+        if s.clip:  # one <clipPath> per rectangle on the page: it clips in the user space of each group
+            ref = self.clip_ids.get(s.clip)   # that uses it, so the parts of a sheet share one (issue 24)
+            if ref is None:
+                self.clips += 1
+                ref = self.clip_ids[s.clip] = f"c{self.clips}"
+                clip = dwg.defs.add(dwg.clipPath(id=ref))
+                x, y, w, h = s.clip
+                clip.add(dwg.rect((_n(x), _n(y)), (_n(w), _n(h))))
+            g["clip-path"] = f"url(#{ref})"
         outer, self.parent = self.parent, g
         self.draw_all(s.children)
         self.parent = outer
