@@ -478,3 +478,26 @@ def test_right_centre_and_turned_rich_lines_keep_to_their_box(tmp_path):
     assert len(turned) == 1
     x0, y0, x1, y1 = turned[0]
     assert cx + 20 <= x0 and x1 <= cx + 40 and cy + 58 <= y0 and y1 <= cy + 86
+
+
+@pytest.mark.parametrize("pixels,verdict", [(20, "fail"), (30, "warning"), (60, "pass")])
+def test_raster_icons_count_in_print_quality(tmp_path, pixels, verdict):
+    """A PNG icon is printed as tall as the cap height of its text (at most the layer's size, 14 pt
+    here): its dpi there, worked out from the font file's own cap height, decides the finding."""
+    from typer.testing import CliRunner
+    from pnp.cli import app
+    folder = _kit(tmp_path / "rich")
+    PILImage.new("RGB", (pixels, pixels), (230, 160, 0)).save(folder / "icons" / "coin.png")
+    height_mm = _cap_height("NotoSans") * 14 * MM_PER_PT
+    dpi = pixels / (height_mm / 25.4)
+    r = CliRunner().invoke(app, ["validate", str(folder), "--json"])
+    import json
+    found = [f for g in json.loads(r.output)["games"] for f in g["findings"]
+             if "dpi" in f["check"] and "icon" in f["check"]]
+    if verdict == "pass":
+        assert r.exit_code == 0 and not found, r.output
+        return
+    assert found and found[0]["status"] == verdict, r.output
+    assert "icon :coin:" in found[0]["check"] and "coin.png" in found[0]["check"]
+    assert f"at {dpi:.0f} dpi" in found[0]["check"] and f"{height_mm:.1f} mm" in found[0]["check"]
+    assert r.exit_code == (1 if verdict == "fail" else 0)

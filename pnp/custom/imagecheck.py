@@ -11,6 +11,7 @@ Print quality (docs/templates.md, "Images"): a raster picture printed at ``w`` x
 ``pixels / (mm / 25.4)`` dots per inch along each axis, the smaller of the two counting. Below
 WARN_DPI (300) a print shows soft edges: a warning. Below the layer's ``min_dpi`` (default FAIL_DPI,
 150) the picture prints visibly blurred: a failed check, which stops `pnp build`. SVG art has no dpi.
+Raster icons in text (``:name:``) count too, at the cap height of their layer's largest text size.
 """
 from __future__ import annotations
 
@@ -18,6 +19,7 @@ from dataclasses import dataclass, field
 from pathlib import Path, PurePath
 from typing import Callable
 
+from ..core import richtext
 from ..core.errors import SpecError
 from ..core.findings import FAIL, PASS, WARN, Finding
 from ..inputs.images import FAIL_DPI, WARN_DPI, ImageFacts, read_image
@@ -123,7 +125,12 @@ def scan(rows, paths, faces) -> list[PictureUse]:
             if path is None:
                 continue
             for layer in faces[path].layers:
-                if layer.src is None or (layer.show is not None and not layer.show(values)):
+                if layer.show is not None and not layer.show(values):
+                    continue
+                if layer.text is not None:
+                    _icons(layer, values, row, uses)
+                    continue
+                if layer.src is None:
                     continue
                 facts = layer.picture(values, row)
                 if facts is None:
@@ -142,6 +149,35 @@ def scan(rows, paths, faces) -> list[PictureUse]:
                 if row is not None and row.number not in use.rows:
                     use.rows.append(row.number)
     return list(uses.values())
+
+
+def _icons(layer, values: dict, row, uses: dict) -> None:
+    """Add the raster icons (``:name:``, pnp.custom.icons) a text layer prints for ``row`` to
+    ``uses``, each at its largest printed size: the cap height of the layer's ``size`` (fitting only
+    shrinks text, so the real dpi is this or more). The text's markup is parsed as drawing parses it,
+    so a bad mark or unknown icon stops here too, before anything is drawn."""
+    L, icons = layer.place.layer, layer.ctx.icons
+    if icons is None or not L.markup:
+        return
+    text = layer.text.fill(values)
+    if not text.strip() or not richtext.has_markup(text, True):
+        return
+    column = layer.text.columns[0] if layer.text.columns else None
+    for para in layer._rich(text, row, column, icons):
+        for span in para:
+            if span.icon is None:
+                continue
+            facts = read_image(Path(span.icon.src), field="icons")
+            if not facts.raster:
+                continue
+            _adv, w, h = richtext.icon_size(span, L.size)
+            use = uses.get((id(layer), facts.path))
+            if use is None:
+                use = uses[id(layer), facts.path] = PictureUse(f"{layer.place.label}, icon :{span.icon.name}:",
+                                                               f"{facts.path.name}", facts, (w, h),
+                                                               facts.dpi_at(w, h), FAIL_DPI)
+            if row is not None and row.number not in use.rows:
+                use.rows.append(row.number)
 
 
 def _too_much(layer, row, count: int) -> None:
