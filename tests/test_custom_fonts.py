@@ -530,3 +530,21 @@ def test_the_svg_page_in_a_browser_without_the_font_matches_the_pdf(kit, tmp_pat
     assert embedded <= 0.02, f"{embedded:.2%} of pixels differ"
     # the words in the font cover little of an A4 page: measured 0.025 % with the font, 0.25 % without
     assert control > max(0.001, 4 * embedded), f"without its font the page should differ more ({control:.3%})"
+
+
+def test_a_declared_fonts_svg_subset_is_found_in_the_cache_by_the_next_process(tmp_path):
+    """Each process copies a declared font into a new private folder; the SVG subset cache in
+    OUT/.pnp/cache keys such a font by its bytes, so a second build (a new process) makes no new entry."""
+    import subprocess
+    import sys
+    spec = _game(tmp_path / "g")
+    out = tmp_path / "out"
+    cache = out / ".pnp" / "cache"
+    runs = []
+    for _ in range(2):
+        r = subprocess.run([sys.executable, "-m", "pnp", "build", str(spec), "--format", "svg", "-o", str(out)],
+                           capture_output=True, text=True)
+        assert r.returncode == 0, r.stderr
+        runs.append(sorted(p.name for p in cache.rglob("*") if p.is_file()))
+    assert runs[0], "the first build stored no font subset"
+    assert runs[1] == runs[0]

@@ -22,10 +22,11 @@ import hashlib
 import os
 import re
 import stat
+from functools import lru_cache
 from pathlib import Path
 
 from ..core.errors import OutputError
-from ..core.fonts import DEFAULT_FACE
+from ..core.fonts import DEFAULT_FACE, ITALIC_FACE
 from ..core.safepath import folder, read_fd, write_atomic
 
 MAX_ENTRY_BYTES = 4 << 20
@@ -61,11 +62,21 @@ def _css_key(chars: frozenset, face: str = DEFAULT_FACE) -> str:
     st = font.stat()
     if face != DEFAULT_FACE:
         h.update(f"{face}|".encode())
-    h.update(f"{font}|{st.st_size}|{st.st_mtime_ns}|".encode())
+    if face in (DEFAULT_FACE, ITALIC_FACE):  # the installed font package's files: path, size and time
+        h.update(f"{font}|{st.st_size}|{st.st_mtime_ns}|".encode())
+    else:  # a spec's own font, copied to a new private folder each run: its bytes
+        h.update(_file_digest(str(font), st.st_size, st.st_mtime_ns).encode())
     h.update(Path(find_spec("fontTools").origin).read_bytes())  # its version
     h.update(Path(__file__).with_name("svgfont.py").read_bytes())
     h.update("".join(sorted(chars)).encode("utf-8"))
     return h.hexdigest()[:32]
+
+
+@lru_cache(maxsize=32)
+def _file_digest(path: str, _size: int, _mtime_ns: int) -> str:
+    """sha256 of a font file (a declared font: at most pnp.inputs.fontfile's 30 MiB), once per
+    process for each path, size and time."""
+    return hashlib.sha256(Path(path).read_bytes()).hexdigest()
 
 
 def valid_entry(name: str, data: bytes) -> str | None:
