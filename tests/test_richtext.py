@@ -501,3 +501,61 @@ def test_raster_icons_count_in_print_quality(tmp_path, pixels, verdict):
     assert "icon :coin:" in found[0]["check"] and "coin.png" in found[0]["check"]
     assert f"at {dpi:.0f} dpi" in found[0]["check"] and f"{height_mm:.1f} mm" in found[0]["check"]
     assert r.exit_code == (1 if verdict == "fail" else 0)
+
+
+# --- icons on the cover (a data-driven game's icons folder) -----------------------------------------
+
+ICON_RULES = ("# Kit\nA test kit.\n\n## Components\n- 12 gold :coin: coins and a :gem: gem.\n\n## Setup\n"
+              "Ratio 3\\:2, as written.\n\n## A turn\nPlay.\n\n## End and winner\nNobody.\n\n## Fine points\n- None.\n")
+
+
+def _cover_kit(folder, rules: str):
+    _kit(folder)
+    (folder / "rules.md").write_text(rules, encoding="utf-8")
+    return folder
+
+
+def test_cover_icons_sit_on_the_baseline_at_cap_height(tmp_path):
+    """`:coin:` and `:gem:` in the rules text are the game's icons on the cover, as tall as the
+    capitals (cap height from the font file) of the 9-ish pt body text, bottoms on its baseline;
+    `\\:` prints a colon."""
+    folder = _cover_kit(tmp_path / "rich", ICON_RULES)
+    result = build_kit(str(folder), out=tmp_path / "out", formats=("pdf",))
+    doc = pymupdf.open(str(pdf_of(result)))
+    try:
+        cover = doc[0]
+        icons = _icons_drawn(cover)
+        spans = [s for b in cover.get_text("dict")["blocks"] for line in b.get("lines", []) for s in line["spans"]]
+        text = cover.get_text()
+    finally:
+        doc.close()
+    assert "Ratio 3:2, as written." in text and "\\" not in text and ":coin:" not in text
+    line = next(s for s in spans if "gold" in s["text"])
+    size_mm, base = _mm(line["size"]), _mm(line["origin"][1])
+    cap = _cap_height("NotoSans") * size_mm
+    assert len(icons) == 2
+    for x0, y0, x1, y1 in icons:
+        assert abs(y1 - base) < 0.1 and abs((y1 - y0) - cap) < 0.1, ((x0, y0, x1, y1), base, cap)
+
+
+def test_cover_icon_the_folder_lacks_is_refused_with_line_and_column(tmp_path):
+    from typer.testing import CliRunner
+    from pnp.cli import app
+    folder = _cover_kit(tmp_path / "rich", ICON_RULES.replace(":gem:", ":ruby:"))
+    out = tmp_path / "out"
+    r = CliRunner().invoke(app, ["build", str(folder), "-o", str(out)])
+    assert r.exit_code == 2, r.output
+    assert "rules.md" in r.output and "line 5" in r.output and "column 30" in r.output and ":ruby:" in r.output
+    assert "coin" in r.output  # the icons the folder has
+    assert not out.exists() or not any(out.iterdir())
+
+
+def test_built_in_games_keep_colon_words_as_text(tmp_path):
+    """A game without an icons folder prints `:name:` as typed (no lookup, nothing refused)."""
+    from pnp.inputs.resources import specs_dir
+    from pnp.inputs.rulestext import parse_rules
+    lines = (specs_dir() / "rules" / "nonads.md").read_text(encoding="utf-8").split("\n")
+    lines[9] = "Shuffle :all: tiles."
+    rules = tmp_path / "rules.md"
+    rules.write_text("\n".join(lines), encoding="utf-8")
+    assert any(":all:" in b.text for b in parse_rules(rules).blocks)

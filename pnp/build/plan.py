@@ -194,10 +194,23 @@ def cover_info(loaded: LoadedSpec, ctx: KitContext) -> CoverInfo:
     """
     spec, game = loaded.spec, loaded.game
     path = ctx.input_path("rules", spec.rules or f"rules/{game.name}.md", specs_dir())
-    rules = parse_rules(path)
+    rules = parse_rules(path, _icons(loaded, ctx))
     who = spec.designer or "an unnamed designer"
     return CoverInfo(spec.title or game.title, spec.designer, spec.year, rules, CoverInfo.source_line(who, rules.title),
                      game.credits(spec))
+
+
+def _icons(loaded: LoadedSpec, ctx: KitContext):
+    """The ``:name:`` lookup of a data-driven game whose icons folder exists (pnp.custom.icons; each
+    icon used is recorded for `pnp watch`), else None (built-in games have no icons)."""
+    folder = getattr(loaded.spec, "icons", None)
+    if not folder:
+        return None
+    path = loaded.path.parent / folder
+    if not path.is_dir():
+        return None
+    from ..custom.icons import IconFolder
+    return IconFolder(path, lambda p: p in ctx.used or ctx.used.append(p)).lookup
 
 
 def format_notes(loaded: LoadedSpec, components: Sequence[Component], request: Request) -> tuple[str, ...]:

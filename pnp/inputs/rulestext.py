@@ -8,7 +8,8 @@ The format is a strict subset of Markdown, and the only one the cover takes (doc
 * then the ``## Section`` headings Components, Setup, A turn, End and winner and Fine points, in that
   order, each followed by paragraphs (lines joined until a blank line) and ``- `` bullets (one level),
   which may hold ``**bold**`` and ``*italic*`` (pnp.core.richtext; opened and closed on one line) and
-  the escapes ``\\*`` and ``\\\\``.
+  the escapes ``\\*``, ``\\:`` and ``\\\\``; with the game's icons folder (a data-driven game's
+  ``icons:``), ``:name:`` inline icons as in templates.
 
 Everything else is refused with its line, rather than printed as raw markup: other heading levels,
 nested or indented lists and indented text (no nesting at all: MAX_NESTING is 1), ``*`` / ``+`` /
@@ -24,7 +25,7 @@ character the embedded font (the italic face for italic text) cannot draw. Lines
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 
 from ..core.errors import SpecError
@@ -57,13 +58,13 @@ _MARKUP = [
     (re.compile(r"</?[A-Za-z][A-Za-z0-9-]*(?:\s[^<>]*)?/?>|<!--|<!\w|<\?"), "HTML"),
     (re.compile(r"&(?:#\d+|#[xX][0-9a-fA-F]+|[A-Za-z][A-Za-z0-9]{1,31});"), "an HTML entity"),
     (re.compile(r"^\s*\||\|.*\|"), "a table (`|`)"),
-    (re.compile(r"\\[!-)+-/:-@\[\]-`{-~]"), "a backslash escape other than `\\*` and `\\\\`"),
+    (re.compile(r"\\[!-)+-/;-@\[\]-`{-~]"), "a backslash escape other than `\\*`, `\\:` and `\\\\`"),
 ]
 # bold and italic, printed in the sections but not in the one-line title and description
 _EMPHASIS = [
     (re.compile(r"\*\*"), "bold (`**`)"),
     (re.compile(r"(?<![\w*])\*(?=[^\s*])|(?<=[^\s*])\*(?![\w*])"), "emphasis (`*`)"),
-    (re.compile(r"\\[*\\]"), "a backslash escape"),
+    (re.compile(r"\\[*:\\]"), "a backslash escape"),
 ]
 
 
@@ -78,11 +79,13 @@ class Block:
 
 @dataclass(frozen=True)
 class Rules:
-    """A parsed rules file: title, one-line description, and blocks in order."""
+    """A parsed rules file: title, one-line description, and blocks in order; ``icons`` looks up the
+    ``:name:`` icons its sections draw (None: the game has no icons folder, ``:name:`` is text)."""
     path: Path
     title: str
     description: str
     blocks: tuple[Block, ...]
+    icons: richtext.IconLookup | None = field(default=None, compare=False)
 
 
 def _error(path: Path, line: int, message: str, hint: str) -> SpecError:
@@ -102,7 +105,7 @@ def _check_markup(path: Path, number: int, line: str, offset: int = 0, emphasis:
                      "links, code or HTML (docs/rules-text.md)")
 
 
-def _check_line(path: Path, number: int, line: str) -> None:
+def _check_line(path: Path, number: int, line: str, icons: richtext.IconLookup | None = None) -> None:
     """Refuse a line (after the title and description) that is too long, holds a character that
     must not be printed or that the font lacks, or Markdown the cover does not print."""
     if len(line) > MAX_LINE_CHARS:
@@ -119,17 +122,20 @@ def _check_line(path: Path, number: int, line: str) -> None:
         raise _error(path, number, f"column {line.index(ch) + 1}: {ch!r} ({char_name(ch)}) is a character the "
                      "embedded font Noto Sans cannot draw.", "use Latin, Greek or Cyrillic letters")
     _check_markup(path, number, line)
-    _check_emphasis(path, number, line)
+    _check_emphasis(path, number, line, icons)
 
 
-def _check_emphasis(path: Path, number: int, line: str) -> None:
+def _check_emphasis(path: Path, number: int, line: str, icons: richtext.IconLookup | None = None) -> None:
     """Refuse a ``**`` or ``*`` the line leaves open, and a character the italic face lacks in italic
     text (pnp.core.richtext parses the line as the cover will)."""
-    if not richtext.has_markup(line):
+    if not richtext.has_markup(line, icons is not None):
         return
     try:
-        paras = richtext.parse(line)
+        paras = richtext.parse(line, icons)
     except richtext.MarkupError as exc:
+        if exc.message.startswith("there is no icon"):
+            raise _error(path, number, f"column {exc.offset + 1}: {exc.message}.",
+                         "add the picture to the game's icons folder, or write \\: for a colon") from None
         raise _error(path, number, f"column {exc.offset + 1}: {exc.message} on this line.",
                      "close bold and italic on the line they start (write \\* for an asterisk)") from None
     lacking = richtext.missing(paras)
@@ -140,10 +146,12 @@ def _check_emphasis(path: Path, number: int, line: str) -> None:
                      "set it upright, or use Latin, Greek or Cyrillic letters")
 
 
-def parse_rules(path: Path) -> Rules:
+def parse_rules(path: Path, icons: richtext.IconLookup | None = None) -> Rules:
     """Read a rules file in the subset above: line 1 ``# Title``, line 2 a one-line description, then
     the ``## Section`` headings (Components, Setup, A turn, End and winner, Fine points, in that order),
-    paragraphs (lines joined until a blank line) and ``- `` bullets.
+    paragraphs (lines joined until a blank line) and ``- `` bullets. With ``icons`` (the game's icons
+    folder, pnp.custom.icons), ``:name:`` in the sections is an inline icon, checked here; without,
+    it is text.
 
     Raises:
         SpecError: a missing, unreadable or non-regular file, not UTF-8, larger than 64 KiB, a missing
@@ -176,7 +184,7 @@ def parse_rules(path: Path) -> Rules:
     _check_markup(path, 1, title, lines[0].index(title[:1]), emphasis=False)
     _check_markup(path, 2, description, lines[1].index(description[:1]), emphasis=False)
     for number, line in enumerate(lines[2:], start=3):
-        _check_line(path, number, line)
+        _check_line(path, number, line, icons)
     blocks: list[Block] = []
     para: list[str] = []
     para_line = 0
@@ -211,4 +219,4 @@ def parse_rules(path: Path) -> Rules:
         raise SpecError("the rules need the sections " + ", ".join(RULE_SECTIONS) + " in that order"
                         + (f"; missing: {', '.join(missing)}" if missing else f"; found: {', '.join(headings)}")
                         + ".", file=path, line=where, field="rules", hint="start each with `## ` on its own line")
-    return Rules(path, title, description, tuple(blocks))
+    return Rules(path, title, description, tuple(blocks), icons)

@@ -246,10 +246,11 @@ class KitCover:
         def lines_of(block: Block) -> list[tuple[str | richtext.Line, float, bool, float, bool]]:
             """(text, size_pt, bold, indent, starts a bullet) for each printed line of a block; the
             text is a richtext.Line when the block has bold or italic runs."""
-            if richtext.has_markup(block.text):
+            icons = self.info.rules.icons
+            if richtext.has_markup(block.text, icons is not None):
                 size, indent = (HEAD_PT, 0.0) if block.kind == "heading" else (BODY_PT, (
                     BULLET_INDENT if block.kind == "bullet" else 0.0))
-                lines = [line for para in richtext.parse(block.text, bold=block.kind == "heading")
+                lines = [line for para in richtext.parse(block.text, icons, bold=block.kind == "heading")
                          for line in richtext.break_lines(para, size, self.col_w - indent)]
                 return [(line, size, False, indent, block.kind == "bullet" and i == 0) for i, line in enumerate(lines)]
             if block.kind == "heading":
