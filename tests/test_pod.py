@@ -196,3 +196,28 @@ def test_rounded_cards_are_cards(tmp_path):
     assert r.exit_code == 0, r.output
     pdf = next((tmp_path / "playing-cards" / "pod").rglob("*-card.pdf"))
     assert len(pypdf.PdfReader(pdf).pages) == 54 + 1  # the faces, then the back once
+
+
+ART_FRONT = """layers:
+  - {type: image, src: art/back.png, x: 0, y: 0, w: 100%, h: 100%, fit: stretch}
+  - {type: image, src: art/badge.png, x: 1.5mm, y: 20mm, w: 10mm, h: 10mm}
+  - {type: text, text: "{word}", x: 10, y: 40, w: 40, h: 10, size: 12}
+"""
+
+
+def test_validate_warns_of_a_picture_past_the_safe_area(tmp_path):
+    """A badge picture 1.5 mm from the left trim crosses TGC's 3.175 mm safe line by 1.675 mm; the
+    full-card background reaches the trim (art meant to bleed) and is not reported."""
+    from test_custom_templates import _kit
+    folder = _kit(tmp_path / "art", "title: Art\ncomponents:\n  - name: card\n    size: poker\n    data: cards.csv\n"
+                  "    front: front.yaml\n", {"front.yaml": ART_FRONT, "cards.csv": "word\nTREE\n"})
+    (folder / "art").mkdir()
+    Image.new("RGB", (800, 1100), (30, 60, 120)).save(folder / "art" / "back.png")
+    Image.new("RGB", (150, 150), (200, 30, 30)).save(folder / "art" / "badge.png")
+    r = CliRunner().invoke(app, ["validate", str(folder), "--service", "tgc", "--json"])
+    assert r.exit_code == 0, r.output
+    safe = [f for f in json.loads(r.output)["games"][0]["findings"] if "safe area 3.17 mm" in f["rule"]]
+    assert [f["status"] for f in safe] == ["warning"], safe
+    check = safe[0]["check"]
+    assert check.startswith("card #1, front: picture 'badge.png' reaches 1.67 mm past the safe area at the left edge")
+    assert "back.png" not in check

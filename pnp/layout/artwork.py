@@ -12,8 +12,8 @@ import math
 from bisect import bisect_left, bisect_right
 from typing import Iterable, Iterator
 
-from ..core.fonts import CAP_HEIGHT, text_width_mm
-from ..core.ir import Circle, Group, Polygon, Text
+from ..core.fonts import cap_height, text_width_mm
+from ..core.ir import Circle, Group, Image, Polygon, Text
 from ..core.units import MM_PER_PT
 
 MARK_MAX = 16.0  # mm: circles and polygons up to this size are playing marks
@@ -48,14 +48,25 @@ def text_corners(t: Text) -> list[tuple[float, float]]:
     """The four corners of ``t``'s ink box (cap height above the baseline, DESCENT below), in the
     coordinates ``t`` is drawn in, turned by its rotation about its anchor point."""
     size = t.size_pt * MM_PER_PT
-    width = text_width_mm(t.text, t.size_pt)
+    width = text_width_mm(t.text, t.size_pt, t.font)
+    cap = cap_height(t.font)
     x0 = {"start": 0.0, "middle": -width / 2, "end": -width}[t.anchor]
-    base = CAP_HEIGHT * size / 2 if t.valign == "middle" else 0.0
-    y0, y1 = base - CAP_HEIGHT * size, base + DESCENT * size
+    base = cap * size / 2 if t.valign == "middle" else 0.0
+    y0, y1 = base - cap * size, base + DESCENT * size
     r = math.radians(t.rotate)
     cos, sin = math.cos(r), math.sin(r)
     return [(t.x + u * cos - v * sin, t.y + u * sin + v * cos) for u, v in ((x0, y0), (x0 + width, y0),
                                                                              (x0 + width, y1), (x0, y1))]
+
+
+def image_boxes(shapes, m: _Affine = _IDENTITY) -> Iterator[tuple[Image, Box]]:
+    """Every Image of a drawing with its box (x0, y0, x1, y1) mm in the drawing's coordinates
+    (Group transforms applied; the layer's box, which clips the picture)."""
+    for s in shapes:
+        if isinstance(s, Group):
+            yield from image_boxes(s.children, _compose(m, s))
+        elif isinstance(s, Image):
+            yield s, _apply(m, ((s.x, s.y), (s.x + s.w, s.y), (s.x, s.y + s.h), (s.x + s.w, s.y + s.h)))
 
 
 def _walk(shapes, m: _Affine) -> Iterator[tuple[bool, Box]]:

@@ -211,25 +211,30 @@ def write_component(comp: Component, service: Service, folder: Path, stem: str) 
 
 @dataclass(frozen=True)
 class Crossing:
-    """A text reaching past a service's safe area: on face ``card`` (1-based, in the component's
-    order; 0 for the common back) of ``side`` ("front" or "back"), ``by`` mm past the safe line, at
-    ``edge`` (top, bottom, left or right: where it reaches farthest)."""
+    """A text (or, with ``art``, a picture: ``text`` is then its file name) reaching past a
+    service's safe area: on face ``card`` (1-based, in the component's order; 0 for the common back)
+    of ``side`` ("front" or "back"), ``by`` mm past the safe line, at ``edge`` (top, bottom, left or
+    right: where it reaches farthest)."""
     card: int
     side: str
     text: str
     by: float
     edge: str
+    art: bool = False
 
     def describe(self, name: str) -> str:
         """E.g. "word card #12, front: text 'BIRD' reaches 1.20 mm past the safe area at the top edge"."""
         where = f"{name}, back" if self.side == "back" else f"{name} #{self.card}, front"
-        return f"{where}: text {self.text!r} reaches {self.by:.2f} mm past the safe area at the {self.edge} edge"
+        what = f"picture {self.text!r}" if self.art else f"text {self.text!r}"
+        return f"{where}: {what} reaches {self.by:.2f} mm past the safe area at the {self.edge} edge"
 
 
 def safe_area_crossings(comp: Component, service: Service) -> list[Crossing]:
     """Every text of ``comp``'s faces and back whose ink box reaches past the service's safe area
-    (``service.safe`` mm inside the trim), face by face, in order."""
-    from ..layout.artwork import Marks
+    (``service.safe`` mm inside the trim), face by face, in order; then every picture (an Image) that
+    reaches past it at an edge without reaching the trim there (art that stops between the safe line
+    and the cut may be cut into; a picture that reaches the trim is background, meant to bleed)."""
+    from ..layout.artwork import Marks, image_boxes
     s = service.safe
     out: list[Crossing] = []
     drawings = [(i + 1, "front", d) for i, d in enumerate(comp.fronts)]
@@ -240,10 +245,17 @@ def safe_area_crossings(comp: Component, service: Service) -> list[Crossing]:
             edge = max(past, key=past.get)
             if past[edge] > 1e-6:
                 out.append(Crossing(card, side, text, past[edge], edge))
+        for image, (x0, y0, x1, y1) in image_boxes(drawing):
+            short = {"left": x0, "top": y0, "right": comp.width - x1, "bottom": comp.height - y1}  # art to trim
+            past = {e: s - d for e, d in short.items() if d > TRIM_EPS}
+            edge = max(past, key=past.get, default=None)
+            if edge is not None and past[edge] > 1e-6:
+                out.append(Crossing(card, side, Path(image.src).name, past[edge], edge, art=True))
     return out
 
 
 MAX_FINDINGS = 10  # per component; the rest are counted in one more finding
+TRIM_EPS = 0.01    # mm: a picture this close to the trim reaches it (background art, meant to bleed)
 
 
 def safe_area_findings(components: Sequence[Component], service: Service) -> list:
@@ -261,10 +273,11 @@ def safe_area_findings(components: Sequence[Component], service: Service) -> lis
         for c in found[:MAX_FINDINGS]:
             out.append(Finding(WARN, f"{c.describe(comp.name)} (it may be cut off)", rule))
         if len(found) > MAX_FINDINGS:
-            out.append(Finding(WARN, f"{comp.name}: {len(found) - MAX_FINDINGS} more texts cross the safe area", rule))
+            out.append(Finding(WARN, f"{comp.name}: {len(found) - MAX_FINDINGS} more texts or pictures cross the safe area", rule))
         if not found:
             faces = len(comp.fronts) + (comp.back is not None)
-            out.append(Finding(PASS, f"{comp.name}: the text of all {faces} faces lies inside the safe area", rule))
+            out.append(Finding(PASS, f"{comp.name}: the text and pictures of all {faces} faces lie inside the safe "
+                                     "area", rule))
     return out
 
 
