@@ -203,25 +203,39 @@ def _seam(vertical: bool, at: float, glue, cut, span, kept, found: artwork.Marks
 
         def box(v):
             return (u - half, v, u + half, v + length)
+        spans = _spans_along(near, u - half, u + half, 0.5)
         v = _best(kept[0] + 1.5, kept[1] - 1.5 - length, lo + 0.3 * (hi - lo) - length / 2,
-                  lambda v: artwork.hits(box(v), near, 0.5))
+                  lambda v: _hits_along(spans, v, v + length))
         v = kept[0] + 1.5 if v is None else v
         labels.append(box(v))
         return v
 
     cut_at, glue_at = label(CUT_LABEL, at - CUT_MARGIN / 2), label(GLUE_LABEL, at + ov / 2)
 
-    def box_at(v):
-        return (at - r, v - r, at + r, v + r)
-
     targets: list[float] = []
+    near_spans = _spans_along(near, at - r, at + r, 1.0)
+    label_spans = _spans_along(labels, at - r, at + r, 1.0)
     for f in ((0.2, 0.8) if hi - lo < 120 else (0.15, 0.5, 0.85)):
         v = _best(lo, hi, lo + f * (hi - lo),
-                  lambda v: (artwork.hits(box_at(v), near, 1.0) + 100 * artwork.hits(box_at(v), labels, 1.0)
+                  lambda v: (_hits_along(near_spans, v - r, v + r) + 100 * _hits_along(label_spans, v - r, v + r)
                              + 100 * sum(abs(v - t) < 3 * r for t in targets)))
         if v is not None and all(abs(v - t) >= 3 * r for t in targets):
             targets.append(v)
     return Seam(vertical, at, glue, cut, span, tuple(sorted(targets)), cut_at, glue_at)
+
+
+def _spans_along(marks, x0: float, x1: float, clearance: float) -> list[tuple[float, float]]:
+    """The extents along a strip x0..x1 (mm) of the ``marks`` (boxes (x0, y0, x1, y1)) that come within
+    ``clearance`` mm of it across, each as (y0 - clearance, y1 + clearance): what artwork.hits tests
+    for a box in that strip, split so that a search along the strip tests only v (the same float
+    operations, so the same counts)."""
+    return [(b - clearance, d + clearance) for a, b, c, d in marks if a - clearance < x1 and c + clearance > x0]
+
+
+def _hits_along(spans: list[tuple[float, float]], v0: float, v1: float) -> int:
+    """How many of ``spans`` (from _spans_along) overlap v0..v1: artwork.hits of the box spanning the
+    strip across and v0..v1 along."""
+    return sum(1 for lo, hi in spans if lo < v1 and hi > v0)
 
 
 def plan_board(comp: Component, sheet: Sheet, overlap: float) -> Tiling:
