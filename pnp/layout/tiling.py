@@ -17,6 +17,7 @@ area is printed whole with its outline drawn, to cut along.
 from __future__ import annotations
 
 import math
+from bisect import bisect_left, bisect_right
 from dataclasses import dataclass
 
 from ..core.errors import LayoutError
@@ -203,9 +204,9 @@ def _seam(vertical: bool, at: float, glue, cut, span, kept, found: artwork.Marks
 
         def box(v):
             return (u - half, v, u + half, v + length)
-        spans = _spans_along(near, u - half, u + half, 0.5)
+        along = _Along(near, u - half, u + half, 0.5)
         v = _best(kept[0] + 1.5, kept[1] - 1.5 - length, lo + 0.3 * (hi - lo) - length / 2,
-                  lambda v: _hits_along(spans, v, v + length))
+                  lambda v: along.hits(v, v + length))
         v = kept[0] + 1.5 if v is None else v
         labels.append(box(v))
         return v
@@ -213,29 +214,35 @@ def _seam(vertical: bool, at: float, glue, cut, span, kept, found: artwork.Marks
     cut_at, glue_at = label(CUT_LABEL, at - CUT_MARGIN / 2), label(GLUE_LABEL, at + ov / 2)
 
     targets: list[float] = []
-    near_spans = _spans_along(near, at - r, at + r, 1.0)
-    label_spans = _spans_along(labels, at - r, at + r, 1.0)
+    near_marks, near_labels = _Along(near, at - r, at + r, 1.0), _Along(labels, at - r, at + r, 1.0)
     for f in ((0.2, 0.8) if hi - lo < 120 else (0.15, 0.5, 0.85)):
         v = _best(lo, hi, lo + f * (hi - lo),
-                  lambda v: (_hits_along(near_spans, v - r, v + r) + 100 * _hits_along(label_spans, v - r, v + r)
+                  lambda v: (near_marks.hits(v - r, v + r) + 100 * near_labels.hits(v - r, v + r)
                              + 100 * sum(abs(v - t) < 3 * r for t in targets)))
         if v is not None and all(abs(v - t) >= 3 * r for t in targets):
             targets.append(v)
     return Seam(vertical, at, glue, cut, span, tuple(sorted(targets)), cut_at, glue_at)
 
 
-def _spans_along(marks, x0: float, x1: float, clearance: float) -> list[tuple[float, float]]:
-    """The extents along a strip x0..x1 (mm) of the ``marks`` (boxes (x0, y0, x1, y1)) that come within
-    ``clearance`` mm of it across, each as (y0 - clearance, y1 + clearance): what artwork.hits tests
-    for a box in that strip, split so that a search along the strip tests only v (the same float
-    operations, so the same counts)."""
-    return [(b - clearance, d + clearance) for a, b, c, d in marks if a - clearance < x1 and c + clearance > x0]
+class _Along:
+    """The marks (boxes (x0, y0, x1, y1), mm) that come within ``clearance`` mm of the strip x0..x1,
+    kept as their extents along it, (y0 - clearance, y1 + clearance), sorted: what artwork.hits tests
+    for a box in that strip, split so that a search along the strip costs two bisections per
+    candidate. The same float comparisons as artwork.hits, so the same counts."""
 
+    def __init__(self, marks, x0: float, x1: float, clearance: float) -> None:
+        spans = [(b - clearance, d + clearance) for a, b, c, d in marks if a - clearance < x1 and c + clearance > x0]
+        self._spans = spans
+        self._lo = sorted(lo for lo, _ in spans)
+        self._hi = sorted(hi for _, hi in spans)
+        self._ordered = all(lo < hi for lo, hi in spans)  # boxes are (min, max), so always
 
-def _hits_along(spans: list[tuple[float, float]], v0: float, v1: float) -> int:
-    """How many of ``spans`` (from _spans_along) overlap v0..v1: artwork.hits of the box spanning the
-    strip across and v0..v1 along."""
-    return sum(1 for lo, hi in spans if lo < v1 and hi > v0)
+    def hits(self, v0: float, v1: float) -> int:
+        """How many marks overlap v0..v1 along the strip: those starting before v1, less those ending
+        at or before v0 (each of which also starts before v1 when v0 < v1, as it starts before it ends)."""
+        if not (self._ordered and v0 < v1):
+            return sum(1 for lo, hi in self._spans if lo < v1 and hi > v0)
+        return bisect_left(self._lo, v1) - bisect_right(self._hi, v0)
 
 
 def plan_board(comp: Component, sheet: Sheet, overlap: float) -> Tiling:
