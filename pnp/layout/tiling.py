@@ -181,7 +181,9 @@ def _best(lo: float, hi: float, want: float, cost) -> float | None:
         return None
     steps = int((hi - lo) / 0.25)
     cands = [lo + i * 0.25 for i in range(steps + 1)] + [min(max(want, lo), hi)]
-    return min(cands, key=lambda v: (cost(v), round(abs(v - want), 6)))
+    costs = [cost(v) for v in cands]
+    least = min(costs)  # then the nearest of the cheapest, the first of equals: min by (cost, distance)
+    return min((v for v, c in zip(cands, costs) if c == least), key=lambda v: round(abs(v - want), 6))
 
 
 def target_size(overlap: float) -> float:
