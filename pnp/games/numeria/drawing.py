@@ -128,7 +128,8 @@ def _card_layout(spec: NumeriaSpec, size: float):
     x0 = SAFE + 1
     found = instances(spec.tiles, spec.trope_length)
     every = union(found)
-    shared = sorted(x for x in every if sum(x in v for v in found.values()) > 1)
+    kinds = [set(v) for v in found.values()]  # membership by hash, not by scanning each tuple
+    shared = sorted(x for x in every if sum(x in v for v in kinds) > 1)
     y = SAFE + 1 + (size + 4) * PT_MM
     shapes: list = [Text(w / 2, y, "Numeria \u2014 tropes", size_pt=size + 4, anchor="middle", bold=True, fill=INK)]
     intro = (f"{spec.trope_length} tiles in a connected straight line (orthogonal or diagonal), strictly increasing "
