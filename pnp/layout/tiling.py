@@ -17,6 +17,7 @@ area is printed whole with its outline drawn, to cut along.
 from __future__ import annotations
 
 import math
+from bisect import bisect_left, bisect_right
 from dataclasses import dataclass
 
 from ..core.errors import LayoutError
@@ -180,7 +181,9 @@ def _best(lo: float, hi: float, want: float, cost) -> float | None:
         return None
     steps = int((hi - lo) / 0.25)
     cands = [lo + i * 0.25 for i in range(steps + 1)] + [min(max(want, lo), hi)]
-    return min(cands, key=lambda v: (cost(v), round(abs(v - want), 6)))
+    costs = [cost(v) for v in cands]
+    least = min(costs)  # then the nearest of the cheapest, the first of equals: min by (cost, distance)
+    return min((v for v, c in zip(cands, costs) if c == least), key=lambda v: round(abs(v - want), 6))
 
 
 def target_size(overlap: float) -> float:
@@ -203,25 +206,45 @@ def _seam(vertical: bool, at: float, glue, cut, span, kept, found: artwork.Marks
 
         def box(v):
             return (u - half, v, u + half, v + length)
+        along = _Along(near, u - half, u + half, 0.5)
         v = _best(kept[0] + 1.5, kept[1] - 1.5 - length, lo + 0.3 * (hi - lo) - length / 2,
-                  lambda v: artwork.hits(box(v), near, 0.5))
+                  lambda v: along.hits(v, v + length))
         v = kept[0] + 1.5 if v is None else v
         labels.append(box(v))
         return v
 
     cut_at, glue_at = label(CUT_LABEL, at - CUT_MARGIN / 2), label(GLUE_LABEL, at + ov / 2)
 
-    def box_at(v):
-        return (at - r, v - r, at + r, v + r)
-
     targets: list[float] = []
+    near_marks, near_labels = _Along(near, at - r, at + r, 1.0), _Along(labels, at - r, at + r, 1.0)
     for f in ((0.2, 0.8) if hi - lo < 120 else (0.15, 0.5, 0.85)):
         v = _best(lo, hi, lo + f * (hi - lo),
-                  lambda v: (artwork.hits(box_at(v), near, 1.0) + 100 * artwork.hits(box_at(v), labels, 1.0)
+                  lambda v: (near_marks.hits(v - r, v + r) + 100 * near_labels.hits(v - r, v + r)
                              + 100 * sum(abs(v - t) < 3 * r for t in targets)))
         if v is not None and all(abs(v - t) >= 3 * r for t in targets):
             targets.append(v)
     return Seam(vertical, at, glue, cut, span, tuple(sorted(targets)), cut_at, glue_at)
+
+
+class _Along:
+    """The marks (boxes (x0, y0, x1, y1), mm) that come within ``clearance`` mm of the strip x0..x1,
+    kept as their extents along it, (y0 - clearance, y1 + clearance), sorted: what artwork.hits tests
+    for a box in that strip, split so that a search along the strip costs two bisections per
+    candidate. The same float comparisons as artwork.hits, so the same counts."""
+
+    def __init__(self, marks, x0: float, x1: float, clearance: float) -> None:
+        spans = [(b - clearance, d + clearance) for a, b, c, d in marks if a - clearance < x1 and c + clearance > x0]
+        self._spans = spans
+        self._lo = sorted(lo for lo, _ in spans)
+        self._hi = sorted(hi for _, hi in spans)
+        self._ordered = all(lo < hi for lo, hi in spans)  # boxes are (min, max), so always
+
+    def hits(self, v0: float, v1: float) -> int:
+        """How many marks overlap v0..v1 along the strip: those starting before v1, less those ending
+        at or before v0 (each of which also starts before v1 when v0 < v1, as it starts before it ends)."""
+        if not (self._ordered and v0 < v1):
+            return sum(1 for lo, hi in self._spans if lo < v1 and hi > v0)
+        return bisect_left(self._lo, v1) - bisect_right(self._hi, v0)
 
 
 def plan_board(comp: Component, sheet: Sheet, overlap: float) -> Tiling:

@@ -12,6 +12,7 @@ import base64
 import hashlib
 from functools import lru_cache
 from pathlib import Path
+from xml.etree import ElementTree
 
 import svgwrite
 
@@ -97,7 +98,9 @@ def page_to_svg(page: Page, title: str = "", desc: str = "", outline_text: bool 
         dwg.defs.add(dwg.style(css or font_css(chars, BASE_CHARS, cache)))
     for face in sorted(renderer.faces):  # one @font-face per other face, in a fixed order
         dwg.defs.add(dwg.style(font_css(frozenset(renderer.faces[face]), BASE_CHARS, cache, face=face)))
-    return dwg.tostring()
+    # svgwrite's own tostring() serialises to UTF-8 bytes and decodes them again (for Python 2); the
+    # same tree serialised straight to str is the same text at about half the cost
+    return ElementTree.tostring(dwg.get_xml(), encoding="unicode")
 
 
 def svg_text(page: Page, title: str = "", desc: str = "", cut: bool = False, cache: Path | None = None) -> str:

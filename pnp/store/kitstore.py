@@ -234,10 +234,13 @@ class KitStore:
                     _remove(new)
                 raise self._write_error(exc) from None
         self._committed.add(staged)
-        # committed; what follows only tidies up (leftovers are removed by the next clean_stale)
+        # committed; what follows only tidies up (leftovers are removed by the next clean_stale).
+        # OUT is synced so that the new link is on disk before the old generation is deleted. OUT/.pnp
+        # is not synced again (it was before the rename, with the new generation in it): all the rename
+        # changed there is the temporary link's name leaving, and a temporary link a crash brings back
+        # is a leftover clean_stale removes; the old generation's removal may be lost the same way.
         try:
             _fsync_path(self.out, directory=True)
-            _fsync_path(self.store, directory=True)
         except OSError:
             return
         if cur.path is not None:

@@ -15,13 +15,19 @@ from ..core.plaintext import plain
 from .fs import _alive
 
 _POLL = 0.05
+_PID_WIDTH = 16  # bytes of the lock file: the pid, a newline and spaces (holder_pid strips them)
 
 
 def write_pid(fd: int) -> None:
-    """Record this process as the holder of the lock open on ``fd`` (best effort)."""
+    """Record this process as the holder of the lock open on ``fd`` (best effort). The pid is written
+    over the old one at a fixed width, so the file is cut only when something longer is in it: a
+    truncation to zero on ext4 makes the close flush the file (auto_da_alloc), and every build takes
+    the lock of every game in OUT to clean up (measured: 28 truncations, 42 ms, in a build of all kits)."""
+    text = f"{os.getpid()}\n".ljust(_PID_WIDTH).encode()
     try:
-        os.ftruncate(fd, 0)
-        os.pwrite(fd, f"{os.getpid()}\n".encode(), 0)
+        if os.fstat(fd).st_size > len(text):
+            os.ftruncate(fd, len(text))
+        os.pwrite(fd, text, 0)
     except OSError:
         pass
 

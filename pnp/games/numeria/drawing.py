@@ -2,6 +2,8 @@
 card, and components() that lists them in print order."""
 from __future__ import annotations
 
+from collections import Counter
+
 from ...core.fonts import CAP_HEIGHT, text_width_mm
 from ...geometry import squaregrid
 from ...core.ir import WHITE, Circle, Component, Line, Rect, Text
@@ -128,7 +130,8 @@ def _card_layout(spec: NumeriaSpec, size: float):
     x0 = SAFE + 1
     found = instances(spec.tiles, spec.trope_length)
     every = union(found)
-    shared = sorted(x for x in every if sum(x in v for v in found.values()) > 1)
+    kinds = Counter(x for v in found.values() for x in set(v))  # how many types each set is
+    shared = sorted(x for x in every if kinds[x] > 1)
     y = SAFE + 1 + (size + 4) * PT_MM
     shapes: list = [Text(w / 2, y, "Numeria \u2014 tropes", size_pt=size + 4, anchor="middle", bold=True, fill=INK)]
     intro = (f"{spec.trope_length} tiles in a connected straight line (orthogonal or diagonal), strictly increasing "
