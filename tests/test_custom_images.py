@@ -441,3 +441,44 @@ def test_pictures_of_a_component_are_bounded_together(tmp_path, monkeypatch):
     assert r.exit_code == 2 and "Traceback" not in r.output, r.output
     assert "deck.csv, line 5, field src" in text and "3 picture files" in text
     assert not (tmp_path / "out" / "deck").exists()
+
+
+BLEED_FRONT = """layers:
+  - {type: image, src: art/a.png, fit: stretch, bleed: true}
+  - {type: image, src: art/b.png, x: 20, y: 30, w: 20, h: 20, fit: stretch, bleed: true}
+"""
+
+
+def _image_boxes(pdf) -> list[tuple[float, ...]]:
+    """(x0, y0, x1, y1) mm of every picture on the first card page, read back with PyMuPDF."""
+    import pymupdf
+    with pymupdf.open(str(pdf)) as doc:
+        return sorted(tuple(round(v * 25.4 / 72, 2) for v in i["bbox"]) for i in doc[1].get_image_info())
+
+
+@pytest.mark.parametrize("bleed", [3.0, 1.5])
+def test_a_bleeding_picture_grows_past_the_trim_by_the_bleed(tmp_path, bleed):
+    """`bleed: true` on a full-card picture: with --bleed B its box reaches B mm past the trim on
+    every side (same centre); a picture inside the card is not moved, whatever its flag."""
+    spec = _game(tmp_path / "deck", BLEED_FRONT, "name\nc1\n", {"a.png": (1200, 1600), "b.png": (400, 400)})
+    boxes = {}
+    for b in (0.0, bleed):
+        out = tmp_path / f"out{b}"
+        r = runner.invoke(app, ["build", str(spec), "--out", str(out), "-f", "pdf", "--bleed", str(b)])
+        assert r.exit_code == 0, r.output
+        boxes[b] = _image_boxes(next((out / "deck").glob("*.pdf")))
+    (plain, inner), (grown, inner_b) = [sorted(bx, key=lambda q: q[2] - q[0], reverse=True) for bx in boxes.values()]
+    assert abs((plain[2] - plain[0]) - CARD[0]) < 0.1 and abs((plain[3] - plain[1]) - CARD[1]) < 0.1
+    assert abs((grown[2] - grown[0]) - (CARD[0] + 2 * bleed)) < 0.1
+    assert abs((grown[3] - grown[1]) - (CARD[1] + 2 * bleed)) < 0.1
+    assert abs((inner[2] - inner[0]) - 20) < 0.1 and abs((inner_b[2] - inner_b[0]) - 20) < 0.1
+    assert abs((inner_b[0] - grown[0]) - (inner[0] - plain[0]) - bleed) < 0.1  # 20 mm in from the trim, still
+
+
+def test_bleed_on_a_turned_picture_is_refused(tmp_path):
+    spec = _game(tmp_path / "deck", "layers:\n  - {type: image, src: art/a.png, rotate: 90, bleed: true}\n",
+                 "name\nc1\n", {"a.png": (1200, 1600)})
+    out = tmp_path / "out"
+    r = runner.invoke(app, ["build", str(spec), "--out", str(out)])
+    assert r.exit_code == 2 and "front.yaml" in r.output and "line 2" in r.output and "bleed" in r.output, r.output
+    assert not out.exists() or not any(out.iterdir())

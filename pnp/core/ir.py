@@ -112,13 +112,15 @@ class Image:
     """A picture from a PNG, JPEG or SVG file (``src``, an absolute path checked by
     pnp.inputs.images.read_image before drawing) in the box (x, y, w, h) mm. ``fit``: "contain" (the
     whole picture, centred), "cover" (fills the box, centred and cropped) or "stretch" (to the box);
-    always clipped to the box. Raster images are embedded once per document however often drawn."""
+    always clipped to the box. Raster images are embedded once per document however often drawn.
+    ``bleed``: the box reaches the trim, and grows past it by the kit's bleed like a Rect's."""
     x: float
     y: float
     w: float
     h: float
     src: str
     fit: str = "contain"
+    bleed: bool = False
 
 
 Shape = Union[Rect, Circle, Polygon, Line, Text, Group, Image]

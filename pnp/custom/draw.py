@@ -162,6 +162,10 @@ class BoundLayer:
                 raise SpecError(f"{place.label}: its text box ({bx:g}, {by:g}) {bw:g} x {bh:g} mm reaches past the "
                                 f"{w:g} x {h:g} mm part, where the cut would take letters off.", file=place.file,
                                 line=place.line, field="x", hint="keep text boxes on the part, ideally 3 mm inside")
+            if self.src is not None and layer.bleed and layer.rotate:
+                raise SpecError(f"{place.label}: bleed: true grows an unturned picture past the trim; this one is "
+                                f"turned {layer.rotate} degrees.", file=place.file, line=place.line_of("bleed"),
+                                field="bleed", hint="save the picture turned and drop rotate:, or drop bleed:")
 
     def _font(self, name: str, field: str = "font"):
         """The declared font ``name`` (a FontFile), named by the layer's ``field``.
@@ -347,7 +351,7 @@ class BoundLayer:
             return
         L, (x, y, w, h) = self.place.layer, self.box
         if L.rotate == 0:
-            out.append(Image(x, y, w, h, str(facts.path), L.fit))
+            out.append(Image(x, y, w, h, str(facts.path), L.fit, bleed=L.bleed))
             return
         bw, bh = (h, w) if L.rotate in (90, 270) else (w, h)
         out.append(Group((Image(-bw / 2, -bh / 2, bw, bh, str(facts.path), L.fit),), dx=x + w / 2, dy=y + h / 2,

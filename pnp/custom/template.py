@@ -177,6 +177,7 @@ class ImageLayer(_Boxed):
     fit: Literal["contain", "cover", "stretch"] = "contain"
     rotate: Literal[0, 90, 180, 270] = 0
     min_dpi: BoundedFloat(1, 300, "the lowest resolution to accept, dots per inch, e.g. 100") = 150.0
+    bleed: Flag = False
 
 
 LAYER_TYPES: dict[str, type[_Layer]] = {"rect": RectLayer, "rounded": RectLayer, "circle": CircleLayer,

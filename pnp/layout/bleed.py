@@ -3,7 +3,7 @@ from __future__ import annotations
 
 from dataclasses import replace
 
-from ..core.ir import Circle, Drawing, Group, Rect
+from ..core.ir import Circle, Drawing, Group, Image, Rect
 
 EPS = 1e-6
 
@@ -11,7 +11,8 @@ EPS = 1e-6
 def extend_for_bleed(drawing: Drawing, width: float, height: float, bleed: float) -> Drawing:
     """Return ``drawing`` with every ``bleed=True`` shape pushed ``bleed`` mm past the trim.
 
-    A Rect grows on each side that lies on the trim (0, 0, width, height); a Circle (a counter's
+    A Rect or an Image (background art: its box grows, and the picture is fitted to the grown box)
+    grows on each side that lies on the trim (0, 0, width, height); a Circle (a counter's
     background) grows its radius. Untransformed Groups are searched too. Other shapes are unchanged.
     """
     if bleed <= 0:
@@ -20,7 +21,7 @@ def extend_for_bleed(drawing: Drawing, width: float, height: float, bleed: float
 
 
 def _extend(shape, width: float, height: float, b: float):
-    if isinstance(shape, Rect) and shape.bleed:
+    if isinstance(shape, (Rect, Image)) and shape.bleed:
         x0, y0, x1, y1 = shape.x, shape.y, shape.x + shape.w, shape.y + shape.h
         if abs(x0) < EPS:
             x0 -= b
