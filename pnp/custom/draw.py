@@ -282,7 +282,7 @@ class BoundLayer:
                                    "shorten the cell: no card holds more", "text")
         icons = self.ctx.icons
         rich = L.markup and richtext.has_markup(text, icons is not None)
-        paras = self._rich(text, row, column, icons) if rich else None
+        paras = self.rich(text, row, column, icons) if rich else None
         missing, font = self.missing_glyphs(text) if paras is None else ([], "")
         if missing:
             raise self._data_error(row, column, f"{missing[0]!r} (U+{ord(missing[0]):04X}) is not in {font}.",
@@ -356,7 +356,7 @@ class BoundLayer:
         bw, bh = (h, w) if L.rotate in (90, 270) else (w, h)
         out.append(Group((Image(-bw / 2, -bh / 2, bw, bh, str(facts.path), L.fit),), dx=x + w / 2, dy=y + h / 2,
                          rotate=float(L.rotate)))
-    def _rich(self, text: str, row, column, icons: IconFolder | None) -> tuple:
+    def rich(self, text: str, row, column, icons: IconFolder | None) -> tuple:
         """The text's markup parsed (pnp.core.richtext), every run's glyphs checked in its face.
 
         Raises:

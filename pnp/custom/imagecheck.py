@@ -163,7 +163,7 @@ def _icons(layer, values: dict, row, uses: dict) -> None:
     if not text.strip() or not richtext.has_markup(text, True):
         return
     column = layer.text.columns[0] if layer.text.columns else None
-    for para in layer._rich(text, row, column, icons):
+    for para in layer.rich(text, row, column, icons):
         for span in para:
             if span.icon is None:
                 continue
