@@ -86,12 +86,9 @@ class Game:
 def registry() -> dict[str, Game]:
     """All games, by name, in alphabetical order."""
     games = {}
-    for info in sorted(pkgutil.iter_modules(__path__), key=lambda m: m.name):
-        if info.name.startswith("_"):
-            continue
-        module = importlib.import_module(f"{__name__}.{info.name}")
-        game = getattr(module, "GAME", None)
-        if isinstance(game, Game):
+    for name in game_names():
+        game = _game_of(name)
+        if game is not None:
             games[game.name] = game
     return games
 
@@ -102,14 +99,20 @@ def game_names() -> list[str]:
     return sorted(info.name for info in pkgutil.iter_modules(__path__) if not info.name.startswith("_"))
 
 
+def _game_of(module: str) -> Game | None:
+    """The ``GAME`` the module pnp.games.<module> defines, None if it defines none (it is imported)."""
+    game = getattr(importlib.import_module(f"{__name__}.{module}"), "GAME", None)
+    return game if isinstance(game, Game) else None
+
+
 def get_game(name: str) -> Game:
     """The game called ``name`` (only its own module is imported).
 
     Raises:
         SpecError: no such game (the message lists the known games).
     """
-    game = getattr(importlib.import_module(f"{__name__}.{name}"), "GAME", None) if name in game_names() else None
-    if not isinstance(game, Game) or game.name != name:
+    game = _game_of(name) if name in game_names() else None
+    if game is None or game.name != name:
         games = registry()
         if name not in games:
             raise SpecError(f"unknown game {name!r}.", field="game", hint=f"use one of: {', '.join(games)}")
