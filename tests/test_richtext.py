@@ -559,3 +559,31 @@ def test_built_in_games_keep_colon_words_as_text(tmp_path):
     rules = tmp_path / "rules.md"
     rules.write_text("\n".join(lines), encoding="utf-8")
     assert any(":all:" in b.text for b in parse_rules(rules).blocks)
+
+
+def test_an_icon_symlinked_out_of_the_spec_folder_is_refused(tmp_path):
+    """An icons folder entry that is a symlink to a picture elsewhere is never printed (a spec someone
+    sends you cannot make pnp embed a file from elsewhere): exit 2 naming the row, and nothing written."""
+    import os
+    from typer.testing import CliRunner
+    from pnp.cli import app
+    folder = _kit(tmp_path / "rich")
+    outside = tmp_path / "private.png"
+    PILImage.new("RGB", (60, 60), (1, 2, 3)).save(outside)
+    (folder / "icons" / "coin.png").unlink()
+    os.symlink(outside, folder / "icons" / "coin.png")
+    out = tmp_path / "out"
+    r = CliRunner().invoke(app, ["build", str(folder), "-o", str(out)])
+    assert r.exit_code == 2 and "outside the spec's folder" in r.output and "row 2" in r.output, r.output
+    assert not out.exists() or not any(out.iterdir())
+
+
+@pytest.mark.parametrize("value", ["/usr/share/icons", "../elsewhere", "art/../../x"])
+def test_an_icons_folder_outside_the_spec_folder_is_refused(tmp_path, value):
+    from typer.testing import CliRunner
+    from pnp.cli import app
+    folder = _kit(tmp_path / "rich")
+    spec = folder / "rich.yaml"
+    spec.write_text(spec.read_text(encoding="utf-8") + f"icons: {value}\n", encoding="utf-8")
+    r = CliRunner().invoke(app, ["validate", str(folder)])
+    assert r.exit_code == 2 and "icons" in r.output and "inside the spec's folder" in r.output, r.output

@@ -210,7 +210,7 @@ def _icons(loaded: LoadedSpec, ctx: KitContext):
     if not path.is_dir():
         return None
     from ..custom.icons import IconFolder
-    return IconFolder(path, lambda p: p in ctx.used or ctx.used.append(p)).lookup
+    return IconFolder(path, lambda p: p in ctx.used or ctx.used.append(p), root=loaded.path.parent).lookup
 
 
 def format_notes(loaded: LoadedSpec, components: Sequence[Component], request: Request) -> tuple[str, ...]:

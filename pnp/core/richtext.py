@@ -68,11 +68,12 @@ class Span:
 
 
 class MarkupError(ValueError):
-    """Bad markup: ``message`` and the 0-based ``offset`` of the character it is about."""
+    """Bad markup: ``message`` and the 0-based ``offset`` of the character it is about; ``icon``: the
+    icon lookup refused the ``:name:`` there (unknown, or a file that may not be used)."""
 
-    def __init__(self, message: str, offset: int) -> None:
+    def __init__(self, message: str, offset: int, icon: bool = False) -> None:
         super().__init__(message)
-        self.message, self.offset = message, offset
+        self.message, self.offset, self.icon = message, offset, icon
 
 
 Paragraph = tuple[Span, ...]
@@ -148,7 +149,8 @@ def parse(text: str, icon: IconLookup | None = None, bold: bool = False) -> tupl
             try:
                 found = icon(m.group(1))
             except KeyError as exc:
-                raise MarkupError(str(exc.args[0]) if exc.args else f"no icon {m.group(1)!r}", m.start()) from None
+                raise MarkupError(str(exc.args[0]) if exc.args else f"no icon {m.group(1)!r}", m.start(),
+                                  icon=True) from None
             spans.append(Span("", is_bold, is_italic, found, m.start()))
     if pos < len(text):
         if not buf:

@@ -365,9 +365,8 @@ class BoundLayer:
         try:
             paras = richtext.parse(text, icons.lookup if icons else None, bold=self.place.layer.bold)
         except richtext.MarkupError as exc:
-            icon = exc.message.startswith("there is no icon")
             raise self._data_error(row, column, f"character {exc.offset + 1} of the text: {exc.message}.",
-                                   "add the picture to the icons folder, or write \\: for a colon" if icon else
+                                   "add the picture to the icons folder, or write \\: for a colon" if exc.icon else
                                    "close the ** or * (or write \\* for an asterisk, or set markup: false on the "
                                    "layer)", "text") from None
         paras = self._in_layer_fonts(paras, row, column)

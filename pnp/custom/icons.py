@@ -16,13 +16,16 @@ MAX_LISTED = 12  # icon names listed in a message
 
 class IconFolder:
     """Icons looked up by name in ``folder`` (an absolute path; it need not exist until an icon is
-    used). ``record`` is called with each picture file used (``pnp watch`` watches it).
+    used). ``record`` is called with each picture file used (``pnp watch`` watches it). With ``root``
+    (the spec's folder), an icon file that leads out of it (a symlink) is refused like a missing one:
+    a spec someone sends you cannot make pnp print a file from elsewhere on your computer.
 
     ``lookup(name)`` returns the Icon; raises KeyError (message: the names there are) for an icon the
     folder lacks, and SpecError (naming the file) for a picture that is not a good PNG or SVG."""
 
-    def __init__(self, folder: Path, record: Callable[[Path], None] | None = None) -> None:
+    def __init__(self, folder: Path, record: Callable[[Path], None] | None = None, root: Path | None = None) -> None:
         self.folder, self.record = folder, record
+        self.root = root.resolve() if root is not None else None
         self._found: dict[str, Icon] = {}
 
     def names(self) -> list[str]:
@@ -39,6 +42,9 @@ class IconFolder:
         for suffix in SUFFIXES:
             path = self.folder / f"{name}{suffix}"
             if path.is_file():
+                if self.root is not None and not path.resolve().is_relative_to(self.root):
+                    raise KeyError(f"the icon :{name}: ({path.name}) leads to {path.resolve()}, outside the spec's "
+                                   "folder (a symlink)")
                 if self.record is not None:
                     self.record(path)
                 facts = read_image(path, field="icons")

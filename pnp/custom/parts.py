@@ -167,7 +167,7 @@ def _ready(spec: CustomSpec, index: int, comp: ComponentSpec, ctx: KitContext, l
                         file=table.path if table else ctx.spec_path, line=None if table else line,
                         field=f"components.{index}.copies", hint="check the copies: a real deck is a few hundred parts")
     faces: dict[Path, Face] = {}
-    icons = IconFolder(spec_dir / spec.icons, lambda p: _record(ctx, p))
+    icons = IconFolder(spec_dir / spec.icons, lambda p: _record(ctx, p), root=spec_dir)
     cols = set(table.position) if table else None
     fillers = {field: Filler(getattr(comp, field), ctx.spec_path, lines.get(("components", index, field), line),
                              f"components.{index}.{field}", cols, table.path if table else None)

@@ -11,6 +11,7 @@ MAX_FONTS declared fonts.
 from __future__ import annotations
 
 import re
+from pathlib import PurePath
 from typing import Annotated, Any, Literal, Union
 
 from pydantic import BeforeValidator, Field, model_validator
@@ -50,6 +51,17 @@ def _size(value: Any) -> Any:
         raise FieldError("is neither a length nor a named size", "write a length such as 30mm, [63mm, 88mm], "
                          f"or one of: {', '.join(STANDARD_SIZES)}") from None
     return (side, side)
+
+
+def _inside(value: Any) -> Any:
+    """A folder inside the spec's folder: a relative path with no ``..`` part."""
+    if not isinstance(value, str) or not value.strip() or len(value) > 255 or any(ord(c) < 32 for c in value):
+        raise FieldError("must be a folder name", "write a folder beside the spec, e.g. icons")
+    path = PurePath(value)
+    if path.is_absolute() or value.startswith("~") or ".." in path.parts:
+        raise FieldError("must be a folder inside the spec's folder (no absolute path, no ..)",
+                         "keep the icons beside the spec, e.g. icons: icons")
+    return value
 
 
 def _component_name(value: Any) -> Any:
@@ -194,7 +206,7 @@ class CustomSpec(SpecBase):
     game: Literal["custom"] = "custom"
     rules: str = "rules.md"
     """Rules quick-reference file (Markdown) beside the spec."""
-    icons: str = "icons"
+    icons: Annotated[str, BeforeValidator(_inside)] = "icons"
     """Folder of inline icons (``:name:`` in text layers: name.svg or name.png), beside the spec."""
     name: str | None = None
     """Name of the kit folder (lower-case letters, digits, - and _); default: the spec file's name."""

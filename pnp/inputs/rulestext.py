@@ -133,7 +133,7 @@ def _check_emphasis(path: Path, number: int, line: str, icons: richtext.IconLook
     try:
         paras = richtext.parse(line, icons)
     except richtext.MarkupError as exc:
-        if exc.message.startswith("there is no icon"):
+        if exc.icon:
             raise _error(path, number, f"column {exc.offset + 1}: {exc.message}.",
                          "add the picture to the game's icons folder, or write \\: for a colon") from None
         raise _error(path, number, f"column {exc.offset + 1}: {exc.message} on this line.",
