@@ -9,7 +9,11 @@ and exit code 2; a failed rules check exits 1. ``-q`` silences everything but er
 """
 from __future__ import annotations
 
-import gc
+from .core import lazyimports
+
+lazyimports.install()  # before typer, pydantic and svgwrite are imported (issue 24: cold start)
+
+import gc  # noqa: E402
 import json
 import sys
 import time
