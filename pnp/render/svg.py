@@ -15,6 +15,9 @@ from pathlib import Path
 from xml.etree import ElementTree
 
 import svgwrite
+from svgwrite.container import Group as SvgGroup, Use
+from svgwrite.shapes import Circle as SvgCircle, Line as SvgLine, Polygon as SvgPolygon, Rect as SvgRect
+from svgwrite.text import Text as SvgText
 
 from ..core.fonts import DEFAULT_FACE, FONT_FAMILY, face as font_face
 from ..core.ir import Circle, Group, Image, Line, Page, Polygon, Rect, Text
@@ -26,11 +29,12 @@ INKSCAPE_NS = "http://www.inkscape.org/namespaces/inkscape"
 FONT_STACK = f"'{FAMILY}', '{FONT_FAMILY}', sans-serif"
 
 
-def _n(v: float) -> float | int:
-    """``v`` rounded to 0.0001 mm, an int when whole (no -0)."""
+def _n(v: float) -> str:
+    """``v`` rounded to 0.0001 mm, as SVG text: no trailing ".0" when whole, no -0. Text, not a number:
+    svgwrite turns a number into text itself, checking its debug switch for each one."""
     r = round(v, 4)
     i = int(r)
-    return i if i == r else r
+    return str(i if i == r else r)
 
 
 BASE_CHARS = frozenset(chr(c) for c in range(0x20, 0x7f)) | frozenset("\u2014\u2013\u2022\u00d7\u2026\u2018\u2019\u201c\u201d\u00b0\u00b2\u00b7")
@@ -129,12 +133,18 @@ def _transform(s: Group) -> str:
     return " ".join(transform)
 
 
-def _paint(fill, stroke, width) -> dict:
-    out = {"fill": fill or "none"}
-    if stroke and width > 0:
-        out["stroke"] = stroke
-        out["stroke_width"] = _n(width)
-    return out
+def _paint(el, fill, stroke, width):
+    """``el`` with its fill and stroke set (SVG attribute names, straight into svgwrite's ``attribs``:
+    the keyword path re-spells and re-checks every name, a third of the SVG backend's time)."""
+    el.attribs["fill"] = fill or "none"
+    return _stroked(el, stroke, width) if stroke and width > 0 else el
+
+
+def _stroked(el, stroke, width):
+    """``el`` with its stroke colour and width (mm) set."""
+    el.attribs["stroke"] = stroke
+    el.attribs["stroke-width"] = _n(width)
+    return el
 
 
 class SvgRenderer(Renderer):
@@ -152,21 +162,23 @@ class SvgRenderer(Renderer):
         self.clip_ids: dict[tuple, str] = {}  # a group's clip rectangle -> id of its <clipPath> on this page
 
     def rect(self, s: Rect) -> None:
-        extra = {"rx": _n(s.r), "ry": _n(s.r)} if s.r > 0 else {}
-        self.parent.add(self.dwg.rect((_n(s.x), _n(s.y)), (_n(s.w), _n(s.h)), **_paint(s.fill, s.stroke, s.stroke_width),
-                                      **extra))
+        el = SvgRect((_n(s.x), _n(s.y)), (_n(s.w), _n(s.h)), factory=self.dwg)
+        if s.r > 0:
+            el.attribs["rx"] = el.attribs["ry"] = _n(s.r)
+        self.parent.add(_paint(el, s.fill, s.stroke, s.stroke_width))
 
     def circle(self, s: Circle) -> None:
-        self.parent.add(self.dwg.circle((_n(s.cx), _n(s.cy)), _n(s.r), **_paint(s.fill, s.stroke, s.stroke_width)))
+        el = SvgCircle((_n(s.cx), _n(s.cy)), _n(s.r), factory=self.dwg)
+        self.parent.add(_paint(el, s.fill, s.stroke, s.stroke_width))
 
     def polygon(self, s: Polygon) -> None:
-        self.parent.add(self.dwg.polygon([(_n(x), _n(y)) for x, y in s.points],
-                                         **_paint(s.fill, s.stroke, s.stroke_width)))
+        el = SvgPolygon([(_n(x), _n(y)) for x, y in s.points], factory=self.dwg)
+        self.parent.add(_paint(el, s.fill, s.stroke, s.stroke_width))
 
     def line(self, s: Line) -> None:
-        el = self.dwg.line((_n(s.x1), _n(s.y1)), (_n(s.x2), _n(s.y2)), stroke=s.stroke, stroke_width=_n(s.stroke_width))
+        el = _stroked(SvgLine((_n(s.x1), _n(s.y1)), (_n(s.x2), _n(s.y2)), factory=self.dwg), s.stroke, s.stroke_width)
         if s.dash:
-            el["stroke-dasharray"] = " ".join(str(_n(d)) for d in s.dash)
+            el.attribs["stroke-dasharray"] = " ".join(str(_n(d)) for d in s.dash)
         self.parent.add(el)
 
     def group(self, s: Group) -> None:
@@ -176,20 +188,18 @@ class SvgRenderer(Renderer):
             if ref is None:
                 ref = self.uses[s.key] = f"u{len(self.uses) + 1}"
                 self._content(s, dwg.defs.add(dwg.g(id=ref)))
-            el = dwg.use(f"#{ref}")
+            el = Use(f"#{ref}", factory=dwg)
             transform = _transform(s)
             if transform:
-                el["transform"] = transform
+                el.attribs["transform"] = transform
             self.parent.add(el)
             return
-        g = dwg.g()
+        g = SvgGroup(factory=dwg)
         transform = _transform(s)
         if transform:
-            g["transform"] = transform
+            g.attribs["transform"] = transform
         if s.layer:
-            g["inkscape:groupmode"] = "layer"
-            g["inkscape:label"] = s.layer
-            g["id"] = f"layer-{s.layer}"
+            g.attribs.update({"inkscape:groupmode": "layer", "inkscape:label": s.layer, "id": f"layer-{s.layer}"})
         self.parent.add(g)
         self._content(s, g)
 
@@ -204,7 +214,7 @@ class SvgRenderer(Renderer):
                 clip = dwg.defs.add(dwg.clipPath(id=ref))
                 x, y, w, h = s.clip
                 clip.add(dwg.rect((_n(x), _n(y)), (_n(w), _n(h))))
-            g["clip-path"] = f"url(#{ref})"
+            g.attribs["clip-path"] = f"url(#{ref})"
         outer, self.parent = self.parent, g
         self.draw_all(s.children)
         self.parent = outer
@@ -240,27 +250,29 @@ class SvgRenderer(Renderer):
         if self.outline_text:  # glyph outlines in the text's own frame: cutter software never swaps a font
             el = dwg.path(d=text_outline_path(t.text, t.size_pt, 0.0, 0.0, t.anchor, t.valign, font=t.font),
                           fill=t.fill)
-        elif t.font == DEFAULT_FACE:
-            self.chars.update(t.text)
-            el = dwg.text(t.text, insert=(0, _n(p.dy)), fill=t.fill, font_size=_n(p.size), font_family=FONT_STACK)
-            el["text-anchor"] = t.anchor
+            attribs = el.attribs
         else:
-            self.faces.setdefault(t.font, set()).update(t.text)
-            el = dwg.text(t.text, insert=(0, _n(p.dy)), fill=t.fill, font_size=_n(p.size),
-                          font_family=font_stack(t.font))
-            el["text-anchor"] = t.anchor
-            if font_face(t.font).style == "italic":  # matches the italic @font-face; nothing synthesised
-                el["font-style"] = "italic"
+            el = SvgText(t.text, factory=dwg)
+            attribs = el.attribs
+            attribs.update({"x": 0, "y": _n(p.dy), "fill": t.fill, "font-size": _n(p.size), "text-anchor": t.anchor})
+            if t.font == DEFAULT_FACE:
+                self.chars.update(t.text)
+                attribs["font-family"] = FONT_STACK
+            else:
+                self.faces.setdefault(t.font, set()).update(t.text)
+                attribs["font-family"] = font_stack(t.font)
+                if font_face(t.font).style == "italic":  # matches the italic @font-face; nothing synthesised
+                    attribs["font-style"] = "italic"
         if p.bold_stroke:  # the same bold as the PDF: fill plus an outline of the same colour
-            el["stroke"] = t.fill
-            el["stroke-width"] = _n(p.bold_stroke)
+            _stroked(el, t.fill, p.bold_stroke)
         if p.underline is None:
-            el["transform"] = transform
+            attribs["transform"] = transform
             self.parent.add(el)
             return
-        g = dwg.g(transform=transform)
+        g = SvgGroup(factory=dwg)
+        g.attribs["transform"] = transform
         x1, x2, uy, thick = p.underline
-        g.add(dwg.line((_n(x1), _n(uy)), (_n(x2), _n(uy)), stroke=t.fill, stroke_width=_n(thick)))
+        g.add(_stroked(SvgLine((_n(x1), _n(uy)), (_n(x2), _n(uy)), factory=dwg), t.fill, thick))
         g.add(el)
         self.parent.add(g)
 
