@@ -13,8 +13,10 @@ from .core import lazyimports
 
 lazyimports.install()  # before typer, pydantic and svgwrite are imported (issue 24: cold start)
 
-import gc  # noqa: E402
+import atexit  # noqa: E402
+import gc
 import json
+import os
 import sys
 import time
 from contextlib import contextmanager
@@ -72,7 +74,6 @@ def _guard():
     except PnpError as exc:
         _fail(exc)
     except BrokenPipeError:  # `pnp list | head`: the reader went away; stop quietly, like other tools
-        import os
         os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
         raise typer.Exit(1) from None
     except OSError as exc:
@@ -84,7 +85,6 @@ def _guard():
 def _output_failed(exc: OSError) -> int:
     """Standard output cannot take what pnp prints (a full disk, /dev/full): say so in one line on
     stderr, send what is still buffered to /dev/null, and return exit code 2."""
-    import os
     try:
         os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
     except (OSError, ValueError):
@@ -427,6 +427,44 @@ def list_games(as_json: bool = typer.Option(False, "--json", help="Print the gam
         typer.echo(json.dumps({"games": games}, indent=2, ensure_ascii=False))
 
 
+def _exit_status(code) -> int:
+    """The status Python itself gives ``sys.exit(code)``: None is 0, an int is itself, anything else
+    is printed on stderr and is 1."""
+    if code is None:
+        return 0
+    if isinstance(code, int):
+        return code
+    print(code, file=sys.stderr)
+    return 1
+
+
+def _end(status: int) -> None:
+    """End the process with ``status`` the way the interpreter would, less its teardown: run the
+    atexit handlers (temporary folders, log handlers), flush standard output and error, then
+    os._exit, which skips freeing every module and object one by one (issue 24: about 0.06 s CPU
+    of a cold build; nothing a finished process needs). Everything pnp writes is closed and fsynced
+    before a command returns. With a thread still running, the interpreter ends as usual (it joins
+    it). Standard output failing here is handled as inside a command: a closed pipe ends quietly
+    (1), any other failure is reported (2)."""
+    import threading
+    if any(t.is_alive() and not t.daemon for t in threading.enumerate() if t is not threading.main_thread()):
+        sys.exit(status)
+    atexit._run_exitfuncs()  # what the interpreter's own exit runs first
+    try:
+        sys.stdout.flush()
+    except BrokenPipeError:  # the reader went away
+        status = status or 1
+    except OSError as exc:
+        status = _output_failed(exc)
+    except ValueError:  # standard output was closed
+        pass
+    try:
+        sys.stderr.flush()
+    except (OSError, ValueError):
+        pass
+    os._exit(status)
+
+
 def main() -> None:  # pragma: no cover - console-script entry point
     # everything imported so far (typer, pydantic, reportlab, the games) lives as long as the process:
     # move it out of the collector's reach, so the collections a build's drawing objects set off do
@@ -434,8 +472,12 @@ def main() -> None:  # pragma: no cover - console-script entry point
     gc.freeze()
     try:
         app()
+        status = 0
+    except SystemExit as exc:
+        status = _exit_status(exc.code)
     except OSError as exc:                  # stdout failing outside a command's guard (--json, -h, --version)
-        sys.exit(_output_failed(exc))
+        status = _output_failed(exc)
+    _end(status)
 
 
 if __name__ == "__main__":  # pragma: no cover
