@@ -13,8 +13,11 @@ from .core import lazyimports
 
 lazyimports.install()  # before typer, pydantic and svgwrite are imported (issue 24: cold start)
 
+import gc  # noqa: E402
+
+gc.disable()  # the imports below build long-lived modules, not garbage: no collection while they run
+
 import atexit  # noqa: E402
-import gc
 import json
 import os
 import sys
@@ -38,6 +41,7 @@ from .render.writers import WRITERS
 from .core.plaintext import plain
 from .core.units import fmt_mm, parse_length
 
+gc.enable()
 PAPERS = ", ".join(available_papers())
 app = typer.Typer(no_args_is_help=True, pretty_exceptions_enable=False, rich_markup_mode=None,
                   context_settings={"help_option_names": ["-h", "--help"]},
@@ -470,6 +474,10 @@ def main() -> None:  # pragma: no cover - console-script entry point
     # move it out of the collector's reach, so the collections a build's drawing objects set off do
     # not walk it again each time (issue 24: about 9 % of a 10,000-word build's CPU time)
     gc.freeze()
+    # and collect the young generation every 10,000 new objects rather than 700: a build's drawing
+    # objects mostly die young through their reference counts, and each collection also walks the
+    # survivors again (issue 24: the collector's time in a cold build of all kits 0.055 -> 0.021 s)
+    gc.set_threshold(10_000, 10, 10)
     try:
         app()
         status = 0
