@@ -22,11 +22,23 @@ SVG = "{http://www.w3.org/2000/svg}"
 
 
 def _font_cmap(root) -> set[str]:
+    """The characters the page's @font-face rules draw: of each rule's font, the code points its
+    unicode-range (when it declares one) lets the browser take from it."""
     style = "".join(el.text or "" for el in root.iter(f"{SVG}style"))
-    m = re.search(r"url\(data:font/woff2;base64,([A-Za-z0-9+/=]+)\)", style)
-    assert m, "no embedded @font-face"
-    font = TTFont(io.BytesIO(base64.b64decode(m.group(1))))
-    return {chr(c) for c in font.getBestCmap()}
+    rules = re.findall(r"@font-face \{[^{}]*\}", style)
+    assert rules, "no embedded @font-face"
+    out: set[str] = set()
+    for rule in rules:
+        m = re.search(r"url\(data:font/woff2;base64,([A-Za-z0-9+/=]+)\)", rule)
+        cmap = set(TTFont(io.BytesIO(base64.b64decode(m.group(1)))).getBestCmap())
+        declared = re.search(r"unicode-range: ([^;]+);", rule)
+        if declared:
+            allowed = set()
+            for a, b in re.findall(r"U\+([0-9A-F]+)(?:-([0-9A-F]+))?", declared.group(1)):
+                allowed.update(range(int(a, 16), int(b or a, 16) + 1))
+            cmap &= allowed
+        out |= {chr(c) for c in cmap}
+    return out
 
 
 @pytest.mark.parametrize("game", sorted(registry()))
