@@ -76,27 +76,28 @@ def test_cutter_svgs_carry_text_as_outlines(tmp_path, game):
         assert len(list(art.iter(f"{SVG}path"))) > 0
 
 
-def _differ(svg, pdf_page, tmp_path, name, w_px, h_px) -> float:
+def _differ(svg, pdf_page, tmp_path, name, w_px, h_px, font_dirs=()) -> float:
     """Share of pixels (0..1) that differ by more than 64 of 255 grey levels between the browser's
     rendering of ``svg`` and PDFium's of ``pdf_page``, both at w_px x h_px and softened by a 1-pixel
     Gaussian blur so that two rasterisers' different anti-aliasing of the same glyph edge is not
-    counted, while a missing, substituted or shifted glyph is."""
+    counted, while a missing, substituted or shifted glyph is. ``font_dirs``: the browser's only
+    installed fonts (none by default)."""
     from PIL import ImageFilter
-    render_svg_png(svg, tmp_path / f"{name}.png", w_px, h_px)
+    render_svg_png(svg, tmp_path / f"{name}.png", w_px, h_px, font_dirs=font_dirs)
     browser = Image.open(tmp_path / f"{name}.png").convert("L").resize((w_px, h_px))
     pdf = pdf_page.render(scale=w_px / pdf_page.get_width()).to_pil().convert("L").resize((w_px, h_px))
     a, b = (np.asarray(im.filter(ImageFilter.GaussianBlur(1)), dtype=np.int16) for im in (browser, pdf))
     return float(np.mean(np.abs(a - b) > 64))
 
 
-def _differ_pair(svg, control, pdf, number, tmp_path, w_px, h_px) -> tuple[float, float]:
+def _differ_pair(svg, control, pdf, number, tmp_path, w_px, h_px, font_dirs=()) -> tuple[float, float]:
     """_differ of ``svg`` and of ``control`` against page ``number`` (from 1) of the PDF file ``pdf``."""
     import pypdfium2 as pdfium
     doc = pdfium.PdfDocument(str(pdf))
     try:
         page = doc[number - 1]
-        return (_differ(svg, page, tmp_path, "embedded", w_px, h_px),
-                _differ(control, page, tmp_path, "control", w_px, h_px))
+        return (_differ(svg, page, tmp_path, "embedded", w_px, h_px, font_dirs),
+                _differ(control, page, tmp_path, "control", w_px, h_px, font_dirs))
     finally:
         doc.close()
 
