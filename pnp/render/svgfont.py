@@ -1,6 +1,7 @@
 """Make text in SVG output independent of the fonts installed where it is viewed.
 
-Two tools, for the SVG backend to call:
+Two tools, for the SVG backend to call (the built-in faces' fonts mostly come ready-made from
+pnp.render.fontchunks, whose chunks :func:`static_chunks` makes):
 
 * :func:`font_face_css` -- a CSS ``@font-face`` rule carrying a small subset of one face of the
   font registry (pnp.core.fonts; Noto Sans by default) as a base64 ``data:`` URL (WOFF2), under
