@@ -9,7 +9,7 @@ fall in, and no font is subset (and fontTools not imported) while a kit is built
 
 The chunks of a face's cmap: ``base`` (:data:`BASE_CHARS`, ASCII and pnp's typography: the only
 chunk most pages need), then the rest grouped by block of 128 code points (U+0380-03FF Greek,
-U+0400-047F Cyrillic, ...). Measured on fontpkg-noto-sans 2.x: 43 chunks a face, 0.6 KB (one
+U+0400-047F Cyrillic, ...). Measured on fontpkg-noto-sans 2.15 (fontTools 4.68): 43 chunks a face, 0.6 KB (one
 glyph) to 9.7 KB WOFF2 each, 178 KB a face in all; a page of Greek text embeds base + Greek.
 
 Each chunk is a static WOFF2 subset of the face at its default instance (wght 400, wdth 100), made
