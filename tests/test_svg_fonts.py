@@ -22,11 +22,23 @@ SVG = "{http://www.w3.org/2000/svg}"
 
 
 def _font_cmap(root) -> set[str]:
+    """The characters the page's @font-face rules draw: of each rule's font, the code points its
+    unicode-range (when it declares one) lets the browser take from it."""
     style = "".join(el.text or "" for el in root.iter(f"{SVG}style"))
-    m = re.search(r"url\(data:font/woff2;base64,([A-Za-z0-9+/=]+)\)", style)
-    assert m, "no embedded @font-face"
-    font = TTFont(io.BytesIO(base64.b64decode(m.group(1))))
-    return {chr(c) for c in font.getBestCmap()}
+    rules = re.findall(r"@font-face \{[^{}]*\}", style)
+    assert rules, "no embedded @font-face"
+    out: set[str] = set()
+    for rule in rules:
+        m = re.search(r"url\(data:font/woff2;base64,([A-Za-z0-9+/=]+)\)", rule)
+        cmap = set(TTFont(io.BytesIO(base64.b64decode(m.group(1)))).getBestCmap())
+        declared = re.search(r"unicode-range: ([^;]+);", rule)
+        if declared:
+            allowed = set()
+            for a, b in re.findall(r"U\+([0-9A-F]+)(?:-([0-9A-F]+))?", declared.group(1)):
+                allowed.update(range(int(a, 16), int(b or a, 16) + 1))
+            cmap &= allowed
+        out |= {chr(c) for c in cmap}
+    return out
 
 
 @pytest.mark.parametrize("game", sorted(registry()))
@@ -64,27 +76,28 @@ def test_cutter_svgs_carry_text_as_outlines(tmp_path, game):
         assert len(list(art.iter(f"{SVG}path"))) > 0
 
 
-def _differ(svg, pdf_page, tmp_path, name, w_px, h_px) -> float:
+def _differ(svg, pdf_page, tmp_path, name, w_px, h_px, font_dirs=()) -> float:
     """Share of pixels (0..1) that differ by more than 64 of 255 grey levels between the browser's
     rendering of ``svg`` and PDFium's of ``pdf_page``, both at w_px x h_px and softened by a 1-pixel
     Gaussian blur so that two rasterisers' different anti-aliasing of the same glyph edge is not
-    counted, while a missing, substituted or shifted glyph is."""
+    counted, while a missing, substituted or shifted glyph is. ``font_dirs``: the browser's only
+    installed fonts (none by default)."""
     from PIL import ImageFilter
-    render_svg_png(svg, tmp_path / f"{name}.png", w_px, h_px)
+    render_svg_png(svg, tmp_path / f"{name}.png", w_px, h_px, font_dirs=font_dirs)
     browser = Image.open(tmp_path / f"{name}.png").convert("L").resize((w_px, h_px))
     pdf = pdf_page.render(scale=w_px / pdf_page.get_width()).to_pil().convert("L").resize((w_px, h_px))
     a, b = (np.asarray(im.filter(ImageFilter.GaussianBlur(1)), dtype=np.int16) for im in (browser, pdf))
     return float(np.mean(np.abs(a - b) > 64))
 
 
-def _differ_pair(svg, control, pdf, number, tmp_path, w_px, h_px) -> tuple[float, float]:
+def _differ_pair(svg, control, pdf, number, tmp_path, w_px, h_px, font_dirs=()) -> tuple[float, float]:
     """_differ of ``svg`` and of ``control`` against page ``number`` (from 1) of the PDF file ``pdf``."""
     import pypdfium2 as pdfium
     doc = pdfium.PdfDocument(str(pdf))
     try:
         page = doc[number - 1]
-        return (_differ(svg, page, tmp_path, "embedded", w_px, h_px),
-                _differ(control, page, tmp_path, "control", w_px, h_px))
+        return (_differ(svg, page, tmp_path, "embedded", w_px, h_px, font_dirs),
+                _differ(control, page, tmp_path, "control", w_px, h_px, font_dirs))
     finally:
         doc.close()
 

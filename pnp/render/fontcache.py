@@ -1,7 +1,9 @@
 """The embedded SVG font subsets (@font-face CSS per character set), kept in memory and, between
 builds, in a cache folder the caller names (pnp.build.plan passes OUT/.pnp/cache in the WriteJob;
 $PNP_CACHE_DIR overrides it, empty turns the disk cache off). Subsetting with fontTools takes about
-0.4 s per new character set, so the disk cache is what keeps a cold build fast.
+0.4 s per new character set, so the disk cache is what keeps a rebuild fast. Pages set in the
+built-in faces take the chunks shipped with pnp (pnp.render.fontchunks) and come here only when the
+installed font file is not the one those were made from; a spec's own fonts always come here.
 
 The cache folder is untrusted (anything in --out is): an entry is named
 ``font-<key>-<sha256>.css``, where ``key`` says what the subset depends on (font file, fontTools,

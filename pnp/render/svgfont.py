@@ -1,6 +1,7 @@
 """Make text in SVG output independent of the fonts installed where it is viewed.
 
-Two tools, for the SVG backend to call:
+Two tools, for the SVG backend to call (the built-in faces' fonts mostly come ready-made from
+pnp.render.fontchunks, whose chunks :func:`static_chunks` makes):
 
 * :func:`font_face_css` -- a CSS ``@font-face`` rule carrying a small subset of one face of the
   font registry (pnp.core.fonts; Noto Sans by default) as a base64 ``data:`` URL (WOFF2), under
@@ -85,18 +86,22 @@ def _chars_key(chars: Iterable[str]) -> frozenset[str]:
     return frozenset(out)
 
 
-@lru_cache(maxsize=128)
-def _subset_woff2(chars: frozenset[str], weight: int, face: str = DEFAULT_FACE) -> bytes:
-    from fontTools import subset
-    from fontTools.varLib import instancer
-
+def _quiet_subsetter() -> None:
     import logging
     logging.getLogger("fontTools.subset").setLevel(logging.ERROR)  # a designer's font may hold tables the
     # subsetter does not know (FontForge's FFTM): it drops them, which needs no warning on the terminal
-    font = _open_font(face)
+
+
+def _drop_layout(font) -> None:
     for tag in _LAYOUT_TABLES:  # drop before the subsetter reads them: decompiling GPOS is most of its time
         if tag in font:
             del font[tag]
+
+
+def _subsetter(unicodes: Iterable[int]):
+    """A fontTools Subsetter for ``unicodes`` with pnp's options: no layout tables, no hinting, a
+    .notdef outline, the name records the licence asks for (Windows English), no glyph names."""
+    from fontTools import subset
     options = subset.Options()
     options.layout_features = []
     options.drop_tables = list(options.drop_tables) + list(_LAYOUT_TABLES)
@@ -108,18 +113,57 @@ def _subset_woff2(chars: frozenset[str], weight: int, face: str = DEFAULT_FACE) 
     options.recalc_timestamp = False
     options.prune_unicode_ranges = True
     subsetter = subset.Subsetter(options)
-    unicodes = {ord(c) for c in chars} | {0x20}
     subsetter.populate(unicodes=sorted(unicodes))
-    subsetter.subset(font)  # subset first (variable), then instance: far faster than the reverse
-    if "fvar" in font:
-        axes = {a.axisTag for a in font["fvar"].axes}
-        font = instancer.instantiateVariableFont(font, {k: v for k, v in (("wght", weight), ("wdth", 100))
-                                                        if k in axes}, updateFontNames=False)
+    return subsetter
+
+
+def _instance(font, weight: int):
+    """``font`` as a static font at wght ``weight``, wdth 100 (itself when it is not variable)."""
+    if "fvar" not in font:
+        return font
+    from fontTools.varLib import instancer
+    axes = {a.axisTag for a in font["fvar"].axes}
+    return instancer.instantiateVariableFont(font, {k: v for k, v in (("wght", weight), ("wdth", 100))
+                                                    if k in axes}, updateFontNames=False)
+
+
+def _woff2(font) -> bytes:
     font.flavor = "woff2"
     font.recalcTimestamp = False  # keep head.modified as the source font has it: same bytes each run
     buf = io.BytesIO()
     font.save(buf)
     return buf.getvalue()
+
+
+@lru_cache(maxsize=128)
+def _subset_woff2(chars: frozenset[str], weight: int, face: str = DEFAULT_FACE) -> bytes:
+    _quiet_subsetter()
+    font = _open_font(face)
+    _drop_layout(font)
+    unicodes = {ord(c) for c in chars} | {0x20}
+    _subsetter(unicodes).subset(font)  # subset first (variable), then instance: far faster than the reverse
+    return _woff2(_instance(font, weight))
+
+
+def static_chunks(face: str, chunks: Iterable[Iterable[int]]) -> list[bytes]:
+    """WOFF2 bytes of one static subset of the registered face ``face`` (at wght 400, wdth 100 for a
+    variable font) per code-point set of ``chunks``, each holding exactly those code points' glyphs
+    (and the glyphs they are composed of) plus .notdef, with the same options as :func:`subset_font`.
+    The face is instanced once and each chunk subset from that static font (pnp.render.fontchunks
+    ships these for the built-in faces)."""
+    from fontTools.ttLib import TTFont
+    _quiet_subsetter()
+    font = _open_font(face)
+    _drop_layout(font)
+    buf = io.BytesIO()
+    _instance(font, REGULAR).save(buf)
+    static = buf.getvalue()
+    out = []
+    for unicodes in chunks:
+        part = TTFont(io.BytesIO(static), recalcTimestamp=False)
+        _subsetter(unicodes).subset(part)
+        out.append(_woff2(part))
+    return out
 
 
 def subset_font(chars: Iterable[str], bold: bool = False, face: str = DEFAULT_FACE) -> bytes:
