@@ -84,3 +84,22 @@ def test_nearest_first_search_finds_the_free_spot_far_from_want_when_near_is_bus
     assert _best(0.0, 10.0, 5.1, lambda v: 1) == 5.1
     assert _best(0.0, 10.0, 5.125, lambda v: 0 if v != 5.125 else 1) == 5.0   # a tie: the first in the list
     assert _best(5.0, 4.0, 4.5, busy) is None
+
+
+def test_join_line_cost_counts_corners_as_artwork_hits_does():
+    """tiling._crossing counts the marks at each corner (where the join line meets a line across)
+    with a sweep; the count must be artwork.hits's on the point, with its 2 mm clearance."""
+    from pnp.layout.tiling import LABEL_CLEAR, _crossing
+    rng = random.Random(31)
+    for trial in range(40):
+        found = artwork.Marks(())
+        found.texts, found.shapes = _boxes(rng, rng.randint(0, 40)), _boxes(rng, rng.randint(0, 40))
+        found.all = found.texts + found.shapes
+        across = tuple(rng.choice([rng.uniform(0, 300), 100.0]) for _ in range(rng.randint(0, 3)))
+        cost = _crossing(found, across)
+        for i in range(150):
+            at = rng.choice([i * 0.25, rng.uniform(-5, 305)])
+            corners = sum(artwork.hits((at, a, at, a), found.all, 2.0) for a in across)
+            expected = (10 * artwork.hits((at, -1e9, at, 1e9), found.texts, LABEL_CLEAR)
+                        + artwork.hits((at, -1e9, at, 1e9), found.shapes, 0.5) + 5 * corners)
+            assert cost(at) == expected, (trial, at)

@@ -304,11 +304,12 @@ def _crossing(found: artwork.Marks, across: tuple[float, ...]):
     corner on a mark where it meets a join line across (at y = each of ``across``; four pieces
     stack there) 5 more."""
     texts, shapes = artwork.Sweep(found.texts, LABEL_CLEAR), artwork.Sweep(found.shapes, 0.5)
-    near = [(a, [b for b in found.all if b[1] - 2.0 < a < b[3] + 2.0]) for a in across]
+    # artwork.hits((at, a, at, a), boxes, 2.0) for the boxes within 2 mm of each line across: a Sweep
+    # of those boxes, the same comparisons (boxes are (min, max), so a box ending before `at` starts before it)
+    corners = [artwork.Sweep([b for b in found.all if b[1] - 2.0 < a < b[3] + 2.0], 2.0) for a in across]
 
     def cost(at: float) -> float:
-        corners = sum(artwork.hits((at, a, at, a), boxes, 2.0) for a, boxes in near)
-        return 10 * texts(at) + shapes(at) + 5 * corners
+        return 10 * texts(at) + shapes(at) + 5 * sum(c(at) for c in corners)
     return cost
 
 
