@@ -52,3 +52,55 @@ def test_register_face(tmp_path):
         fonts.register_face("Quoted", italic, family="x'; } svg { display: none")
     with pytest.raises(KeyError, match="no font called 'Ghost'"):
         fonts.face("Ghost")
+
+
+def _random_text(rng) -> str:
+    """Words of letters, digits, punctuation, accents, Greek and Cyrillic, with runs of spaces,
+    tabs, no-break spaces and newlines between them (what str.split treats as spaces is kept)."""
+    alphabet = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMWiIl0123456789.,;:!?()-\u2013\u2019\u00e9\u00fc\u03b1\u03b2\u0436\u044f"
+    words = ["".join(rng.choice(alphabet) for _ in range(rng.choice([1, 2, 3, 5, 8, 14, 30])))
+             for _ in range(rng.randint(0, 40))]
+    text = ""
+    for word in words:
+        text += word + rng.choice([" ", " ", " ", "  ", "\n", "\t", "\u00a0", " \n "])
+    return text.strip(" ") if rng.random() < 0.5 else text
+
+
+def test_wrap_gives_reportlab_simple_split_lines_for_random_texts():
+    """wrap memoises word widths and whole results; its lines must still be simpleSplit's, line for
+    line, for both faces, many sizes and widths (including a width of 0: no wrapping)."""
+    import random
+
+    from reportlab.lib.utils import simpleSplit
+
+    from pnp.core.units import mm_to_pt
+    rng = random.Random(24)
+    multi = 0
+    for trial in range(1500):
+        text = _random_text(rng)
+        size = rng.choice([6.0, 7.5, 8, 9.5, 11.0, rng.uniform(4, 30)])
+        width = rng.choice([0.0, 5.0, 40.0, 87.5, rng.uniform(1, 200)])
+        font = rng.choice(["NotoSans", "NotoSans-Italic"])
+        fonts.face(font).ttfont   # registered with reportlab, as wrap does
+        expected = simpleSplit(text, font, size, mm_to_pt(width))
+        for _ in range(2):        # the second call comes from the memo
+            got = fonts.wrap(text, size, width, font)
+            assert got == expected, (trial, text, size, width, font)
+        got.append("not in the memo")   # a caller changing its list changes no later answer
+        assert fonts.wrap(text, size, width, font) == expected
+        multi += len(expected) > 1
+    assert multi > 500
+
+
+def test_text_width_equals_reportlab_string_width_for_random_strings():
+    import random
+
+    from reportlab.pdfbase.pdfmetrics import stringWidth
+    rng = random.Random(7)
+    for _ in range(2000):
+        text = _random_text(rng)[:rng.randint(0, 60)]
+        size = rng.choice([6.0, 8, rng.uniform(4, 30)])
+        font = rng.choice(["NotoSans", "NotoSans-Italic"])
+        fonts.face(font).ttfont
+        for _ in range(2):
+            assert fonts.text_width_mm(text, size, font) == stringWidth(text, font, size) * MM_PER_PT

@@ -158,3 +158,27 @@ def test_broken_setup_fails(field, value, needle):
     data = load_target("numeria").spec.model_dump()
     data[field] = value
     assert any(needle in f.check for f in _findings(data) if f.status == FAIL)
+
+
+def test_trope_card_size_is_the_same_asked_in_any_order():
+    """card_size_pt and the card layout are kept per spec value (the checks and the drawing share
+    them): every field that changes the answer must be part of what they are kept by, so asking
+    for other cards first, or clearing what is kept, changes no answer."""
+    from pnp.games.numeria import drawing
+    base = load_target("numeria").spec.model_dump()
+    variants = []
+    for card, tiles, min_pt in (({"width": 165.0, "height": 220.0}, 36, 7.0), ({"width": 165.0, "height": 180.0}, 36, 7.0),
+                                ({"width": 165.0, "height": 180.0}, 36, 4.0), ({"width": 200.0, "height": 220.0}, 36, 4.0),
+                                ({"width": 165.0, "height": 220.0}, 25, 7.0), ({"width": 90.0, "height": 120.0}, 36, 4.0)):
+        variants.append(NumeriaSpec.model_validate({**base, "card": card, "tiles": tiles, "min_card_pt": min_pt}))
+
+    def answers(order):
+        return {i: (drawing.card_size_pt(variants[i]), drawing.draw_card(variants[i])) for i in order}
+    first = answers(range(len(variants)))
+    drawing._laid_out.cache_clear()
+    drawing._card_size_pt.cache_clear()
+    again = answers(reversed(range(len(variants))))
+    assert first == again
+    sizes = [first[i][0] for i in range(len(variants))]
+    assert len(set(sizes)) >= 3, sizes          # the variants do lay out differently
+    assert sizes[1] is None or sizes[1] < sizes[0]   # a shorter card: smaller text

@@ -215,10 +215,56 @@ def text_width_mm(text: str, size_pt: float, font: str = DEFAULT_FACE) -> float:
     return got
 
 
+_WORD_PT: dict[tuple, float] = {}
+_WRAPPED: dict[tuple, tuple[str, ...]] = {}
+
+
 def wrap(text: str, size_pt: float, width_mm: float, font: str = DEFAULT_FACE) -> list[str]:
     """Break ``text`` into lines no wider than ``width_mm`` at ``size_pt`` in the face ``font``
     (reportlab's simpleSplit, which measures with the font's real advance widths). A single word
-    wider than the line stays whole on its own line (the caller checks widths)."""
-    from reportlab.lib.utils import simpleSplit
-    face(font).ttfont
-    return simpleSplit(text, font, size_pt, mm_to_pt(width_mm))
+    wider than the line stays whole on its own line (the caller checks widths).
+
+    The lines are exactly simpleSplit's (its greedy rule, its sums in the same order, reportlab's
+    own widths), but each word is measured once per size and face, and a text wrapped again at the
+    same size and width is not wrapped again: both tables start over at 8,192 entries."""
+    key = (text, size_pt, width_mm, font)
+    got = _WRAPPED.get(key)
+    if got is None:
+        if len(_WRAPPED) >= 8192:
+            _WRAPPED.clear()
+        got = _WRAPPED[key] = tuple(_simple_split(text, size_pt, mm_to_pt(width_mm), font))
+    return list(got)
+
+
+def _simple_split(text: str, size_pt: float, max_pt: float, font: str) -> list[str]:
+    """reportlab.lib.utils.simpleSplit(text, font, size_pt, max_pt), word widths memoised (points)."""
+    lines = text.split("\n")
+    if not max_pt:
+        return lines
+    string_width = face(font).ttfont.stringWidth
+
+    def width(word: str) -> float:
+        key = (word, size_pt, font)
+        got = _WORD_PT.get(key)
+        if got is None:
+            if len(_WORD_PT) >= 8192:
+                _WORD_PT.clear()
+            got = _WORD_PT[key] = string_width(word, size_pt)
+        return got
+    out: list[str] = []
+    ws = width(" ")
+    for line in lines:   # reportlab's _simpleSplit, the same float operations in the same order
+        words: list[str] = []
+        w = -ws
+        for t in line.split():
+            lt = width(t)
+            if w + ws + lt <= max_pt or not words:
+                words.append(t)
+                w = w + ws + lt
+            else:
+                out.append(" ".join(words))
+                words = [t]
+                w = lt
+        if words:
+            out.append(" ".join(words))
+    return out

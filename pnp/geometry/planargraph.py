@@ -65,18 +65,26 @@ class Network:
             seen.add(key)
         return bad
 
-    def distances(self, source: str, passable: Callable[[str], bool] = lambda _: True) -> dict[str, int]:
+    @cached_property
+    def _neighbours(self) -> dict[str, tuple[str, ...]]:
+        """adjacency with each node's neighbours sorted once (the order distances visits them in)."""
+        return {n: tuple(sorted(near)) for n, near in self.adjacency.items()}
+
+    def distances(self, source: str, passable: Callable[[str], bool] | None = None) -> dict[str, int]:
         """Steps from ``source`` to every node reachable through nodes for which ``passable`` holds
-        (the end node of a path need not be passable)."""
+        (every node when None; the end node of a path need not be passable), in the order a
+        breadth-first search visiting neighbours in sorted order reaches them."""
         dist = {source: 0}
         queue = deque([source])
+        neighbours = self._neighbours
         while queue:
             here = queue.popleft()
-            if here != source and not passable(here):
+            if passable is not None and here != source and not passable(here):
                 continue
-            for nxt in sorted(self.adjacency[here]):
+            step = dist[here] + 1
+            for nxt in neighbours[here]:
                 if nxt not in dist:
-                    dist[nxt] = dist[here] + 1
+                    dist[nxt] = step
                     queue.append(nxt)
         return dist
 

@@ -16,6 +16,7 @@ area is printed whole with its outline drawn, to cut along.
 """
 from __future__ import annotations
 
+import heapq
 import math
 from bisect import bisect_left, bisect_right
 from dataclasses import dataclass
@@ -176,14 +177,38 @@ def _axis(length: float, n: int, avail: float, overlap: float, crossings) -> Axi
 
 
 def _best(lo: float, hi: float, want: float, cost) -> float | None:
-    """The position in lo..hi (0.25 mm steps) with the lowest ``cost``, nearest ``want``."""
+    """The position in lo..hi (0.25 mm steps, and ``want`` itself kept inside lo..hi) with the
+    lowest ``cost`` (never negative), nearest ``want`` (to 1e-6 mm), the first of equals.
+
+    The candidates are tried nearest first (see _nearest_first), so the search ends at the first
+    that costs nothing: none after it can be better."""
     if hi < lo:
         return None
-    steps = int((hi - lo) / 0.25)
-    cands = [lo + i * 0.25 for i in range(steps + 1)] + [min(max(want, lo), hi)]
-    costs = [cost(v) for v in cands]
-    least = min(costs)  # then the nearest of the cheapest, the first of equals: min by (cost, distance)
-    return min((v for v, c in zip(cands, costs) if c == least), key=lambda v: round(abs(v - want), 6))
+    best, least = None, None
+    for v in _nearest_first(lo, int((hi - lo) / 0.25), min(max(want, lo), hi), want):
+        c = cost(v)
+        if least is None or c < least:
+            best, least = v, c
+            if c <= 0:
+                break
+    return best
+
+
+def _nearest_first(lo: float, steps: int, extra: float, want: float):
+    """The candidates lo + i x 0.25 (i = 0..steps), then ``extra``, lazily, in the order a stable sort
+    by distance from ``want`` (rounded to 1e-6 mm) puts them: distance grows away from ``want`` on
+    either side, so the two sides and ``extra`` are merged by (distance, position in the list)."""
+    def entry(i: int, v: float) -> tuple[float, int, float]:
+        return (round(abs(v - want), 6), i, v)
+    m = min(max(int((want - lo) / 0.25), 0), steps)  # then the last step at or below want (-1: none)
+    while m >= 0 and lo + m * 0.25 > want:
+        m -= 1
+    while m < steps and lo + (m + 1) * 0.25 <= want:
+        m += 1
+    below = (entry(i, lo + i * 0.25) for i in range(m, -1, -1))
+    above = (entry(i, lo + i * 0.25) for i in range(m + 1, steps + 1))
+    for _, _, v in heapq.merge(below, above, (entry(steps + 1, extra),)):
+        yield v
 
 
 def target_size(overlap: float) -> float:
@@ -279,11 +304,12 @@ def _crossing(found: artwork.Marks, across: tuple[float, ...]):
     corner on a mark where it meets a join line across (at y = each of ``across``; four pieces
     stack there) 5 more."""
     texts, shapes = artwork.Sweep(found.texts, LABEL_CLEAR), artwork.Sweep(found.shapes, 0.5)
-    near = [(a, [b for b in found.all if b[1] - 2.0 < a < b[3] + 2.0]) for a in across]
+    # artwork.hits((at, a, at, a), boxes, 2.0) for the boxes within 2 mm of each line across: a Sweep
+    # of those boxes, the same comparisons (boxes are (min, max), so a box ending before `at` starts before it)
+    corners = [artwork.Sweep([b for b in found.all if b[1] - 2.0 < a < b[3] + 2.0], 2.0) for a in across]
 
     def cost(at: float) -> float:
-        corners = sum(artwork.hits((at, a, at, a), boxes, 2.0) for a, boxes in near)
-        return 10 * texts(at) + shapes(at) + 5 * corners
+        return 10 * texts(at) + shapes(at) + 5 * sum(c(at) for c in corners)
     return cost
 
 

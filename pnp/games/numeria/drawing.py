@@ -3,6 +3,7 @@ card, and components() that lists them in print order."""
 from __future__ import annotations
 
 from collections import Counter
+from functools import lru_cache
 
 from ...core.fonts import CAP_HEIGHT, text_width_mm
 from ...geometry import squaregrid
@@ -115,30 +116,37 @@ def draw_tile(n: int, spec: NumeriaSpec):
 
 # -- trope card ----------------------------------------------------------------------------------------
 
-def card_lines(spec: NumeriaSpec, size: float) -> list[tuple[str, list[str]]]:
+def _card_lines(tiles: int, trope_length: int) -> list[tuple[str, list[str]]]:
     """The card's content as (heading, [instance texts]) per type."""
-    found = instances(spec.tiles, spec.trope_length)
+    found = instances(tiles, trope_length)
     return [(f"{t.name} \u2014 {t.definition} \u2014 {len(found[t.key])}", [fmt_set(x) for x in found[t.key]])
             for t in TROPES]
 
 
 def _card_layout(spec: NumeriaSpec, size: float):
     """Place the card's text at ``size`` pt; returns (shapes, bottom y in mm) in card coordinates."""
-    w = spec.card.width
+    shapes, bottom = _laid_out(spec.tiles, spec.trope_length, spec.card.width, size)
+    return list(shapes), bottom
+
+
+@lru_cache(maxsize=32)
+def _laid_out(tiles: int, trope_length: int, w: float, size: float) -> tuple[tuple, float]:
+    """_card_layout for the spec values it reads, kept: the checks and the drawing lay the card
+    out at the same sizes (the shapes are frozen, so sharing them is safe)."""
     lh = size * PT_MM * 1.35
     inner = w - 2 * SAFE - 2
     x0 = SAFE + 1
-    found = instances(spec.tiles, spec.trope_length)
+    found = instances(tiles, trope_length)
     every = union(found)
     kinds = Counter(x for v in found.values() for x in set(v))  # how many types each set is
     shared = sorted(x for x in every if kinds[x] > 1)
     y = SAFE + 1 + (size + 4) * PT_MM
     shapes: list = [Text(w / 2, y, "Numeria \u2014 tropes", size_pt=size + 4, anchor="middle", bold=True, fill=INK)]
-    intro = (f"{spec.trope_length} tiles in a connected straight line (orthogonal or diagonal), strictly increasing "
-             f"or decreasing. Ascending forms within 1\u2013{spec.tiles}:")
+    intro = (f"{trope_length} tiles in a connected straight line (orthogonal or diagonal), strictly increasing "
+             f"or decreasing. Ascending forms within 1\u2013{tiles}:")
     y += lh * 1.3
     shapes.append(Text(w / 2, y, intro, size_pt=size * 0.9, anchor="middle"))
-    for heading, items in card_lines(spec, size):
+    for heading, items in _card_lines(tiles, trope_length):
         y += lh * 1.45
         shapes.append(Text(x0, y, heading, size_pt=size, bold=True, fill=INK))
         shapes.append(Line(x0, y + lh * 0.3, x0 + inner, y + lh * 0.3, stroke="#b9ad93", stroke_width=0.2))
@@ -152,18 +160,23 @@ def _card_layout(spec: NumeriaSpec, size: float):
     also = "; ".join(f"{fmt_set(x)} is " + " and ".join(t.name for t in TROPES if x in found[t.key]) for x in shared)
     shapes.append(Text(x0, y, f"{len(every)} distinct sets in all" + (f" ({also})." if also else "."), size_pt=size,
                        bold=True))
-    return shapes, y + SAFE
+    return tuple(shapes), y + SAFE
 
 
 def card_size_pt(spec: NumeriaSpec) -> float | None:
     """The largest text size (10 pt down to min_card_pt in 0.5 pt steps) at which the card fits its
     trim, or None when even the smallest does not fit."""
+    return _card_size_pt(spec.tiles, spec.trope_length, spec.card.width, spec.card.height, spec.min_card_pt)
+
+
+@lru_cache(maxsize=16)
+def _card_size_pt(tiles: int, trope_length: int, width: float, height: float, min_pt: float) -> float | None:
     size = 10.0
-    while size >= spec.min_card_pt - 1e-9:
-        shapes, bottom = _card_layout(spec, size)
+    while size >= min_pt - 1e-9:
+        shapes, bottom = _laid_out(tiles, trope_length, width, size)
         wide = max(s.x + text_width_mm(s.text, s.size_pt) / (2 if s.anchor == "middle" else 1)
                    for s in shapes if isinstance(s, Text))
-        if bottom <= spec.card.height and wide <= spec.card.width - SAFE:
+        if bottom <= height and wide <= width - SAFE:
             return size
         size -= 0.5
     return None
