@@ -157,3 +157,28 @@ def test_the_command_sets_the_switch_only_when_the_user_did_not():
                           "'importlib.metadata' in sys.modules]))"],
                          capture_output=True, text=True, check=True, env=env)
     assert json.loads(out.stdout) == ["__all__", False]
+
+
+# ---- svglib's package __init__ ------------------------------------------------------------------------
+
+def test_svglib_modules_take_nothing_from_the_package_init():
+    """svglib's modules import only each other (submodules), never a name the package __init__ makes."""
+    root = _site("svglib")
+    submodules = {p.stem for p in root.glob("*.py")} - {"__init__"}
+    for path in root.glob("*.py"):
+        if path.name == "__init__.py":
+            continue
+        taken = _imported_names(path, "svglib") | _imported_names(path, ".")
+        assert taken <= submodules, (path.name, taken - submodules)
+
+
+def test_svg_pictures_are_read_without_svglibs_command_line_tool():
+    from importlib.metadata import version
+    got = _run(
+        "import json, sys\n"
+        "import pnp.cli\n"
+        "from svglib.svglib import svg2rlg\n"
+        "before = ['importlib.metadata' in sys.modules, 'argparse' in sys.modules]\n"
+        "import svglib\n"
+        "print(json.dumps(before + [svglib.__version__, callable(svglib.svg2pdf)]))\n")
+    assert got == [False, False, version("svglib"), True]

@@ -10,6 +10,10 @@ library update changes what they rely on. Supported versions are pinned in pypro
   ``reportlab.platypus.flowables`` and runs the real package's ``__init__`` the first time any other
   name is asked for (``from reportlab.platypus import *`` included); its submodules import as usual.
 
+* ``svglib``'s package ``__init__`` is its command-line converter (svg2pdf, argparse) and asks
+  ``importlib.metadata`` for its version (about 12 ms with what that imports); pnp uses the
+  ``svglib.svglib`` module only. The stand-in package imports its submodules as usual and runs the
+  real ``__init__`` the first time any name of the package itself is asked for.
 * ``svgwrite.data.svgparser`` compiles three large regular expressions when it is imported (about
   20 ms, a third of svgwrite's import). They check attribute values only when a Drawing has
   ``debug=True``; pnp writes with ``debug=False``. The stand-in's three functions run the real
@@ -113,6 +117,10 @@ def install() -> None:
             import reportlab  # the package's own __init__ is small (and the floor of every build)
             stand_in = _lazy_package("reportlab.platypus", path, {"Flowable": "flowables"})
             sys.modules["reportlab.platypus"] = reportlab.platypus = stand_in
+    if "svglib" not in sys.modules:
+        path = _module_file("svglib", "__init__.py")
+        if path is not None:
+            sys.modules["svglib"] = _lazy_package("svglib", path, {})
     if "svgwrite" not in sys.modules and SVGPARSER not in sys.modules:
         path = _module_file("svgwrite", "data", "svgparser.py")
         if path is not None:
