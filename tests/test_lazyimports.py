@@ -182,3 +182,29 @@ def test_svg_pictures_are_read_without_svglibs_command_line_tool():
         "import svglib\n"
         "print(json.dumps(before + [svglib.__version__, callable(svglib.svg2pdf)]))\n")
     assert got == [False, False, version("svglib"), True]
+
+
+# ---- urllib.request while svgwrite is imported ----------------------------------------------------------
+
+def test_svgwrite_takes_only_urlopen_from_urllib_request():
+    for path in _site("svgwrite").rglob("*.py"):
+        tree = ast.parse(path.read_text(encoding="utf-8-sig"))
+        plain = [a.name for n in ast.walk(tree) if isinstance(n, ast.Import) for a in n.names]
+        assert not any(name.startswith("urllib") for name in plain), path.name
+        taken = _imported_names(path, "urllib.request")
+        assert taken <= {"urlopen"}, (path.name, taken)
+
+
+def test_svg_pages_are_written_without_urllib_request_and_it_is_real_afterwards(tmp_path):
+    font = tmp_path / "probe.txt"
+    font.write_text("probe bytes", encoding="ascii")
+    got = _run(
+        "import json, sys\n"
+        "from pnp.core.ir import Page, Rect\n"
+        "from pnp.render.svg import page_to_svg\n"
+        "page_to_svg(Page(20, 20, (Rect(1, 1, 5, 5),), 'p'))\n"
+        "loaded = 'urllib.request' in sys.modules\n"
+        "import svgwrite.container, urllib.request\n"
+        f"read = svgwrite.container.urlopen({font.as_uri()!r}).read().decode()\n"
+        "print(json.dumps([loaded, hasattr(urllib.request, 'Request'), read]))\n")
+    assert got == [False, True, "probe bytes"]

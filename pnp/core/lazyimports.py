@@ -18,6 +18,11 @@ library update changes what they rely on. Supported versions are pinned in pypro
   20 ms, a third of svgwrite's import). They check attribute values only when a Drawing has
   ``debug=True``; pnp writes with ``debug=False``. The stand-in's three functions run the real
   module on their first call, so ``debug=True`` still validates.
+* svgwrite's ``container`` module imports ``urllib.request`` (with ``http.client``, ``ssl`` and
+  ``email``: about 10 ms) for ``urlopen``, which only ``Drawing.embed_google_web_font`` calls.
+  :func:`import_svgwrite` imports svgwrite with a stand-in ``urllib.request`` in place for that one
+  import (its ``urlopen`` imports the real module when called), then takes the stand-in away, so
+  every later import of ``urllib.request`` gets the real module.
 * ``pydantic.plugin._loader`` imports ``importlib.metadata`` (about 12 ms) to scan every installed
   distribution for pydantic plugins when the first model is built. pnp's command sets pydantic's
   own switch ``PYDANTIC_DISABLE_PLUGINS=__all__`` when the user has not set it (a kit compiler has
@@ -130,3 +135,36 @@ def install() -> None:
         if path is not None:
             os.environ.setdefault("PYDANTIC_DISABLE_PLUGINS", "__all__")
             sys.modules[PLUGIN_LOADER] = _stand_in(PLUGIN_LOADER, path, ("get_plugins",), _no_plugins)
+
+
+def _urlopen(*args, **kwargs):
+    """``urllib.request.urlopen``, imported when first called."""
+    from urllib.request import urlopen
+    return urlopen(*args, **kwargs)
+
+
+def import_svgwrite() -> types.ModuleType:
+    """The svgwrite package, imported (the first time) without importing ``urllib.request``: see the
+    module docstring. Any name svgwrite asks of the stand-in other than ``urlopen`` loads the real
+    module."""
+    if "svgwrite" not in sys.modules and "urllib.request" not in sys.modules:
+        stand_in = types.ModuleType("urllib.request", f"urllib.request while svgwrite is imported ({__name__})")
+        stand_in.urlopen = _urlopen
+
+        def __getattr__(name: str):
+            if name.startswith("__"):  # the import system asks for __path__ and the like
+                raise AttributeError(name)
+            import importlib
+            if sys.modules.get("urllib.request") is stand_in:
+                del sys.modules["urllib.request"]
+            return getattr(importlib.import_module("urllib.request"), name)
+
+        stand_in.__getattr__ = __getattr__
+        sys.modules["urllib.request"] = stand_in
+        try:
+            import svgwrite
+        finally:
+            if sys.modules.get("urllib.request") is stand_in:
+                del sys.modules["urllib.request"]
+    import svgwrite
+    return svgwrite

@@ -12,10 +12,12 @@ import base64
 from pathlib import Path
 from xml.etree import ElementTree
 
-import svgwrite
-from svgwrite.container import Group as SvgGroup, Use
-from svgwrite.shapes import Circle as SvgCircle, Line as SvgLine, Polygon as SvgPolygon, Rect as SvgRect
-from svgwrite.text import Text as SvgText
+from ..core.lazyimports import import_svgwrite
+
+svgwrite = import_svgwrite()  # as `import svgwrite`, less urllib.request (issue 24: cold start)
+from svgwrite.container import Group as SvgGroup, Use  # noqa: E402
+from svgwrite.shapes import Circle as SvgCircle, Line as SvgLine, Polygon as SvgPolygon, Rect as SvgRect  # noqa: E402
+from svgwrite.text import Text as SvgText  # noqa: E402
 
 from ..core.fonts import DEFAULT_FACE, FONT_FAMILY, face as font_face
 from ..core.ir import Circle, Group, Image, Line, Page, Polygon, Rect, Text
