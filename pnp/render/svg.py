@@ -9,15 +9,14 @@ software handles ``<use>`` unevenly).
 from __future__ import annotations
 
 import base64
+from functools import lru_cache
 from pathlib import Path
 from xml.etree import ElementTree
 
 from ..core.lazyimports import import_svgwrite
 
 svgwrite = import_svgwrite()  # as `import svgwrite`, less urllib.request (issue 24: cold start)
-from svgwrite.container import Group as SvgGroup, Use  # noqa: E402
-from svgwrite.shapes import Circle as SvgCircle, Line as SvgLine, Polygon as SvgPolygon, Rect as SvgRect  # noqa: E402
-from svgwrite.text import Text as SvgText  # noqa: E402
+from svgwrite import container, shapes, text as svgtext  # noqa: E402
 
 from ..core.fonts import DEFAULT_FACE, FONT_FAMILY, face as font_face
 from ..core.ir import Circle, Group, Image, Line, Page, Polygon, Rect, Text
@@ -30,9 +29,11 @@ INKSCAPE_NS = "http://www.inkscape.org/namespaces/inkscape"
 FONT_STACK = f"'{FAMILY}', '{FONT_FAMILY}', sans-serif"
 
 
+@lru_cache(maxsize=8192)
 def _n(v: float) -> str:
     """``v`` rounded to 0.0001 mm, as SVG text: no trailing ".0" when whole, no -0. Text, not a number:
-    svgwrite turns a number into text itself, checking its debug switch for each one."""
+    svgwrite turns a number into text itself, checking its debug switch for each one. Memoised: a
+    sheet repeats its coordinates (rows, columns, crop marks), and a lookup costs a fifth of the rounding."""
     r = round(v, 4)
     i = int(r)
     return str(i if i == r else r)
@@ -104,6 +105,55 @@ def _transform(s: Group) -> str:
     return " ".join(transform)
 
 
+class _TextAttribs:
+    """An svgwrite element whose attributes pnp's renderer has all set as non-empty text: its
+    ``get_xml`` makes the ElementTree element straight from ``attribs`` (sorted, as svgwrite's own
+    does), without svgwrite's conversion and debug check of each value. The XML is the same; tests
+    compare it with svgwrite's own ``get_xml`` for every class here."""
+    __slots__ = ()
+
+    def get_xml(self):
+        xml = ElementTree.Element(self.elementname, dict(sorted(self.attribs.items())))
+        if self.elementname == "text":
+            xml.text = self.text
+        for element in self.elements:
+            xml.append(element.get_xml())
+        return xml
+
+
+class SvgRect(_TextAttribs, shapes.Rect):
+    pass
+
+
+class SvgCircle(_TextAttribs, shapes.Circle):
+    pass
+
+
+class SvgLine(_TextAttribs, shapes.Line):
+    pass
+
+
+class SvgPolygon(_TextAttribs, shapes.Polygon):
+    """A polygon whose ``points`` attribute the renderer writes (svgwrite's own sets it from
+    ``self.points`` in get_xml)."""
+
+
+class SvgText(_TextAttribs, svgtext.Text):
+    pass
+
+
+class SvgGroup(_TextAttribs, container.Group):
+    pass
+
+
+class Use(_TextAttribs, container.Use):
+    pass
+
+
+FAST_ELEMENTS = (SvgRect, SvgCircle, SvgLine, SvgPolygon, SvgText, SvgGroup, Use)
+"""The element classes the renderer builds (tests/test_svg_elements.py checks each against svgwrite)."""
+
+
 def _paint(el, fill, stroke, width):
     """``el`` with its fill and stroke set (SVG attribute names, straight into svgwrite's ``attribs``:
     the keyword path re-spells and re-checks every name, a third of the SVG backend's time)."""
@@ -143,7 +193,8 @@ class SvgRenderer(Renderer):
         self.parent.add(_paint(el, s.fill, s.stroke, s.stroke_width))
 
     def polygon(self, s: Polygon) -> None:
-        el = SvgPolygon([(_n(x), _n(y)) for x, y in s.points], factory=self.dwg)
+        el = SvgPolygon(factory=self.dwg)
+        el.attribs["points"] = " ".join([f"{_n(x)},{_n(y)}" for x, y in s.points])
         self.parent.add(_paint(el, s.fill, s.stroke, s.stroke_width))
 
     def line(self, s: Line) -> None:
@@ -225,7 +276,7 @@ class SvgRenderer(Renderer):
         else:
             el = SvgText(t.text, factory=dwg)
             attribs = el.attribs
-            attribs.update({"x": 0, "y": _n(p.dy), "fill": t.fill, "font-size": _n(p.size), "text-anchor": t.anchor})
+            attribs.update({"x": "0", "y": _n(p.dy), "fill": t.fill, "font-size": _n(p.size), "text-anchor": t.anchor})
             if t.font == DEFAULT_FACE:
                 self.chars.update(t.text)
                 attribs["font-family"] = FONT_STACK
