@@ -61,16 +61,17 @@ def _children_cpu() -> float:
     return r.ru_utime + r.ru_stime
 
 
-_REPORT_RSS = ("import resource, runpy, sys\n"
+_REPORT_RSS = ("import atexit, os, resource, runpy, sys\n"
+               "def _report():\n"
+               "    peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss\n"
+               "    try:\n"
+               "        peak = next(int(l.split()[1]) for l in open('/proc/self/status') if l.startswith('VmHWM'))\n"
+               "    except (OSError, StopIteration):\n"
+               "        pass\n"
+               "    open(os.environ['PNP_BENCH_RSS'], 'w').write(str(peak))\n"
+               "atexit.register(_report)  # run at exit: pnp ends with os._exit after the atexit handlers\n"
                "sys.argv = ['pnp'] + sys.argv[2:]\n"
-               "try:\n    runpy.run_module('pnp', run_name='__main__')\n"
-               "except SystemExit as exc:\n    code = exc.code or 0\nelse:\n    code = 0\n"
-               "peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss\n"
-               "try:\n"
-               "    peak = next(int(l.split()[1]) for l in open('/proc/self/status') if l.startswith('VmHWM'))\n"
-               "except (OSError, StopIteration):\n    pass\n"
-               "open(__import__('os').environ['PNP_BENCH_RSS'], 'w').write(str(peak))\n"
-               "sys.exit(code)\n")
+               "runpy.run_module('pnp', run_name='__main__')\n")
 # the same for a script file (the floors): run it as __main__, then report the peak
 _REPORT_RSS_SCRIPT = _REPORT_RSS.replace("sys.argv = ['pnp'] + sys.argv[2:]", "sys.argv = sys.argv[2:]").replace(
     "runpy.run_module('pnp', run_name='__main__')", "runpy.run_path(sys.argv[0], run_name='__main__')")
