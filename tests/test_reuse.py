@@ -435,3 +435,19 @@ def test_a_decks_furniture_is_defined_once_per_svg_page(tmp_path):
     uses = [u for u in root.iter(f"{SVG}use") if u.get(XLINK) == f"#{face.get('id')}"]
     words = [t for t in root.iter(f"{SVG}text") if "".join(t.itertext()) in DECK_WORDS]
     assert len(uses) == len(words) == len(page.placements) > 1
+
+
+def test_circle_operators_are_reportlabs_byte_for_byte():
+    """pdf.circle_ops writes what reportlab's canvas.circle writes (the PDF backend draws every
+    circle through it), for random centres and radii, tiny and large."""
+    import random
+    from reportlab.pdfgen import canvas as rl_canvas
+    from pnp.render.pdf import circle_ops
+    rng = random.Random(24)
+    for _ in range(2000):
+        cx, cy = rng.uniform(-500, 500), rng.uniform(-500, 500)
+        r = rng.choice([rng.uniform(0.001, 1), rng.uniform(1, 300), 2.5, 0.35])
+        c = rl_canvas.Canvas(io.BytesIO())
+        start = len(c._code)
+        c.circle(cx, cy, r, stroke=1, fill=0)
+        assert c._code[start:-1] == circle_ops(cx, cy, r), (cx, cy, r)

@@ -60,6 +60,38 @@ def _turn_ops(x: float, y: float, degrees: float) -> str:
 DUPLEX_PREF = {"long": "DuplexFlipLongEdge", "short": "DuplexFlipShortEdge"}
 
 
+def _quarter_arcs() -> tuple:
+    """reportlab's pdfgeom.bezierArc for a whole ellipse (start 0, extent 360), split as it splits
+    it: four 90-degree arcs, each (cos, sin) of its start and end angle, with its kappa."""
+    half = 90.0 * math.pi / 360.0
+    kappa = abs(4.0 / 3.0 * (1.0 - math.cos(half)) / math.sin(half))
+    arcs = []
+    for i in range(4):
+        t0, t1 = (i * 90.0) * math.pi / 180.0, ((i + 1) * 90.0) * math.pi / 180.0
+        arcs.append((math.cos(t0), math.sin(t0), math.cos(t1), math.sin(t1)))
+    return kappa, tuple(arcs)
+
+
+_KAPPA, _ARCS = _quarter_arcs()
+
+
+def circle_ops(cx: float, cy: float, r: float) -> list[str]:
+    """The path operators (``n``, ``m`` and four ``c``) reportlab's ``canvas.circle(cx, cy, r)`` writes,
+    byte for byte: the same arithmetic in the same order as its ellipse and bezierArc, without
+    their per-call trigonometry and calls (a NetMatch board draws 448 circles; tests/test_reuse.py
+    compares the strings with reportlab's own)."""
+    x1, y1 = cx - r, cy - r                      # canvas.circle
+    x2, y2 = x1 + ((cx + r) - x1), y1 + ((cy + r) - y1)  # canvas.ellipse -> PDFPathObject.ellipse
+    x1, y1, x2, y2 = min(x1, x2), max(y1, y2), max(x1, x2), min(y1, y2)  # bezierArc
+    x_cen, y_cen, rx, ry = (x1 + x2) / 2.0, (y1 + y2) / 2.0, (x2 - x1) / 2.0, (y2 - y1) / 2.0
+    k = _KAPPA
+    c0, s0 = _ARCS[0][0], _ARCS[0][1]
+    ops = ["n", f"{fp_str(x_cen + rx * c0, y_cen - ry * s0)} m"]  # a path object starts with "n"
+    for c0, s0, c1, s1 in _ARCS:
+        ops.append(f"{fp_str(x_cen + rx * (c0 - k * s0), y_cen - ry * (s0 + k * c0), x_cen + rx * (c1 + k * s1), y_cen - ry * (s1 - k * c1), x_cen + rx * c1, y_cen - ry * s1)} c")
+    return ops
+
+
 def _box(box, page_h_mm: float):
     x, y, w, h = box
     return (mm_to_pt(x), mm_to_pt(page_h_mm - y - h), mm_to_pt(x + w), mm_to_pt(page_h_mm - y))
@@ -179,8 +211,10 @@ class PdfWriter(Renderer):
 
     def circle(self, s: Circle) -> None:
         fill, stroke = self._paint(s.fill, s.stroke, s.stroke_width)
-        if fill or stroke:
-            self.canvas.circle(s.cx, s.cy, s.r, stroke=stroke, fill=fill)
+        if fill or stroke:  # what canvas.circle writes (circle_ops), then its paint operator
+            c = self.canvas
+            c._code.extend(circle_ops(s.cx, s.cy, s.r))
+            c._code.append(rl_canvas.PATH_OPS[stroke, fill, c._fillMode])
 
     def polygon(self, s: Polygon) -> None:
         c = self.canvas
