@@ -1,7 +1,7 @@
 """Text fitting (pnp.custom.textfit) against a brute-force scan and the font's own metrics."""
 from __future__ import annotations
 
-from hypothesis import given, settings
+from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
 from pnp.core.fonts import text_width_mm
@@ -13,15 +13,21 @@ WORDS = st.lists(st.sampled_from(["a", "word", "Ζωή", "длинное", "WWWW
 
 
 def _scan(text, size, min_pt, w, h, wrap, spacing):
-    """Every quarter-point step from the top size down: the first that fits."""
-    steps = int(round((size - min_pt) / STEP_PT))
-    for k in range(steps, -1, -1):
-        got = lay_out(text, min_pt + k * STEP_PT if k < steps else size, w, h, wrap, spacing)
+    """The top size, then every quarter-point step above ``min_pt`` that is below it, from the top
+    down: the first that fits. (Until now the steps were counted with round(), which skipped the
+    highest step when (size - min_pt) / step ended in exactly .5 and rounded down: hypothesis found
+    size 16.625 over 4 pt, where 16.5 fits.)"""
+    got = lay_out(text, size, w, h, wrap, spacing)
+    if got is not None:
+        return got
+    for k in range(int((size - min_pt + 1e-9) / STEP_PT), -1, -1):
+        got = lay_out(text, min_pt + k * STEP_PT, w, h, wrap, spacing)
         if got is not None:
             return got
     return None
 
 
+@example("a", 16.625, 4.0, 10.0, 7.9375, False, 1.0)  # the highest step is 16.5 (see _scan)
 @settings(max_examples=150, deadline=None)
 @given(WORDS, st.floats(8, 40), st.floats(4, 8), st.floats(10, 80), st.floats(5, 60), st.booleans(),
        st.sampled_from([1.0, 1.2, 1.5]))
