@@ -194,7 +194,17 @@ def missing_glyphs(text: str, font: str = DEFAULT_FACE) -> list[str]:
     return [ch for ch in dict.fromkeys(text) if not ch.isspace() and ord(ch) not in cmap]
 
 
+_TABLE_ENTRIES = 8192
+"""The measuring tables below start over when they reach this many entries."""
 _WIDTHS: dict[tuple, float] = {}
+
+
+def _kept(table: dict, key, value):
+    """``value``, stored under ``key`` in ``table``, which is emptied first when full."""
+    if len(table) >= _TABLE_ENTRIES:
+        table.clear()
+    table[key] = value
+    return value
 
 
 def text_width_mm(text: str, size_pt: float, font: str = DEFAULT_FACE) -> float:
@@ -207,11 +217,8 @@ def text_width_mm(text: str, size_pt: float, font: str = DEFAULT_FACE) -> float:
     this table just starts over."""
     key = (text, size_pt) if font == DEFAULT_FACE else (text, size_pt, font)
     got = _WIDTHS.get(key)
-    if got is None:
-        if len(_WIDTHS) >= 8192:
-            _WIDTHS.clear()
-        # reportlab's C-accelerated sum of advance widths, in points
-        got = _WIDTHS[key] = pt_to_mm(face(font).ttfont.stringWidth(text, size_pt))
+    if got is None:  # reportlab's C-accelerated sum of advance widths, in points
+        got = _kept(_WIDTHS, key, pt_to_mm(face(font).ttfont.stringWidth(text, size_pt)))
     return got
 
 
@@ -230,9 +237,7 @@ def wrap(text: str, size_pt: float, width_mm: float, font: str = DEFAULT_FACE) -
     key = (text, size_pt, width_mm, font)
     got = _WRAPPED.get(key)
     if got is None:
-        if len(_WRAPPED) >= 8192:
-            _WRAPPED.clear()
-        got = _WRAPPED[key] = tuple(_simple_split(text, size_pt, mm_to_pt(width_mm), font))
+        got = _kept(_WRAPPED, key, tuple(_simple_split(text, size_pt, mm_to_pt(width_mm), font)))
     return list(got)
 
 
@@ -247,9 +252,7 @@ def _simple_split(text: str, size_pt: float, max_pt: float, font: str) -> list[s
         key = (word, size_pt, font)
         got = _WORD_PT.get(key)
         if got is None:
-            if len(_WORD_PT) >= 8192:
-                _WORD_PT.clear()
-            got = _WORD_PT[key] = string_width(word, size_pt)
+            got = _kept(_WORD_PT, key, string_width(word, size_pt))
         return got
     out: list[str] = []
     ws = width(" ")

@@ -114,8 +114,6 @@ class _TextAttribs:
 
     def get_xml(self):
         xml = ElementTree.Element(self.elementname, dict(sorted(self.attribs.items())))
-        if self.elementname == "text":
-            xml.text = self.text
         for element in self.elements:
             xml.append(element.get_xml())
         return xml
@@ -139,7 +137,10 @@ class SvgPolygon(_TextAttribs, shapes.Polygon):
 
 
 class SvgText(_TextAttribs, svgtext.Text):
-    pass
+    def get_xml(self):
+        xml = super().get_xml()
+        xml.text = self.text
+        return xml
 
 
 class SvgGroup(_TextAttribs, container.Group):
