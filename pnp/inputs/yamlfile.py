@@ -22,7 +22,7 @@ from yaml.nodes import MappingNode, ScalarNode, SequenceNode
 from ..core.errors import SpecError
 from .safefile import NotRegular, read_regular, wrong_encoding
 from .textcheck import editor_lines, line_of_byte
-from .yamllimits import MAX_NUMBER_CHARS, MAX_SPEC_BYTES, PARSER, Lines, check_limits, short_repr
+from .yamllimits import MAX_DEPTH, MAX_NUMBER_CHARS, MAX_SPEC_BYTES, PARSER, Lines, check_limits, short_repr
 
 
 # ---- the YAML 1.2 core-schema loader -----------------------------------------------------------
@@ -214,6 +214,10 @@ def _yaml_error(exc: yaml.YAMLError, path: Path, lines: Lines) -> SpecError:
     mark = getattr(exc, "problem_mark", None) or getattr(exc, "context_mark", None)
     line = lines.of(mark)
     problem = getattr(exc, "problem", None) or str(exc).splitlines()[0]
+    if "nesting depth" in problem:  # PyYAML >= 6.0.4 refuses deep nesting in its scanner, before check_limits
+        return SpecError(f"the file is nested too deeply for the YAML reader (pnp's limit is {MAX_DEPTH} levels).",
+                         file=path, line=line, hint="a spec needs a few levels of lists and mappings; look for "
+                         "brackets that are never closed or indentation that keeps growing")
     tabbed = line is not None and "\t" in (editor_lines(lines.text)[line - 1:line] or [""])[0]
     hint = "indent with spaces, not tabs (YAML forbids tabs)" if tabbed else \
         "check the indentation and quoting on that line"
