@@ -48,12 +48,14 @@ def test_cover_credits_the_designer_and_holds_every_rules_section(built, game):
 @pytest.mark.parametrize("paper", ["a4", "letter"])
 def test_no_rules_line_is_wider_than_its_column(built, game, paper):
     """Lines are measured from the drawn glyphs: the right column runs from its first glyph to the
-    printable edge (10 mm margin), the left column is as wide, and no line ends past its column."""
+    printable edge (the sheet's margin), the left column is as wide, and no line ends past its column."""
+    from pnp.layout.paper import FOOTER_BAND, load_sheet
+    margin = load_sheet(paper).margin
     for text, chars, width, height in _cover_pages(built(game, paper)):
         # the rules body: 8 pt text and 9.5 pt headings (the guide above is 7.5 pt, the source note 6.5 pt)
         heading = [c["top"] for c in chars if abs(c["size"] - 12.0) < 0.01]  # "Rules quick reference" (page 1 only)
         top = min(heading, default=0.0) - 5 / 0.352778  # the right column starts level with the heading
-        foot = height - (10 + 13) / 0.352778  # the footer band (scale bar, page line) is not rules text
+        foot = height - (margin + FOOTER_BAND) / 0.352778  # the footer band (scale bar, page line) is not rules text
         body = sorted((c for c in chars if 7.9 <= c["size"] <= 9.6 and top < c["top"] < foot),
                       key=lambda c: (round(c["top"], 1), c["x0"]))
         segments = []  # runs of glyphs on one baseline with no gap wider than 3 mm: one column's line
@@ -68,7 +70,7 @@ def test_no_rules_line_is_wider_than_its_column(built, game, paper):
             continue
         right_x0 = min(right_starts)
         left_x0 = min(seg[0]["x0"] for seg in segments)
-        page_right = width - 10 / 0.352778          # the printable area ends at the 10 mm margin
+        page_right = width - margin / 0.352778      # the printable area ends at the margin
         column = page_right - right_x0              # the right column runs to it; both columns are as wide
         assert right_x0 - (left_x0 + column) >= 3 / 0.352778  # a visible gap between the columns
         for seg in segments:

@@ -121,8 +121,13 @@ def load_target(target: str) -> LoadedSpec:
     else:
         path = Path(target)
         if not path.exists() and not target.endswith((".yaml", ".yml")) and os.sep not in target:
-            raise SpecError(f"unknown game {target!r} and no such spec file.", field="GAME",
-                            hint=f"use one of: {', '.join(registry())}, or the path of a spec file")
+            from ..custom import example_spec, examples
+            shipped = example_spec(target)  # a shipped example by the name `pnp list` shows
+            if shipped is None:
+                names = list(registry()) + [Path(e).name for e in examples()]
+                raise SpecError(f"unknown game {target!r} and no such spec file.", field="GAME",
+                                hint=f"use one of: {', '.join(names)}, or the path of a spec file or game folder")
+            path = shipped
     if path.is_dir() and path.suffix not in (".yaml", ".yml"):  # a data-driven game's folder (pnp.custom)
         from ..custom import spec_in_folder
         path = spec_in_folder(path)

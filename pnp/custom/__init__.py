@@ -52,6 +52,14 @@ def examples() -> list[str]:
     return [str(p) for p in sorted(root.iterdir()) if p.is_dir() and (p / f"{p.name}.yaml").is_file()]
 
 
+def example_spec(name: str) -> Path | None:
+    """The spec file of the shipped example called ``name`` (specs/<name>/<name>.yaml), or None."""
+    if not _SAFE.match(name):
+        return None
+    path = specs_dir() / name / f"{name}.yaml"
+    return path if path.is_file() else None
+
+
 def kit_name(spec: CustomSpec, path: Path, lines: dict) -> str:
     """The kit's folder name: ``name:``, else the spec file's name in lower case.
 

@@ -19,61 +19,12 @@ from .bleed import extend_for_bleed
 from .cover import BomCover, Cover
 from .fold import FoldSheet, folds, pack_folded
 from .options import ImposeOptions
-from .packing import BoardBlock, PartBlock, SheetPlan, pack
+from .packing import BoardBlock, Grid, PartBlock, SheetPlan, grid_for, pack
 from .paper import Sheet
 from .tiling import Tiling, cut_rect, piece_items
 
 CUT_GUIDE = "#9a9a9a"
 CUT_GUIDE_WIDTH = 0.15  # mm: heavier than any decorative ring a round part draws near its edge
-
-
-@dataclass(frozen=True)
-class Grid:
-    """An N-up grid: ``cols`` x ``rows`` cells; trim of cell (c, r) at (x0 + c*pitch_x, y0 + r*pitch_y)."""
-    cols: int
-    rows: int
-    x0: float
-    y0: float
-    pitch_x: float
-    pitch_y: float
-    width: float
-    height: float
-
-    @property
-    def per_page(self) -> int:
-        return self.cols * self.rows
-
-    def slot(self, i: int) -> tuple[float, float]:
-        """Top-left of the trim of the i-th slot (row-major)."""
-        return (self.x0 + (i % self.cols) * self.pitch_x, self.y0 + (i // self.cols) * self.pitch_y)
-
-
-def grid_for(comp: Component, sheet: Sheet, bleed: float = 0.0) -> Grid:
-    """The largest N-up grid of ``comp`` alone on a sheet, with crop marks, centred: what a sheet of
-    only this component holds (packing fills the same room, pnp/layout/packing.py).
-
-    The gap between neighbours is the sheet's gutter, widened to 2 x bleed when bleed needs more.
-
-    Raises:
-        LayoutError: the component does not fit, naming by how many mm.
-    """
-    cx, cy, cw, ch = sheet.content_area
-    _, reserve = sheet.mark_reserve(bleed)
-    aw, ah = cw - 2 * reserve - 2 * bleed, ch - 2 * reserve - 2 * bleed
-    gap = max(sheet.gutter, 2 * bleed)
-    if comp.width > aw or comp.height > ah:
-        over_w, over_h = max(0.0, comp.width - aw), max(0.0, comp.height - ah)
-        raise LayoutError(
-            f"component {comp.name!r} ({fmt_mm(comp.width)} x {fmt_mm(comp.height)}) does not fit the printable "
-            f"area of {sheet.name} ({fmt_mm(aw)} x {fmt_mm(ah)} after margins, footer and crop marks) "
-            f"by {fmt_mm(max(over_w, over_h))}.",
-            field=comp.name, hint="make it smaller in the spec, or use a larger --paper (a3, tabloid)")
-    cols = max(1, int((aw + gap + 1e-9) // (comp.width + gap)))
-    rows = max(1, int((ah + gap + 1e-9) // (comp.height + gap)))
-    bw = cols * comp.width + (cols - 1) * gap
-    bh = rows * comp.height + (rows - 1) * gap
-    return Grid(cols, rows, cx + (cw - bw) / 2, cy + (ch - bh) / 2, comp.width + gap, comp.height + gap,
-                comp.width, comp.height)
 
 
 def effective_options(components: Sequence[Component], opts: ImposeOptions) -> ImposeOptions:
@@ -153,21 +104,22 @@ def impose(title: str, components: Sequence[Component], sheet: Sheet,
                 yield blank(number)
                 number += 1
         for plan_ in sheets:
+            paper = plan_.sheet or sheet  # the sheet with its footer placed (bottom or side)
             if isinstance(plan_, FoldSheet):
-                front = _folded(plan_, components, sheet, opts)
+                front = _folded(plan_, components, paper, opts)
                 names = f"{_names(plan_, components)} (fronts and backs: fold)"
             else:
-                front = _front(plan_, components, tilings, sheet, opts)
+                front = _front(plan_, components, tilings, paper, opts)
                 names = _names(plan_, components)
-            yield _finish(front, sheet, f"{title} \u2014 {names} \u2014 page {number} of {total}", names)
+            yield _finish(front, paper, f"{title} \u2014 {names} \u2014 page {number} of {total}", names)
             number += 1
             if sides == 2:
-                back = _back(plan_, components, sheet, opts)
+                back = _back(plan_, components, paper, opts)
                 if back is None:
                     yield blank(number)
                 else:
                     with_backs = ", ".join(dict.fromkeys(p[0] for p in back.placements))
-                    yield _finish(back, sheet, f"{title} \u2014 {with_backs} (backs) \u2014 page {number} of {total}",
+                    yield _finish(back, paper, f"{title} \u2014 {with_backs} (backs) \u2014 page {number} of {total}",
                                   with_backs)
                 number += 1
 

@@ -18,7 +18,8 @@ class ImposeOptions:
     """How to impose: ``bleed`` in mm (0..10), ``duplex`` "none" | "long" | "short" (the flip edge of a
     two-sided print) | "fold" (fold-over backs on one side of the paper), ``back_offset`` (dx, dy) in mm
     (each at most 20) added to back sheets to correct a printer's misregistration (two-sided only),
-    ``overlap`` of poster pieces in mm.
+    ``overlap`` of poster pieces in mm, ``mix_papers``: parts of different paper (card stock, plain
+    paper for boards) may share a sheet (by default never: pnp.layout.packing.paper_of).
 
     Raises:
         SpecError: on construction, naming the command-line option that is out of range.
@@ -27,6 +28,7 @@ class ImposeOptions:
     duplex: str = "none"
     back_offset: tuple[float, float] = (0.0, 0.0)
     overlap: float = 10.0
+    mix_papers: bool = False
 
     def __post_init__(self) -> None:
         if self.duplex not in DUPLEX_MODES:

@@ -41,13 +41,65 @@ from typing import Sequence
 
 from ..core.errors import LayoutError
 from ..core.ir import Component
+from ..core.units import fmt_mm
 from .options import ImposeOptions
-from .paper import Sheet
+from .paper import Sheet, part_gap
 from .sheetspace import EPS, BoardBlock, PartBlock, Rect4, Run, SheetPlan
 from .sheetspace import Space as _Space, count as _count, take as _take
 from .tiling import Tiling, margin as board_margin, plan_board
 
 SPARSE = 0.30  # a sheet whose parts cover less of its printable area than this is merged when it can be
+
+
+@dataclass(frozen=True)
+class Grid:
+    """An N-up grid: ``cols`` x ``rows`` cells; trim of cell (c, r) at (x0 + c*pitch_x, y0 + r*pitch_y)."""
+    cols: int
+    rows: int
+    x0: float
+    y0: float
+    pitch_x: float
+    pitch_y: float
+    width: float
+    height: float
+
+    @property
+    def per_page(self) -> int:
+        return self.cols * self.rows
+
+    def slot(self, i: int) -> tuple[float, float]:
+        """Top-left of the trim of the i-th slot (row-major)."""
+        return (self.x0 + (i % self.cols) * self.pitch_x, self.y0 + (i // self.cols) * self.pitch_y)
+
+
+def grid_for(comp: Component, sheet: Sheet, bleed: float = 0.0) -> Grid:
+    """The largest N-up grid of ``comp`` alone on a sheet, with crop marks, centred: what a sheet of
+    only this component holds (packing fills the same room, pnp/layout/packing.py).
+
+    Parts are butted: neighbours share a cut line, or with bleed lie 2 x bleed apart (their bleeds
+    meet); the crop marks go around the block, into the sheet margin where there is room
+    (Sheet.part_area).
+
+    Raises:
+        LayoutError: the component does not fit, naming by how many mm.
+    """
+    cx, cy, cw, ch = sheet.part_area(bleed)
+    _, reserve = sheet.mark_reserve(bleed)
+    aw, ah = cw - 2 * reserve - 2 * bleed, ch - 2 * reserve - 2 * bleed
+    gap = part_gap(bleed)
+    if comp.width > aw or comp.height > ah:
+        over_w, over_h = max(0.0, comp.width - aw), max(0.0, comp.height - ah)
+        raise LayoutError(
+            f"component {comp.name!r} ({fmt_mm(comp.width)} x {fmt_mm(comp.height)}) does not fit the printable "
+            f"area of {sheet.name} ({fmt_mm(aw)} x {fmt_mm(ah)} after margins, footer and crop marks) "
+            f"by {fmt_mm(max(over_w, over_h))}.",
+            field=comp.name, hint="make it smaller in the spec, or use a larger --paper (a3, tabloid)")
+    cols = max(1, int((aw + gap + 1e-9) // (comp.width + gap)))
+    rows = max(1, int((ah + gap + 1e-9) // (comp.height + gap)))
+    bw = cols * comp.width + (cols - 1) * gap
+    bh = rows * comp.height + (rows - 1) * gap
+    return Grid(cols, rows, cx + (cw - bw) / 2, cy + (ch - bh) / 2, comp.width + gap, comp.height + gap,
+                comp.width, comp.height)
 
 
 @dataclass(frozen=True)
@@ -71,7 +123,11 @@ class Packer:
         self.opts = opts
         # crop-mark room (past any bleed) and the bleed itself around a block, as grid_for reserves
         self.margin = sheet.mark_reserve(opts.bleed)[1] + opts.bleed
-        self.gap = max(sheet.gutter, 2 * opts.bleed)  # between parts of a block
+        self.gap = part_gap(opts.bleed)  # between parts of a block: butted, or their bleeds meet
+        # parts alone: their crop marks may run into the sheet margin; with a board piece on the
+        # sheets, the content area (a tiled piece's outline must print)
+        boards = any(components[i].board for i in self.only)
+        self.area = sheet.content_area if boards else sheet.part_area(opts.bleed)
         self.tilings: dict[int, Tiling] = {}
         self.spaces: list[_Space] = []
         # memos (issue 24): a deck fills hundreds of identical sheets, so the same free rectangles
@@ -193,7 +249,7 @@ class Packer:
     # -- the kit --------------------------------------------------------------------------------
     @property
     def sheet_area(self) -> Rect4:
-        return self.sheet.content_area
+        return self.area
 
     def _new_space(self) -> _Space:
         if not self.grow:
@@ -233,7 +289,7 @@ class Packer:
             elif kinds[item]:
                 self._place_kind(_Kind(item[0], item[1], item[2], tuple(kinds[item])))
         self._merge_sparse()
-        plans = [SheetPlan(_centred(s)) for s in self.spaces]
+        plans = [SheetPlan(_centred(s), self.sheet) for s in self.spaces]
         plans.sort(key=lambda p: p.main())
         return plans
 
@@ -327,22 +383,52 @@ def pack(components: Sequence[Component], sheet: Sheet, opts: ImposeOptions) -> 
     for kept, kept_sheet, kept_opts, plans, tilings in _PACKED:
         if (len(kept) == len(comps) and kept_opts == opts and kept_sheet == sheet
                 and all(a is b for a, b in zip(kept, comps))):
-            return [SheetPlan(list(p.blocks)) for p in plans], dict(tilings)
+            return [SheetPlan(list(p.blocks), p.sheet) for p in plans], dict(tilings)
     plans, tilings = _pack(comps, sheet, opts)
     _PACKED.insert(0, (comps, sheet, opts, plans, tilings))
     del _PACKED[_PACKED_KEEP:]
-    return [SheetPlan(list(p.blocks)) for p in plans], dict(tilings)
+    return [SheetPlan(list(p.blocks), p.sheet) for p in plans], dict(tilings)
+
+
+def paper_of(comp: Component) -> str:
+    """The paper a part is printed on, as the bill of materials gives it: "plain" for boards (glued
+    onto card), "card" for every other part (card stock)."""
+    return "plain" if comp.board else "card"
 
 
 def _pack(components: Sequence[Component], sheet: Sheet, opts: ImposeOptions) -> tuple[list[SheetPlan], dict[int, Tiling]]:
-    groups: dict[str, list[int]] = {"": []}
+    """Pack each group on sheets of its own: the standard game's parts, then each variant's; within
+    each, the parts of one paper (paper_of) apart from the others unless ``opts.mix_papers``."""
+    groups: dict[tuple[str, str], list[int]] = {}
     for i, comp in enumerate(components):
-        groups.setdefault(comp.variant, []).append(i)
+        groups.setdefault((comp.variant, "" if opts.mix_papers else paper_of(comp)), []).append(i)
     plans: list[SheetPlan] = []
     tilings: dict[int, Tiling] = {}
-    for indices in groups.values():
-        if indices:
-            packer = Packer(components, sheet, opts, indices)
+    for variant in dict.fromkeys(v for v, _ in sorted(groups, key=lambda g: g[0] != "")):
+        for (v, _), indices in groups.items():
+            if v != variant:
+                continue
+            packer = Packer(components, choose_footer([components[i] for i in indices], sheet, opts), opts, indices)
             plans += packer.pack()
             tilings.update(packer.tilings)
     return plans, tilings
+
+
+def choose_footer(components: Sequence[Component], sheet: Sheet, opts: ImposeOptions) -> Sheet:
+    """``sheet`` with its footer placed: as the sheet says, or for "auto" at the bottom unless the
+    footer turned along the left side prints the most numerous part on fewer sheets (e.g. 9 poker
+    cards a Letter sheet instead of 6). Sheets with a board piece keep the footer at the bottom."""
+    if sheet.footer != "auto":
+        return sheet
+    bottom = sheet.with_footer("bottom")
+    parts = [c for c in components if c.count]
+    if not parts or any(c.board for c in components):
+        return bottom
+    main = max(parts, key=lambda c: c.count)
+    side = sheet.with_footer("side")
+    try:
+        fewer = (math.ceil(main.count / grid_for(main, side, opts.bleed).per_page)
+                 < math.ceil(main.count / grid_for(main, bottom, opts.bleed).per_page))
+    except LayoutError:
+        return bottom
+    return side if fewer else bottom

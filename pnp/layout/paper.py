@@ -1,4 +1,16 @@
-"""Sheet templates (templates/sheets/<paper>.yaml): paper size, margin, gutter and crop-mark style."""
+"""Sheet templates (templates/sheets/<paper>.yaml): paper size, margin, gutter, footer and crop-mark style.
+
+The areas of a sheet (mm, page coordinates, y down):
+
+* ``printable``: inside the ``margin``, what a home printer prints (about 5 mm from each edge). Every
+  part's trim and bleed, every text and the footer stay inside it.
+* ``content_area``: the printable area less the footer band, at the bottom (FOOTER_BAND) or turned
+  along the left side (FOOTER_SIDE) when that holds more parts (pnp/layout/packing.py decides).
+* ``part_area(bleed)``: where blocks of parts go with their crop marks around them: the content area
+  grown into the margin by as much of the crop-mark reserve as the margin has room for, on every side
+  that borders the margin (not the footer's). Crop marks are waste, so they may print into the margin
+  (or be lost in the printer's unprintable edge); the trims stay inside the printable area.
+"""
 from __future__ import annotations
 
 import math
@@ -6,6 +18,7 @@ import os
 import stat
 from functools import lru_cache
 from pathlib import Path
+from typing import Literal
 
 from pydantic import BaseModel, ConfigDict
 
@@ -16,6 +29,8 @@ from ..inputs.specfields import Length, OptionalLength, SpecModel, load_yaml, va
 
 
 FOOTER_BAND = 13.0  # mm reserved at the bottom of the printable area for footer + scale bar
+FOOTER_SIDE = 6.0  # mm reserved along the left of the printable area when the footer is turned to the side
+FOOTERS = ("auto", "bottom", "side")
 
 
 class CropMarkStyle(SpecModel):
@@ -31,9 +46,14 @@ class Sheet(BaseModel):
     name: str
     width: Length
     height: Length
-    margin: OptionalLength = 10.0
+    margin: OptionalLength = 5.0
     gutter: OptionalLength = 3.0
+    footer: Literal["auto", "bottom", "side"] = "auto"
     crop_marks: CropMarkStyle = CropMarkStyle()
+
+    def with_footer(self, footer: str) -> "Sheet":
+        """This sheet with its footer at ``footer`` ("bottom" or "side")."""
+        return self if self.footer == footer else self.model_copy(update={"footer": footer})
 
     @property
     def printable(self) -> tuple[float, float, float, float]:
@@ -43,9 +63,24 @@ class Sheet(BaseModel):
 
     @property
     def content_area(self) -> tuple[float, float, float, float]:
-        """(x, y, w, h): the printable area less the footer band (FOOTER_BAND mm at the bottom)."""
+        """(x, y, w, h): the printable area less the footer band: FOOTER_BAND mm at the bottom, or
+        FOOTER_SIDE mm along the left when ``footer`` is "side" ("auto" is the bottom until packing
+        chooses)."""
         x, y, w, h = self.printable
+        if self.footer == "side":
+            return (x + FOOTER_SIDE, y, w - FOOTER_SIDE, h)
         return (x, y, w, h - FOOTER_BAND)
+
+    def part_area(self, bleed: float = 0.0) -> tuple[float, float, float, float]:
+        """(x, y, w, h): where the footprints of part blocks (trims, bleed and crop-mark reserve) go: the
+        content area grown into the margin by min(margin, crop-mark reserve) on the sides that border
+        the margin, so trims and bleed stay inside the printable area and marks may run into the margin."""
+        x, y, w, h = self.content_area
+        _, reserve = self.mark_reserve(bleed)
+        g = min(self.margin, reserve)
+        left = 0.0 if self.footer == "side" else g
+        bottom = g if self.footer == "side" else 0.0
+        return (x - left, y - g, w + left + g, h + g + bottom)
 
     def mark_reserve(self, bleed: float) -> tuple[float, float]:
         """(offset, reserve) in mm: crop marks start ``offset`` outside the trim (past any bleed) and
@@ -59,6 +94,13 @@ class Sheet(BaseModel):
         x, y, w, h = self.content_area
         _, reserve = self.mark_reserve(0.0)
         return (x + reserve, y + reserve, w - 2 * reserve, h - 2 * reserve)
+
+
+def part_gap(bleed: float) -> float:
+    """The gap in mm between neighbouring parts of one block: none without bleed (butted: neighbours
+    share a cut line, one cut for two edges), 2 x bleed with it (each part's bleed meets its
+    neighbour's)."""
+    return 2 * bleed
 
 
 def available_papers() -> list[str]:

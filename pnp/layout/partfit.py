@@ -21,9 +21,9 @@ NEAR = 0.25  # a length within 25 % of the part's size is taken as the one that 
 
 
 def room_for_parts(sheet: Sheet, bleed: float = 0.0) -> tuple[float, float]:
-    """(w, h) in mm a non-board part may take on ``sheet``: the content area less the crop-mark reserve
-    and bleed on each side (as pnp.layout.impose.grid_for computes it)."""
-    _, _, cw, ch = sheet.content_area
+    """(w, h) in mm a non-board part may take on ``sheet``: the part area (Sheet.part_area) less the
+    crop-mark reserve and bleed on each side (as pnp.layout.impose.grid_for computes it)."""
+    _, _, cw, ch = sheet.part_area(bleed)
     _, reserve = sheet.mark_reserve(bleed)
     return cw - 2 * reserve - 2 * bleed, ch - 2 * reserve - 2 * bleed
 

@@ -93,8 +93,10 @@ class BoardBlock:
 
 @dataclass
 class SheetPlan:
-    """One sheet of paper (its front; the back mirrors it): its blocks."""
+    """One sheet of paper (its front; the back mirrors it): its blocks, and the ``sheet`` (a
+    pnp.layout.paper.Sheet with its footer placed) they were packed on; None: the kit's sheet."""
     blocks: list
+    sheet: object = None
 
     def _areas(self) -> dict[int, float]:
         area: dict[int, float] = {}
