@@ -17,6 +17,7 @@ from ..core.findings import Finding
 from ..core.ir import Component
 from ..core.safepath import write_bytes
 from ..layout.impose import impose
+from ..layout.packing import paper_of
 from ..layout.options import ImposeOptions
 from ..render.writers import WRITERS, WriteJob
 from ..store.kitstore import KitStore
@@ -142,7 +143,7 @@ def _manifest(game: str, paper_name: str, total: int, components: list[Component
         "duplex": opts.duplex,
         "components": [
             {"name": c.name, "count": c.count, "trim_mm": [round(c.width, 3), round(c.height, 3)], "shape": c.shape,
-             "pages": list(pages)}
+             "paper": paper_of(c, opts), "pages": list(pages)}
             for c, pages in zip(components, plan_pages)],
         "board_fit": [{"status": f.status, "check": f.check} for f in fit],
         "files": [{"path": p.as_posix(), "bytes": (staging / p).stat().st_size, "sha256": _sha256(staging / p)}

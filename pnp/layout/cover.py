@@ -24,7 +24,7 @@ from ..core.ir import Component, Line, Page, Text
 from ..core.units import MM_PER_PT, fmt_mm
 from . import marks
 from .options import ImposeOptions
-from .packing import pack
+from .packing import pack, paper_of
 from .paper import Sheet
 from .tiling import JOIN_INSTRUCTIONS, piece_grid
 
@@ -36,6 +36,9 @@ SOURCE_PT, SOURCE_LEAD = 6.5, 2.9   # the rules-source note at the foot of the l
 GREY, INK, RULE_LINE = "#555555", "#000000", "#b0b0b0"
 BOM_COLUMNS = (0.0, 27.0, 38.0, 72.0, 88.0, 124.0)  # mm from the left edge: component .. what it is
 CARD_STOCK, PLAIN_PAPER = "200\u2013300 g/m\u00b2", "80\u2013120 g/m\u00b2"
+FOLD_PAPER = "120\u2013160 g/m\u00b2"
+PAPER_TEXT = {"card": f"card stock {CARD_STOCK}", "plain": f"plain {PLAIN_PAPER}, glued onto card",
+              "fold": f"paper {FOLD_PAPER}, folded and glued"}  # by pnp.layout.packing.paper_of
 
 
 def plural(comps: Sequence[Component]) -> str:
@@ -143,11 +146,12 @@ class KitCover:
                 if opts.duplex == "fold" else
                 f"print them on card stock ({CARD_STOCK})" + (
                     "." if opts.duplex != "none" else ", or print them with fold-over or two-sided backs.")))
-        parts, boards = (plural([c for c in comps if c.board == b]) for b in (False, True))
+        parts, boards, folded = (plural([c for c in comps if paper_of(c, opts) == p]) for p in ("card", "plain", "fold"))
         paper = [f"card stock ({CARD_STOCK}) for the {parts}"] if parts else []
+        paper += [f"paper of {FOLD_PAPER} for the {folded}, folded and glued"] if folded else []
         paper += [f"plain paper ({PLAIN_PAPER}) for the {boards}, glued onto card or thin board"] if boards else []
-        out.append("Paper: " + "; ".join(paper) + ". No card stock? Glue the printed sheet onto thin card "
-                   "before cutting.")
+        out.append("Paper (each sheet holds parts of one paper): " + "; ".join(paper) + "." + (
+            " No card stock? Glue the printed sheet onto thin card before cutting." if parts else ""))
         out.append("Cut on the crop marks: the short lines outside each part, in line with its edges.")
         round_parts = plural([c for c in comps if c.shape == "circle"])
         if round_parts:
@@ -189,7 +193,8 @@ class KitCover:
         x, y, w, _ = sheet.content_area
         credit = credit_line(info.designer, info.year)
         credit += "".join(f" \u00b7 {c}" for c in info.credits)
-        sides = "one-sided" if opts.duplex == "none" else f"two-sided (flip on the {opts.duplex} edge)"
+        sides = {"none": "one-sided", "fold": "one-sided (fold-over backs)"}.get(
+            opts.duplex, f"two-sided (flip on the {opts.duplex} edge)")
         bleed = f", bleed {fmt_mm(opts.bleed)}" if opts.bleed > 0 else ""
         items: list = [Text(x, y + 8, title_line(info.title), size_pt=20, bold=True),
                        Text(x, y + 14.5, credit, size_pt=11),
@@ -214,7 +219,7 @@ class KitCover:
         for comp, numbers in zip(self.components, plan):
             size = (f"diameter {fmt_mm(comp.width)}" if comp.shape == "circle"
                     else f"{fmt_mm(comp.width)} x {fmt_mm(comp.height)}")
-            paper = f"plain {PLAIN_PAPER}, glued onto card" if comp.board else f"card stock {CARD_STOCK}"
+            paper = PAPER_TEXT[paper_of(comp, self.opts)]
             cells = (comp.name, str(comp.count), size, marks.page_ranges(numbers), paper, comp.note)
             wrapped = [wrap(value, SMALL_PT, cw) or [""] for value, cw in zip(cells, widths)]
             for k in range(max(len(lines) for lines in wrapped)):

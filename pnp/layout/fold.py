@@ -13,7 +13,10 @@ instead of 3 on A4). Each back is drawn so that it reads upright when the part, 
 turned over like a book page: with a vertical fold and the part upright the back is drawn as it is;
 about a horizontal line it is turned a half turn; a part on its side has its back turned the other
 way round (FoldSheet.back_face). The parts are packed into the front half with pnp/layout/packing.py (grids, crop marks on the
-three outer sides, nothing on the fold side); fronts and backs are one gutter apart across the line.
+three outer sides, nothing on the fold side). Parts of a block are butted, as on every sheet; the
+trims next to the fold lie FOLD_GAP from the line (or the bleed, when larger), and the backs there
+carry their artwork FOLD_PAST beyond the line, so a fold or a cut that strays shows artwork, not a
+white sliver. Printed on one side of thin paper (pnp.layout.cover.FOLD_PAPER), folded and glued.
 
 Parts without a printed back keep their normal layout on sheets of their own, and boards are never
 folded.
@@ -28,10 +31,12 @@ from ..core.ir import Component, Drawing, Group
 from ..core.units import fmt_mm
 from .options import ImposeOptions
 from .packing import Packer, SheetPlan
-from .paper import Sheet
+from .paper import Sheet, part_gap
 
 Rect4 = tuple[float, float, float, float]
 EPS = 1e-9
+FOLD_GAP = 2.0   # mm from the fold line to the nearest trims (fronts on one side, backs on the other)
+FOLD_PAST = 2.0  # mm the artwork of a back next to the fold runs past the fold line
 
 
 def folds(comp: Component) -> bool:
@@ -48,6 +53,7 @@ class FoldSheet(SheetPlan):
     axis: str = "x"
     line: float = 0.0
     turned: frozenset = frozenset()
+    reach: float = FOLD_GAP  # see gap
 
     def size(self, index: int, comp: Component) -> tuple[float, float]:
         """Width and height of the component's trim as laid on this sheet (mm)."""
@@ -68,6 +74,23 @@ class FoldSheet(SheetPlan):
     def mirror_rect(self, rect: Rect4) -> Rect4:
         x, y, w, h = rect
         return (*self.mirror(x, y, w, h), w, h)
+
+    @property
+    def gap(self) -> float:
+        """mm from the fold line to the trims next to it (FOLD_GAP, or the bleed when larger)."""
+        return self.reach
+
+    def next_to_fold(self, x: float, y: float, w: float, h: float) -> bool:
+        """Whether the back whose trim is (x, y, w, h) is next to the fold line (its edge ``gap`` from it)."""
+        edge = x if self.axis == "x" else y
+        return abs(edge - self.line - self.gap) < 1e-6
+
+    def back_clip(self, w: float, h: float, bleed: float, reach: float) -> Rect4:
+        """The clip of a back next to the fold (part coordinates, trim w x h as laid): ``bleed`` on the
+        outer sides, ``reach`` towards the fold line (backs lie right of or below it)."""
+        if self.axis == "x":
+            return (-reach, -bleed, w + bleed + reach, h + 2 * bleed)
+        return (-bleed, -reach, w + 2 * bleed, h + bleed + reach)
 
     def outer_sides(self, back: bool) -> str:
         """The sides of a block that get crop marks ("t", "b", "l", "r"): all but the one facing the fold."""
@@ -96,7 +119,7 @@ def _half(sheet: Sheet, opts: ImposeOptions, axis: str) -> tuple[float, Rect4]:
     inside the content area."""
     cx, cy, cw, ch = sheet.content_area
     m = sheet.mark_reserve(opts.bleed)[1] + opts.bleed
-    d = max(sheet.gutter, 2 * opts.bleed) / 2   # trim to fold line: half the gap between parts
+    d = fold_gap(opts)   # trim to fold line
     if axis == "x":
         line = sheet.width / 2
         lo = max(cx, 2 * line - (cx + cw))
@@ -126,7 +149,7 @@ def _only(components: Sequence[Component], keep) -> list[Component]:
 def _count(w: float, h: float, sheet: Sheet, opts: ImposeOptions, axis: str) -> int:
     _, (_, _, aw, ah) = _half(sheet, opts, axis)
     m = sheet.mark_reserve(opts.bleed)[1] + opts.bleed
-    g = max(sheet.gutter, 2 * opts.bleed)
+    g = part_gap(opts.bleed)
     cols = int((aw - 2 * m + g + EPS) // (w + g))
     rows = int((ah - 2 * m + g + EPS) // (h + g))
     return max(0, cols) * max(0, rows)
@@ -136,6 +159,19 @@ def _turn(comp: Component, sheet: Sheet, opts: ImposeOptions, axis: str) -> bool
     """Whether ``comp`` goes on its side with the fold along ``axis``: when more fit that way."""
     return (comp.shape != "circle" and
             _count(comp.height, comp.width, sheet, opts, axis) > _count(comp.width, comp.height, sheet, opts, axis))
+
+
+def _to_fold(plan: SheetPlan, axis: str, edge: float) -> SheetPlan:
+    """The front half's blocks moved along the fold axis (packing centred them) so that the trims
+    nearest the fold line end at ``edge``, FOLD_GAP from it."""
+    far = max((b.trim[0] + b.trim[2]) if axis == "x" else (b.trim[1] + b.trim[3]) for b in plan.blocks)
+    d = edge - far
+    return SheetPlan([replace(b, x=b.x + d) if axis == "x" else replace(b, y=b.y + d) for b in plan.blocks])
+
+
+def fold_gap(opts: ImposeOptions) -> float:
+    """mm from the fold line to the trims next to it: FOLD_GAP, or the bleed when that is larger."""
+    return max(FOLD_GAP, opts.bleed)
 
 
 def capacity(comp: Component, sheet: Sheet, opts: ImposeOptions, axis: str) -> int:
@@ -168,8 +204,8 @@ def pack_folded(components: Sequence[Component], sheet: Sheet, opts: ImposeOptio
         turned = frozenset(i for i, c in enumerate(components) if folds(c) and _turn(c, sheet, opts, axis))
         laid = [replace(c, width=c.height, height=c.width) if i in turned else c
                 for i, c in enumerate(_only(components, folds))]
-        plans = _HalfPacker(laid, sheet, opts, area).pack()
-        sheets = [FoldSheet(p.blocks, axis, line, turned) for p in plans]
+        plans = [_to_fold(p, axis, line - fold_gap(opts)) for p in _HalfPacker(laid, sheet, opts, area).pack()]
+        sheets = [FoldSheet(p.blocks, None, axis, line, turned, fold_gap(opts)) for p in plans]
         if best is None or len(sheets) < len(best):
             best = sheets
     return best

@@ -17,7 +17,7 @@ from ..core.units import fmt_mm
 from . import marks
 from .bleed import extend_for_bleed
 from .cover import BomCover, Cover
-from .fold import FoldSheet, folds, pack_folded
+from .fold import FOLD_PAST, FoldSheet, folds, pack_folded
 from .options import ImposeOptions
 from .packing import BoardBlock, Grid, PartBlock, SheetPlan, grid_for, pack
 from .paper import Sheet
@@ -189,7 +189,8 @@ def _folded(plan: FoldSheet, components: Sequence[Component], sheet: Sheet, opts
     b = opts.bleed
     offset, _ = sheet.mark_reserve(b)
     cm = sheet.crop_marks
-    backs: dict[int, Drawing] = {}
+    backs: dict[tuple[int, bool], Drawing] = {}
+    reach = plan.gap + FOLD_PAST  # a back next to the fold: its artwork runs this far past its trim, over the line
     items: list = []
     placements: list = []
     trims: list = []
@@ -199,12 +200,16 @@ def _folded(plan: FoldSheet, components: Sequence[Component], sheet: Sheet, opts
             comp = components[ci]
             w, h = plan.size(ci, comp)
             laid = replace(comp, width=w, height=h)
-            if ci not in backs:
-                backs[ci] = plan.back_face(extend_for_bleed(comp.back, comp.width, comp.height, b), ci, comp)
+            bx, by = plan.mirror(x, y, w, h)
+            inner = plan.next_to_fold(bx, by, w, h)
+            if (ci, inner) not in backs:
+                backs[ci, inner] = plan.back_face(extend_for_bleed(comp.back, comp.width, comp.height,
+                                                                   max(b, reach) if inner else b), ci, comp)
             face = plan.front_face(extend_for_bleed(comp.fronts[k // comp.copies], comp.width, comp.height, b), ci,
                                    comp)
-            for back, (px, py), drawing in ((False, (x, y), face), (True, plan.mirror(x, y, w, h), backs[ci])):
-                items.append(_place(drawing, px, py, laid, b))
+            for back, (px, py), drawing in ((False, (x, y), face), (True, (bx, by), backs[ci, inner])):
+                clip = plan.back_clip(w, h, b, reach) if back and inner else None
+                items.append(_place(drawing, px, py, laid, b, clip=clip))
                 placements.append((comp.name, px, py, w, h, comp.shape))
                 cuts[back][0].update((px, px + block.w))
                 cuts[back][1].update((py, py + block.h))
@@ -254,10 +259,12 @@ def _back(plan: SheetPlan, components: Sequence[Component], sheet: Sheet, opts: 
                 bleed_box=_grow(trim, b) if b > 0 else None, placements=tuple(placements), side="back")
 
 
-def _place(drawing: Drawing, x: float, y: float, comp: Component, bleed: float, key: str | None = None) -> Group:
-    """The drawing at (x, y), clipped to trim + bleed. Round parts get a grey cut circle at the trim,
-    drawn last and heavier than any decorative ring near the edge, because crop marks can only show
-    their bounding square. ``key``: the reuse key of a face that repeats in the kit (pnp.core.ir.Group)."""
+def _place(drawing: Drawing, x: float, y: float, comp: Component, bleed: float, key: str | None = None,
+           clip: tuple[float, float, float, float] | None = None) -> Group:
+    """The drawing at (x, y), clipped to trim + bleed (or to ``clip``, in the part's coordinates).
+    Round parts get a grey cut circle at the trim, drawn last and heavier than any decorative ring
+    near the edge, because crop marks can only show their bounding square. ``key``: the reuse key of
+    a face that repeats in the kit (pnp.core.ir.Group)."""
     children = tuple(drawing)
     if comp.shape == "circle":
         children += (Circle(comp.width / 2, comp.height / 2, comp.width / 2, fill=None, stroke=CUT_GUIDE,
@@ -265,4 +272,5 @@ def _place(drawing: Drawing, x: float, y: float, comp: Component, bleed: float, 
     elif comp.shape == "rounded":
         children += (Rect(0, 0, comp.width, comp.height, fill=None, stroke=CUT_GUIDE, stroke_width=CUT_GUIDE_WIDTH,
                           r=comp.radius),)
-    return Group(children, dx=x, dy=y, clip=(-bleed, -bleed, comp.width + 2 * bleed, comp.height + 2 * bleed), key=key)
+    clip = clip or (-bleed, -bleed, comp.width + 2 * bleed, comp.height + 2 * bleed)
+    return Group(children, dx=x, dy=y, clip=clip, key=key)

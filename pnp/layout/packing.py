@@ -390,10 +390,15 @@ def pack(components: Sequence[Component], sheet: Sheet, opts: ImposeOptions) -> 
     return [SheetPlan(list(p.blocks), p.sheet) for p in plans], dict(tilings)
 
 
-def paper_of(comp: Component) -> str:
+def paper_of(comp: Component, opts: ImposeOptions | None = None) -> str:
     """The paper a part is printed on, as the bill of materials gives it: "plain" for boards (glued
-    onto card), "card" for every other part (card stock)."""
-    return "plain" if comp.board else "card"
+    onto card), "fold" for parts with fold-over backs (``opts.duplex`` "fold": thin paper, folded and
+    glued), "card" for every other part (card stock)."""
+    if comp.board:
+        return "plain"
+    if opts is not None and opts.duplex == "fold" and comp.back is not None:
+        return "fold"
+    return "card"
 
 
 def _pack(components: Sequence[Component], sheet: Sheet, opts: ImposeOptions) -> tuple[list[SheetPlan], dict[int, Tiling]]:
