@@ -37,7 +37,7 @@ from .build.execute import execute_target
 from .build.plan import DEFAULT_FORMATS, Request, context, load_paper, load_target, plan
 from .layout.options import DUPLEX_MODES, ImposeOptions
 from .layout.paper import available_papers
-from .render.writers import WRITERS
+from .render.writers import SVG_TEXT_MODES, WRITERS
 from .core.plaintext import plain
 from .core.units import fmt_mm, parse_length
 
@@ -205,6 +205,8 @@ OUT_HELP = "Output folder (created if missing); kits go to OUT/<game>/."
 QUIET_HELP = "Print nothing but errors (also accepted before the command: pnp -q build)."
 SERVICE_NAMES = "tgc, mpc, drivethru, printerstudio, or custom:DPI,BLEED,SAFE (e.g. custom:300,3mm,3mm)"
 WORDS_HELP = "Shorthand for --set words=FILE: a NetMatch word list (.txt, .csv, .tsv, .xlsx, .ods)."
+SVG_TEXT_HELP = ("SVG pages: text as 'text' (the font embedded with @font-face, for browsers) or 'outlines' "
+                 "(glyph paths, for programs that ignore @font-face, such as Inkscape).")
 
 
 @app.command()
@@ -221,6 +223,7 @@ def build(
     tts_url: Optional[str] = typer.Option(None, "--tts-url", help="--format tts: base URL where you host the images "
                                                                  "(default: file:/// paths on this computer)."),
     service: Optional[str] = typer.Option(None, "--service", help="--format pod: " + SERVICE_NAMES + "."),
+    svg_text: str = typer.Option("text", "--svg-text", help=SVG_TEXT_HELP),
     cutter: Optional[str] = typer.Option(None, "--cutter", help="Print-then-cut: silhouette (registration marks on "
                                                                  "every sheet and in the cutter SVG), or cricut (one "
                                                                  "Print Then Cut image and cut SVG per sheet)."),
@@ -230,10 +233,22 @@ def build(
     before any is written."""
     STATE["quiet"] |= quiet
     with _guard():
-        settings = _destination_settings(tts_url, service)
+        settings = {**_destination_settings(tts_url, service), **_svg_settings(svg_text)}
         request = _with_cutter(_request(paper, fmt, sets, words, _options(bleed, duplex, back_offset), settings), cutter)
         out = _out(out_dir)
         _run(plan(_targets(games), request), out)
+
+
+def _svg_settings(svg_text: str) -> dict:
+    """Writer settings of ``--svg-text`` (checked here): {} for the default, so output is unchanged.
+
+    Raises:
+        PnpError: a value other than text or outlines (field --svg-text).
+    """
+    if svg_text not in SVG_TEXT_MODES:
+        raise PnpError(f"--svg-text {svg_text!r} is not one of {', '.join(SVG_TEXT_MODES)}.", field="--svg-text",
+                       hint="write --svg-text outlines for Inkscape, or leave it out")
+    return {} if svg_text == "text" else {"svg_text": svg_text}
 
 
 def _destination_settings(tts_url: str | None, service: str | None) -> dict:
@@ -330,6 +345,7 @@ def watch(
     serve: bool = typer.Option(False, "--serve", help="Also show the kits on a local web page (127.0.0.1) that reloads "
                                                       "after every rebuild; its address is printed."),
     port: int = typer.Option(8765, "--port", help="Port of the --serve page (0: any free port)."),
+    svg_text: str = typer.Option("text", "--svg-text", help=SVG_TEXT_HELP),
     quiet: bool = typer.Option(False, "--quiet", "-q", help=QUIET_HELP),
 ) -> None:
     """Build, then rebuild whenever a spec, word list, rules text or sheet template it used changes.
@@ -340,7 +356,7 @@ def watch(
         if not 50 <= debounce <= 10_000:
             raise PnpError(f"--debounce {debounce} ms is outside 50..10000.", field="--debounce")
         formats = fmt + (["svg"] if serve else [])  # the page shows the SVG pages
-        request = _request(paper, formats, sets, words)
+        request = _request(paper, formats, sets, words, settings=_svg_settings(svg_text))
         code = watch_kits(_targets(games), request, _out(out_dir), debounce,
                           say=lambda text: typer.echo(plain(text)), quiet=STATE["quiet"],
                           serve_port=port if serve else None)

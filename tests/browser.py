@@ -11,7 +11,10 @@ carries itself (``@font-face`` with a data: URL) are drawn as themselves.
     require_chromium("this test compares ...")   # in a test: skip (or fail in CI) with a clear reason
     render_svg_png("page.svg", "page.png", 800, 600)
 
-Without Chromium the browser tests skip and the summary says why; with PNP_REQUIRE_BROWSER=1 in the
+Inkscape (``apt-get install -y inkscape``, GPL, for tests only) exports an SVG page to PNG the same
+way, with the same fontconfig set-up (``inkscape_png``; ``require_inkscape``).
+
+Without Chromium (or Inkscape) the browser tests skip and the summary says why; with PNP_REQUIRE_BROWSER=1 in the
 environment (``.ci/run`` sets it) they fail instead, so CI never passes without having run them.
 
 How the SVG is shown (``mode``):
@@ -110,17 +113,60 @@ def require_chromium(what: str) -> None:
     Raises:
         pytest's Skipped or Failed outcome when Chromium cannot run.
     """
+    _require("headless Chromium", chromium_available(), INSTALL, what)
+
+
+def _require(tool: str, reason: str | None, install: str, what: str) -> None:
+    """Return when ``reason`` is None; else skip naming ``tool``, why it cannot run, how to install
+    it and ``what`` the test checks, or fail instead with PNP_REQUIRE_BROWSER=1."""
     import pytest
 
-    reason = chromium_available()
     if reason is None:
         return
     test = os.environ.get("PYTEST_CURRENT_TEST", "this test").split(" ")[0]  # the summary shows browser.py's line
-    message = (f"{test} needs headless Chromium, which is not installed or cannot run here ({reason}). "
-               f"Install it with 'sudo {INSTALL}' (Debian, Ubuntu) to run this test; it {what}")
+    message = (f"{test} needs {tool}, which is not installed or cannot run here ({reason}). "
+               f"Install it with 'sudo {install}' (Debian, Ubuntu) to run this test; it {what}")
     if os.environ.get(REQUIRE_ENV, "") not in ("", "0"):
         pytest.fail(f"{REQUIRE_ENV} is set, so this browser test must run: {message}", pytrace=False)
     pytest.skip(message)
+
+
+INKSCAPE = "inkscape"
+INKSCAPE_INSTALL = "apt-get install -y inkscape"
+
+
+def inkscape_available() -> str | None:
+    """None when Inkscape (1.x, the command-line export) can be run here, else the reason it cannot."""
+    exe = shutil.which(INKSCAPE)
+    if exe is None:
+        return f"there is no {INKSCAPE} on PATH"
+    try:
+        out = subprocess.run([exe, "--version"], capture_output=True, text=True, timeout=120, stdin=subprocess.DEVNULL)
+    except (OSError, subprocess.TimeoutExpired) as exc:
+        return f"{exe} --version failed: {exc}"
+    if out.returncode != 0 or not out.stdout.startswith("Inkscape 1."):
+        return f"{exe} --version gave {(out.stdout or out.stderr).strip()[:200]!r}, not Inkscape 1.x"
+    return None
+
+
+def require_inkscape(what: str) -> None:
+    """As require_chromium, for Inkscape (GPL; used by the tests only, never by pnp)."""
+    _require("Inkscape", inkscape_available(), INKSCAPE_INSTALL, what)
+
+
+def inkscape_png(svg: Path, png: Path, dpi: int, workdir: Path, font_dirs: Iterable[str | Path] = ()) -> None:
+    """Export ``svg``'s page to ``png`` at ``dpi`` with Inkscape seeing only the fonts in ``font_dirs``
+    (fontconfig_env), as on a machine without Noto Sans.
+
+    Raises:
+        RuntimeError: Inkscape failed or wrote no file (its output in the message).
+    """
+    env = fontconfig_env(workdir, font_dirs)
+    out = subprocess.run([shutil.which(INKSCAPE) or INKSCAPE, str(svg), "--export-type=png", f"--export-dpi={dpi}",
+                          f"--export-filename={png}"], capture_output=True, text=True, timeout=300, env=env,
+                         stdin=subprocess.DEVNULL, cwd=workdir)
+    if out.returncode != 0 or not png.is_file():
+        raise RuntimeError(f"inkscape failed ({out.returncode}): {(out.stderr or out.stdout).strip()[-400:]}")
 
 
 def fontconfig_env(workdir: Path, font_dirs: Iterable[str | Path] = ()) -> dict[str, str]:

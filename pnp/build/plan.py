@@ -60,7 +60,7 @@ def load_paper(name_or_path: str) -> Paper:
 class Request:
     """What to build, typed: ``paper``, output ``formats`` (registered writer names), imposition
     ``opts``, ``overrides`` (input name -> file, from ``--set NAME=FILE``), writer ``settings``
-    (e.g. dpi) and ``full`` (validate: also the slow analyses and the board-fit report for every
+    (e.g. ``dpi``; ``svg_text``: "outlines" for ``--svg-text outlines``, absent for the default) and ``full`` (validate: also the slow analyses and the board-fit report for every
     standard paper)."""
     paper: Paper
     formats: tuple[str, ...] = DEFAULT_FORMATS

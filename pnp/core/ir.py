@@ -145,6 +145,9 @@ class Component:
         variant: "" for the standard game, else the name of the optional extra that alone uses this
             part: a rules variant ("square variant") or an aid the game can do without ("setup
             sheet"). Its parts are printed on pages of their own.
+        titles: optional, one title per front (a NetMatch card's word, a data-driven card's name
+            column), for outputs that name each part (Tabletop Simulator's Nickname); () when the
+            game gives none. Drawing never reads it.
     """
     name: str
     width: float
@@ -157,6 +160,7 @@ class Component:
     note: str = ""
     variant: str = ""
     radius: float = 0.0
+    titles: tuple[str, ...] = ()
 
     @property
     def cut_shape(self) -> str:

@@ -202,9 +202,23 @@ def _copies(comp: ComponentSpec, row: Row | None, table: Table | None) -> int:
     return n
 
 
+TITLE_COLUMNS = ("name", "title")
+"""Column keys that title a card (Tabletop Simulator's Nickname), in order of preference; else the first column."""
+
+
+def title_column(table: Table | None) -> str | None:
+    """The key of the column whose cell titles each row's part: ``name``, else ``title`` (any case),
+    else the first column; None without a table."""
+    if table is None:
+        return None
+    keys = [key(h) for h in table.headers if key(h)]
+    return next((k for k in TITLE_COLUMNS if k in keys), keys[0] if keys else None)
+
+
 def build_components(spec: CustomSpec, ctx: KitContext, lines: dict) -> list[Component]:
     """The kit's Components, in spec order: fronts drawn from every row (repeated for its copies),
-    sizes in mm; a component whose rows have different backs becomes one Component per back.
+    sizes in mm, each front titled by its row's cell in title_column() (``Component.titles``); a
+    component whose rows have different backs becomes one Component per back.
 
     Raises:
         SpecError, DataError: as ready(); a text that does not fit its box, a colour cell that is not a
@@ -216,10 +230,13 @@ def build_components(spec: CustomSpec, ctx: KitContext, lines: dict) -> list[Com
         comp = r.spec
         w, h = comp.size
         groups: dict[tuple | None, list] = {}
+        titles: dict[tuple | None, list[str]] = {}
+        col = title_column(r.table)
         for row, n, (fpath, bpath) in zip(r.rows, r.copies, r.paths):
             front = r.faces[fpath].draw(row)
             back = r.faces[bpath].draw(row) if bpath is not None else None
             groups.setdefault(back, []).extend([front] * n)
+            titles.setdefault(back, []).extend([row.values.get(col, "").strip() if row and col else ""] * n)
         if len(groups) > MAX_BACKS:
             raise SpecError(f"component {comp.name!r} has {len(groups)} different backs (limit {MAX_BACKS}).",
                             file=ctx.spec_path, line=r.line, field="back",
@@ -228,5 +245,6 @@ def build_components(spec: CustomSpec, ctx: KitContext, lines: dict) -> list[Com
             name = comp.name if len(groups) == 1 else f"{comp.name} (back {i} of {len(groups)})"
             if fronts:
                 out.append(Component(name, w, h, fronts, 1, back, comp.shape, comp.board, comp.note,
-                                     radius=comp.radius if comp.shape == "rounded" else 0.0))
+                                     radius=comp.radius if comp.shape == "rounded" else 0.0,
+                                     titles=tuple(titles[back]) if col else ()))
     return out

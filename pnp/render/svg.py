@@ -40,7 +40,7 @@ def _n(v: float) -> str:
 
 
 def page_to_svg(page: Page, title: str = "", desc: str = "", outline_text: bool = False,
-                cache: Path | None = None) -> str:
+                cache: Path | None = None, reuse: bool | None = None) -> str:
     """Serialise one Page as an SVG document (a string), with ``<title>`` and ``<desc>`` when given.
 
     Text travels with the page, so a viewer without Noto Sans draws the same letters: one ``<style>``
@@ -48,7 +48,10 @@ def page_to_svg(page: Page, title: str = "", desc: str = "", outline_text: bool 
     gets an ``@font-face`` per shipped chunk its characters touch, each with its ``unicode-range``
     (pnp.render.fontchunks; no subsetting); a registered font, or a built-in face whose installed
     file is not the one the chunks were made from, one ``@font-face`` with a subset of BASE_CHARS plus
-    the characters set in it (pnp.render.fontcache). With ``outline_text`` (cutter SVGs) text becomes glyph outlines (``<path>``) instead.
+    the characters set in it (pnp.render.fontcache). With ``outline_text`` (cutter SVGs, and page
+    SVGs built with ``--svg-text outlines``) text becomes glyph outlines (``<path>``) instead, and
+    no ``@font-face`` is written. ``reuse``: keyed groups written once in ``<defs>`` and placed with
+    ``<use>`` (default: when text is not outlined, as cutter SVGs draw every group in place).
     ``cache`` is the folder of font subsets kept between builds (pnp.render.fontcache), or None.
 
     Raises:
@@ -59,7 +62,7 @@ def page_to_svg(page: Page, title: str = "", desc: str = "", outline_text: bool 
     dwg.attribs["xmlns:inkscape"] = INKSCAPE_NS
     if title or desc:
         dwg.set_desc(title=title or None, desc=desc or None)
-    renderer = SvgRenderer(dwg, outline_text)
+    renderer = SvgRenderer(dwg, outline_text, not outline_text if reuse is None else reuse)
     renderer.draw_all(page.items)
     if renderer.chars or renderer.faces:
         dwg.attribs["text-rendering"] = "geometricPrecision"  # no rounding of glyph advances to pixels
@@ -79,13 +82,16 @@ def page_to_svg(page: Page, title: str = "", desc: str = "", outline_text: bool 
     return ElementTree.tostring(dwg.get_xml(), encoding="unicode")
 
 
-def svg_text(page: Page, title: str = "", desc: str = "", cut: bool = False, cache: Path | None = None) -> str:
+def svg_text(page: Page, title: str = "", desc: str = "", cut: bool = False, cache: Path | None = None,
+             outlines: bool = False) -> str:
     """The text of an SVG file (XML declaration and document) for one Page: as write_svg writes it,
-    or with ``cut`` as write_cut_svg does. ``cache`` as in page_to_svg."""
+    or with ``cut`` as write_cut_svg does; ``outlines``: a page SVG with its text as glyph outlines
+    (keyed groups still placed with ``<use>``). ``cache`` as in page_to_svg."""
     if cut:
         from dataclasses import replace
         page = replace(page, items=(Group(page.items, layer="art"), Group(cut_outlines(page), layer="cut")))
-    return '<?xml version="1.0" encoding="utf-8" ?>\n' + page_to_svg(page, title, desc, outline_text=cut, cache=cache)
+    return '<?xml version="1.0" encoding="utf-8" ?>\n' + page_to_svg(page, title, desc, outline_text=cut or outlines,
+                                                                     cache=cache, reuse=not cut)
 
 
 def write_svg(page: Page, path: Path, title: str = "", desc: str = "") -> None:
@@ -172,11 +178,12 @@ def _stroked(el, stroke, width):
 class SvgRenderer(Renderer):
     """Draws IR shapes as svgwrite elements into ``dwg`` (one method per shape; see base.Renderer)."""
 
-    def __init__(self, dwg, outline_text: bool = False) -> None:
+    def __init__(self, dwg, outline_text: bool = False, reuse: bool = True) -> None:
         self.dwg = dwg
         self.parent = dwg
         self.clips = 0
         self.outline_text = outline_text
+        self.reuse = reuse              # keyed groups into <defs>, placed with <use>
         self.chars: set[str] = set()   # characters drawn as Noto Sans text (for the embedded font subset)
         self.faces: dict[str, set[str]] = {}  # every other face used -> its characters
         self.images: dict[str, str] = {}  # image sha256 -> id of its <image> in <defs>
@@ -206,7 +213,7 @@ class SvgRenderer(Renderer):
 
     def group(self, s: Group) -> None:
         dwg = self.dwg
-        if s.key is not None and not s.layer and not self.outline_text:
+        if s.key is not None and not s.layer and self.reuse:
             ref = self.uses.get(s.key)
             if ref is None:
                 ref = self.uses[s.key] = f"u{len(self.uses) + 1}"
@@ -270,7 +277,7 @@ class SvgRenderer(Renderer):
         transform = f"translate({_n(t.x)},{_n(t.y)})"
         if t.rotate:
             transform += f" rotate({_n(t.rotate)})"
-        if self.outline_text:  # glyph outlines in the text's own frame: cutter software never swaps a font
+        if self.outline_text:  # glyph outlines in the text's own frame: no program can swap the font
             el = dwg.path(d=text_outline_path(t.text, t.size_pt, 0.0, 0.0, t.anchor, t.valign, font=t.font),
                           fill=t.fill)
             attribs = el.attribs

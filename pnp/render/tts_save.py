@@ -11,10 +11,18 @@ TTS's "Saved Objects" folder:
   face (the back) in its last slot, as TTS's sheet templates do, so the deck looks the same with
   BackIsHidden turned off. Each card in ``ContainedObjects`` has ``CardID`` = key x 100 + slot
   (TTS reads the sheet from the hundreds), and ``DeckIDs`` lists them in order;
-- boards become ``Custom_Board`` (``CustomImage.ImageURL``; TTS sizes a board from its image);
+- boards become locked ``Custom_Tile`` objects of type 0 (box) that keep their image's aspect
+  (``Stretch`` false), so they are scaled by the same rule as every tile (a ``Custom_Board`` is
+  sized from its image's pixels, which says nothing of its size in mm);
 - round parts become ``Custom_Tile`` objects of type 2 (circle), one per physical part, gathered in
   a ``Bag`` per component; a single rectangular part (a reference card) is a ``Custom_Tile`` of type
   0 (box) that keeps its image's aspect (``Stretch`` false).
+
+Each card's ``Nickname`` is its title (``Component.titles``: a NetMatch word, a data-driven card's
+name column), else "<component> N". Every object's ``Transform`` scale is its trim height in mm over
+the height TTS gives that kind of object at scale 1 (CARD_NATIVE_MM, TILE_NATIVE_MM; the width
+follows the image's aspect), so parts keep their physical sizes relative to each other; objects are
+laid out in a row along x, each at its width in TTS units (about an inch) plus a gap.
 
 Image URLs are ``file:///`` absolute paths to the files under OUT/<game>/tts (they stay valid when a
 later build replaces the kit) or ``<base>/<file name>`` with ``settings['tts_url']`` for images the
@@ -43,7 +51,18 @@ MAX_DPI = 300.0
 CARDS_PER_SHEET = MAX_COLUMNS * MAX_ROWS          # BackIsHidden: every slot may hold a card
 TILE_TYPE = {"box": 0, "hex": 1, "circle": 2, "rounded": 3}  # CustomTile.Type
 TILE_THICKNESS = 0.1                               # TTS units (about an inch): a card-stock counter
-SPACING = 4.0                                      # TTS units between objects laid out in a row
+GAP = 1.0                                          # TTS units between objects laid out in a row
+MM_PER_UNIT = 25.4                                 # a TTS unit is "about an inch" (TTS Knowledge Base, Custom Tile)
+# The height (z extent) of an object at Transform scale 1, its width following the image's aspect.
+# TTS documents no size for custom objects; these are the sizes measured by F. Liu's tts-tools
+# (github.com/frankieliu/tts-tools, docs/TTS_SCALING_SOLVED.md: "For Cards ... Physical Height =
+# 3.500" x Transform.scaleZ", "For Tiles/Boards/Tokens ... Physical Height = 1.318" x
+# Transform.scaleZ", fitted to a published game's cards and 20 x 29 in boards to 0.15 %). Only their
+# ratio matters for parts' relative sizes. A sideways card is sized by its height too (a landscape
+# card at scale 1 is 1.4 times a portrait one: tokeeto/shoggoth, shoggoth/tts_lib.py, scales its
+# horizontal cards by 0.714).
+CARD_NATIVE_MM = 3.5 * 25.4                        # a custom card (deck) at scale 1: 88.9 mm high
+TILE_NATIVE_MM = 1.318 * 25.4                      # a Custom_Tile at scale 1: 33.48 mm high
 
 
 @dataclass(frozen=True)
@@ -158,6 +177,23 @@ def _transform(x: float, flipped: bool = False, scale: float = 1.0) -> dict:
             "rotZ": 180.0 if flipped else 0.0, "scaleX": round(scale, 4), "scaleY": 1.0, "scaleZ": round(scale, 4)}
 
 
+def card_scale(comp: Component) -> float:
+    """Transform scale of every card of ``comp``'s deck: its trim height over CARD_NATIVE_MM."""
+    return comp.height / CARD_NATIVE_MM
+
+
+def tile_scale(comp: Component) -> float:
+    """Transform scale of a tile (or board) of ``comp``: its trim height over TILE_NATIVE_MM."""
+    return comp.height / TILE_NATIVE_MM
+
+
+def title(comp: Component, index: int) -> str:
+    """The title of ``comp``'s physical part ``index`` (0-based, fronts x copies in order): its front's
+    entry of ``comp.titles``, "" when the component gives none."""
+    titles = comp.titles
+    return titles[index // comp.copies] if len(titles) == len(comp.fronts) else ""
+
+
 def _object(name: str, nickname: str, guid: str, x: float, **extra) -> dict:
     obj = {"GUID": guid, "Name": name, "Transform": _transform(x, extra.pop("flipped", False),
                                                                  extra.pop("scale", 1.0)),
@@ -180,6 +216,7 @@ def deck_object(comp: Component, images: _Images, first_key: int, x: float, name
     back_img = next(images.render([_back_drawing(comp)], comp.width, comp.height, back_px))
     back_url = images.save(back_img, f"{name}-back")
     custom, cards, ids = {}, [], []
+    scale = card_scale(comp)
     for n, sheet in enumerate(sheets):
         key = first_key + n
         cw, ch = sheet.card_px
@@ -195,10 +232,10 @@ def deck_object(comp: Component, images: _Images, first_key: int, x: float, name
         for slot in range(len(sheet.faces)):
             card_id = key * 100 + slot
             ids.append(card_id)
-            cards.append(_object("Card", f"{comp.name} {len(ids)}", _guid(images.stem, name, card_id), x,
-                                 flipped=True, CardID=card_id, SidewaysCard=comp.width > comp.height,
-                                 CustomDeck={str(key): deck}))
-    obj = _object("DeckCustom", comp.name, _guid(images.stem, name, "deck"), x, flipped=True,
+            cards.append(_object("Card", title(comp, len(ids) - 1) or f"{comp.name} {len(ids)}",
+                                 _guid(images.stem, name, card_id), x, flipped=True, scale=scale, CardID=card_id,
+                                 SidewaysCard=comp.width > comp.height, CustomDeck={str(key): deck}))
+    obj = _object("DeckCustom", comp.name, _guid(images.stem, name, "deck"), x, flipped=True, scale=scale,
                   description=comp.note, SidewaysCard=comp.width > comp.height, DeckIDs=ids, CustomDeck=custom,
                   ContainedObjects=cards)
     return obj, first_key + len(sheets)
@@ -209,13 +246,18 @@ def _single_px(comp: Component) -> tuple[int, int]:
     return max(1, int(comp.width * px_per_mm)), max(1, int(comp.height * px_per_mm))
 
 
+def _tile_image(front: str, back: str, shape: str) -> dict:
+    return {"ImageURL": front, "ImageSecondaryURL": back, "ImageScalar": 1.0, "WidthScale": 0.0,
+            "CustomTile": {"Type": TILE_TYPE[shape], "Thickness": TILE_THICKNESS, "Stackable": shape == "circle",
+                           "Stretch": shape == "circle"}}
+
+
 def board_object(comp: Component, images: _Images, x: float, name: str) -> dict:
-    """A Custom_Board of the board's (first) face (its image named after ``name``)."""
+    """A locked Custom_Tile (box, aspect kept) of the board's (first) face (its image named after ``name``)."""
     img = next(images.render([comp.fronts[0]], comp.width, comp.height, _single_px(comp)))
     url = images.save(img, name)
-    return _object("Custom_Board", comp.name, _guid(images.stem, comp.name, "board"), x, description=comp.note,
-                   Locked=True, CustomImage={"ImageURL": url, "ImageSecondaryURL": "", "ImageScalar": 1.0,
-                                             "WidthScale": 0.0})
+    return _object("Custom_Tile", comp.name, _guid(images.stem, comp.name, "board"), x, description=comp.note,
+                   scale=tile_scale(comp), Locked=True, CustomImage=_tile_image(url, url, "box"))
 
 
 def tile_objects(comp: Component, images: _Images, x: float, name: str) -> list[dict]:
@@ -231,12 +273,9 @@ def tile_objects(comp: Component, images: _Images, x: float, name: str) -> list[
     tiles = []
     for i in range(comp.count):
         front = urls[i // comp.copies]
-        tiles.append(_object("Custom_Tile", comp.name, _guid(images.stem, name, i), x, description=comp.note,
-                             CustomImage={"ImageURL": front, "ImageSecondaryURL": back or front, "ImageScalar": 1.0,
-                                          "WidthScale": 0.0,
-                                          "CustomTile": {"Type": TILE_TYPE[shape], "Thickness": TILE_THICKNESS,
-                                                         "Stackable": shape == "circle",
-                                                         "Stretch": shape == "circle"}}))
+        tiles.append(_object("Custom_Tile", title(comp, i) or comp.name, _guid(images.stem, name, i), x,
+                             description=comp.note, scale=tile_scale(comp),
+                             CustomImage=_tile_image(front, back or front, shape)))
     return tiles
 
 
@@ -254,10 +293,10 @@ def write_save(components: Sequence[Component], folder: Path, stem: str, title: 
     every path written. ``url(file name)`` gives the URL TTS opens for an image in ``folder``."""
     folder.mkdir(parents=True, exist_ok=True)
     images = _Images(folder, stem, url)
-    objects, key = [], 1
-    for n, (comp, name) in enumerate(zip(components, part_names(components))):
-        x = n * SPACING
+    objects, key, x = [], 1, 0.0
+    for comp, name in zip(components, part_names(components)):
         k = kind(comp)
+        x += comp.width / MM_PER_UNIT / 2 + (GAP if objects else 0.0)
         if k == "deck":
             obj, key = deck_object(comp, images, key, x, name)
             objects.append(obj)
@@ -268,6 +307,7 @@ def write_save(components: Sequence[Component], folder: Path, stem: str, title: 
             objects.append(tiles[0] if len(tiles) == 1 else
                            _object("Bag", f"{comp.name} \u00d7{comp.count}", _guid(stem, comp.name, "bag"), x,
                                    description=comp.note, ContainedObjects=tiles))
+        x += comp.width / MM_PER_UNIT / 2
     path = folder / f"{stem}.json"
     path.write_text(json.dumps(save_state(title, objects), indent=2, ensure_ascii=False) + "\n", encoding="utf-8")
     return images.written + [path]
@@ -284,7 +324,7 @@ def check_base_url(value: str) -> str:
         SpecError: naming the option, what is wrong and an example.
     """
     from ..core.errors import SpecError
-    hint = "give the address of the folder you upload OUT/<game>/tts to, e.g. --tts-url https://example.org/kits/nooks"
+    hint = "give the address of the folder you upload OUT/<game>/tts/<game>-<paper> to, e.g. --tts-url https://example.org/kits/nooks-a4"
     if len(value) > MAX_URL:
         raise SpecError(f"--tts-url is {len(value)} characters long (at most {MAX_URL}).", field="--tts-url", hint=hint)
     if not re.fullmatch(r"(https?://[^/\s]+|file://)(/[^\s]*)?", value) or not value.isprintable():

@@ -171,8 +171,14 @@ class PdfKitWriter(KitWriter):
         return rf"{stem}\.pdf"
 
 
+SVG_TEXT_MODES = ("text", "outlines")
+"""How page SVGs set text (``settings['svg_text']``, ``--svg-text``): ``<text>`` with the font embedded
+(@font-face; the default), or glyph outlines (``<path>``) for programs that ignore @font-face (Inkscape)."""
+
+
 class _PageSvgWriter(KitWriter):
-    """One SVG file per page, named ``<folder>/<stem>-pNN<suffix>.svg`` (svg.svg_text; ``cut``: a cutter SVG)."""
+    """One SVG file per page, named ``<folder>/<stem>-pNN<suffix>.svg`` (svg.svg_text; ``cut``: a cutter SVG;
+    ``settings['svg_text'] == "outlines"``: text as glyph outlines, ``--svg-text outlines``)."""
     suffix = ""
     only_pages_with_parts = False
     cut = False
@@ -182,7 +188,8 @@ class _PageSvgWriter(KitWriter):
             return
         rel = Path(self.folder) / f"{self.job.stem}-p{number:0{self.job.page_digits}d}{self.suffix}.svg"
         from .svg import svg_text
-        text = svg_text(self.prepared(page), *self.job.describe(number, page), cut=self.cut, cache=self.job.cache)
+        text = svg_text(self.prepared(page), *self.job.describe(number, page), cut=self.cut, cache=self.job.cache,
+                        outlines=self.job.settings.get("svg_text") == "outlines")
         write_bytes(self.job.staging, rel.as_posix(), text.encode("utf-8"))
         self.written.append(rel)
 

@@ -227,7 +227,7 @@ def components(spec: NetMatchSpec, ctx: KitContext) -> list[Component]:
     n_col, n_sym = len(spec.colours), len(spec.network.symbols)
     return [Component("word card", spec.card.width, spec.card.height,
                       LazyFronts(words, partial(draw_card, spec=spec)), back=draw_back(spec),
-                      note=f"one four-letter word each ({len(words)} words)"),
+                      note=f"one four-letter word each ({len(words)} words)", titles=tuple(words)),
             Component("board", width, height, [draw_board(spec)], board=True,
                       note=f"{len(net.nodes)}-node network, {len(spec.colours)} card boxes"),
             Component("pawn", spec.pawn.diameter, spec.pawn.diameter, [draw_pawn(i, spec) for i in items],
