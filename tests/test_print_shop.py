@@ -48,7 +48,8 @@ def test_bleed_box_and_extended_artwork(bleed_kit):
     with open_pdf(pdf_of(bleed_kit)) as pdf:
         white = filled_rects(pdf.pages[_first_card_page(bleed_kit)], (1.0, 1.0, 1.0))
         # the card background reaches 3 mm past the 44 x 68 trim on every side
-        assert sum(1 for r in white if abs(r[2] - 50) < 0.1 and abs(r[3] - 74) < 0.1) == 9
+        cards = [r for r in white if r[2] > 40 and r[3] > 60]  # word cards' backgrounds (tokens are 18 mm)
+        assert len(cards) >= 9 and all(abs(r[2] - 50) < 0.1 and abs(r[3] - 74) < 0.1 for r in cards)
         text = pdf.pages[0].extract_text()
     assert "bleed 3 mm" in text
 
@@ -60,7 +61,8 @@ def test_crop_marks_stay_at_the_trim_with_bleed(bleed_kit):
         trims_x = sorted({round(r[0] + 3, 1) for r in cards} | {round(r[0] + 47, 1) for r in cards})
         marks_x = sorted({round(l["x0"] * PT, 1) for l in page.lines if abs(l["x0"] - l["x1"]) < 0.01
                           and l["top"] * PT < 40})
-        assert marks_x == trims_x
+        # the marks over the cards' columns are exactly their trims (other parts may share the sheet)
+        assert [m for m in marks_x if min(trims_x) - 6 <= m <= max(trims_x) + 6] == trims_x
 
 
 def test_duplex_backs_follow_fronts_mirrored(bleed_kit):
@@ -75,7 +77,7 @@ def test_duplex_backs_follow_fronts_mirrored(bleed_kit):
                    if abs(r[2] - 50) < 0.1)
         b = sorted((round(r[0] + 3, 2), round(r[1] + 3, 2)) for r in filled_rects(backs, BACK_BLUE)
                    if abs(r[2] - 50) < 0.1)
-        assert len(f) == len(b) == 9
+        assert len(f) == len(b) >= 9  # at least 3 x 3 cards a sheet with 3 mm bleed on A4
         mirrored = sorted((round(width - x - 44, 2), y) for x, y in f)
         assert b == mirrored
         assert "(backs)" in backs.extract_text()
@@ -96,7 +98,7 @@ def test_short_edge_mirrors_rows_and_offset_shifts(tmp_path, edge, offset):
         expected = sorted((x, round(h - y - 68, 2)) for x, y in f)
     else:
         expected = sorted((round(w - x - 44 + offset[0], 2), round(y + offset[1], 2)) for x, y in f)
-    assert len(b) == len(expected) == 9
+    assert len(b) == len(expected) >= 9
     for (bx, by), (ex, ey) in zip(b, expected):
         assert abs(bx - ex) <= 0.02 and abs(by - ey) <= 0.02, ((bx, by), (ex, ey))
 
