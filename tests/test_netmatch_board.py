@@ -63,9 +63,19 @@ def test_pawn_and_token_counts_from_the_drawing(built, spec):
         for p in _pages(result, "pawn"):
             page = pdf.pages[p - 1]
             pawns.update(_curves(page, spec.pawn.diameter))
+            # the symbols on the pawns (other card-stock parts may share the sheet): white shapes
+            # whose centre lies on a pawn
+            discs = [(k["x0"], k["top"], k["x1"], k["bottom"]) for k in page.curves
+                     if k.get("fill") and abs((k["x1"] - k["x0"]) * PT - spec.pawn.diameter) < 0.15]
+
+            def on_pawn(x0, y0, x1, y1):
+                cx, cy = (x0 + x1) / 2, (y0 + y1) / 2
+                return any(a <= cx <= c and b <= cy <= d for a, b, c, d in discs)
             symbols.update(round((k["x1"] - k["x0"]) * PT, 1) for k in page.curves
-                           if k.get("fill") and tuple(k.get("non_stroking_color") or ()) == (1.0, 1.0, 1.0))
-            symbols["square"] += len([r for r in filled_rects(page, (1.0, 1.0, 1.0)) if 4 < r[2] < 9])
+                           if k.get("fill") and tuple(k.get("non_stroking_color") or ()) == (1.0, 1.0, 1.0)
+                           and on_pawn(k["x0"], k["top"], k["x1"], k["bottom"]))
+            symbols["square"] += len([r for r in filled_rects(page, (1.0, 1.0, 1.0)) if 4 < r[2] < 9
+                                      and on_pawn(r[0] / PT, r[1] / PT, (r[0] + r[2]) / PT, (r[1] + r[3]) / PT)])
         for p in _pages(result, "letter token"):
             for c in spec.colours:
                 tokens[_rgb(c.hex)] += len([r for r in filled_rects(pdf.pages[p - 1], _rgb(c.hex))
