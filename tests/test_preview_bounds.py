@@ -78,7 +78,7 @@ def test_sample_pages_keeps_first_and_last_and_the_limit():
 
 
 def test_a_long_deck_preview_is_sampled_and_bounded(tmp_path):
-    words = _words(tmp_path / "words.txt", 600)
+    words = _words(tmp_path / "words.txt", 1200)
     out = tmp_path / "out"
     r, peak = _pnp(["preview", "netmatch", "--words", str(words), "--dpi", "10", "--out", str(out)])
     assert r.returncode == 0, r.stderr

@@ -117,7 +117,8 @@ def cutter_sheet(sheet: Sheet, cutter: Cutter | Cricut) -> Sheet:
     if sheet.width <= 2 * margin + 40 or sheet.height <= 2 * margin + 40:
         raise SpecError(f"{sheet.name} leaves no room inside {cutter.title}'s registration marks.", field="--cutter",
                         hint="use a larger paper")
-    return sheet.model_copy(update={"margin": margin, "name": f"{sheet.name}-{cutter.name}"})
+    # a cutter cuts each part's outline on its own: parts a gutter apart, never butted
+    return sheet.model_copy(update={"margin": margin, "name": f"{sheet.name}-{cutter.name}", "butt": False})
 
 
 def registration_marks(width: float, height: float, cutter: Cutter) -> tuple[Shape, ...]:

@@ -149,7 +149,7 @@ def _only(components: Sequence[Component], keep) -> list[Component]:
 def _count(w: float, h: float, sheet: Sheet, opts: ImposeOptions, axis: str) -> int:
     _, (_, _, aw, ah) = _half(sheet, opts, axis)
     m = sheet.mark_reserve(opts.bleed)[1] + opts.bleed
-    g = part_gap(opts.bleed)
+    g = part_gap(sheet, opts.bleed)
     cols = int((aw - 2 * m + g + EPS) // (w + g))
     rows = int((ah - 2 * m + g + EPS) // (h + g))
     return max(0, cols) * max(0, rows)

@@ -86,7 +86,7 @@ def grid_for(comp: Component, sheet: Sheet, bleed: float = 0.0) -> Grid:
     cx, cy, cw, ch = sheet.part_area(bleed)
     _, reserve = sheet.mark_reserve(bleed)
     aw, ah = cw - 2 * reserve - 2 * bleed, ch - 2 * reserve - 2 * bleed
-    gap = part_gap(bleed)
+    gap = part_gap(sheet, bleed)
     if comp.width > aw or comp.height > ah:
         over_w, over_h = max(0.0, comp.width - aw), max(0.0, comp.height - ah)
         raise LayoutError(
@@ -123,7 +123,7 @@ class Packer:
         self.opts = opts
         # crop-mark room (past any bleed) and the bleed itself around a block, as grid_for reserves
         self.margin = sheet.mark_reserve(opts.bleed)[1] + opts.bleed
-        self.gap = part_gap(opts.bleed)  # between parts of a block: butted, or their bleeds meet
+        self.gap = part_gap(sheet, opts.bleed)  # between parts of a block: butted, or their bleeds meet
         # parts alone: their crop marks may run into the sheet margin; with a board piece on the
         # sheets, the content area (a tiled piece's outline must print)
         boards = any(components[i].board for i in self.only)

@@ -49,6 +49,7 @@ class Sheet(BaseModel):
     margin: OptionalLength = 5.0
     gutter: OptionalLength = 3.0
     footer: Literal["auto", "bottom", "side"] = "auto"
+    butt: bool = True  # parts of one kind share cut lines; false: a gutter between every two (cutting machines)
     crop_marks: CropMarkStyle = CropMarkStyle()
 
     def with_footer(self, footer: str) -> "Sheet":
@@ -74,10 +75,11 @@ class Sheet(BaseModel):
     def part_area(self, bleed: float = 0.0) -> tuple[float, float, float, float]:
         """(x, y, w, h): where the footprints of part blocks (trims, bleed and crop-mark reserve) go: the
         content area grown into the margin by min(margin, crop-mark reserve) on the sides that border
-        the margin, so trims and bleed stay inside the printable area and marks may run into the margin."""
+        the margin, so trims and bleed stay inside the printable area and marks may run into the margin
+        (not on a cutting machine's sheet, ``butt`` false, whose margin holds its registration marks)."""
         x, y, w, h = self.content_area
         _, reserve = self.mark_reserve(bleed)
-        g = min(self.margin, reserve)
+        g = min(self.margin, reserve) if self.butt else 0.0  # a cutter's margin holds its registration marks
         left = 0.0 if self.footer == "side" else g
         bottom = g if self.footer == "side" else 0.0
         return (x - left, y - g, w + left + g, h + g + bottom)
@@ -96,11 +98,12 @@ class Sheet(BaseModel):
         return (x + reserve, y + reserve, w - 2 * reserve, h - 2 * reserve)
 
 
-def part_gap(bleed: float) -> float:
+def part_gap(sheet: "Sheet", bleed: float) -> float:
     """The gap in mm between neighbouring parts of one block: none without bleed (butted: neighbours
     share a cut line, one cut for two edges), 2 x bleed with it (each part's bleed meets its
-    neighbour's)."""
-    return 2 * bleed
+    neighbour's); on a sheet for a cutting machine (``butt`` false) at least the gutter, so that
+    every part is a shape of its own."""
+    return 2 * bleed if sheet.butt else max(sheet.gutter, 2 * bleed)
 
 
 def available_papers() -> list[str]:
