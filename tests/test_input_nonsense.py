@@ -215,19 +215,19 @@ INPUT_CASES = [
     ("spec-utf16", {"s.yaml": NONADS.encode("utf-16")}, ["build", "{tmp}/s.yaml"], "UTF-16", ("s.yaml", 1, None)),
     # parts larger than the paper: the spec field that sizes them, and the largest that fits
     ("spec-tile-250mm-on-a4", {"s.yaml": spec_with("tile_size", "250mm")}, ["build", "{tmp}/s.yaml"],
-     "the largest that fits is a square tile of at most 178 mm", ("s.yaml", spec_line("tile_size"), "tile_size")),
+     "the largest that fits is a square tile of at most 198 mm", ("s.yaml", spec_line("tile_size"), "tile_size")),
     ("spec-nonaga-disc-250mm", {"s.yaml": b"game: nonaga\ndisc: 250mm\n"}, ["build", "{tmp}/s.yaml"],
      "the largest that fits is a round disc", ("s.yaml", 2, "disc")),
-    ("spec-numeria-square-200mm", {"s.yaml": b"game: numeria\nsquare: 200mm\n"}, ["build", "{tmp}/s.yaml"],
-     "the tile (196 mm x 196 mm) does not fit", ("s.yaml", 2, "square")),
+    ("spec-numeria-square-220mm", {"s.yaml": b"game: numeria\nsquare: 220mm\n"}, ["build", "{tmp}/s.yaml"],
+     "the tile (216 mm x 216 mm) does not fit", ("s.yaml", 2, "square")),
     # sheet fields bounded by the paper
     ("sheet-crop-offset-1500mm", {"p.yaml": sheet_yaml("crop_marks:\n  offset: 1500mm\n")},
-     ["build", "nonads", "--paper", "{tmp}/p.yaml"], "leaving nothing of the 190 x 264 mm printable area",
+     ["build", "nonads", "--paper", "{tmp}/p.yaml"], "leaving nothing of the 200 x 274 mm printable area",
      ("p.yaml", 5, "crop_marks.offset")),
     ("sheet-crop-length-1500mm", {"p.yaml": sheet_yaml("crop_marks:\n  length: 1500mm\n")},
      ["build", "nonads", "--paper", "{tmp}/p.yaml"], "parts need at least 25 mm", ("p.yaml", 5, "crop_marks.length")),
     ("sheet-gutter-1999mm", {"p.yaml": sheet_yaml("gutter: 1999mm\n")},
-     ["build", "nonads", "--paper", "{tmp}/p.yaml"], "use a gutter of at most 89 mm", ("p.yaml", 4, "gutter")),
+     ["build", "nonads", "--paper", "{tmp}/p.yaml"], "use a gutter of at most 94 mm", ("p.yaml", 4, "gutter")),
     ("sheet-margin-100mm", {"p.yaml": sheet_yaml("margin: 100mm\n")},
      ["build", "nonads", "--paper", "{tmp}/p.yaml"], "leaves 10 x 84 mm inside it", ("p.yaml", 4, "margin")),
     ("sheet-margin-86mm", {"p.yaml": sheet_yaml("margin: 86mm\n")},
@@ -371,7 +371,7 @@ def test_a_narrow_custom_sheet_measures_the_title_again(tmp_path):
     sheet.write_bytes(b"name: narrow\nwidth: 150mm\nheight: 297mm\n")
     with pytest.raises(LayoutError) as err:
         build_kit(str(spec), paper=str(sheet), out=tmp_path / "out", formats=("pdf",))
-    assert err.value.field == "title" and "130 mm wide" in err.value.message
+    assert err.value.field == "title" and "140 mm wide" in err.value.message
 
 
 # -- files that are not regular ------------------------------------------------------------------
@@ -459,14 +459,15 @@ def test_modifier_letters_are_not_letters_of_a_word(tmp_path, letter):
 
 @pytest.mark.parametrize("extra, inside, field", [
     ("margin: 86mm\n", "margin: 85mm\n", "margin"),
-    ("gutter: 90mm\n", "gutter: 89mm\n", "gutter"),
-    ("crop_marks:\n  offset: 77mm\n  length: 6mm\n", "crop_marks:\n  offset: 76mm\n  length: 6mm\n",
+    ("gutter: 95mm\n", "gutter: 94mm\n", "gutter"),
+    ("crop_marks:\n  offset: 82mm\n  length: 6mm\n", "crop_marks:\n  offset: 81mm\n  length: 6mm\n",
      "crop_marks.offset"),
-    ("crop_marks:\n  offset: 2mm\n  length: 81mm\n", "crop_marks:\n  offset: 2mm\n  length: 80mm\n",
+    ("crop_marks:\n  offset: 2mm\n  length: 86mm\n", "crop_marks:\n  offset: 2mm\n  length: 85mm\n",
      "crop_marks.length"),
 ])
 def test_sheet_fields_just_past_the_bound_are_refused_and_just_inside_accepted(tmp_path, extra, inside, field):
-    """A4 at the bounds: margin 85 mm, gutter 89 mm and a crop-mark reserve of 82 mm are accepted, one
+    """A4 (5 mm margin: 200 x 274 mm above the footer) at the bounds: margin 85 mm, gutter 94 mm and a
+    crop-mark reserve of 87 mm are accepted, one
     millimetre more is not, and what they leave for parts (the board area) is at least MIN_ROOM each way."""
     import re
     from pnp.layout.paper import MIN_ROOM, load_sheet
@@ -495,9 +496,9 @@ def test_budget_says_pages_and_time_and_grows_with_the_deck():
     from pnp.layout.paper import load_sheet
     a4 = load_sheet("a4")
     small, big = estimate(_deck(1000), a4), estimate(_deck(150_000), a4)
-    # A4 leaves 178 x 252 mm for parts (210 - 2 x 10 margin - 2 x 6 marks; 297 - 20 - 13 footer - 12);
-    # 44 x 68 mm cards with a 3 mm gutter: 3 across, 3 down
-    across, down = (178 + 3) // (44 + 3), (252 + 3) // (68 + 3)
+    # A4 leaves 198 x 267 mm for parts (crop marks run into the 5 mm margin: 210 - 2 x 6 marks;
+    # 297 - 5 - 13 footer - 12); 44 x 68 mm cards butted: 4 across, 3 down
+    across, down = 198 // 44, 267 // 68
     assert big.pages >= -(-150_000 // (across * down))
     assert big.seconds > small.seconds * 50 and big.describe().startswith(f"{big.pages:,} pages, about ")
     assert "min" in big.describe()
