@@ -1,7 +1,8 @@
 """What a table's columns are for, as `pnp new` reads them: how many of each card, and pictures.
 
 A column headed by one of QUANTITY_HEADERS (any case, outer spaces ignored) holds each row's
-number of copies; a column whose every filled cell names a picture file (PICTURE_SUFFIXES) is
+number of copies (but a ``number`` or ``num`` column running 1, 2, 3 ... numbers the cards); a
+column whose every filled cell names a picture file (PICTURE_SUFFIXES) is
 drawn as an image. ``whole_count`` is the one rule for a copies cell, in `pnp new` and the build.
 """
 from __future__ import annotations
@@ -23,9 +24,24 @@ def whole_count(cell: str, most: int) -> int | None:
     return n if n <= most else None
 
 
-def quantity_column(headers: list[str]) -> str | None:
-    """The first header (as written) that names a quantity, or None."""
-    return next((h for h in headers if h.strip().casefold() in QUANTITY_HEADERS), None)
+AMBIGUOUS_HEADERS = ("number", "num")  # also a card's printed number: a column running 1, 2, 3 ... is that
+
+
+def quantity_column(headers: list[str], cells: dict[str, list[str]]) -> tuple[str | None, str | None]:
+    """(the first header, as written, that names a quantity; the first header passed over because it
+    is named ``number`` or ``num`` but runs 1, 2, 3 ... down the rows (``cells`` by header), a card
+    number rather than a count)."""
+    passed = None
+    for h in headers:
+        name = h.strip().casefold()
+        if name not in QUANTITY_HEADERS:
+            continue
+        values = [v.strip() for v in cells[h]]
+        if name in AMBIGUOUS_HEADERS and len(values) > 1 and values == [str(i) for i in range(1, len(values) + 1)]:
+            passed = passed or h
+            continue
+        return h, passed
+    return None, passed
 
 
 def is_picture(value: str) -> bool:

@@ -151,7 +151,11 @@ def scaffold(folder: Path, data: Path | None = None, sheet: str | None = None, h
             component["header_row"] = table.header_row
         if delimiter is not None:
             component["delimiter"] = DELIMITERS[delimiter]
-        copies = quantity_column(table.headers)
+        cells = {h: [r.values[key(h)] for r in table.rows] for h in table.headers}
+        copies, passed = quantity_column(table.headers, cells)
+        if passed is not None:
+            notes.append(f"column {passed!r} runs 1, 2, 3 ...: printed as a card number, not read as copies "
+                         f"(to count copies with it, write copies: '{{{passed}}}' in the spec)")
         if copies is not None:
             counts = [_count(table, row, copies) for row in table.rows]
             component["copies"] = "{" + copies + "}"
@@ -159,7 +163,7 @@ def scaffold(folder: Path, data: Path | None = None, sheet: str | None = None, h
                          f"{len(counts)} rows)")
         usable = [h for h in table.headers if "{" not in h and "}" not in h and h != copies]
         columns, left = usable[:MAX_FIELDS], [h for h in table.headers if h not in usable[:MAX_FIELDS]]
-        shown = picture_columns(columns, {h: [r.values[key(h)] for r in table.rows] for h in columns})
+        shown = picture_columns(columns, cells)
         pictures = _pictures(data.parent, table, shown, notes)
     else:
         columns, left, data_name, shown = ["name", "text"], [], "cards.csv", []
