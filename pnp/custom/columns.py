@@ -27,6 +27,11 @@ def whole_count(cell: str, most: int) -> int | None:
 AMBIGUOUS_HEADERS = ("number", "num")  # also a card's printed number: a column running 1, 2, 3 ... is that
 
 
+def not_a_count(cell: str, most: int) -> str:
+    """Why ``cell`` is no copies count, in words: 'is empty', or "'1.5' is not a whole number from 0 to 1000"."""
+    return "is empty" if not cell.strip() else f"{cell.strip()!r} is not a whole number from 0 to {most}"
+
+
 def quantity_column(headers: list[str], cells: dict[str, list[str]]) -> tuple[str | None, str | None]:
     """(the first header, as written, that names a quantity; the first header passed over because it
     is named ``number`` or ``num`` but runs 1, 2, 3 ... down the rows (``cells`` by header), a card

@@ -17,7 +17,7 @@ from ..core.fonts import register_face
 from ..core.ir import Component
 from ..games import KitContext
 from ..inputs.fontfile import FontFile, read_font
-from .columns import whole_count
+from .columns import not_a_count, whole_count
 from .draw import Context, Face, Filler
 from .icons import IconFolder
 from .imagecheck import PictureUse, scan
@@ -205,7 +205,7 @@ def _copies(comp: ComponentSpec, row: Row | None, table: Table | None) -> int:
     cell = row.values.get(col, "") if row else ""
     n = whole_count(cell, MAX_COPIES)
     if n is None:
-        raise table.error(row.number, col, f"copies {cell!r} is not a whole number from 0 to {MAX_COPIES}.",
+        raise table.error(row.number, col, f"the copies cell {not_a_count(cell, MAX_COPIES)}.",
                           f"write how many of this part to print, 0 to {MAX_COPIES}", field="copies")
     return n
 

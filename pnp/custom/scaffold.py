@@ -22,7 +22,7 @@ import yaml
 from ..core.errors import SpecError
 from ..games import registry
 from ..inputs.delimiters import DELIMITERS
-from .columns import picture_columns, quantity_column, whole_count
+from .columns import not_a_count, picture_columns, quantity_column, whole_count
 from .spec import MAX_COPIES
 from .table import OPTIONS, SUFFIXES, key, read_table
 
@@ -205,8 +205,8 @@ def _count(table, row, column: str) -> int:
     """A quantity cell as a whole number, or the build's own error for it (row and column named)."""
     n = whole_count(row.values[key(column)], MAX_COPIES)
     if n is None:
-        raise table.error(row.number, key(column), f"{row.values[key(column)]!r} is not a whole number from 0 to "
-                          f"{MAX_COPIES}, but the column {column!r} is read as the number of copies of each card.",
+        raise table.error(row.number, key(column), f"the cell {not_a_count(row.values[key(column)], MAX_COPIES)}, but "
+                          f"the column {column!r} is read as the number of copies of each card.",
                           "write how many of each card to print; or, if the column is not a quantity, rename its "
                           "header", field="--data")
     return n

@@ -2,15 +2,17 @@
 
 Built on pnp.inputs.listfile and pnp.inputs.workbookguard: the same size limits, the same workbook-bomb
 guard before python-calamine opens a workbook, the same CSV dialects (UTF-8 with or without a
-byte-order mark, ``;``-separated CSV) and the same locations in messages ("sheet Cards, row 5,
+byte-order mark) and the same locations in messages ("sheet Cards, row 5,
 column B").
 
-The header row is the first row, in the first HEADER_SEARCH rows of each sheet (the named sheet,
-else every visible sheet in order), that holds every column the component uses (names compared
-ignoring case and outer spaces); when it uses none, the row with the most filled cells;
-``header_row`` names it instead. Rows below it are data; empty rows are skipped. Cell values become
-text: a whole number is written without ".0", a true/false value as TRUE/FALSE, a
-date as YYYY-MM-DD, so the same data as CSV, TSV, XLSX or ODS gives the same cards.
+This is the one reader of a component's table: `pnp new`, `pnp build` and `pnp validate` read a
+table alike. The delimiter of a .csv is detected (pnp.inputs.delimiters: comma, semicolon, tab,
+pipe) unless ``delimiter`` names it; the header row is taken only when it is unambiguous
+(pnp.custom.header), else the candidates are listed with how to declare it. Rows below it are data;
+empty rows are skipped; a filled cell right of the header's last column, two columns with one name
+and a header without data rows are refused by row. Cell values become text: a whole number is
+written without ".0", a true/false value as TRUE/FALSE, a date as YYYY-MM-DD, so the same data as
+CSV, TSV, XLSX or ODS gives the same cards.
 
 Limits: MAX_ROWS data rows (refused at the first row over, before any card is drawn) and the list
 reader's MAX_BYTES / MAX_CELLS.
