@@ -20,7 +20,7 @@ from conftest import filled_rects, open_pdf
 from pnp.cli import app
 from pnp.custom.scaffold import RULES
 from pnp.custom.header import Ambiguous, Choice, choose
-from pnp.custom.table import key
+from pnp.custom.table import key, text_of
 from pnp.inputs.delimiters import detect
 from test_wordlist_formats import write_xlsx
 
@@ -161,12 +161,14 @@ def test_several_sheets_with_the_needed_columns_are_ambiguous_in_build(tmp_path)
 
 def test_choose_unit_rules():
     """The header rule on its own: first row; ambiguous candidates; one sheet of several for pnp new."""
+    def key_of(c):
+        return key(text_of(c))
     rows = [["name", "text"], ["a", "b"], ["c", "d", "x"], ["e", "f"]]
-    assert choose([(None, rows)], set(), None, False, key) == Choice(None, 1)
-    got = choose([("A", [["n", "t"], ["a", "b"]]), ("B", [["n", "t"], ["c", "d"]])], set(), None, False, key)
+    assert choose([(None, rows)], set(), None, False, key_of) == Choice(None, 1)
+    got = choose([("A", [["n", "t"], ["a", "b"]]), ("B", [["n", "t"], ["c", "d"]])], set(), None, False, key_of)
     assert isinstance(got, Ambiguous) and got.candidates == [("A", 1), ("B", 1)]
-    assert choose([("A", [["note"]]), ("B", [["n", "t"], ["c", "d"]])], set(), None, True, key) == Choice("B", 1)
-    got = choose([(None, [["name"], ["x"], ["name"], ["y"]])], {"name"}, None, False, key)
+    assert choose([("A", [["note"]]), ("B", [["n", "t"], ["c", "d"]])], set(), None, True, key_of) == Choice("B", 1)
+    got = choose([(None, [["name"], ["x"], ["name"], ["y"]])], {"name"}, None, False, key_of)
     assert isinstance(got, Ambiguous) and got.candidates == [(None, 1), (None, 3)]
 
 
@@ -189,7 +191,9 @@ def test_a_pipe_delimited_csv_gives_its_cards(tmp_path):
             ["Pythia", "3", "ea commodo"]]
     data = _csv(tmp_path / "cards.csv", rows, "|")
     r = _new(tmp_path, data)
-    assert r.exit_code == 0, r.output
+    assert r.exit_code == 0 and "separated by pipes" in r.output, r.output
+    spec = yaml.safe_load((tmp_path / "deck" / "deck.yaml").read_text(encoding="utf-8"))
+    assert spec["components"][0]["delimiter"] == "pipe"
     assert _build(tmp_path).exit_code == 0
     text = _text(_pdf(tmp_path))
     assert _faces(_pdf(tmp_path)) == 3

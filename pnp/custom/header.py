@@ -61,12 +61,12 @@ class Ambiguous:
 
 
 def choose(sheets: list[tuple[str | None, list[list]]], needed: set[str], header_row: int | None,
-           first_sheet: bool, key) -> Choice | Ambiguous | None:
-    """The header row of ``sheets`` (name, rows) for the column keys ``needed`` (``key`` turns a
-    cell's text into a key). None when no row qualifies (an empty file, or no row with the needed
+           first_sheet: bool, key_of) -> Choice | Ambiguous | None:
+    """The header row of ``sheets`` (name, rows) for the column keys ``needed`` (``key_of`` turns a
+    cell into its key). None when no row qualifies (an empty file, or no row with the needed
     columns: the caller names the closest)."""
     def keys(cells: list) -> set[str]:
-        return {key(str(c)) for c in cells if filled(c)}
+        return {key_of(c) for c in cells if filled(c)}
 
     if header_row is not None:
         found = [Choice(name, header_row) for name, rows in sheets if header_row <= len(rows)

@@ -149,8 +149,10 @@ def scaffold(folder: Path, data: Path | None = None, sheet: str | None = None, h
                              "(docs/templates.md)")
         if header_row is not None or table.header_row != 1:
             component["header_row"] = table.header_row
-        if delimiter is not None:
-            component["delimiter"] = DELIMITERS[delimiter]
+        if table.delimiter not in (None, "\t" if data.suffix.lower() == ".tsv" else ","):
+            component["delimiter"] = DELIMITERS[table.delimiter]
+            if delimiter is None:
+                notes.append(f"the cells are separated by {DELIMITERS[table.delimiter]}s (delimiter: in the spec)")
         cells = {h: [r.values[key(h)] for r in table.rows] for h in table.headers}
         copies, passed = quantity_column(table.headers, cells)
         if passed is not None:

@@ -83,7 +83,8 @@ class Table:
     headers: list[str]
     position: dict[str, str | int]
     rows: list[Row] = field(default_factory=list)
-    others: list[str] = field(default_factory=list)
+    others: list[str] = field(default_factory=list)  # the other sheets holding data (workbooks)
+    delimiter: str | None = None  # the cell separator of a .csv/.tsv, as detected or declared
 
     def where(self, row: int, column: str | None = None) -> str:
         """'sheet Cards, row 5, column B (rank)' for a row and column key."""
@@ -141,16 +142,18 @@ def read_table(path: Path, needed: dict[str, str] | set[str], sheet: str | None 
         if sheet is not None:
             raise DataError(f"a {suffix} file has no sheets, but the spec names the sheet {sheet!r}.", file=path,
                             field=field, hint="remove sheet: from the component, or name a workbook (.xlsx, .ods)")
-        sheets = [(None, _delimited(path, raw, suffix, delimiter, field, how))]
+        delimiter, rows = _delimited(path, raw, suffix, delimiter, field, how)
+        sheets = [(None, rows)]
     else:
         sheets = _workbook(path, raw, suffix[1:], sheet, field)
-    choice = choose(sheets, needed, header_row, first_sheet, key)
+    choice = choose(sheets, needed, header_row, first_sheet, lambda c: key(text_of(c)))
     if isinstance(choice, Ambiguous):
         raise _ambiguous(path, sheets, choice, field, how)
     if choice is not None:
         rows = dict(sheets)[choice.sheet]
         table = _table(path, choice.sheet, choice.number, rows[choice.number - 1], rows, max_rows, field)
         table.others = [n for n, r in sheets if n != choice.sheet and any(width(x) for x in r)]
+        table.delimiter = delimiter if choice.sheet is None else None
         return table
     if not needed or not any(any(width(r) for r in rows[:HEADER_SEARCH]) for _, rows in sheets):
         where = f"row {header_row}" if header_row else f"the first {HEADER_SEARCH} rows"
@@ -222,7 +225,8 @@ def _ambiguous(path: Path, sheets: list, choice: Ambiguous, field: str, how: Dec
     declare = how.sheet(s) if choice.sheets_only else how.header(n) + (f" and {how.sheet(s)}" if s else "")
     return DataError(f"pnp cannot tell which row is the header: {choice.why}. Candidates: {listed}.", file=path,
                      line=choice.candidates[0][1], field=field,
-                     hint=f"declare it: {declare} (whichever is right)")
+                     hint=f"say which, e.g. {declare}" + ("" if choice.sheets_only else
+                                                          "; or put a row of column names right above the data"))
 
 
 def _shorten(text: str, most: int = 40) -> str:
@@ -259,7 +263,7 @@ def _read_bytes(path: Path, field: str) -> bytes:
 
 
 def _delimited(path: Path, raw: bytes, suffix: str, delimiter: str | None, field: str,
-               how: Declare) -> list[list[str]]:
+               how: Declare) -> tuple[str, list[list[str]]]:
     try:
         text = raw.decode("utf-8-sig")
     except UnicodeDecodeError as exc:
@@ -285,7 +289,7 @@ def _delimited(path: Path, raw: bytes, suffix: str, delimiter: str | None, field
         raise DataError(f"row {len(rows) + 1}: cannot be read as {'TSV' if delimiter == chr(9) else 'CSV'} ({exc}).",
                         file=path, line=len(rows) + 1, field=field,
                         hint="export it again, or check its quotes") from None
-    return rows
+    return delimiter, rows
 
 
 def _workbook(path: Path, raw: bytes, suffix: str, sheet: str | None, field: str) -> list[tuple[str, list]]:
