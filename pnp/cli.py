@@ -408,16 +408,31 @@ def preview(
 def new(
     folder: Path = typer.Argument(..., help="The game folder to make (must not exist, or be empty)."),
     data: Optional[Path] = typer.Option(None, "--data", help="A spreadsheet (.csv, .tsv, .xlsx, .ods): one card per row."),
+    sheet: Optional[str] = typer.Option(None, "--sheet", help="The workbook sheet to read (default: the first "
+                                        "with a table)."),
+    header_row: Optional[int] = typer.Option(None, "--header-row", min=1, max=1000,
+                                             help="The row of column names, 1 = the top row (when pnp cannot tell)."),
+    delimiter: Optional[str] = typer.Option(None, "--delimiter", help="The CSV cell separator: comma, semicolon, "
+                                            "tab or pipe (default: detected)."),
     quiet: bool = typer.Option(False, "--quiet", "-q", help=QUIET_HELP),
 ) -> None:
     """Make a game folder that builds as it is: spec, rules, front and back templates, and your
-    spreadsheet (every column printed on the cards) or a sample CSV. See docs/templates.md."""
+    spreadsheet (every column printed on the cards; a quantity column sets the copies; a column of
+    picture files is drawn) or a sample CSV. See docs/templates.md."""
     STATE["quiet"] |= quiet
     from .custom.scaffold import scaffold
+    from .inputs.delimiters import DELIMITERS
     with _guard():
-        files = scaffold(folder, data)
-        _say(f"made {folder}: {', '.join(f.name for f in files)}")
-        _say(f"next: pnp build {folder}   (then edit {files[0].parent.name}/front.yaml and rebuild, or pnp watch {folder})")
+        named = {v: k for k, v in DELIMITERS.items()}
+        if delimiter is not None and named.get(delimiter.strip().lower(), delimiter) not in DELIMITERS:
+            raise PnpError(f"--delimiter {delimiter!r} is not one of comma, semicolon, tab, pipe.",
+                             field="--delimiter", hint="write e.g. --delimiter semicolon")
+        made = scaffold(folder, data, sheet, header_row,
+                        None if delimiter is None else named.get(delimiter.strip().lower(), delimiter))
+        _say(f"made {folder}: {', '.join(f.name for f in made.files)}")
+        for note in made.notes:
+            _say(f"note: {note}")
+        _say(f"next: pnp build {folder}   (then edit {folder.name}/front.yaml and rebuild, or pnp watch {folder})")
 
 
 @app.command("list")

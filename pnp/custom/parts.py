@@ -17,6 +17,7 @@ from ..core.fonts import register_face
 from ..core.ir import Component
 from ..games import KitContext
 from ..inputs.fontfile import FontFile, read_font
+from .columns import not_a_count, whole_count
 from .draw import Context, Face, Filler
 from .icons import IconFolder
 from .imagecheck import PictureUse, scan
@@ -105,8 +106,17 @@ def ready(spec: CustomSpec, ctx: KitContext, lines: dict) -> list[Ready]:
         SpecError: a template is missing or malformed, names a column the data lacks, loops.
         DataError: the data cannot be read, lacks a column, has too many rows, a bad copies cell.
     """
-    return ctx.once(("custom", id(spec)),
-                    lambda: [_ready(spec, i, c, ctx, lines) for i, c in enumerate(spec.components)])
+    def load() -> list[Ready]:
+        out = [_ready(spec, i, c, ctx, lines) for i, c in enumerate(spec.components)]
+        if not any(sum(r.copies) for r in out):
+            first = out[0]
+            where = (f" (every row of {first.table.path.name} has copies 0)" if first.table is not None and
+                     first.table.rows else "")
+            raise SpecError(f"the kit has no parts: every component's copies come to 0{where}.", file=ctx.spec_path,
+                            line=first.line, field="components.0.copies",
+                            hint="set copies: to 1 or more, or fill the copies column")
+        return out
+    return ctx.once(("custom", id(spec)), load)
 
 
 def _ready(spec: CustomSpec, index: int, comp: ComponentSpec, ctx: KitContext, lines: dict) -> Ready:
@@ -154,7 +164,8 @@ def _ready(spec: CustomSpec, index: int, comp: ComponentSpec, ctx: KitContext, l
         first = next(c for c in spec.components if c.data is not None) is comp
         path = ctx.input_path("data" if first else f"data.{comp.name}", comp.data)  # --set data=FILE: the first
         _record(ctx, path)
-        table = read_table(path, needed, comp.sheet, comp.header_row, field=f"components.{index}.data")
+        table = read_table(path, needed, comp.sheet, comp.header_row, field=f"components.{index}.data",
+                           delimiter=comp.delimiter)
         rows = list(table.rows)
     elif needed:
         raise SpecError(f"component {comp.name!r} uses the columns {', '.join(sorted(needed))} but has no data.",
@@ -192,12 +203,9 @@ def _copies(comp: ComponentSpec, row: Row | None, table: Table | None) -> int:
         return comp.copies
     col = key(comp.copies.strip()[1:-1])
     cell = row.values.get(col, "") if row else ""
-    try:
-        n = int(cell) if cell.strip().lstrip("-").isdigit() else None
-    except ValueError:
-        n = None
-    if n is None or not 0 <= n <= MAX_COPIES:
-        raise table.error(row.number, col, f"copies {cell!r} is not a whole number from 0 to {MAX_COPIES}.",
+    n = whole_count(cell, MAX_COPIES)
+    if n is None:
+        raise table.error(row.number, col, f"the copies cell {not_a_count(cell, MAX_COPIES)}.",
                           f"write how many of this part to print, 0 to {MAX_COPIES}", field="copies")
     return n
 

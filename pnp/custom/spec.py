@@ -16,6 +16,7 @@ from typing import Annotated, Any, Literal, Union
 
 from pydantic import BeforeValidator, Field, model_validator
 
+from ..inputs.delimiters import DELIMITERS
 from ..inputs.specfields import Count, FieldError, Flag, Items, Length, OptionalLength, SpecBase, SpecModel
 from ..core.units import parse_length
 
@@ -123,6 +124,17 @@ Fonts = Annotated[dict[Annotated[str, BeforeValidator(_font_name)], Annotated[st
 Size = Annotated[tuple[Length, Length], BeforeValidator(_size)]
 
 
+def _delimiter(value: Any) -> Any:
+    """A delimiter by its character or its name (comma, semicolon, tab, pipe) -> the character."""
+    if isinstance(value, str):
+        names = {v: k for k, v in DELIMITERS.items()}
+        value = names.get(value.strip().lower(), value)
+        if value in DELIMITERS:
+            return value
+    raise FieldError("must be one of comma, semicolon, tab or pipe (or the character itself: ',' ';' '|')",
+                     "write e.g. delimiter: semicolon")
+
+
 class ComponentSpec(SpecModel):
     """One kind of part. ``front``/``back`` name template files (placeholders choose one per row);
     ``copies`` is a whole number or a placeholder naming the column that holds it."""
@@ -134,6 +146,8 @@ class ComponentSpec(SpecModel):
     data: str | None = None
     sheet: str | None = None
     header_row: Count(1, 1000, "the row number of the header in its sheet (1 is the top row)") | None = None
+    delimiter: Annotated[str, BeforeValidator(_delimiter)] | None = None
+    """The cell separator of a .csv or .tsv (detected when absent): one of DELIMITERS."""
     copies: Annotated[int | str, BeforeValidator(_copies)] = 1
     front: str
     back: str | None = None
@@ -148,8 +162,8 @@ class ComponentSpec(SpecModel):
         if self.shape == "rounded" and not 0 < self.radius <= min(w, h) / 2:
             raise ValueError(f"radius {self.radius:g} mm must be above 0 and at most half the shorter side "
                              f"({min(w, h) / 2:g} mm)")
-        if self.data is None and (self.sheet or self.header_row):
-            raise ValueError("sheet: and header_row: need data:")
+        if self.data is None and (self.sheet or self.header_row or self.delimiter):
+            raise ValueError("sheet:, header_row: and delimiter: need data:")
         if self.board and self.back:
             raise ValueError("a board has no printed back; remove back:")
         return self

@@ -2,15 +2,17 @@
 
 Built on pnp.inputs.listfile and pnp.inputs.workbookguard: the same size limits, the same workbook-bomb
 guard before python-calamine opens a workbook, the same CSV dialects (UTF-8 with or without a
-byte-order mark, ``;``-separated CSV) and the same locations in messages ("sheet Cards, row 5,
+byte-order mark) and the same locations in messages ("sheet Cards, row 5,
 column B").
 
-The header row is the first row, in the first HEADER_SEARCH rows of each sheet (the named sheet,
-else every visible sheet in order), that holds every column the component uses (names compared
-ignoring case and outer spaces); when it uses none, the row with the most filled cells;
-``header_row`` names it instead. Rows below it are data; empty rows are skipped. Cell values become
-text: a whole number is written without ".0", a true/false value as TRUE/FALSE, a
-date as YYYY-MM-DD, so the same data as CSV, TSV, XLSX or ODS gives the same cards.
+This is the one reader of a component's table: `pnp new`, `pnp build` and `pnp validate` read a
+table alike. The delimiter of a .csv is detected (pnp.inputs.delimiters: comma, semicolon, tab,
+pipe) unless ``delimiter`` names it; the header row is taken only when it is unambiguous
+(pnp.custom.header), else the candidates are listed with how to declare it. Rows below it are data;
+empty rows are skipped; a filled cell right of the header's last column, two columns with one name
+and a header without data rows are refused by row. Cell values become text: a whole number is
+written without ".0", a true/false value as TRUE/FALSE, a date as YYYY-MM-DD, so the same data as
+CSV, TSV, XLSX or ODS gives the same cards.
 
 Limits: MAX_ROWS data rows (refused at the first row over, before any card is drawn) and the list
 reader's MAX_BYTES / MAX_CELLS.
@@ -25,15 +27,38 @@ from pathlib import Path
 
 from ..core.errors import PnpError
 from ..inputs.listfile import MAX_BYTES, MAX_CELLS, UNPACKED_PER_BYTE, _calamine_errors, describe
+from ..inputs.delimiters import DELIMITERS, detect
 from ..inputs.workbookguard import KIND_NAMES, WorkbookGuard, column_letter, size_text
+from .header import SEARCH, Ambiguous, choose, width
 
 SUFFIXES = (".csv", ".tsv", ".xlsx", ".ods")
 MAX_ROWS = 10_000
-HEADER_SEARCH = 20
+HEADER_SEARCH = SEARCH
 
 
 class DataError(PnpError):
     """A data file (spreadsheet) that cannot be read, or a cell that cannot be used."""
+
+
+@dataclass(frozen=True)
+class Declare:
+    """How a user declares what pnp cannot tell, as the hints word it: spec fields or options."""
+    header_row: str
+    sheet_field: str
+    delimiter_field: str
+
+    def header(self, number: int) -> str:
+        return f"{self.header_row} {number}"
+
+    def sheet(self, name: str | None) -> str:
+        return f"{self.sheet_field} {name}"
+
+    def delimiter(self, char: str) -> str:
+        return f"{self.delimiter_field} {char!r}" + (" (a tab)" if char == "\t" else "")
+
+
+SPEC = Declare("header_row:", "sheet:", "delimiter:")
+OPTIONS = Declare("--header-row", "--sheet", "--delimiter")
 
 
 def key(name: str) -> str:
@@ -58,6 +83,8 @@ class Table:
     headers: list[str]
     position: dict[str, str | int]
     rows: list[Row] = field(default_factory=list)
+    others: list[str] = field(default_factory=list)  # the other sheets holding data (workbooks)
+    delimiter: str | None = None  # the cell separator of a .csv/.tsv, as detected or declared
 
     def where(self, row: int, column: str | None = None) -> str:
         """'sheet Cards, row 5, column B (rank)' for a row and column key."""
@@ -90,14 +117,23 @@ def text_of(value) -> str:
 
 
 def read_table(path: Path, needed: dict[str, str] | set[str], sheet: str | None = None, header_row: int | None = None,
-               max_rows: int = MAX_ROWS, field: str = "data") -> Table:
+               max_rows: int = MAX_ROWS, field: str = "data", delimiter: str | None = None,
+               first_sheet: bool = False, how: Declare | None = None) -> Table:
     """The rows of the table in ``path`` whose header holds every column key in ``needed`` (a set, or
     a mapping of each key to where it is used, named in the error when a column is missing).
 
+    ``delimiter`` (one of pnp.inputs.delimiters.DELIMITERS) overrides the one detected in a .csv or
+    .tsv; ``first_sheet`` takes the first sheet holding data when ``needed`` is empty and several do
+    (``pnp new``; the others are in Table.others); ``how`` words the hints (spec fields or options).
+
     Raises:
-        DataError: missing, unreadable or oversized file; unknown suffix or sheet; no header row with
-            the needed columns (naming the closest row and what it lacks); more than ``max_rows`` rows.
+        DataError: missing, unreadable or oversized file; unknown suffix or sheet; a delimiter that
+            cannot be told; no header row with the needed columns (naming the closest row and what
+            it lacks); a header that is not unambiguous (listing the candidate rows); two columns
+            with one name; a filled cell right of the header's last column; no data rows; more than
+            ``max_rows`` rows.
     """
+    how = how or SPEC
     uses = needed if isinstance(needed, dict) else {}
     needed = set(needed)
     raw = _read_bytes(path, field)
@@ -106,35 +142,35 @@ def read_table(path: Path, needed: dict[str, str] | set[str], sheet: str | None 
         if sheet is not None:
             raise DataError(f"a {suffix} file has no sheets, but the spec names the sheet {sheet!r}.", file=path,
                             field=field, hint="remove sheet: from the component, or name a workbook (.xlsx, .ods)")
-        sheets = [(None, _delimited(path, raw, "\t" if suffix == ".tsv" else ",", field))]
+        delimiter, rows = _delimited(path, raw, suffix, delimiter, field, how)
+        sheets = [(None, rows)]
     else:
         sheets = _workbook(path, raw, suffix[1:], sheet, field)
-    best: tuple[int, str | None, int, list] | None = None
-    for name, rows in sheets:
-        candidates = [(header_row, rows[header_row - 1])] if header_row and header_row <= len(rows) else \
-            ([] if header_row else list(enumerate(rows[:HEADER_SEARCH], start=1)))
-        for number, cells in candidates:
-            keys = {key(text_of(c)) for c in cells if text_of(c)}
-            if not keys:
-                continue
-            have = len(needed & keys) if needed else len(keys)
-            if needed and needed <= keys:
-                return _table(path, name, number, cells, rows, max_rows, field)
-            if best is None or have > best[0]:
-                best = (have, name, number, cells)
-    if best is not None and not needed:  # nothing named: the fullest of the first rows is the header
-        return _table(path, best[1], best[2], best[3], dict(sheets)[best[1]], max_rows, field)
-    if best is None:
+    choice = choose(sheets, needed, header_row, first_sheet, lambda c: key(text_of(c)))
+    if isinstance(choice, Ambiguous):
+        raise _ambiguous(path, sheets, choice, field, how)
+    if choice is not None:
+        rows = dict(sheets)[choice.sheet]
+        table = _table(path, choice.sheet, choice.number, rows[choice.number - 1], rows, max_rows, field)
+        table.others = [n for n, r in sheets if n != choice.sheet and any(width(x) for x in r)]
+        table.delimiter = delimiter if choice.sheet is None else None
+        return table
+    if not needed or not any(any(width(r) for r in rows[:HEADER_SEARCH]) for _, rows in sheets):
         where = f"row {header_row}" if header_row else f"the first {HEADER_SEARCH} rows"
         raise DataError(f"no header row: {where} of {'every sheet' if len(sheets) > 1 else 'the file'} "
                         "are empty.", file=path, field=field, hint="put a row of column names above the data")
-    _, name, number, cells = best
+    have, name, number, cells = max(((len(needed & {key(text_of(c)) for c in cells if text_of(c)}), name, n, cells)
+                                     for name, rows in sheets
+                                     for n, cells in (enumerate(rows[:HEADER_SEARCH], start=1) if not header_row
+                                                      else [(header_row, rows[header_row - 1])]
+                                                      if header_row <= len(rows) else [])),
+                                    key=lambda t: t[0], default=(0, None, 1, []))
     found = [text_of(c) for c in cells if text_of(c)]
     missing = sorted(needed - {key(c) for c in found})
     used = "; ".join(f"{m!r} is used in {uses[m]}" for m in missing if m in uses)
     raise DataError(f"{_row(name, number)}: no column {', '.join(repr(m) for m in missing)}; the closest "
-                    f"header row has {', '.join(found)}" + (f" ({used})." if used else "."), file=path, line=number,
-                    field=field,
+                    f"header row has {', '.join(found) or 'nothing'}" + (f" ({used})." if used else "."), file=path,
+                    line=number, field=field,
                     hint="add the column to the sheet, or change the template's placeholders and the spec to the "
                          "columns it has")
 
@@ -149,12 +185,20 @@ def _table(path: Path, sheet: str | None, number: int, header: list, rows: list,
             continue
         k = key(h)
         if k in position:
-            raise DataError(f"{_row(sheet, number)}: two columns are headed {h!r}.", file=path,
+            first = next(i for i, k0 in cols if k0 == k)
+            raise DataError(f"{_row(sheet, number)}: two columns are headed {h!r} (columns {_column(sheet, first)} and "
+                            f"{_column(sheet, j)}), so a template's {{{h}}} could mean either.", file=path,
                             line=number, field=field, hint="rename or delete one of them")
-        position[k] = column_letter(j) if sheet is not None else j + 1
+        position[k] = _column(sheet, j)
         cols.append((j, k))
+    last = cols[-1][0] if cols else -1
     table = Table(path, sheet, number, [h for h in headers if h], position)
     for r, cells in enumerate(rows[number:], start=number + 1):
+        extra = next((j for j in range(last + 1, len(cells)) if text_of(cells[j])), None)
+        if extra is not None:
+            raise table.error(r, None, f"column {_column(sheet, extra)} holds {_shorten(text_of(cells[extra]))!r}, "
+                              f"right of the header's last column ({_column(sheet, last)}, {headers[last]!r}).",
+                              "give the column a name in the header row, or delete the stray cell", field=field)
         values = {k: text_of(cells[j]) if j < len(cells) else "" for j, k in cols}
         if not any(values.values()):
             continue
@@ -162,7 +206,31 @@ def _table(path: Path, sheet: str | None, number: int, header: list, rows: list,
             raise table.error(r, None, f"more than {max_rows:,} data rows.",
                               f"pnp reads at most {max_rows:,} rows per component; split the data", field=field)
         table.rows.append(Row(r, values))
+    if not table.rows:
+        raise table.error(number, None, "the header row has no data rows below it, so there is nothing to print.",
+                          "add one row per card below the header", field=field)
     return table
+
+
+def _column(sheet: str | None, index: int) -> str | int:
+    """Column ``index`` (0-based) as messages name it: a letter in workbooks, a number in .csv/.tsv."""
+    return column_letter(index) if sheet is not None else index + 1
+
+
+def _ambiguous(path: Path, sheets: list, choice: Ambiguous, field: str, how: Declare) -> DataError:
+    rows = dict(sheets)
+    listed = "; ".join(f"{_row(s, n)} ({_shorten(', '.join(text_of(c) for c in rows[s][n - 1] if text_of(c)))})"
+                       for s, n in choice.candidates[:6])
+    s, n = choice.candidates[-1] if not choice.sheets_only else choice.candidates[0]
+    declare = how.sheet(s) if choice.sheets_only else how.header(n) + (f" and {how.sheet(s)}" if s else "")
+    return DataError(f"pnp cannot tell which row is the header: {choice.why}. Candidates: {listed}.", file=path,
+                     line=choice.candidates[0][1], field=field,
+                     hint=f"say which, e.g. {declare}" + ("" if choice.sheets_only else
+                                                          "; or put a row of column names right above the data"))
+
+
+def _shorten(text: str, most: int = 40) -> str:
+    return text if len(text) <= most else text[: most - 1] + "\u2026"
 
 
 def _row(sheet: str | None, number: int) -> str:
@@ -194,7 +262,8 @@ def _read_bytes(path: Path, field: str) -> bytes:
     return raw
 
 
-def _delimited(path: Path, raw: bytes, delimiter: str, field: str) -> list[list[str]]:
+def _delimited(path: Path, raw: bytes, suffix: str, delimiter: str | None, field: str,
+               how: Declare) -> tuple[str, list[list[str]]]:
     try:
         text = raw.decode("utf-8-sig")
     except UnicodeDecodeError as exc:
@@ -202,10 +271,13 @@ def _delimited(path: Path, raw: bytes, delimiter: str, field: str) -> list[list[
         raise DataError(f"row {line}: not UTF-8 (byte 0x{raw[exc.start]:02x}; the file may be Latin-1 or "
                         "Windows-1252).", file=path, line=line, field=field,
                         hint="save or export it as CSV UTF-8") from None
-    if delimiter == ",":
-        first = next((ln for ln in text.splitlines() if ln.strip()), "")
-        if ";" in first and "," not in first:
-            delimiter = ";"
+    if delimiter is None:
+        found = detect(text, "\t" if suffix == ".tsv" else ",") if suffix == ".csv" else None
+        delimiter = found.delimiter if found else "\t"
+        if delimiter is None:
+            names = " or ".join(DELIMITERS[d] for d in found.tied)
+            raise DataError(f"the cells may be separated by {names}: the rows split alike at each.", file=path,
+                            field=field, hint=f"say which: {how.delimiter(found.tied[0])}")
     rows: list[list[str]] = []
     reader = csv.reader(io.StringIO(text, newline=""), delimiter=delimiter, strict=True)
     try:
@@ -217,7 +289,7 @@ def _delimited(path: Path, raw: bytes, delimiter: str, field: str) -> list[list[
         raise DataError(f"row {len(rows) + 1}: cannot be read as {'TSV' if delimiter == chr(9) else 'CSV'} ({exc}).",
                         file=path, line=len(rows) + 1, field=field,
                         hint="export it again, or check its quotes") from None
-    return rows
+    return delimiter, rows
 
 
 def _workbook(path: Path, raw: bytes, suffix: str, sheet: str | None, field: str) -> list[tuple[str, list]]:
