@@ -30,6 +30,7 @@ from ..layout.fit import board_fit
 from ..layout.impose import effective_options
 from ..layout.limits import Budget, check_budget
 from ..layout.options import ImposeOptions
+from ..layout.packing import sheet_counts
 from ..layout.paper import Sheet, available_papers, load_sheet, open_sheet
 from ..render.writers import WRITERS, resolve_formats
 from ..store.names import check_safe_name
@@ -263,6 +264,8 @@ def plan_target(target: str, loaded: LoadedSpec, request: Request) -> TargetPlan
         notes = (f"--duplex {request.opts.duplex} ignored: no part of {loaded.game.title} has a printed back, so "
                  "the kit prints one-sided.",)
     notes += format_notes(loaded, components, request)
+    counts = sheet_counts(components, sheet, opts)
+    notes += (counts,) if counts else ()
     notes += tuple(f"warning: {f.check} [{f.rule}]" for f in findings if f.status == WARN and f.build_note)
     fit = [] if request.full else board_fit(components, [sheet], opts.overlap)
     if request.full:  # validate: does each board fit every standard paper, or in how many pieces
