@@ -37,7 +37,8 @@ def _robe(d, g, ink: str) -> None:
     g.add(_path(d, f"M 112 257 L {CX} 322 L 233 257 L 210 254 L {CX} 298 L 135 254 Z", GOLD, ink))
     for y in (314, 328):
         g.add(d.circle(center=(CX, y), r=4, fill=GOLD, stroke=ink, stroke_width=1.5))
-    g.add(d.rect(insert=(34, HALF - 18), size=(277, 18), fill=GOLD, stroke=ink, stroke_width=LINE))
+    g.add(d.polygon([(34, HALF - 18), (311, HALF - 18), (305, HALF - 9), (311, HALF), (34, HALF), (40, HALF - 9)],
+                    fill=GOLD, stroke=ink, stroke_width=LINE))               # notched at both ends
     for i in range(9):
         x, y = 34 + (i + 0.5) * 277 / 9, HALF - 9
         g.add(d.polygon([(x, y - 6), (x + 6, y), (x, y + 6), (x - 6, y)], fill=ink))
