@@ -38,6 +38,9 @@ def test_cover_credits_the_designer_and_holds_every_rules_section(built, game):
     assert 1 <= len(pages) <= 2
     text = "\n".join(t for t, *_ in pages)
     assert spec.designer and f"designed by {spec.designer}" in text
+    flat = " ".join(text.split())  # the rules-source note names the designer after the game, no possessive
+    assert f"of the rules of {parse_rules(specs_dir() / 'rules' / f'{game}.md').title} by {spec.designer};" in flat
+    assert f"{spec.designer}'s" not in flat
     assert "Bill of materials" in text and "Print and cut" in text and "Rules quick reference" in text
     lines = text.splitlines()
     for heading in RULE_SECTIONS:

@@ -71,11 +71,10 @@ PIP_DPI = 100
 
 
 def _pip_box() -> tuple[float, float, float, float]:
-    """(x, y, w, h) mm of the centre pip: the largest image layer of front.yaml drawing a suit icon."""
+    """(x, y, w, h) mm of the suit in the top-left corner index: the image layer of front.yaml named
+    "corner suit", on every card but the jokers."""
     layers = yaml.safe_load((EXAMPLES / "playing-cards" / "front.yaml").read_text(encoding="utf-8"))["layers"]
-    pips = [L for L in layers if L.get("type") == "image" and str(L.get("src", "")).startswith("icons/")
-            and "w" in L]
-    pip = max(pips, key=lambda L: _length(L["w"]))
+    pip = next(L for L in layers if L.get("name") == "corner suit")
     return tuple(_length(pip[k]) for k in ("x", "y", "w", "h"))
 
 
@@ -107,7 +106,7 @@ def _icon_masks(w_mm: float, h_mm: float) -> dict:
 
 
 def _suit(bitmap, card, pip, masks) -> str:
-    """The suit whose icon the card's centre pip shows: the rendered crop compared pixel by pixel
+    """The suit whose icon the card's corner index shows: the rendered crop compared pixel by pixel
     with each icon (intersection over union above 0.92); "joker" when none matches."""
     px = PIP_DPI / 25.4
     x, y = card[0] + pip[0], card[1] + pip[1]
@@ -142,8 +141,9 @@ def test_playing_cards_read_back(kits):
                 assert any(_inside(c, (card[0] + bx, card[1] + by, bw, bh)) for bx, by, bw, bh in boxes), c["text"]
             seen["".join(sorted(c["text"] for c in chars if c["text"].strip()))] += 1
             suits[_suit(bitmaps[page.page_number], card, pip, masks)] += 1
-    # the rank twice (both corner indices) and the name once, on the same card
-    want = Counter("".join(sorted(r["rank"] * 2 + r["name"].replace(" ", "") + ("JOKER" if r["suit"] == "joker" else "")))
+    # the rank twice (both corner indices); a joker spells JOKER in both corners and under its picture,
+    # and prints its name
+    want = Counter("".join(sorted(r["rank"] * 2 if r["suit"] != "joker" else "JOKER" * 3 + r["name"].replace(" ", "")))
                    for r in rows)
     assert seen == want
     assert suits == Counter(r["suit"] for r in rows)

@@ -43,9 +43,9 @@ class KitResult:
 def metadata(tp: TargetPlan) -> dict:
     """Document metadata for the PDF and SVG writers."""
     info = tp.info
+    keywords = ", ".join(k for k in ("print-and-play", info.title, info.designer, "board game", "pnp") if k)
     return {"title": f"{info.title} \u2014 print-and-play kit", "author": info.designer,
-            "subject": info.rules.description,
-            "keywords": f"print-and-play, {info.title}, {info.designer}, board game, pnp"}
+            "subject": info.rules.description, "keywords": keywords, "credit": info.credit}
 
 
 def execute_target(tp: TargetPlan, request: Request, out: Path, progress: Progress | None = None,

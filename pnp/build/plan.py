@@ -201,9 +201,9 @@ def cover_info(loaded: LoadedSpec, ctx: KitContext) -> CoverInfo:
     spec, game = loaded.spec, loaded.game
     path = ctx.input_path("rules", spec.rules or f"rules/{game.name}.md", specs_dir())
     rules = parse_rules(path, _icons(loaded, ctx))
-    who = spec.designer or "an unnamed designer"
-    return CoverInfo(spec.title or game.title, spec.designer, spec.year, rules, CoverInfo.source_line(who, rules.title),
-                     game.credits(spec))
+    return CoverInfo(spec.title or game.title, spec.designer, spec.year, rules,
+                     CoverInfo.source_line(spec.designer, rules.title, spec.traditional), game.credits(spec),
+                     spec.traditional)
 
 
 def _icons(loaded: LoadedSpec, ctx: KitContext):

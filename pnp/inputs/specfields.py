@@ -189,8 +189,9 @@ CoverTitle = Annotated[str, AfterValidator(_cover_text("title", MAX_TITLE_CHARS,
 """The game's title as the cover prints it: one line at 20 pt bold on A4, no control characters,
 every glyph in the font; at most MAX_TITLE_CHARS characters."""
 Designer = Annotated[str, AfterValidator(_cover_text("designer", MAX_DESIGNER_CHARS, COVER_CREDIT_PT,
-                                                     lambda d: credit_line(d, 9999)))]
-"""Who designed the game, as the cover's credit line prints it ("designed by NAME (year)", 11 pt, one line)."""
+                                                     lambda d: credit_line(d, 9999, traditional=True)))]
+"""Who designed the game, as the cover's credit line prints it (11 pt, one line), measured in its longest
+form: "a traditional game, arranged by NAME (year)"."""
 
 
 class SpecBase(SpecModel):
@@ -201,6 +202,9 @@ class SpecBase(SpecModel):
     """Who designed the game: printed on the cover and in the PDF's Author."""
     year: Count(1, 9999, "write the year the game was published, e.g. 2011, or leave it out") | None = None
     """Year the game was published, for the credit line."""
+    traditional: Flag = False
+    """A traditional game (no designer's rights): the cover says "a traditional game, in the public
+    domain" (or "..., arranged by DESIGNER") instead of "designed by"."""
     rules: str = ""
     """Rules quick-reference file (Markdown) beside the spec; empty means rules/<game>.md."""
 

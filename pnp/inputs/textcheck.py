@@ -13,7 +13,7 @@ zero-width characters, the soft hyphen, the byte-order mark inside a text), line
 separators (Zl, Zp), surrogates, private-use and unassigned code points.
 
 The cover sets the game's title at COVER_TITLE_PT (bold) as "Title \u2014 print-and-play kit", the
-credit at COVER_CREDIT_PT as "designed by Designer (year)" and the description at
+credit at COVER_CREDIT_PT (credit_line: "designed by Designer (year)", or a traditional game said as such) and the description at
 COVER_DESCRIPTION_PT, each on one line of the cover's content width (pnp.layout.cover). At input
 time they are measured against REFERENCE_WIDTH_MM, the content width of the narrowest built-in paper
 (A4: 210 mm less two 10 mm margins), so a spec or rules file accepted here fits every built-in paper;
@@ -123,6 +123,14 @@ def title_line(title: str) -> str:
     return f"{title} \u2014 print and play"
 
 
-def credit_line(designer: str, year: int | None = None) -> str:
-    """The cover's credit line."""
-    return f"designed by {designer}" + (f" ({year})" if year else "")
+def credit_line(designer: str, year: int | None = None, traditional: bool = False) -> str:
+    """The cover's credit line: "designed by NAME (year)" for a named ``designer``; for a
+    ``traditional`` game "a traditional game, in the public domain", or "a traditional game, arranged
+    by NAME" when someone is named; "" when no one is named (the cover prints no credit then)."""
+    if traditional:
+        text = f"a traditional game, arranged by {designer}" if designer else "a traditional game, in the public domain"
+    elif designer:
+        text = f"designed by {designer}"
+    else:
+        return ""
+    return text + (f" ({year})" if year else "")

@@ -62,21 +62,34 @@ class Cover(Protocol):
 
 @dataclass(frozen=True)
 class CoverInfo:
-    """What the cover says about the game: ``title``, ``designer`` and ``year`` (from the spec),
-    the parsed ``rules``, where they came from (``rules_source``, one line: see source_line) and
-    ``credits`` for what the kit designed itself ("board layout: pnp")."""
+    """What the cover says about the game: ``title``, ``designer``, ``year`` and whether it is
+    ``traditional`` (from the spec), the parsed ``rules``, where they came from (``rules_source``, one
+    line: see source_line) and ``credits`` for what the kit designed itself ("board layout: pnp")."""
     title: str
     designer: str
     year: int | None
     rules: Rules
     rules_source: str = ""
     credits: tuple[str, ...] = ()
+    traditional: bool = False
+
+    @property
+    def credit(self) -> str:
+        """The header's credit line: the designer's credit (see credit_line) and the kit's own
+        ``credits``, joined by " \u00b7 "; "" when there is none."""
+        return " \u00b7 ".join(c for c in (credit_line(self.designer, self.year, self.traditional), *self.credits) if c)
 
     @staticmethod
-    def source_line(designer: str, title: str) -> str:
-        """The rules-source note printed at the foot of the cover, in a player's words."""
-        return (f"These rules are a summary in pnp's own words of {designer}'s rules for {title}; "
-                "where they differ, the designer's rules are the authority.")
+    def source_line(designer: str, title: str, traditional: bool = False) -> str:
+        """The rules-source note printed at the foot of the cover, in a player's words: the rules of
+        ``title`` "by" a named ``designer`` (no possessive, so "the pnp developers" reads right), the
+        traditional rules of a ``traditional`` game, or just the rules of ``title``."""
+        if traditional:
+            return (f"These rules are a summary in pnp's own words of the traditional rules of {title}; "
+                    "house rules vary from table to table.")
+        by = f" by {designer}" if designer else ""
+        return (f"These rules are a summary in pnp's own words of the rules of {title}{by}; "
+                "where they differ, the original rules are the authority.")
 
 
 @dataclass
@@ -191,8 +204,7 @@ class KitCover:
         """The header's shapes and the y of its last baseline (mm)."""
         info, sheet, opts = self.info, self.sheet, self.opts
         x, y, w, _ = sheet.content_area
-        credit = credit_line(info.designer, info.year)
-        credit += "".join(f" \u00b7 {c}" for c in info.credits)
+        credit = info.credit
         sides = {"none": "one-sided", "fold": "one-sided (fold-over backs)"}.get(
             opts.duplex, f"two-sided (flip on the {opts.duplex} edge)")
         bleed = f", bleed {fmt_mm(opts.bleed)}" if opts.bleed > 0 else ""
@@ -331,7 +343,7 @@ def _check_one_line_texts(info: CoverInfo, sheet: Sheet, width: float) -> None:
     """
     for text, size, bold, name, file, line in (
             (title_line(info.title), 20, True, "title", None, None),
-            (credit_line(info.designer, info.year), 11, False, "designer", None, None),
+            (info.credit, 11, False, "designer", None, None),
             (info.rules.description, 9, False, "rules", info.rules.path, 2)):
         got = line_width_mm(text, size, bold)
         if got > width + 1e-6:

@@ -24,10 +24,15 @@ from ..layout.options import ImposeOptions
 from ..core.safepath import checked_path, folder as safe_folder, write_bytes
 
 
+PDF_METADATA = ("title", "author", "subject", "keywords")
+"""The keys of WriteJob.metadata that the PDF's document information takes."""
+
+
 @dataclass
 class WriteJob:
     """What every writer of one kit shares: ``staging`` folder, file ``stem`` ("<game>-<paper>"),
-    document ``metadata`` (title, author, subject, keywords), page ``total``, imposition ``opts``,
+    document ``metadata`` (title, author, subject, keywords for the PDF; credit, the cover's credit line
+    for the SVG pages' descriptions, "" when no one is credited), page ``total``, imposition ``opts``,
     the kit's ``components``, ``settings`` (e.g. dpi for previews) and ``cache``, the folder where
     font subsets are kept between builds (OUT/.pnp/cache; None: in memory only; untrusted, see
     pnp.render.fontcache)."""
@@ -43,7 +48,7 @@ class WriteJob:
     def describe(self, number: int, page: Page) -> tuple[str, str]:
         """(title, description) of page ``number``, for SVG ``<title>`` and ``<desc>``."""
         title = self.metadata.get("title", "")
-        by = f", designed by {self.metadata['author']}" if self.metadata.get("author") else ""
+        by = f", {self.metadata['credit']}" if self.metadata.get("credit") else ""
         return title, f"Page {number} of {self.total}: {page.label}. {title}{by}."
 
     @property
@@ -157,7 +162,8 @@ class PdfKitWriter(KitWriter):
         super().__init__(job)
         from .pdf import PdfWriter
         self.path = checked_path(job.staging, f"{job.stem}.pdf")  # reportlab opens it (and its chunks) by name
-        self.pdf = PdfWriter(self.path, duplex=job.opts.duplex, **job.metadata)
+        meta = job.metadata
+        self.pdf = PdfWriter(self.path, duplex=job.opts.duplex, **{k: meta[k] for k in PDF_METADATA if k in meta})
 
     def page(self, number: int, page: Page) -> None:
         self.pdf.add(self.prepared(page))

@@ -2,7 +2,7 @@
 ``python specs/playing-cards/art/make_art.py``; it writes joker.png beside itself).
 
 A jester's cap of three horns with a bell on each, over a band of diamonds, in a ring.
-The card's front.yaml prints it in a 40 x 40 mm box, so PIXELS = 600 gives 381 dpi (above the
+The card's front.yaml prints it in a 36 x 36 mm box, so PIXELS = 600 gives 423 dpi (above the
 300 dpi that `pnp validate` asks for). Drawn four times larger and scaled down for smooth edges,
 then reduced to a 32-colour palette so the file stays small.
 """
