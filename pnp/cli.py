@@ -157,12 +157,12 @@ def _offset(text: str) -> tuple[float, float]:
                        hint="write e.g. --back-offset 1.5,-0.5 (read it off `pnp calibrate`)") from None
 
 
-def _options(bleed: str, duplex: str, back_offset: str) -> ImposeOptions:
+def _options(bleed: str, duplex: str, back_offset: str, mix_papers: bool = False) -> ImposeOptions:
     try:
         bleed_mm = parse_length(bleed)
     except ValueError as exc:
         raise PnpError(f"--bleed: {exc}.", field="--bleed", hint="write e.g. --bleed 3") from None
-    opts = ImposeOptions(bleed=bleed_mm, duplex=duplex, back_offset=_offset(back_offset))
+    opts = ImposeOptions(bleed=bleed_mm, duplex=duplex, back_offset=_offset(back_offset), mix_papers=mix_papers)
     if opts.back_offset != (0.0, 0.0) and duplex not in ("long", "short"):
         raise PnpError(f"--back-offset {back_offset} moves the backs of a two-sided print, but --duplex is {duplex}.",
                        field="--back-offset", hint="add --duplex long or --duplex short, or drop --back-offset")
@@ -220,6 +220,8 @@ def build(
     bleed: str = typer.Option("0", "--bleed", help="Bleed past the trim, mm, 0-10 (a print shop wants 3)."),
     duplex: str = typer.Option("none", "--duplex", help=DUPLEX_HELP),
     back_offset: str = typer.Option("0,0", "--back-offset", help="DX,DY mm added to back sheets (see `pnp calibrate`)."),
+    mix_papers: bool = typer.Option(False, "--mix-papers", help="Let parts of different paper (card stock, plain "
+                                                               "paper for boards) share a sheet: fewer sheets."),
     tts_url: Optional[str] = typer.Option(None, "--tts-url", help="--format tts: base URL where you host the images "
                                                                  "(default: file:/// paths on this computer)."),
     service: Optional[str] = typer.Option(None, "--service", help="--format pod: " + SERVICE_NAMES + "."),
@@ -234,7 +236,8 @@ def build(
     STATE["quiet"] |= quiet
     with _guard():
         settings = {**_destination_settings(tts_url, service), **_svg_settings(svg_text)}
-        request = _with_cutter(_request(paper, fmt, sets, words, _options(bleed, duplex, back_offset), settings), cutter)
+        request = _with_cutter(_request(paper, fmt, sets, words, _options(bleed, duplex, back_offset, mix_papers),
+                                        settings), cutter)
         out = _out(out_dir)
         _run(plan(_targets(games), request), out)
 

@@ -163,7 +163,8 @@ class KitCover:
         paper = [f"card stock ({CARD_STOCK}) for the {parts}"] if parts else []
         paper += [f"paper of {FOLD_PAPER} for the {folded}, folded and glued"] if folded else []
         paper += [f"plain paper ({PLAIN_PAPER}) for the {boards}, glued onto card or thin board"] if boards else []
-        out.append("Paper (each sheet holds parts of one paper): " + "; ".join(paper) + "." + (
+        out.append(("Paper: " if opts.mix_papers else "Paper (each sheet holds parts of one paper): ")
+                   + "; ".join(paper) + "." + (
             " No card stock? Glue the printed sheet onto thin card before cutting." if parts else ""))
         out.append("Cut on the crop marks: the short lines outside each part, in line with its edges.")
         round_parts = plural([c for c in comps if c.shape == "circle"])
