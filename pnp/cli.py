@@ -142,8 +142,8 @@ def _split_formats(values: list[str]) -> tuple[str, ...]:
 
 
 def _targets(games: list[str] | None) -> list[str]:
-    from .custom import examples  # the data-driven examples shipped in specs/<name>/<name>.yaml
-    return list(games) if games else list(registry()) + examples()
+    from .custom import examples  # the data-driven examples shipped in specs/<name>/<name>.yaml, by name
+    return list(games) if games else list(registry()) + [Path(e).name for e in examples()]
 
 
 def _offset(text: str) -> tuple[float, float]:

@@ -132,3 +132,16 @@ def test_a_fold_over_kit_tells_one_story(tmp_path):
     assert "two-sided" not in cover and "flip on" not in cover
     assert "paper 120\u2013160 g/m\u00b2," in cover and "folded and glued" in cover  # the bill of materials
     assert "card stock" not in cover  # the folded tiles are the kit's only parts: no card stock asked for
+
+
+def test_every_name_pnp_list_shows_builds_by_that_name_from_any_folder(tmp_path):
+    """`pnp list` names the five games and the shipped examples; each validates by that name from a
+    folder that is not the clone (the examples are found among pnp's own files, not in the cwd)."""
+    listed = json.loads(_pnp("list", "--json", cwd=tmp_path).stdout)["games"]
+    names = [g["game"] for g in listed]
+    assert {"playing-cards", "questions"} <= set(names)
+    for entry in listed:
+        assert entry["target"] == entry["game"]
+    for name in names:
+        r = _pnp("validate", name, cwd=tmp_path)
+        assert "FAIL" not in r.stdout, (name, r.stdout)
