@@ -12,6 +12,7 @@ layers; a template including itself, directly or not, is refused naming the file
 """
 from __future__ import annotations
 
+import os
 import re
 from dataclasses import dataclass
 from pathlib import Path
@@ -21,11 +22,13 @@ from pydantic import BeforeValidator, Field
 
 from ..core.errors import SpecError
 from ..core.units import parse_length
+from ..inputs.gamefolder import HINT, exists_inside, inside, name_problem
 from ..inputs.resources import sheets_dir
 from ..inputs.specfields import (BoundedFloat, FieldError, Flag, Items, Length, OptionalLength, SpecModel, load_yaml,
                                  validate_model)
 
 MAX_DEPTH = 8
+MAX_TEMPLATE_BYTES = 1024 * 1024  # one template file (the YAML reader's own bound)
 MAX_LAYERS = 500
 PCT_RANGE = (-100.0, 200.0)
 
@@ -211,22 +214,43 @@ class Placed:
 
 
 def resolve(name: str, beside: Path, spec_dir: Path, file: Path | None = None, line: int | None = None,
-            field: str = "front") -> Path:
-    """The template file ``name``: beside the including file, then beside the spec, then shipped.
+            field: str = "front", cell: bool = False) -> Path:
+    """The template file ``name``: beside the including file, then beside the spec, then (a name
+    under ``shared/``) in pnp's shared templates; each inside its own folder by the rule for every
+    file a game folder names (pnp.inputs.gamefolder). A name a data cell chose (``cell``) must be
+    one of the game folder's own templates.
 
     Raises:
-        SpecError: no such template, or its name is not .yaml/.yml.
+        SpecError: no such template, its name is not .yaml/.yml, or it leads outside the folder,
+            is not a regular file or is over MAX_TEMPLATE_BYTES.
     """
     if not name.lower().endswith((".yaml", ".yml")):
         raise SpecError(f"template {name!r} is not a .yaml file.", file=file, line=line, field=field,
                         hint="name a template file such as front.yaml")
-    for folder in dict.fromkeys((beside, spec_dir, shipped_dir())):
-        path = folder / name
-        if path.is_file():
-            return path
-    raise SpecError(f"template {name!r} not found beside {file.name if file else 'the spec'}, in {spec_dir} or in "
-                    "pnp's templates.", file=file, line=line, field=field,
+    problem = name_problem(name)
+    if problem is not None:
+        raise SpecError(f"template {name!r} must name a file inside the game folder {spec_dir}; {problem}.",
+                        file=file, line=line, field=field, hint=HINT)
+    shared = shipped_dir()
+    places = [(beside, shared if _within(beside, shared) else spec_dir), (spec_dir, spec_dir)]
+    if cell:
+        places = [(spec_dir, spec_dir)]
+    elif name.replace("\\", "/").startswith("shared/"):
+        places.append((shared, shared))
+    for folder, root in dict.fromkeys(places):
+        if exists_inside(name, folder):
+            return inside(name, root, base=folder, what="template", file=file, line=line, field=field,
+                          limit=MAX_TEMPLATE_BYTES)
+    raise SpecError(f"template {name!r} not found beside {file.name if file else 'the spec'}"
+                    f"{'' if beside == spec_dir else ' or beside the spec'}"
+                    f"{'' if cell else ' or in pnp' + chr(39) + 's shared templates (shared/...)'}.",
+                    file=file, line=line, field=field,
                     hint="check the file name, or run `pnp new` to see a working folder")
+
+
+def _within(path: Path, folder: Path) -> bool:
+    real, top = os.path.realpath(path), os.path.realpath(folder)
+    return real == top or real.startswith(top.rstrip(os.sep) + os.sep)
 
 
 def load_template(path: Path, spec_dir: Path, files: list[Path] | None = None, _chain: tuple[Path, ...] = (),
