@@ -4,12 +4,11 @@
 """
 from __future__ import annotations
 
-import os
 from pathlib import Path
 from typing import Callable
 
 from ..core.richtext import Icon
-from ..inputs.gamefolder import Refused, exists_inside, inside
+from ..inputs.gamefolder import Refused, exists_inside, inside, within
 from ..inputs.images import read_image
 
 SUFFIXES = (".svg", ".png")
@@ -33,10 +32,7 @@ class IconFolder:
 
     def _outside(self) -> bool:
         """True when the folder leads outside ``root`` (its contents are then neither read nor listed)."""
-        if self.root is None:
-            return False
-        real, top = os.path.realpath(self.folder), os.path.realpath(self.root)
-        return not (real == top or real.startswith(top.rstrip(os.sep) + os.sep))
+        return self.root is not None and not within(self.folder, self.root)
 
     def names(self) -> list[str]:
         """The icon names the folder holds, sorted (none for a folder outside ``root``)."""

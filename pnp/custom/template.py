@@ -12,7 +12,6 @@ layers; a template including itself, directly or not, is refused naming the file
 """
 from __future__ import annotations
 
-import os
 import re
 from dataclasses import dataclass
 from pathlib import Path
@@ -22,7 +21,7 @@ from pydantic import BeforeValidator, Field
 
 from ..core.errors import SpecError
 from ..core.units import parse_length
-from ..inputs.gamefolder import HINT, exists_inside, inside, name_problem
+from ..inputs.gamefolder import HINT, exists_inside, inside, name_problem, within
 from ..inputs.resources import sheets_dir
 from ..inputs.specfields import (BoundedFloat, FieldError, Flag, Items, Length, OptionalLength, SpecModel, load_yaml,
                                  validate_model)
@@ -232,7 +231,7 @@ def resolve(name: str, beside: Path, spec_dir: Path, file: Path | None = None, l
         raise SpecError(f"template {name!r} must name a file inside the game folder {spec_dir}; {problem}.",
                         file=file, line=line, field=field, hint=HINT)
     shared = shipped_dir()
-    places = [(beside, shared if _within(beside, shared) else spec_dir), (spec_dir, spec_dir)]
+    places = [(beside, shared if within(beside, shared) else spec_dir), (spec_dir, spec_dir)]
     if cell:
         places = [(spec_dir, spec_dir)]
     elif name.replace("\\", "/").startswith("shared/"):
@@ -246,11 +245,6 @@ def resolve(name: str, beside: Path, spec_dir: Path, file: Path | None = None, l
                     f"{'' if cell else ' or in pnp' + chr(39) + 's shared templates (shared/...)'}.",
                     file=file, line=line, field=field,
                     hint="check the file name, or run `pnp new` to see a working folder")
-
-
-def _within(path: Path, folder: Path) -> bool:
-    real, top = os.path.realpath(path), os.path.realpath(folder)
-    return real == top or real.startswith(top.rstrip(os.sep) + os.sep)
 
 
 def load_template(path: Path, spec_dir: Path, files: list[Path] | None = None, _chain: tuple[Path, ...] = (),

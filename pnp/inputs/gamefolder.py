@@ -50,6 +50,11 @@ def _contained(real: str, real_root: str) -> bool:
     return real == real_root or real.startswith(real_root.rstrip(os.sep) + os.sep)
 
 
+def within(path: Path, folder: Path) -> bool:
+    """True when ``path``, every symlink followed, is ``folder`` or inside it (also followed)."""
+    return _contained(os.path.realpath(path), os.path.realpath(folder))
+
+
 class Refused(SpecError):
     """A name the rule refuses (a SpecError: its message says the rule, never what the file holds)."""
 
