@@ -240,9 +240,13 @@ def resolve(name: str, beside: Path, spec_dir: Path, file: Path | None = None, l
         if exists_inside(name, folder):
             return inside(name, root, base=folder, what="template", file=file, line=line, field=field,
                           limit=MAX_TEMPLATE_BYTES)
+    if cell:
+        raise SpecError(f"template {name!r} not found in the game folder {spec_dir} (a template a data cell "
+                        "chooses must be one of the folder's own templates).", file=file, line=line, field=field,
+                        hint="put the template in the game's folder, or name it in the spec instead of a cell")
     raise SpecError(f"template {name!r} not found beside {file.name if file else 'the spec'}"
                     f"{'' if beside == spec_dir else ' or beside the spec'}"
-                    f"{'' if cell else ' or in pnp' + chr(39) + 's shared templates (shared/...)'}.",
+                    " or in pnp's shared templates (shared/...).",
                     file=file, line=line, field=field,
                     hint="check the file name, or run `pnp new` to see a working folder")
 

@@ -25,7 +25,7 @@ from ..core.errors import SpecError
 from .safefile import kind_of
 
 MAX_NAME_CHARS = 1024
-HINT = "keep the file in the game's folder (or a folder inside it) and name it relative to the spec, e.g. art/x.png"
+HINT = "keep the file in the game's folder (or a folder inside it) and name it relative to the spec"
 
 
 def _shown(name: str) -> str:
@@ -74,7 +74,8 @@ def inside(name: str, root: Path, *, base: Path | None = None, what: str = "file
     where = dict(file=file, line=line, field=field)
     problem = name_problem(name)
     if problem is not None:
-        raise Refused(f"{what} {_shown(name) if isinstance(name, str) else name!r} must name a "
+        shown = _shown(name) if isinstance(name, str) else repr(name)
+        raise Refused(f"{what} {shown} must name a "
                       f"{'folder' if folder else 'file'} inside the game folder {root}; {problem}.", hint=HINT, **where)
     path = (base if base is not None else root) / name
     rule = f"{what} {_shown(name)} must name a {'folder' if folder else 'file'} inside the game folder {root}"

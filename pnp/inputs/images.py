@@ -191,7 +191,8 @@ def references(path: Path, data: bytes, field: str | None, root: str | None) -> 
                           path, field, hint)
         name = href.split("#", 1)[0]
         try:
-            ref = inside(name, Path(root), base=path.parent, what=f"the SVG's {tag}", file=path, field=field,
+            ref = inside(name, Path(root), base=path.parent, what=f"the SVG's <{etree.QName(el).localname}> href",
+                         file=path, field=field,
                          limit=MAX_IMAGE_BYTES)
         except SpecError as exc:
             raise _refuse(exc.message, path, field, hint) from None
