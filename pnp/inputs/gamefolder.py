@@ -38,8 +38,7 @@ def name_problem(name: object) -> str | None:
         return "it is empty"
     if len(name) > MAX_NAME_CHARS or any(ord(c) < 32 or ord(c) == 127 for c in name):
         return f"it is not a file name (control characters, or over {MAX_NAME_CHARS} characters)"
-    if (name.startswith(("/", "\\", "~")) or PurePosixPath(name).is_absolute() or PureWindowsPath(name).is_absolute()
-            or PureWindowsPath(name).drive):
+    if name.startswith(("/", "\\", "~")) or PureWindowsPath(name).is_absolute():
         return "it is an absolute path"
     if ".." in PurePosixPath(name).parts or ".." in PureWindowsPath(name).parts:
         return "it leads out of the folder (..)"
