@@ -324,7 +324,7 @@ BAD = {
     "absolute": ("{image}", "name,image\nA,/etc/hostname\n", None,
                  ("deck.csv", "line 2", "src", ["'/etc/hostname'", "absolute path"])),
     "symlink out": ("art/{image}", "name,image\nA,link.png\n", "symlink",
-                    ("deck.csv", "line 2", "src", ["'art/link.png'", "outside the spec's folder"])),
+                    ("deck.csv", "line 2", "src", ["'art/link.png'", "leads outside the folder (a symlink)"])),
     "symlink loop": ("art/{image}", "name,image\nA,loop.png\n", "loop",
                      ("deck.csv", "line 2", "src", ["'art/loop.png'", "cannot be followed"])),
     "control character": ("art/{image}", "name,image\nA,a\x01.png\n", None,

@@ -574,7 +574,7 @@ def test_an_icon_symlinked_out_of_the_spec_folder_is_refused(tmp_path):
     os.symlink(outside, folder / "icons" / "coin.png")
     out = tmp_path / "out"
     r = CliRunner().invoke(app, ["build", str(folder), "-o", str(out)])
-    assert r.exit_code == 2 and "outside the spec's folder" in r.output and "row 2" in r.output, r.output
+    assert r.exit_code == 2 and "must name a file inside the game folder" in r.output and "row 2" in r.output, r.output
     assert not out.exists() or not any(out.iterdir())
 
 

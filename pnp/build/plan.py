@@ -73,10 +73,11 @@ class Request:
 
 @dataclass(frozen=True)
 class LoadedSpec:
-    """A game, its validated spec, and where the spec came from."""
+    """A game, its validated spec, where the spec came from and the line of each of its fields."""
     game: Game
     spec: SpecBase
     path: Path
+    lines: Mapping = field(default_factory=dict, compare=False)
 
 
 @dataclass(frozen=True)
@@ -135,13 +136,13 @@ def load_target(target: str) -> LoadedSpec:
     data, lines = load_yaml(path)
     if isinstance(data, dict) and "components" in data and data.get("game", "custom") == "custom":
         from ..custom import load  # a data-driven spec: no game: (or game: custom) and components:
-        return LoadedSpec(*load(path, data, lines), path)
+        return LoadedSpec(*load(path, data, lines), path, lines)
     name = data.get("game")
     if not isinstance(name, str) or name not in games:
         raise SpecError(f"`game:` must name one of {', '.join(registry())} (got {name!r}).", file=path,
                         line=lines.get(("game",), 1), field="game", hint="set game: to the game this spec describes")
     game = get_game(name)
-    return LoadedSpec(game, validate_model(game.spec_model, data, path, lines), path)
+    return LoadedSpec(game, validate_model(game.spec_model, data, path, lines), path, lines)
 
 
 def context(loaded: LoadedSpec, overrides: Mapping[str, Path] | None = None, full: bool = True) -> KitContext:
@@ -199,7 +200,8 @@ def cover_info(loaded: LoadedSpec, ctx: KitContext) -> CoverInfo:
             (names its file and line).
     """
     spec, game = loaded.spec, loaded.game
-    path = ctx.input_path("rules", spec.rules or f"rules/{game.name}.md", specs_dir())
+    path = ctx.input_path("rules", spec.rules or f"rules/{game.name}.md", specs_dir(),
+                          line=loaded.lines.get(("rules",)))
     rules = parse_rules(path, _icons(loaded, ctx))
     return CoverInfo(spec.title or game.title, spec.designer, spec.year, rules,
                      CoverInfo.source_line(spec.designer, rules.title, spec.traditional), game.credits(spec),
@@ -212,11 +214,12 @@ def _icons(loaded: LoadedSpec, ctx: KitContext):
     folder = getattr(loaded.spec, "icons", None)
     if not folder:
         return None
-    path = loaded.path.parent / folder
+    root = loaded.path.parent
+    path = root / folder
     if not path.is_dir():
         return None
     from ..custom.icons import IconFolder
-    return IconFolder(path, lambda p: p in ctx.used or ctx.used.append(p), root=loaded.path.parent).lookup
+    return IconFolder(path, lambda p: p in ctx.used or ctx.used.append(p), root=root).lookup
 
 
 def format_notes(loaded: LoadedSpec, components: Sequence[Component], request: Request) -> tuple[str, ...]:

@@ -113,7 +113,9 @@ class Image:
     pnp.inputs.images.read_image before drawing) in the box (x, y, w, h) mm. ``fit``: "contain" (the
     whole picture, centred), "cover" (fills the box, centred and cropped) or "stretch" (to the box);
     always clipped to the box. Raster images are embedded once per document however often drawn.
-    ``bleed``: the box reaches the trim, and grows past it by the kit's bleed like a Rect's."""
+    ``bleed``: the box reaches the trim, and grows past it by the kit's bleed like a Rect's.
+    ``root``: the game folder the files SVG art references must stay inside (pnp.inputs.gamefolder);
+    None: SVG art may reference no file."""
     x: float
     y: float
     w: float
@@ -121,6 +123,7 @@ class Image:
     src: str
     fit: str = "contain"
     bleed: bool = False
+    root: str | None = None
 
 
 Shape = Union[Rect, Circle, Polygon, Line, Text, Group, Image]

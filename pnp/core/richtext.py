@@ -43,10 +43,12 @@ MARKUP = re.compile(r"[*\\]")
 @dataclass(frozen=True)
 class Icon:
     """An inline picture: its ``name`` (as written, ``:name:``), ``src`` (absolute path of a checked
-    PNG or SVG file) and ``aspect`` (width / height of the picture)."""
+    PNG or SVG file), ``aspect`` (width / height of the picture) and ``root`` (the game folder SVG
+    art's references stay inside, pnp.inputs.gamefolder; None: it may reference no file)."""
     name: str
     src: str
     aspect: float
+    root: str | None = None
 
 
 @dataclass(frozen=True)
@@ -352,7 +354,7 @@ def draw_line(line: Line, x: float, baseline: float, size_pt: float, fill: str) 
     for dx, span in line.pieces:
         if span.icon is not None:
             adv, w, h = icon_size(span, size_pt)
-            out.append(Image(x + dx + (adv - w) / 2, baseline - h, w, h, span.icon.src, "contain"))
+            out.append(Image(x + dx + (adv - w) / 2, baseline - h, w, h, span.icon.src, "contain", root=span.icon.root))
         elif span.text.strip():  # leading spaces become an offset: no viewer can collapse them
             text = span.text.lstrip(" ")
             skip = text_width_mm(span.text[:len(span.text) - len(text)], size_pt, span.font)

@@ -351,10 +351,10 @@ class BoundLayer:
             return
         L, (x, y, w, h) = self.place.layer, self.box
         if L.rotate == 0:
-            out.append(Image(x, y, w, h, str(facts.path), L.fit, bleed=L.bleed))
+            out.append(Image(x, y, w, h, str(facts.path), L.fit, bleed=L.bleed, root=facts.root))
             return
         bw, bh = (h, w) if L.rotate in (90, 270) else (w, h)
-        out.append(Group((Image(-bw / 2, -bh / 2, bw, bh, str(facts.path), L.fit),), dx=x + w / 2, dy=y + h / 2,
+        out.append(Group((Image(-bw / 2, -bh / 2, bw, bh, str(facts.path), L.fit, root=facts.root),), dx=x + w / 2, dy=y + h / 2,
                          rotate=float(L.rotate)))
     def rich(self, text: str, row, column, icons: IconFolder | None) -> tuple:
         """The text's markup parsed (pnp.core.richtext), every run's glyphs checked in its face.

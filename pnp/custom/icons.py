@@ -8,6 +8,7 @@ from pathlib import Path
 from typing import Callable
 
 from ..core.richtext import Icon
+from ..inputs.gamefolder import Refused, exists_inside, inside, within
 from ..inputs.images import read_image
 
 SUFFIXES = (".svg", ".png")
@@ -17,19 +18,26 @@ MAX_LISTED = 12  # icon names listed in a message
 class IconFolder:
     """Icons looked up by name in ``folder`` (an absolute path; it need not exist until an icon is
     used). ``record`` is called with each picture file used (``pnp watch`` watches it). With ``root``
-    (the spec's folder), an icon file that leads out of it (a symlink) is refused like a missing one:
-    a spec someone sends you cannot make pnp print a file from elsewhere on your computer.
+    (the spec's folder), the folder and every icon file go through the rule for files a game folder
+    names (pnp.inputs.gamefolder): a folder or icon that leads out of it (a symlink), or an icon that
+    is not a regular file, is refused, and the names of a folder outside are never listed.
 
     ``lookup(name)`` returns the Icon; raises KeyError (message: the names there are) for an icon the
-    folder lacks, and SpecError (naming the file) for a picture that is not a good PNG or SVG."""
+    folder lacks, and SpecError (naming the file) for an icon outside the folder or a picture that is
+    not a good PNG or SVG."""
 
     def __init__(self, folder: Path, record: Callable[[Path], None] | None = None, root: Path | None = None) -> None:
-        self.folder, self.record = folder, record
-        self.root = root.resolve() if root is not None else None
+        self.folder, self.record, self.root = folder, record, root
         self._found: dict[str, Icon] = {}
 
+    def _outside(self) -> bool:
+        """True when the folder leads outside ``root`` (its contents are then neither read nor listed)."""
+        return self.root is not None and not within(self.folder, self.root)
+
     def names(self) -> list[str]:
-        """The icon names the folder holds, sorted."""
+        """The icon names the folder holds, sorted (none for a folder outside ``root``)."""
+        if self._outside():
+            return []
         try:
             return sorted({p.stem for p in self.folder.iterdir() if p.suffix.lower() in SUFFIXES and p.is_file()})
         except OSError:
@@ -39,18 +47,26 @@ class IconFolder:
         got = self._found.get(name)
         if got is not None:
             return got
+        if self._outside():
+            raise KeyError(f"the icons folder {self.folder.name!r} must be a folder inside the game folder "
+                           f"{self.root}; it leads outside the folder (a symlink)")
         for suffix in SUFFIXES:
             path = self.folder / f"{name}{suffix}"
-            if path.is_file():
-                if self.root is not None and not path.resolve().is_relative_to(self.root):
-                    raise KeyError(f"the icon :{name}: ({path.name}) leads to {path.resolve()}, outside the spec's "
-                                   "folder (a symlink)")
-                if self.record is not None:
-                    self.record(path)
-                facts = read_image(path, field="icons")
-                w, h = facts.size
-                got = self._found[name] = Icon(name, str(path), w / h)
-                return got
+            if self.root is not None:
+                if not exists_inside(path.name, self.folder):
+                    continue
+                try:
+                    path = inside(path.name, self.root, base=self.folder, what=f"the icon :{name}:")
+                except Refused as exc:  # richtext words a KeyError with where the :name: is written
+                    raise KeyError(exc.message) from None
+            elif not path.is_file():
+                continue
+            if self.record is not None:
+                self.record(path)
+            facts = read_image(path, field="icons", root=self.root)
+            w, h = facts.size
+            got = self._found[name] = Icon(name, str(path), w / h, str(self.root) if self.root else None)
+            return got
         names = self.names()
         there = (f"it has {', '.join(':' + n + ':' for n in names[:MAX_LISTED])}"
                  + (f" and {len(names) - MAX_LISTED} more" if len(names) > MAX_LISTED else "")) if names else (

@@ -1,8 +1,8 @@
 """The pictures of template ``image`` layers: each file found inside the spec's folder and checked
 before anything is drawn, and their print quality at the size they are printed.
 
-A layer's ``src`` (after its placeholders are filled) is a path relative to the spec's folder. An
-absolute path, a ``..`` part or a symlink leading out of the spec's folder is refused: a spec someone
+A layer's ``src`` (after its placeholders are filled) is a path relative to the spec's folder, kept
+inside it by the rule for every file a game folder names (pnp.inputs.gamefolder): a spec someone
 sends you cannot make pnp read (and print) a file elsewhere on your computer. The file itself is then
 checked by pnp.inputs.images.read_image (missing, not a regular file, too large, too many pixels,
 truncated, not PNG/JPEG/SVG).
@@ -16,12 +16,13 @@ Raster icons in text (``:name:``) count too, at the cap height of their layer's 
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from pathlib import Path, PurePath
+from pathlib import Path
 from typing import Callable
 
 from ..core import richtext
 from ..core.errors import SpecError
 from ..core.findings import FAIL, PASS, WARN, Finding
+from ..inputs.gamefolder import inside
 from ..inputs.images import FAIL_DPI, WARN_DPI, ImageFacts, read_image
 
 RULE = "docs/templates.md, Images: pictures at 300 dpi or more at their printed size, never below the layer's min_dpi"
@@ -32,36 +33,24 @@ MAX_PICTURE_BYTES = 1024 ** 3  # the distinct picture files of one component, to
 
 
 def resolve_src(text: str, spec_dir: Path) -> Path:
-    """The file ``text`` names, relative to ``spec_dir``, with symlinks resolved.
+    """The file ``text`` names, inside ``spec_dir`` by the rule for every file a game folder names
+    (pnp.inputs.gamefolder.inside); a missing file is returned for read_image to report.
 
     Raises:
         SpecError: control characters or over MAX_SRC_CHARS characters, an absolute path, a ``..``
-            part, or a path that leads out of ``spec_dir`` (through a symlink); the caller adds where
-            ``text`` came from.
+            part, a path that leads out of ``spec_dir`` (through a symlink) or a symlink loop, or not a
+            regular file; the caller adds where ``text`` came from.
     """
-    hint = "keep the art in the spec's folder (or a folder inside it) and name it relative to the spec, e.g. art/x.png"
-    if len(text) > MAX_SRC_CHARS or any(ord(c) < 32 or ord(c) == 127 for c in text):
-        shown = repr(text[:40]) + ("..." if len(text) > 40 else "")
-        raise SpecError(f"image {shown} is not a file name (control characters, or over {MAX_SRC_CHARS} characters).",
-                        hint=hint)
-    parts = PurePath(text).parts
-    if PurePath(text).is_absolute() or text.startswith("~"):
-        raise SpecError(f"image {text!r} is an absolute path.", hint=hint)
-    if ".." in parts:
-        raise SpecError(f"image {text!r} leads out of the spec's folder (..).", hint=hint)
-    root = spec_dir.resolve()
-    try:
-        path = (root / text).resolve()
-    except (OSError, RuntimeError) as exc:  # a symlink loop (RuntimeError before Python 3.13)
-        raise SpecError(f"image {text!r} cannot be followed: {exc}.", hint=hint) from None
-    if not path.is_relative_to(root):
-        raise SpecError(f"image {text!r} leads to {path}, outside the spec's folder (a symlink).", hint=hint)
-    return path
+    if len(text) > MAX_SRC_CHARS:
+        raise SpecError(f"image {text[:40]!r}... is not a file name (over {MAX_SRC_CHARS} characters).",
+                        hint="name the picture relative to the spec, e.g. art/x.png")
+    return inside(text, spec_dir, what="image", must_exist=False)
 
 
 def load_picture(text: str, spec_dir: Path, record: Callable[[Path], None] | None = None) -> ImageFacts:
-    """The checked picture ``text`` names (resolve_src, then read_image); its path is passed to
-    ``record`` before it is read, so `pnp watch` rebuilds when a missing or broken file is fixed.
+    """The checked picture ``text`` names (resolve_src, then read_image, the files SVG art references
+    kept inside ``spec_dir``); its path is passed to ``record`` before it is read, so `pnp watch`
+    rebuilds when a missing or broken file is fixed.
 
     Raises:
         SpecError: see resolve_src and pnp.inputs.images.read_image (the message names the file).
@@ -70,7 +59,7 @@ def load_picture(text: str, spec_dir: Path, record: Callable[[Path], None] | Non
     if record is not None:
         record(path)
     try:
-        return read_image(path, field="src")
+        return read_image(path, field="src", root=spec_dir)
     except SpecError as exc:
         raise SpecError(f"image {text!r}: {exc.message}", file=path, field="src", hint=exc.hint) from None
 
@@ -167,7 +156,8 @@ def _icons(layer, values: dict, row, uses: dict) -> None:
         for span in para:
             if span.icon is None:
                 continue
-            facts = read_image(Path(span.icon.src), field="icons")
+            facts = read_image(Path(span.icon.src), field="icons",
+                               root=Path(span.icon.root) if span.icon.root else None)
             if not facts.raster:
                 continue
             _adv, w, h = richtext.icon_size(span, L.size)

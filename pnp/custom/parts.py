@@ -17,6 +17,7 @@ from ..core.fonts import register_face
 from ..core.ir import Component
 from ..games import KitContext
 from ..inputs.fontfile import FontFile, read_font
+from ..inputs.gamefolder import inside
 from .columns import not_a_count, whole_count
 from .draw import Context, Face, Filler
 from .icons import IconFolder
@@ -90,7 +91,8 @@ def fonts(spec: CustomSpec, ctx: KitContext, lines: dict) -> dict[str, FontFile]
     def load() -> dict[str, FontFile]:
         out = {}
         for name, value in spec.fonts.items():
-            path = ctx.spec_path.parent / value
+            path = inside(value, ctx.spec_path.parent, what=f"font {name!r}", file=ctx.spec_path,
+                          line=lines.get(("fonts", name)), field=f"fonts.{name}", must_exist=False)
             _record(ctx, path)
             font = out[name] = read_font(path, name, spec=ctx.spec_path, line=lines.get(("fonts", name)),
                                          field=f"fonts.{name}")
@@ -129,9 +131,9 @@ def _ready(spec: CustomSpec, index: int, comp: ComponentSpec, ctx: KitContext, l
     def template(name: str, field: str, row: Row | None = None, table: Table | None = None) -> Path:
         if (name, field) in found:
             return found[name, field]
-        try:
+        try:  # a name a data cell chose must be one of the folder's own templates
             path = resolve(name, spec_dir, spec_dir, ctx.spec_path, lines.get(("components", index, field), line),
-                           f"components.{index}.{field}")
+                           f"components.{index}.{field}", cell=bool(row is not None and _names(getattr(comp, field))))
         except SpecError as exc:
             if row is None or table is None:
                 raise
@@ -162,7 +164,8 @@ def _ready(spec: CustomSpec, index: int, comp: ComponentSpec, ctx: KitContext, l
     rows: list[Row | None] = [None]
     if comp.data is not None:
         first = next(c for c in spec.components if c.data is not None) is comp
-        path = ctx.input_path("data" if first else f"data.{comp.name}", comp.data)  # --set data=FILE: the first
+        path = ctx.input_path("data" if first else f"data.{comp.name}", comp.data,  # --set data=FILE: the first
+                              line=lines.get(("components", index, "data"), line), field=f"components.{index}.data")
         _record(ctx, path)
         table = read_table(path, needed, comp.sheet, comp.header_row, field=f"components.{index}.data",
                            delimiter=comp.delimiter)

@@ -21,11 +21,13 @@ from pydantic import BeforeValidator, Field
 
 from ..core.errors import SpecError
 from ..core.units import parse_length
+from ..inputs.gamefolder import HINT, exists_inside, inside, name_problem, within
 from ..inputs.resources import sheets_dir
 from ..inputs.specfields import (BoundedFloat, FieldError, Flag, Items, Length, OptionalLength, SpecModel, load_yaml,
                                  validate_model)
 
 MAX_DEPTH = 8
+MAX_TEMPLATE_BYTES = 1024 * 1024  # one template file (the YAML reader's own bound)
 MAX_LAYERS = 500
 PCT_RANGE = (-100.0, 200.0)
 
@@ -211,21 +213,41 @@ class Placed:
 
 
 def resolve(name: str, beside: Path, spec_dir: Path, file: Path | None = None, line: int | None = None,
-            field: str = "front") -> Path:
-    """The template file ``name``: beside the including file, then beside the spec, then shipped.
+            field: str = "front", cell: bool = False) -> Path:
+    """The template file ``name``: beside the including file, then beside the spec, then (a name
+    under ``shared/``) in pnp's shared templates; each inside its own folder by the rule for every
+    file a game folder names (pnp.inputs.gamefolder). A name a data cell chose (``cell``) must be
+    one of the game folder's own templates.
 
     Raises:
-        SpecError: no such template, or its name is not .yaml/.yml.
+        SpecError: no such template, its name is not .yaml/.yml, or it leads outside the folder,
+            is not a regular file or is over MAX_TEMPLATE_BYTES.
     """
     if not name.lower().endswith((".yaml", ".yml")):
         raise SpecError(f"template {name!r} is not a .yaml file.", file=file, line=line, field=field,
                         hint="name a template file such as front.yaml")
-    for folder in dict.fromkeys((beside, spec_dir, shipped_dir())):
-        path = folder / name
-        if path.is_file():
-            return path
-    raise SpecError(f"template {name!r} not found beside {file.name if file else 'the spec'}, in {spec_dir} or in "
-                    "pnp's templates.", file=file, line=line, field=field,
+    problem = name_problem(name)
+    if problem is not None:
+        raise SpecError(f"template {name!r} must name a file inside the game folder {spec_dir}; {problem}.",
+                        file=file, line=line, field=field, hint=HINT)
+    shared = shipped_dir()
+    places = [(beside, shared if within(beside, shared) else spec_dir), (spec_dir, spec_dir)]
+    if cell:
+        places = [(spec_dir, spec_dir)]
+    elif name.replace("\\", "/").startswith("shared/"):
+        places.append((shared, shared))
+    for folder, root in dict.fromkeys(places):
+        if exists_inside(name, folder):
+            return inside(name, root, base=folder, what="template", file=file, line=line, field=field,
+                          limit=MAX_TEMPLATE_BYTES)
+    if cell:
+        raise SpecError(f"template {name!r} not found in the game folder {spec_dir} (a template a data cell "
+                        "chooses must be one of the folder's own templates).", file=file, line=line, field=field,
+                        hint="put the template in the game's folder, or name it in the spec instead of a cell")
+    raise SpecError(f"template {name!r} not found beside {file.name if file else 'the spec'}"
+                    f"{'' if beside == spec_dir else ' or beside the spec'}"
+                    " or in pnp's shared templates (shared/...).",
+                    file=file, line=line, field=field,
                     hint="check the file name, or run `pnp new` to see a working folder")
 
 

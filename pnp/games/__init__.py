@@ -15,6 +15,7 @@ from typing import Any, Callable
 from ..core.errors import SpecError
 from ..core.findings import Finding
 from ..core.ir import Component
+from ..inputs.gamefolder import exists_inside, inside
 from ..inputs.specfields import SpecBase
 
 
@@ -38,16 +39,26 @@ class KitContext:
     used: list[Path] = field(default_factory=list)
     _memo: dict[Any, Any] = field(default_factory=dict, repr=False)
 
-    def input_path(self, name: str, spec_value: str, fallback_dir: Path | None = None) -> Path:
-        """Where input ``name`` comes from: its command-line override, else ``spec_value`` resolved
-        beside the spec file (then in ``fallback_dir``, e.g. the built-in specs folder). The path is
-        recorded in ``used``."""
+    def input_path(self, name: str, spec_value: str, fallback_dir: Path | None = None, *, line: int | None = None,
+                   field: str | None = None, limit: int | None = None) -> Path:
+        """Where input ``name`` comes from: its command-line override (the user's own choice, taken as
+        given), else ``spec_value`` resolved inside the spec's folder (then inside ``fallback_dir``, e.g.
+        the built-in specs folder, when the spec's folder has nothing of that name) by the one rule for
+        files a game folder names (pnp.inputs.gamefolder.inside; ``limit``: the most bytes it may hold).
+        A missing file is returned for its reader to report. The path is recorded in ``used``.
+
+        Raises:
+            SpecError: the name leads outside the folder (absolute, ``..``, a symlink out), or names
+                something that is not a regular file (the spec file, ``line`` and ``field``, default ``name``).
+        """
         if name in self.overrides:
             path = Path(self.overrides[name])
         else:
-            path = self.spec_path.parent / spec_value
-            if fallback_dir is not None and not path.exists():
-                path = fallback_dir / spec_value
+            root = self.spec_path.parent
+            if fallback_dir is not None and not exists_inside(spec_value, root):
+                root = fallback_dir
+            path = inside(spec_value, root, what=name, file=self.spec_path, line=line, field=field or name,
+                          limit=limit, must_exist=False)
         if path not in self.used:
             self.used.append(path)
         return path

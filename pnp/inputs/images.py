@@ -6,23 +6,37 @@ a decompression bomb is refused before it is decoded), a truncated or corrupt ra
 does not parse or has no size. What it returns is what the renderers and the print-quality check
 need: the kind, the intrinsic size (pixels for rasters, mm for SVG) and the file's bytes' hash.
 
+SVG art is parsed with its references confined (``references``): an ``href`` (``<image>``, ``<use>``,
+any element but ``<a>``) must be a same-document ``#id``, a PNG or JPEG ``data:`` URL (its pixels
+counted against MAX_IMAGE_PIXELS like a picture's), or, with a game folder ``root``, a file inside it
+by the rule of pnp.inputs.gamefolder, itself checked here (a picture's limits; an SVG it names may
+reference no file in turn). Anything else (another URL, a file outside, a FIFO) is refused before
+svglib reads the file, and svglib is told the same root. A size that is not finite or beyond
+MAX_SVG_PT is refused as bad input.
+
 Print quality (docs/print.md): a raster printed at ``w`` x ``h`` mm has an effective resolution of
 ``pixels / (mm / 25.4)`` dots per inch; below WARN_DPI a print shows it, below FAIL_DPI it is blurred.
 """
 from __future__ import annotations
 
+import base64
+import binascii
 import hashlib
 import os
+import re
 import stat
 from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
 
 from ..core.errors import SpecError
+from .gamefolder import inside
+from .safefile import read_regular
 
 MAX_IMAGE_BYTES = 32 * 1024 * 1024   # one image file
 MAX_IMAGE_PIXELS = 40_000_000        # 40 MP: a 300 dpi A3 sheet is 17 MP
 MAX_SVG_BYTES = 4 * 1024 * 1024
+MIN_SVG_PT, MAX_SVG_PT = 0.01, 100_000.0  # SVG art's intrinsic size, each side (100,000 pt: 35 m)
 WARN_DPI, FAIL_DPI = 300.0, 150.0
 MM_PER_INCH = 25.4
 
@@ -35,6 +49,7 @@ class ImageFacts:
     kind: str
     size: tuple[float, float]
     sha256: str
+    root: str | None = None
 
     @property
     def raster(self) -> bool:
@@ -52,8 +67,10 @@ def _refuse(message: str, path: Path, field: str | None, hint: str) -> SpecError
     return SpecError(message, file=path, field=field, hint=hint)
 
 
-def read_image(path: Path, field: str | None = "image") -> ImageFacts:
+def read_image(path: Path, field: str | None = "image", root: Path | None = None) -> ImageFacts:
     """Check the image at ``path`` (see the module docstring); cached per file and modification time.
+    ``root``: the game folder the files SVG art references must stay inside (None: it may reference
+    no file).
 
     Raises:
         SpecError: naming the file and ``field``.
@@ -68,22 +85,26 @@ def read_image(path: Path, field: str | None = "image") -> ImageFacts:
     if st.st_size > MAX_IMAGE_BYTES:
         raise _refuse(f"the image is {st.st_size / 2 ** 20:.0f} MiB (limit {MAX_IMAGE_BYTES // 2 ** 20} MiB).",
                       path, field, "save it smaller: 300 dpi at its printed size is enough")
-    return _read(Path(path), st.st_mtime_ns, st.st_size, field)
+    return _read(Path(path), st.st_mtime_ns, st.st_size, field, str(root) if root is not None else None)
 
 
 @lru_cache(maxsize=256)
-def _read(path: Path, _mtime: int, size: int, field: str | None) -> ImageFacts:
-    data = path.read_bytes()
+def _read(path: Path, _mtime: int, size: int, field: str | None, root: str | None) -> ImageFacts:
+    try:
+        data = read_regular(path, MAX_IMAGE_BYTES)
+    except OSError as exc:
+        raise _refuse(f"cannot read the image: {exc.strerror or exc}.", path, field,
+                      "name a PNG, JPEG or SVG file saved on disk") from None
     digest = hashlib.sha256(data).hexdigest()
     if data[:8] == b"\x89PNG\r\n\x1a\n" or data[:3] == b"\xff\xd8\xff":
         return _raster(path, data, digest, field)
     head = data[:512].lstrip().lower()
     if head.startswith(b"<?xml") or head.startswith(b"<svg") or b"<svg" in data[:4096].lower():
-        return _svg(path, data, digest, field)
+        return _svg(path, data, digest, field, root)
     raise _refuse("the file is not a PNG, JPEG or SVG image.", path, field, "export the art as PNG, JPEG or SVG")
 
 
-def _raster(path: Path, data: bytes, digest: str, field: str | None) -> ImageFacts:
+def _raster(path: Path, data: bytes, digest: str, field: str | None, what: str = "the image") -> ImageFacts:
     import io
 
     from PIL import Image
@@ -92,44 +113,103 @@ def _raster(path: Path, data: bytes, digest: str, field: str | None) -> ImageFac
             kind = {"PNG": "png", "JPEG": "jpeg"}.get(im.format or "")
             w, h = im.size
             if kind is None:
-                raise _refuse(f"unsupported image format {im.format}.", path, field, "use PNG or JPEG")
+                raise _refuse(f"{what}: unsupported image format {im.format}.", path, field, "use PNG or JPEG")
             if w * h > MAX_IMAGE_PIXELS:
-                raise _refuse(f"the image is {w:,} x {h:,} pixels ({w * h / 1e6:.0f} MP; limit "
+                raise _refuse(f"{what} is {w:,} x {h:,} pixels ({w * h / 1e6:.0f} MP; limit "
                               f"{MAX_IMAGE_PIXELS / 1e6:.0f} MP).", path, field,
                               "scale it down: 300 dpi at its printed size is enough")
             im.load()  # decodes: a truncated or corrupt file fails here
     except SpecError:
         raise
     except Image.DecompressionBombError:  # Pillow's own guard, met before ours for the largest files
-        raise _refuse(f"the image has more pixels than Pillow will open (limit {MAX_IMAGE_PIXELS / 1e6:.0f} MP).",
+        raise _refuse(f"{what} has more pixels than Pillow will open (limit {MAX_IMAGE_PIXELS / 1e6:.0f} MP).",
                       path, field, "scale it down: 300 dpi at its printed size is enough") from None
     except (OSError, ValueError, SyntaxError) as exc:
-        raise _refuse(f"the image cannot be decoded ({exc}).", path, field,
+        raise _refuse(f"{what} cannot be decoded ({exc}).", path, field,
                       "the file is truncated or damaged: export it again") from None
     return ImageFacts(path, kind, (float(w), float(h)), digest)
 
 
-def _svg(path: Path, data: bytes, digest: str, field: str | None) -> ImageFacts:
+def _svg(path: Path, data: bytes, digest: str, field: str | None, root: str | None) -> ImageFacts:
     if len(data) > MAX_SVG_BYTES:
         raise _refuse(f"the SVG is {len(data) / 2 ** 20:.1f} MiB (limit {MAX_SVG_BYTES // 2 ** 20} MiB).", path, field,
                       "simplify the drawing")
-    drawing = svg_drawing(path, digest)
+    references(path, data, field, root)
+    drawing = svg_drawing(path, digest, root)
     if drawing is None or not (drawing.width > 0 and drawing.height > 0):
         raise _refuse("the SVG cannot be read or has no size (width, height or viewBox).", path, field,
                       "give the <svg> element a viewBox, or export it again")
+    if not (MIN_SVG_PT <= drawing.width <= MAX_SVG_PT and MIN_SVG_PT <= drawing.height <= MAX_SVG_PT):
+        raise _refuse(f"the SVG's size is {drawing.width:g} x {drawing.height:g} pt (each side must be "
+                      f"{MIN_SVG_PT:g} to {MAX_SVG_PT:,.0f} pt).", path, field,
+                      "give the <svg> element a real width and height, or a viewBox, and export it again")
     pt = MM_PER_INCH / 72.0
-    return ImageFacts(path, "svg", (drawing.width * pt, drawing.height * pt), digest)
+    return ImageFacts(path, "svg", (drawing.width * pt, drawing.height * pt), digest, root)
+
+
+_RASTER_URL = re.compile(r"^data:image/(jpe?g|png);base64")  # the data: URLs svglib draws (its own pattern)
+_SCHEME = re.compile(r"^[A-Za-z][A-Za-z0-9+.-]*:")
+_HREFS = ("{http://www.w3.org/1999/xlink}href", "href")
+
+
+def references(path: Path, data: bytes, field: str | None, root: str | None) -> None:
+    """Check every reference of the SVG art ``data`` (the file ``path``) as the module docstring says.
+
+    Raises:
+        SpecError: naming the SVG file, ``field`` and the reference; never what a refused file holds.
+    """
+    from lxml import etree
+    parser = etree.XMLParser(resolve_entities=False, no_network=True, load_dtd=False, remove_comments=True,
+                             recover=True)  # as svglib parses it, so both see the same references
+    try:
+        top = etree.fromstring(data, parser)
+    except (etree.XMLSyntaxError, ValueError):
+        return  # svglib cannot read it either: refused as unreadable
+    if top is None:
+        return
+    for el in top.iter():
+        if not isinstance(el.tag, str) or etree.QName(el).localname == "a":
+            continue
+        href = next((el.get(a) for a in _HREFS if el.get(a)), None)
+        if href is None or href.startswith("#"):
+            continue
+        tag = f"<{etree.QName(el).localname}> href {href[:40]!r}{'...' if len(href) > 40 else ''}"
+        hint = "embed the picture in the SVG (a PNG or JPEG data: URL), or keep the file in the game's folder"
+        found = _RASTER_URL.match(href)
+        if found:
+            try:
+                raw = base64.b64decode(href[found.end() + 1:], validate=False)
+            except (ValueError, binascii.Error):
+                raise _refuse(f"the SVG's {tag} is not a readable data: URL.", path, field, hint) from None
+            _raster(path, raw, "", field, f"the picture in the SVG's {tag}")
+            continue
+        if _SCHEME.match(href):
+            raise _refuse(f"the SVG's {tag} must be a PNG or JPEG data: URL, an #id in the same SVG or a file in "
+                          "the game folder.", path, field, hint)
+        if root is None:
+            raise _refuse(f"the SVG's {tag} names a file; SVG art that other art references may name no file.",
+                          path, field, hint)
+        name = href.split("#", 1)[0]
+        try:
+            ref = inside(name, Path(root), base=path.parent, what=f"the SVG's <{etree.QName(el).localname}> href",
+                         file=path, field=field,
+                         limit=MAX_IMAGE_BYTES)
+        except SpecError as exc:
+            raise _refuse(exc.message, path, field, hint) from None
+        read_image(ref, field, None)
 
 
 @lru_cache(maxsize=64)
-def svg_drawing(path: Path, _digest: str = ""):
+def svg_drawing(path: Path, _digest: str = "", root: str | None = None):
     """The SVG file as a reportlab Drawing (svglib, LGPL-3.0), in points; None when it cannot be read.
-    Entities are not resolved and no network is used (lxml's parser as svglib sets it up)."""
+    Entities are not resolved and no network is used (lxml's parser as svglib sets it up); external
+    references outside ``root`` (else the SVG's own folder) are not followed (svglib's
+    ``external_reference_root``; read_image has checked every reference before)."""
     import logging
 
     from svglib.svglib import svg2rlg
     logging.getLogger("svglib").setLevel(logging.ERROR)
     try:
-        return svg2rlg(str(path))
+        return svg2rlg(str(path), resolve_entities=False, external_reference_root=root or str(path.parent))
     except Exception:  # svglib raises many kinds of errors on bad input; all mean "cannot be read"
         return None

@@ -151,7 +151,7 @@ def place_image(s: Image) -> tuple[ImageFacts, tuple[float, float, float, float]
         SpecError: the image file is bad (pnp.inputs.images.read_image).
         ValueError: an unknown ``fit``.
     """
-    facts = read_image(Path(s.src))
+    facts = read_image(Path(s.src), root=Path(s.root) if s.root else None)
     if s.fit == "stretch":
         return facts, (s.x, s.y, s.w, s.h)
     if s.fit not in FITS:

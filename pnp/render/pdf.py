@@ -344,7 +344,7 @@ class PdfWriter(Renderer):
         if facts.raster:
             c.drawImage(str(facts.path), 0, 0, w, h, mask="auto")
         else:
-            drawing = svg_drawing(facts.path, facts.sha256)
+            drawing = svg_drawing(facts.path, facts.sha256, facts.root)
             name = f"svg{facts.sha256[:24]}"
             if not c.hasForm(name):
                 from reportlab.graphics import renderPDF
