@@ -327,8 +327,9 @@ BAD = {
                     ("deck.csv", "line 2", "src", ["'art/link.png'", "leads outside the folder (a symlink)"])),
     "symlink loop": ("art/{image}", "name,image\nA,loop.png\n", "loop",
                      ("deck.csv", "line 2", "src", ["'art/loop.png'", "cannot be followed"])),
+    # refused as a cell that cannot print (issue 30), before it is taken as a file name
     "control character": ("art/{image}", "name,image\nA,a\x01.png\n", None,
-                          ("deck.csv", "line 2", "src", ["is not a file name"])),
+                          ("deck.csv", "line 2", "components.0.data", ["column 2 (image)", "U+0001"])),
     "not an image": ("art/{image}", "name,image\nA,notes.png\n", "text",
                      ("deck.csv", "line 2", "src", ["'art/notes.png'", "not a PNG, JPEG or SVG"])),
 }
