@@ -11,6 +11,8 @@
   checked with ``fstat`` (a FIFO, device or symlink in the way is refused, never written through).
 * :func:`write_atomic` -- the file's content written to a temporary name in the same folder, fsynced
   and renamed over the target (``renameat``): readers see the old file or the new one.
+* :func:`open_read` -- an existing regular file below a trusted root opened for reading the same
+  way (every folder ``O_NOFOLLOW``, the file ``O_NOFOLLOW | O_NONBLOCK``, checked with ``fstat``).
 * :func:`checked_path` -- for a library that insists on opening a file by name itself (reportlab's
   chunked PDF, pypdfium2): the same walk and checks, returning the path once it is known to be a plain
   path inside the root.
@@ -247,6 +249,39 @@ def checked_path(root: Path, rel: str | PurePosixPath) -> Path:
         if not stat.S_ISREG(mode):
             raise _refuse(path, _kind(mode) if not stat.S_ISDIR(mode) else "a folder", "a plain file")
     return path
+
+
+def open_read(root: Path, rel: str | PurePosixPath) -> BinaryIO:
+    """A binary file object reading the existing regular file ``root/rel``, reached without following
+    a symlink below ``root`` (folders as :func:`open_folder`, none created; the file opened
+    ``O_NOFOLLOW | O_NONBLOCK`` and checked with ``fstat``), so a file replaced by a link, a FIFO or a
+    device is never read through.
+
+    Raises:
+        FileNotFoundError: the file or a folder on the way is missing.
+        OutputError: a symlink, special file or non-folder on the way or at the file, a bad relative
+            path, or another OSError (names the path and the reason).
+    """
+    parent, name = _split(rel)
+    path = Path(root) / str(rel)
+    with folder(root, parent, create=False) as dfd:
+        try:
+            fd = os.open(name, os.O_RDONLY | os.O_NOFOLLOW | os.O_NONBLOCK | _CLOEXEC, dir_fd=dfd)
+        except FileNotFoundError:
+            raise
+        except OSError as exc:
+            if exc.errno in (errno.ELOOP, errno.ENXIO, errno.EISDIR, errno.ENODEV):
+                raise _refuse(path, "not a plain file", "a plain file") from None
+            raise _os_error(path, exc) from None
+    try:
+        st = os.fstat(fd)
+        if not stat.S_ISREG(st.st_mode):
+            raise _refuse(path, _kind(st.st_mode), "a plain file")
+        os.set_blocking(fd, True)
+    except BaseException:
+        os.close(fd)
+        raise
+    return os.fdopen(fd, "rb")
 
 
 def read_fd(fd: int, limit: int) -> bytes:
