@@ -12,7 +12,10 @@ a SpecError naming the spec file, the line and field of the declaration and the 
   reportlab, which embeds it);
 - an OS/2 ``fsType`` that forbids embedding (the "restricted licence" value 0x0002) or subsetting
   (bit 0x0100) or allows only bitmaps (bit 0x0200): the same rule reportlab applies when embedding;
-- no Unicode character map.
+- no Unicode character map;
+- a composite glyph that contains itself (directly or through others), nests deeper than
+  MAX_COMPONENT_DEPTH or expands to more than MAX_COMPONENT_OUTLINES outlines (fontTools, which
+  subsets and draws for SVG, recurses through components without a bound).
 
 reportlab embeds TrueType outlines only. A CFF-flavoured OTF (``OTTO``) is converted: its cubic
 outlines become TrueType quadratic curves (fontTools' cu2qu, at most 1/1000 em from the original,
@@ -47,6 +50,10 @@ MAX_GLYPHS = 65_535
 """The most glyphs a TrueType font may have (the format's own limit, checked before parsing)."""
 MAX_CFF_GLYPHS = 20_000
 """The most glyphs of a CFF-flavoured OTF pnp converts to TrueType (about 6 s of conversion)."""
+MAX_COMPONENT_DEPTH = 8
+"""The deepest nesting of composite glyphs accepted (a composite of composites of ...; fonts use 1 or 2)."""
+MAX_COMPONENT_OUTLINES = 1024
+"""The most simple glyphs one composite glyph may expand to, counting repeats (a few in real fonts)."""
 CU2QU_MAX_ERR = 1 / 1000
 """The largest distance of a converted quadratic curve from the CFF cubic one, as a fraction of the em."""
 
@@ -155,6 +162,7 @@ def _analyse(sha: str, data: bytes) -> tuple[str, str, int, frozenset[int], str,
         font.ensureDecompiled()
     except Exception as exc:  # fontTools raises many kinds of errors on damaged tables
         raise _Bad(f"is truncated or damaged (fontTools: {_short(exc)})", "download or export the font again") from None
+    _check_composites(font)
     fs_type = font["OS/2"].fsType if "OS/2" in font else 0
     if fs_type == 0x0002:
         raise _Bad("has a restricted licence: its OS/2 fsType is 0x0002, which forbids embedding it in a "
@@ -178,6 +186,42 @@ def _analyse(sha: str, data: bytes) -> tuple[str, str, int, frozenset[int], str,
         tmp.write_bytes(data)
         os.replace(tmp, copy)
     return family, postscript, glyphs, chars, sha, copy, cff
+
+
+def _check_composites(font) -> None:
+    """Refuse a glyf table whose composite glyphs form a cycle, nest deeper than MAX_COMPONENT_DEPTH
+    or expand to more than MAX_COMPONENT_OUTLINES simple glyphs (raises _Bad naming the glyph)."""
+    if "glyf" not in font:
+        return
+    glyf = font["glyf"]
+    outlines: dict[str, int] = {}   # glyph name -> simple glyphs it expands to, once known
+    fix = "export the font again from its editor (decompose the glyph), or use another font"
+
+    def walk(name: str, path: tuple[str, ...]) -> int:
+        if name in outlines:
+            return outlines[name]
+        if name in path:
+            via = " -> ".join(repr(n) for n in path[path.index(name):] + (name,))
+            raise _Bad(f"has a composite glyph {name!r} that contains itself ({via})", fix)
+        if len(path) > MAX_COMPONENT_DEPTH:
+            raise _Bad(f"has a composite glyph {path[0]!r} nested more than {MAX_COMPONENT_DEPTH} levels deep", fix)
+        glyph = glyf[name]
+        if not glyph.isComposite():
+            outlines[name] = 1
+            return 1
+        total = 0
+        for comp in glyph.components:
+            if comp.glyphName not in glyf:
+                raise _Bad(f"has a composite glyph {name!r} made of a glyph it lacks ({comp.glyphName!r})", fix)
+            total += walk(comp.glyphName, path + (name,))
+            if total > MAX_COMPONENT_OUTLINES:
+                raise _Bad(f"has a composite glyph {name!r} made of more than {MAX_COMPONENT_OUTLINES} outlines",
+                           fix)
+        outlines[name] = total
+        return total
+
+    for name in font.getGlyphOrder():
+        walk(name, ())
 
 
 def _kind(magic: bytes, data: bytes) -> None:
