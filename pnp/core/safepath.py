@@ -129,11 +129,15 @@ def _split(rel: str | PurePosixPath) -> tuple[str, str]:
     return "/".join(parts[:-1]), parts[-1]
 
 
-def _open_file(dir_fd: int, name: str, path: Path, exclusive: bool) -> int:
-    """A regular file ``name`` in ``dir_fd`` opened for writing, never through a symlink or a FIFO."""
-    flags = os.O_WRONLY | os.O_CREAT | os.O_NOFOLLOW | os.O_NONBLOCK | _CLOEXEC | (os.O_EXCL if exclusive else 0)
+def _open_file(dir_fd: int, name: str, path: Path, exclusive: bool = False, write: bool = True) -> int:
+    """A regular file ``name`` in ``dir_fd`` opened for writing (created, emptied) or, unless
+    ``write``, for reading (FileNotFoundError when it is missing), never through a symlink or a FIFO."""
+    if write:
+        flags = os.O_WRONLY | os.O_CREAT | (os.O_EXCL if exclusive else 0)
+    else:
+        flags = os.O_RDONLY
     try:
-        fd = os.open(name, flags, 0o666, dir_fd=dir_fd)
+        fd = os.open(name, flags | os.O_NOFOLLOW | os.O_NONBLOCK | _CLOEXEC, 0o666, dir_fd=dir_fd)
     except OSError as exc:
         if exc.errno in (errno.ELOOP, errno.ENXIO, errno.EISDIR, errno.ENODEV, errno.ETXTBSY):
             try:
@@ -142,13 +146,16 @@ def _open_file(dir_fd: int, name: str, path: Path, exclusive: bool) -> int:
                 what = "not a plain file"
             what = "a folder" if exc.errno == errno.EISDIR else what
             raise _refuse(path, what, "a plain file") from None
+        if not write and isinstance(exc, FileNotFoundError):
+            raise
         raise _os_error(path, exc) from None
     try:
         st = os.fstat(fd)
         if not stat.S_ISREG(st.st_mode):
             raise _refuse(path, _kind(st.st_mode), "a plain file")
         os.set_blocking(fd, True)
-        os.ftruncate(fd, 0)
+        if write:
+            os.ftruncate(fd, 0)
     except OSError as exc:
         os.close(fd)
         raise _os_error(path, exc) from None
@@ -258,29 +265,13 @@ def open_read(root: Path, rel: str | PurePosixPath) -> BinaryIO:
     device is never read through.
 
     Raises:
-        FileNotFoundError: the file or a folder on the way is missing.
-        OutputError: a symlink, special file or non-folder on the way or at the file, a bad relative
-            path, or another OSError (names the path and the reason).
+        FileNotFoundError: the file is missing.
+        OutputError: a folder on the way is missing; a symlink, special file or non-folder on the way
+            or at the file, a bad relative path, or another OSError (names the path and the reason).
     """
     parent, name = _split(rel)
-    path = Path(root) / str(rel)
     with folder(root, parent, create=False) as dfd:
-        try:
-            fd = os.open(name, os.O_RDONLY | os.O_NOFOLLOW | os.O_NONBLOCK | _CLOEXEC, dir_fd=dfd)
-        except FileNotFoundError:
-            raise
-        except OSError as exc:
-            if exc.errno in (errno.ELOOP, errno.ENXIO, errno.EISDIR, errno.ENODEV):
-                raise _refuse(path, "not a plain file", "a plain file") from None
-            raise _os_error(path, exc) from None
-    try:
-        st = os.fstat(fd)
-        if not stat.S_ISREG(st.st_mode):
-            raise _refuse(path, _kind(st.st_mode), "a plain file")
-        os.set_blocking(fd, True)
-    except BaseException:
-        os.close(fd)
-        raise
+        fd = _open_file(dfd, name, Path(root) / str(rel), write=False)
     return os.fdopen(fd, "rb")
 
 
