@@ -8,6 +8,7 @@ font with the capitals, the digits, the space and a round O), so nothing binary 
 """
 from __future__ import annotations
 
+import io
 import math
 from pathlib import Path
 
@@ -286,8 +287,8 @@ def test_a_cff_font_is_converted_to_truetype_outlines_within_a_thousandth_of_an_
     from pnp.inputs.fontfile import CU2QU_MAX_ERR, read_font
     src = make_font(tmp_path / "t.otf", cff=True)
     got = read_font(src, "Title")
-    assert got.converted and got.path != src and got.source == src
-    ttf, otf = TTFont(str(got.path)), TTFont(str(src))
+    assert got.converted and got.data != src.read_bytes() and got.source == src
+    ttf, otf = TTFont(io.BytesIO(got.data)), TTFont(str(src))
     assert "glyf" in ttf and "CFF " not in ttf and "CFF " in otf
     assert ttf.getBestCmap() == otf.getBestCmap()
     assert ttf["hmtx"].metrics == otf["hmtx"].metrics

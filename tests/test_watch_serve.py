@@ -73,21 +73,73 @@ def test_live_preview_follows_edits_and_shows_errors(tmp_path):
         _stop(proc)
 
 
-def test_the_server_serves_only_files_of_the_kit(tmp_path):
-    """/kit/<n>/<file> answers only for files the build wrote (its manifest), never a path outside."""
+PORT = 8765  # the port the app is told it listens on (TestClient sends its requests to it directly)
+BASE = f"http://127.0.0.1:{PORT}"
+
+
+def _kit(tmp_path):
+    """A served kit of one SVG page in tmp_path/kit, a sentinel file outside it, and a TestClient."""
     from starlette.testclient import TestClient
 
     from pnp.build.serve import PreviewState, make_app
     folder = tmp_path / "kit"
     (folder / "svg").mkdir(parents=True)
-    (folder / "svg" / "a.svg").write_text("<svg xmlns='http://www.w3.org/2000/svg'/>", encoding="utf-8")
-    (tmp_path / "secret.txt").write_text("secret", encoding="utf-8")
+    (folder / "svg" / "a.svg").write_text("<svg xmlns='http://www.w3.org/2000/svg'><text>PAGE-A</text></svg>",
+                                          encoding="utf-8")
+    (tmp_path / "secret.txt").write_text("SENTINEL-7f3c", encoding="utf-8")
     state = PreviewState(["nonads"])
     state.kit_ok(0, "Nonads", folder, {"files": [{"path": "svg/a.svg"}], "components": []}, "checks: pass")
-    client = TestClient(make_app(state))
-    assert client.get("/kit/0/svg/a.svg").status_code == 200
+    return folder, TestClient(make_app(state, PORT), base_url=BASE, raise_server_exceptions=False)
+
+
+def test_the_server_serves_only_files_of_the_kit(tmp_path):
+    """/kit/<n>/<file> answers only for files the build wrote (its manifest), never a path outside."""
+    _, client = _kit(tmp_path)
+    r = client.get("/kit/0/svg/a.svg")
+    assert r.status_code == 200 and "PAGE-A" in r.text and r.headers["content-type"].startswith("image/svg+xml")
     for bad in ("/kit/0/../secret.txt", "/kit/0/%2e%2e/secret.txt", "/kit/1/svg/a.svg", "/kit/0/svg/b.svg"):
         r = client.get(bad)
-        assert r.status_code == 404 and "secret" not in r.text, bad
+        assert r.status_code == 404 and "SENTINEL" not in r.text, bad
     page = client.get("/").text
     assert 'data-src="/kit/0/svg/a.svg"' in page and "checks: pass" in page
+
+
+def test_the_server_answers_only_its_own_address(tmp_path):
+    """A DNS-rebinding page (its own name resolved to 127.0.0.1) sends its name as Host: refused with 400
+    for the page, /state and every kit file; the names of this machine with the server's port are answered."""
+    _, client = _kit(tmp_path)
+    for host in ("evil.example", f"evil.example:{PORT}", "127.0.0.1", f"127.0.0.1:{PORT + 1}",
+                 f"localhost.evil.example:{PORT}", f"127.0.0.1:{PORT}.evil.example"):
+        for path in ("/", "/state", "/kit/0/svg/a.svg"):
+            r = client.get(path, headers={"Host": host})
+            assert r.status_code == 400, (host, path, r.status_code)
+            assert "PAGE-A" not in r.text and "Nonads" not in r.text and "svg/a.svg" not in r.text, (host, path)
+    for host in (f"127.0.0.1:{PORT}", f"localhost:{PORT}", f"LOCALHOST:{PORT}", f"[::1]:{PORT}"):
+        assert client.get("/state", headers={"Host": host}).json()["kits"][0]["title"] == "Nonads", host
+        assert "PAGE-A" in client.get("/kit/0/svg/a.svg", headers={"Host": host}).text, host
+
+
+def test_a_kit_file_replaced_by_a_link_or_deleted_is_a_404(tmp_path):
+    """A file of the kit replaced by a symlink to a file outside is not followed; a deleted one, a folder
+    turned into a link, a FIFO: each a 404 with no traceback, never a 500."""
+    folder, client = _kit(tmp_path)
+    page = folder / "svg" / "a.svg"
+    page.unlink()
+    r = client.get("/kit/0/svg/a.svg")
+    assert r.status_code == 404 and "Traceback" not in r.text
+
+    page.symlink_to(tmp_path / "secret.txt")
+    r = client.get("/kit/0/svg/a.svg")
+    assert r.status_code == 404 and "SENTINEL" not in r.text
+
+    page.unlink()
+    os.mkfifo(page)
+    assert client.get("/kit/0/svg/a.svg").status_code == 404  # and it did not hang on the FIFO
+
+    page.unlink()
+    (folder / "svg").rmdir()
+    (tmp_path / "elsewhere").mkdir()
+    (tmp_path / "elsewhere" / "a.svg").write_text("SENTINEL-7f3c", encoding="utf-8")
+    (folder / "svg").symlink_to(tmp_path / "elsewhere")
+    r = client.get("/kit/0/svg/a.svg")
+    assert r.status_code == 404 and "SENTINEL" not in r.text

@@ -7,22 +7,62 @@ shows its error (file, line, field) above the last good pages, which stay.
 
 Served: ``/`` (the page), ``/events`` (SSE), ``/state`` (JSON) and ``/kit/<n>/<file>``, where
 ``<file>`` must be one of the files the build of target ``n`` wrote (its manifest, kept in memory):
-nothing else under --out is read. Starlette and uvicorn (BSD-3) are imported only with --serve.
+nothing else under --out is read. A kit file is opened through pnp.core.safepath.open_read (no
+symlink followed below the kit's folder, regular files only), so a file replaced by a link, a FIFO or
+a folder, or one that vanished, is a 404. Every request whose ``Host`` header is not the address the
+server listens on (``127.0.0.1``, ``localhost`` or ``[::1]`` with its port) is answered 400, so a web
+page that rebinds its own name to 127.0.0.1 (DNS rebinding) cannot read the kit or ``/state``.
+Starlette and uvicorn (BSD-3) are imported only with --serve.
 """
 from __future__ import annotations
 
 import asyncio
 import html
+import socket
 import threading
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
 from string import Template
 
-from ..core.errors import PnpError
+from ..core.errors import OutputError, PnpError
+from ..core.safepath import open_read
 
 MAX_PAGES_SHOWN = 200   # pages per kit on the page (a 1,000-page deck would take minutes to load)
 POLL = 0.2              # s between version checks of an open event stream
+HOST = "127.0.0.1"      # the only address served
+LOCAL_NAMES = ("127.0.0.1", "localhost", "[::1]")  # what a browser on this machine may call it
+CHUNK = 1 << 16         # bytes of a kit file sent at a time
+
+
+def allowed_hosts(port: int) -> frozenset[str]:
+    """The ``Host`` header values the server answers when listening on ``port``: each of
+    :data:`LOCAL_NAMES` with ``:port`` (and bare, for port 80, where browsers leave the port out),
+    lower case."""
+    hosts = {f"{name}:{port}" for name in LOCAL_NAMES}
+    if port == 80:
+        hosts.update(LOCAL_NAMES)
+    return frozenset(hosts)
+
+
+class LocalHostOnly:
+    """ASGI middleware: a request whose ``Host`` header (lower-cased) is not one of ``hosts`` gets 400
+    and never reaches the app. Starlette's TrustedHostMiddleware compares the host name only, not the
+    port; this compares the whole header, as the page's own URLs send it."""
+
+    def __init__(self, app, hosts: frozenset[str]) -> None:
+        self.app, self.hosts = app, hosts
+
+    async def __call__(self, scope, receive, send) -> None:
+        if scope["type"] in ("http", "websocket"):
+            values = [v for k, v in scope.get("headers", ()) if k == b"host"]
+            host = values[0].decode("latin-1").lower() if len(values) == 1 else ""
+            if host not in self.hosts:
+                from starlette.responses import PlainTextResponse
+                await PlainTextResponse("pnp serves this page only as http://127.0.0.1 with its port",
+                                        status_code=400)(scope, receive, send)
+                return
+        await self.app(scope, receive, send)
 
 
 @dataclass
@@ -117,11 +157,13 @@ def _kit_html(index: int, view: KitView) -> str:
     return "".join(parts)
 
 
-def make_app(state: PreviewState):
-    """The Starlette application serving ``state``."""
+def make_app(state: PreviewState, port: int):
+    """The Starlette application serving ``state`` to requests addressed to ``127.0.0.1:port`` (or
+    ``localhost:port``, ``[::1]:port``; anything else: 400)."""
     from sse_starlette.sse import EventSourceResponse
     from starlette.applications import Starlette
-    from starlette.responses import FileResponse, HTMLResponse, JSONResponse, Response
+    from starlette.middleware import Middleware
+    from starlette.responses import HTMLResponse, JSONResponse, Response, StreamingResponse
     from starlette.routing import Route
 
     async def index(_request):
@@ -151,11 +193,23 @@ def make_app(state: PreviewState):
         index, rel = request.path_params["index"], request.path_params["path"]
         if not 0 <= index < len(views) or rel not in views[index].files or views[index].folder is None:
             return Response("not a file of this kit", status_code=404)
-        media = "image/svg+xml" if rel.endswith(".svg") else None
-        return FileResponse(views[index].folder / rel, media_type=media, headers={"Cache-Control": "no-store"})
+        try:
+            f = open_read(views[index].folder, rel)
+        except (OSError, OutputError):  # vanished, or replaced by a link or a special file
+            return Response("not a file of this kit", status_code=404)
+        media = "image/svg+xml" if rel.endswith(".svg") else "application/octet-stream"
+        return StreamingResponse(_chunks(f), media_type=media, headers={"Cache-Control": "no-store"})
 
     return Starlette(routes=[Route("/", index), Route("/state", state_json), Route("/events", events),
-                             Route("/kit/{index:int}/{path:path}", kit_file)])
+                             Route("/kit/{index:int}/{path:path}", kit_file)],
+                     middleware=[Middleware(LocalHostOnly, hosts=allowed_hosts(port))])
+
+
+def _chunks(f):
+    """The bytes of the open file ``f`` in CHUNK pieces; the file is closed at the end."""
+    with f:
+        while chunk := f.read(CHUNK):
+            yield chunk
 
 
 def start_server(state: PreviewState, port: int) -> tuple[str, object]:
@@ -170,16 +224,23 @@ def start_server(state: PreviewState, port: int) -> tuple[str, object]:
     import uvicorn
     if not 0 <= port <= 65535:
         raise PnpError(f"--port {port} is outside 0..65535.", field="--port", hint="use e.g. --port 8765, or 0 for any")
-    config = uvicorn.Config(make_app(state), host="127.0.0.1", port=port, log_level="error", lifespan="off",
-                            access_log=False)
+    taken = PnpError(f"cannot serve the preview on {HOST}:{port} (the port is taken or not allowed).",
+                     field="--port", hint="choose another port, or --port 0 for any free one")
+    sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM)  # bound here: the app must know its port
+    try:
+        sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        sock.bind((HOST, port))
+    except OSError:
+        sock.close()
+        raise taken from None
+    bound = sock.getsockname()[1]
+    config = uvicorn.Config(make_app(state, bound), log_level="error", lifespan="off", access_log=False)
     server = uvicorn.Server(config)
-    thread = threading.Thread(target=server.run, name="pnp-preview", daemon=True)
+    thread = threading.Thread(target=server.run, kwargs={"sockets": [sock]}, name="pnp-preview", daemon=True)
     thread.start()
     deadline = time.monotonic() + 10
     while not server.started:
         if not thread.is_alive() or time.monotonic() > deadline:
-            raise PnpError(f"cannot serve the preview on 127.0.0.1:{port} (the port is taken or not allowed).",
-                           field="--port", hint="choose another port, or --port 0 for any free one")
+            raise taken
         time.sleep(0.02)
-    bound = server.servers[0].sockets[0].getsockname()[1]
-    return f"http://127.0.0.1:{bound}/", server
+    return f"http://{HOST}:{bound}/", server

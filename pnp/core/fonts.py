@@ -6,13 +6,15 @@ derives its ``@font-face`` family from. Two faces are built in, both from fontpk
 Greek and Cyrillic): Noto Sans regular (:data:`DEFAULT_FACE`, every text's default) and its italic
 (:data:`ITALIC_FACE`). Both files are variable fonts; reportlab, the SVG subsets and the cutter
 outlines all use their default instance (wght 400, wdth 100). :func:`register_face` adds a face
-(a designer's own TTF, issue 22).
+(a designer's own TTF, issue 22), from a file or from bytes already checked (``data``: no copy of
+a declared font is ever written to disk).
 
 Glyph coverage and text widths are measured here per face, so a word with a glyph the face lacks is
 caught before anything is drawn. Widths are in mm for a size in points.
 """
 from __future__ import annotations
 
+import io
 import re
 from dataclasses import dataclass, field
 from functools import lru_cache
@@ -51,7 +53,8 @@ def font_path() -> Path:
 class Face:
     """One registered face: ``name`` (the registry key and reportlab font name), the TrueType file
     ``path``, ``family`` (a human family name, e.g. "Noto Sans") and ``style`` ("normal" or
-    "italic"; the SVG ``font-style`` of the face). Metrics are read on first use: ``ttfont`` (the
+    "italic"; the SVG ``font-style`` of the face); ``data``, when given, is the TrueType file's bytes
+    as they were checked, used instead of reading ``path`` (then only the name messages show). Metrics are read on first use: ``ttfont`` (the
     reportlab TTFont, registered with pdfmetrics), ``cmap`` (code points it draws), ``cap_height``,
     ``ascent`` and ``descent`` (fractions of the em, descent positive), ``widths`` (code point ->
     advance in 1/1000 em) and ``default_width``."""
@@ -59,6 +62,7 @@ class Face:
     path: Path
     family: str
     style: str = "normal"
+    data: bytes | None = field(default=None, repr=False)
     _font: object = field(default=None, repr=False)
     _cmap: frozenset | None = field(default=None, repr=False)
     _ascii_ok: bool | None = field(default=None, repr=False)
@@ -68,10 +72,23 @@ class Face:
         if self._font is None:
             from reportlab.pdfbase import pdfmetrics
             from reportlab.pdfbase.ttfonts import TTFont
-            font = TTFont(self.name, str(self.path))
+            if self.data is None:
+                font = TTFont(self.name, str(self.path))
+            else:
+                source = io.BytesIO(self.data)
+                source.name = self.path.name  # reportlab names the font program after it
+                font = TTFont(self.name, source)
             pdfmetrics.registerFont(font)
             self._font = font
         return self._font
+
+    def font_bytes(self) -> bytes:
+        """The TrueType file's bytes: ``data``, else the content of ``path`` (read each call).
+
+        Raises:
+            OSError: ``path`` cannot be read.
+        """
+        return self.data if self.data is not None else self.path.read_bytes()
 
     @property
     def cmap(self) -> frozenset[int]:
@@ -120,11 +137,13 @@ _FACES: dict[str, Face] = {}
 _BUILTIN = {DEFAULT_FACE: ("NotoSans[[]*.ttf", "normal"), ITALIC_FACE: ("NotoSans-Italic[[]*.ttf", "italic")}
 
 
-def register_face(name: str, path: Path, family: str | None = None, style: str = "normal") -> Face:
-    """Register the TrueType file ``path`` as the face ``name`` (letters, digits, ``-`` and ``_``,
+def register_face(name: str, path: Path, family: str | None = None, style: str = "normal",
+                  data: bytes | None = None) -> Face:
+    """Register the TrueType file ``path`` (or, with ``data``, those bytes, read from ``path`` and
+    checked by the caller) as the face ``name`` (letters, digits, ``-`` and ``_``,
     starting with a letter, at most 63 characters; ``family``, the name the face is known by where
     it is installed, letters, digits, spaces, ``-`` and ``_``; default ``name``) and return it. Registering the same name with
-    the same file again returns the face registered first.
+    the same file (or the same bytes) again returns the face registered first.
 
     Raises:
         ValueError: a bad name, family or style, a name already registered for another file, or ``path`` is
@@ -139,12 +158,16 @@ def register_face(name: str, path: Path, family: str | None = None, style: str =
     path = Path(path)
     got = _FACES.get(name) or (_builtin(name) if name in _BUILTIN else None)
     if got is not None:
-        if got.path.resolve() == path.resolve():
+        if data is not None or got.data is not None:
+            same = got.data == data
+        else:
+            same = got.path.resolve() == path.resolve()
+        if same:
             return got
         raise ValueError(f"the font name {name!r} is already used for {got.path.name}")
-    if not path.is_file():
+    if data is None and not path.is_file():
         raise ValueError(f"the font file {path} does not exist")
-    got = _FACES[name] = Face(name, path, family or name, style)
+    got = _FACES[name] = Face(name, path, family or name, style, data)
     return got
 
 

@@ -11,6 +11,8 @@
   checked with ``fstat`` (a FIFO, device or symlink in the way is refused, never written through).
 * :func:`write_atomic` -- the file's content written to a temporary name in the same folder, fsynced
   and renamed over the target (``renameat``): readers see the old file or the new one.
+* :func:`open_read` -- an existing regular file below a trusted root opened for reading the same
+  way (every folder ``O_NOFOLLOW``, the file ``O_NOFOLLOW | O_NONBLOCK``, checked with ``fstat``).
 * :func:`checked_path` -- for a library that insists on opening a file by name itself (reportlab's
   chunked PDF, pypdfium2): the same walk and checks, returning the path once it is known to be a plain
   path inside the root.
@@ -127,11 +129,15 @@ def _split(rel: str | PurePosixPath) -> tuple[str, str]:
     return "/".join(parts[:-1]), parts[-1]
 
 
-def _open_file(dir_fd: int, name: str, path: Path, exclusive: bool) -> int:
-    """A regular file ``name`` in ``dir_fd`` opened for writing, never through a symlink or a FIFO."""
-    flags = os.O_WRONLY | os.O_CREAT | os.O_NOFOLLOW | os.O_NONBLOCK | _CLOEXEC | (os.O_EXCL if exclusive else 0)
+def _open_file(dir_fd: int, name: str, path: Path, exclusive: bool = False, write: bool = True) -> int:
+    """A regular file ``name`` in ``dir_fd`` opened for writing (created, emptied) or, unless
+    ``write``, for reading (FileNotFoundError when it is missing), never through a symlink or a FIFO."""
+    if write:
+        flags = os.O_WRONLY | os.O_CREAT | (os.O_EXCL if exclusive else 0)
+    else:
+        flags = os.O_RDONLY
     try:
-        fd = os.open(name, flags, 0o666, dir_fd=dir_fd)
+        fd = os.open(name, flags | os.O_NOFOLLOW | os.O_NONBLOCK | _CLOEXEC, 0o666, dir_fd=dir_fd)
     except OSError as exc:
         if exc.errno in (errno.ELOOP, errno.ENXIO, errno.EISDIR, errno.ENODEV, errno.ETXTBSY):
             try:
@@ -140,13 +146,16 @@ def _open_file(dir_fd: int, name: str, path: Path, exclusive: bool) -> int:
                 what = "not a plain file"
             what = "a folder" if exc.errno == errno.EISDIR else what
             raise _refuse(path, what, "a plain file") from None
+        if not write and isinstance(exc, FileNotFoundError):
+            raise
         raise _os_error(path, exc) from None
     try:
         st = os.fstat(fd)
         if not stat.S_ISREG(st.st_mode):
             raise _refuse(path, _kind(st.st_mode), "a plain file")
         os.set_blocking(fd, True)
-        os.ftruncate(fd, 0)
+        if write:
+            os.ftruncate(fd, 0)
     except OSError as exc:
         os.close(fd)
         raise _os_error(path, exc) from None
@@ -247,6 +256,23 @@ def checked_path(root: Path, rel: str | PurePosixPath) -> Path:
         if not stat.S_ISREG(mode):
             raise _refuse(path, _kind(mode) if not stat.S_ISDIR(mode) else "a folder", "a plain file")
     return path
+
+
+def open_read(root: Path, rel: str | PurePosixPath) -> BinaryIO:
+    """A binary file object reading the existing regular file ``root/rel``, reached without following
+    a symlink below ``root`` (folders as :func:`open_folder`, none created; the file opened
+    ``O_NOFOLLOW | O_NONBLOCK`` and checked with ``fstat``), so a file replaced by a link, a FIFO or a
+    device is never read through.
+
+    Raises:
+        FileNotFoundError: the file is missing.
+        OutputError: a folder on the way is missing; a symlink, special file or non-folder on the way
+            or at the file, a bad relative path, or another OSError (names the path and the reason).
+    """
+    parent, name = _split(rel)
+    with folder(root, parent, create=False) as dfd:
+        fd = _open_file(dfd, name, Path(root) / str(rel), write=False)
+    return os.fdopen(fd, "rb")
 
 
 def read_fd(fd: int, limit: int) -> bytes:

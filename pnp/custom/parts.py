@@ -96,7 +96,7 @@ def fonts(spec: CustomSpec, ctx: KitContext, lines: dict) -> dict[str, FontFile]
             _record(ctx, path)
             font = out[name] = read_font(path, name, spec=ctx.spec_path, line=lines.get(("fonts", name)),
                                          field=f"fonts.{name}")
-            register_face(font.face, font.path, font.family)  # a new name for new content: never refused
+            register_face(font.face, font.source, font.family, data=font.data)  # a new name for new content
         return out
     return ctx.once(("custom-fonts", id(spec)), load)
 

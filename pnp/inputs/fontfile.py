@@ -12,30 +12,28 @@ a SpecError naming the spec file, the line and field of the declaration and the 
   reportlab, which embeds it);
 - an OS/2 ``fsType`` that forbids embedding (the "restricted licence" value 0x0002) or subsetting
   (bit 0x0100) or allows only bitmaps (bit 0x0200): the same rule reportlab applies when embedding;
-- no Unicode character map.
+- no Unicode character map;
+- a composite glyph that contains itself (directly or through others), nests deeper than
+  MAX_COMPONENT_DEPTH or expands to more than MAX_COMPONENT_OUTLINES outlines (fontTools, which
+  subsets and draws for SVG, recurses through components without a bound).
 
 reportlab embeds TrueType outlines only. A CFF-flavoured OTF (``OTTO``) is converted: its cubic
 outlines become TrueType quadratic curves (fontTools' cu2qu, at most 1/1000 em from the original,
-about 0.3 ms a glyph), as fontTools' own otf2ttf example does, and the converted file is written to
-a private folder this process makes (mode 0700, removed at exit) under a name that is the hash of the
-source file. The folder is ours alone, so nothing read back from it needs checking again; the
-result is kept in memory for the process, so `pnp watch` converts a font once. A TrueType file is
-copied there too (by the hash of its bytes), so what is embedded is exactly what was checked. CFF2 (variable CFF)
+about 0.3 ms a glyph), as fontTools' own otf2ttf example does. The checked TrueType bytes (the
+file's, or their conversion) are what the font registry embeds (``FontFile.data``, registered with
+pnp.core.fonts.register_face): nothing is read from the file again and no copy is written anywhere,
+so an edit of the file after the check cannot reach a kit and a killed build leaves no copy behind.
+Results are kept in memory for the process (at most MAX_KEPT_BYTES of them), so `pnp watch` converts
+a font once. CFF2 (variable CFF)
 fonts are refused with how to make a static instance. The conversion keeps outlines, metrics and the
 character map (what pnp draws); hinting, which CFF and TrueType express differently, is dropped.
 """
 from __future__ import annotations
 
-import atexit
 import hashlib
 import io
-import os
 import re
-import shutil
-import stat
-import tempfile
-from dataclasses import dataclass
-from functools import lru_cache
+from dataclasses import dataclass, field
 from pathlib import Path
 
 from ..core.errors import SpecError
@@ -47,6 +45,12 @@ MAX_GLYPHS = 65_535
 """The most glyphs a TrueType font may have (the format's own limit, checked before parsing)."""
 MAX_CFF_GLYPHS = 20_000
 """The most glyphs of a CFF-flavoured OTF pnp converts to TrueType (about 6 s of conversion)."""
+MAX_COMPONENT_DEPTH = 8
+"""The deepest nesting of composite glyphs accepted (a composite of composites of ...; fonts use 1 or 2)."""
+MAX_COMPONENT_OUTLINES = 1024
+"""The most simple glyphs one composite glyph may expand to, counting repeats (a few in real fonts)."""
+MAX_KEPT_BYTES = 128 << 20
+"""Checked fonts kept in memory for the process (by content) up to this many bytes in all."""
 CU2QU_MAX_ERR = 1 / 1000
 """The largest distance of a converted quadratic curve from the CFF cubic one, as a fraction of the em."""
 
@@ -57,15 +61,15 @@ _HINT_TTC = ("extract the font you want, e.g. `fonttools ttLib -y 0 FILE.ttc -o 
 
 @dataclass(frozen=True)
 class FontFile:
-    """A checked font: ``name`` as the spec declares it; ``source`` the file named; ``path`` the
-    TrueType file to embed, a private copy of the bytes that were checked (the source's, or their
-    conversion when ``converted``), so an edit of the source while a kit is drawn cannot reach the
-    kit unchecked (`pnp watch` reads it again and rebuilds); ``family`` and
+    """A checked font: ``name`` as the spec declares it; ``source`` the file named; ``data`` the
+    TrueType bytes to embed, those that were checked (the source's, or their conversion when
+    ``converted``), so an edit of the source while a kit is drawn cannot reach the kit unchecked
+    (`pnp watch` reads it again and rebuilds); ``family`` and
     ``postscript`` names from its name table; ``glyphs`` its glyph count; ``chars`` the code points
     its character map draws; ``sha256`` of the source file's bytes."""
     name: str
     source: Path
-    path: Path
+    data: bytes = field(repr=False)
     family: str
     postscript: str
     glyphs: int
@@ -114,9 +118,10 @@ def read_font(path: Path, name: str, *, spec: Path | None = None, line: int | No
         sha = hashlib.sha256(data).hexdigest()
         facts = _FACTS.get(sha)
         if facts is None:
-            if len(_FACTS) >= 32:
+            facts = _analyse(sha, data)
+            if sum(len(f[5]) for f in _FACTS.values()) + len(facts[5]) > MAX_KEPT_BYTES:
                 _FACTS.clear()
-            facts = _FACTS[sha] = _analyse(sha, data)
+            _FACTS[sha] = facts
     except FileNotFoundError:
         raise SpecError(f"font {name!r}: the file {path} does not exist.", file=spec, line=line, field=field,
                         hint="check the path (relative paths are beside the spec)") from None
@@ -129,15 +134,15 @@ def read_font(path: Path, name: str, *, spec: Path | None = None, line: int | No
     except _Bad as exc:
         raise SpecError(f"font {name!r}: {path.name} {exc.message}.", file=spec, line=line, field=field,
                         hint=exc.hint) from None
-    family, postscript, glyphs, chars, sha, copy, converted = facts
-    return FontFile(name, Path(path), copy, family, postscript, glyphs, chars, sha, converted)
+    family, postscript, glyphs, chars, sha, checked, converted = facts
+    return FontFile(name, Path(path), checked, family, postscript, glyphs, chars, sha, converted)
 
 
 _FACTS: dict[str, tuple] = {}  # by the sha256 of a font file's bytes: each font is parsed once a process
 
 
-def _analyse(sha: str, data: bytes) -> tuple[str, str, int, frozenset[int], str, Path, bool]:
-    """(family, PostScript name, glyph count, code points, sha, the private TrueType copy, converted)
+def _analyse(sha: str, data: bytes) -> tuple[str, str, int, frozenset[int], str, bytes, bool]:
+    """(family, PostScript name, glyph count, code points, sha, the TrueType bytes to embed, converted)
     of a font file's bytes; raises _Bad."""
     magic = data[:4]
     _kind(magic, data)
@@ -155,6 +160,7 @@ def _analyse(sha: str, data: bytes) -> tuple[str, str, int, frozenset[int], str,
         font.ensureDecompiled()
     except Exception as exc:  # fontTools raises many kinds of errors on damaged tables
         raise _Bad(f"is truncated or damaged (fontTools: {_short(exc)})", "download or export the font again") from None
+    _check_composites(font)
     fs_type = font["OS/2"].fsType if "OS/2" in font else 0
     if fs_type == 0x0002:
         raise _Bad("has a restricted licence: its OS/2 fsType is 0x0002, which forbids embedding it in a "
@@ -172,12 +178,43 @@ def _analyse(sha: str, data: bytes) -> tuple[str, str, int, frozenset[int], str,
     if cff:
         data = _to_truetype(font)
     chars = _embeddable(data, cmap)
-    copy = _private_dir() / f"{sha}.ttf"
-    if not copy.exists():
-        tmp = copy.with_suffix(".part")
-        tmp.write_bytes(data)
-        os.replace(tmp, copy)
-    return family, postscript, glyphs, chars, sha, copy, cff
+    return family, postscript, glyphs, chars, sha, data, cff
+
+
+def _check_composites(font) -> None:
+    """Refuse a glyf table whose composite glyphs form a cycle, nest deeper than MAX_COMPONENT_DEPTH
+    or expand to more than MAX_COMPONENT_OUTLINES simple glyphs (raises _Bad naming the glyph)."""
+    if "glyf" not in font:
+        return
+    glyf = font["glyf"]
+    outlines: dict[str, int] = {}   # glyph name -> simple glyphs it expands to, once known
+    fix = "export the font again from its editor (decompose the glyph), or use another font"
+
+    def walk(name: str, path: tuple[str, ...]) -> int:
+        if name in outlines:
+            return outlines[name]
+        if name in path:
+            via = " -> ".join(repr(n) for n in path[path.index(name):] + (name,))
+            raise _Bad(f"has a composite glyph {name!r} that contains itself ({via})", fix)
+        if len(path) > MAX_COMPONENT_DEPTH:
+            raise _Bad(f"has a composite glyph {path[0]!r} nested more than {MAX_COMPONENT_DEPTH} levels deep", fix)
+        glyph = glyf[name]
+        if not glyph.isComposite():
+            outlines[name] = 1
+            return 1
+        total = 0
+        for comp in glyph.components:
+            if comp.glyphName not in glyf:
+                raise _Bad(f"has a composite glyph {name!r} made of a glyph it lacks ({comp.glyphName!r})", fix)
+            total += walk(comp.glyphName, path + (name,))
+            if total > MAX_COMPONENT_OUTLINES:
+                raise _Bad(f"has a composite glyph {name!r} made of more than {MAX_COMPONENT_OUTLINES} outlines",
+                           fix)
+        outlines[name] = total
+        return total
+
+    for name in font.getGlyphOrder():
+        walk(name, ())
 
 
 def _kind(magic: bytes, data: bytes) -> None:
@@ -283,13 +320,3 @@ def _embeddable(data: bytes, cmap: dict[int, str]) -> frozenset[int]:
     except Exception as exc:  # reportlab's parser raises struct and index errors on damaged tables
         raise _Bad(f"is truncated or damaged (reportlab: {_short(exc)})", "download or export the font again") from None
     return frozenset(c for c in face.charToGlyph if c in cmap)
-
-
-@lru_cache(maxsize=1)
-def _private_dir() -> Path:
-    """A folder only this process writes (mode 0700), removed when the process ends."""
-    path = Path(tempfile.mkdtemp(prefix="pnp-fonts-"))
-    atexit.register(shutil.rmtree, path, True)
-    if stat.S_IMODE(os.stat(path).st_mode) & 0o077:
-        os.chmod(path, 0o700)
-    return path

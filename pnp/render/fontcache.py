@@ -6,12 +6,15 @@ built-in faces take the chunks shipped with pnp (pnp.render.fontchunks) and come
 installed font file is not the one those were made from; a spec's own fonts always come here.
 
 The cache folder is untrusted (anything in --out is): an entry is named
-``font-<key>-<sha256>.css``, where ``key`` says what the subset depends on (font file, fontTools,
-this code, the characters) and ``sha256`` is the hash of the file's content. An entry is used only
-when it is a regular file (opened O_NOFOLLOW | O_NONBLOCK and checked with fstat: no symlink, FIFO or
-device), at most :data:`MAX_ENTRY_BYTES` long, hashes to its name, and is exactly one ``@font-face``
-rule of the shape this module writes with a WOFF2 payload. Anything else is removed and the subset
-made afresh, so nothing planted in the cache (other CSS, an ``@import``) reaches an SVG. Writes go
+``font-<key>-<sha256>.css``, where ``key`` is the hash of what the subset is made from (the font
+file's bytes, the face's name and style, fontTools, this code, the characters) and ``sha256`` is the
+hash of the file's content. An entry is used only when it is a regular file (opened O_NOFOLLOW |
+O_NONBLOCK and checked with fstat: no symlink, FIFO or device), at most :data:`MAX_ENTRY_BYTES` long,
+hashes to its name, is exactly the ``@font-face`` rule svgfont writes for the face with a WOFF2
+payload, and that payload is checked against the font it claims to be a subset of
+(:func:`pnp.render.svgfont.subset_matches`: the same characters, each with the face's own outline
+and advance). Anything else is removed and the subset made afresh, so nothing planted in the cache
+(other CSS, an ``@import``, another font's subset under this one's name) reaches an SVG. Writes go
 through pnp.core.safepath (no symlink below the cache's parent is followed; the file is replaced
 atomically).
 """
@@ -28,7 +31,7 @@ from functools import lru_cache
 from pathlib import Path
 
 from ..core.errors import OutputError
-from ..core.fonts import DEFAULT_FACE, ITALIC_FACE
+from ..core.fonts import DEFAULT_FACE
 from ..core.safepath import folder, read_fd, write_atomic
 
 MAX_ENTRY_BYTES = 4 << 20
@@ -54,20 +57,18 @@ def cache_folder(cache: Path | None) -> Path | None:
 
 
 def _css_key(chars: frozenset, face: str = DEFAULT_FACE) -> str:
-    """What the subset depends on: the face and its font file, fontTools's version, svgfont's code,
-    the characters."""
+    """The hash of what the subset is made from: the face's name and style and its font's bytes,
+    fontTools's version, svgfont's code, the characters."""
     from importlib.util import find_spec
 
     from ..core.fonts import face as font_face
-    font = font_face(face).path
-    h = hashlib.sha256()
-    st = font.stat()
-    if face != DEFAULT_FACE:
-        h.update(f"{face}|".encode())
-    if face in (DEFAULT_FACE, ITALIC_FACE):  # the installed font package's files: path, size and time
-        h.update(f"{font}|{st.st_size}|{st.st_mtime_ns}|".encode())
-    else:  # a spec's own font, copied to a new private folder each run: its bytes
-        h.update(_file_digest(str(font), st.st_size, st.st_mtime_ns).encode())
+    got = font_face(face)
+    h = hashlib.sha256(f"{face}|{got.style}|".encode())
+    if got.data is not None:   # a spec's own font: the checked bytes the face holds
+        h.update(_data_digest(face).encode())
+    else:                      # the installed font package's files
+        st = got.path.stat()
+        h.update(_file_digest(str(got.path), st.st_size, st.st_mtime_ns).encode())
     h.update(Path(find_spec("fontTools").origin).read_bytes())  # its version
     h.update(Path(__file__).with_name("svgfont.py").read_bytes())
     h.update("".join(sorted(chars)).encode("utf-8"))
@@ -76,9 +77,15 @@ def _css_key(chars: frozenset, face: str = DEFAULT_FACE) -> str:
 
 @lru_cache(maxsize=32)
 def _file_digest(path: str, _size: int, _mtime_ns: int) -> str:
-    """sha256 of a font file (a declared font: at most pnp.inputs.fontfile's 30 MiB), once per
-    process for each path, size and time."""
+    """sha256 of an installed font file, once per process for each path, size and time."""
     return hashlib.sha256(Path(path).read_bytes()).hexdigest()
+
+
+@lru_cache(maxsize=32)
+def _data_digest(face: str) -> str:
+    """sha256 of a registered face's bytes (a face's name never changes its bytes), once a process."""
+    from ..core.fonts import face as font_face
+    return hashlib.sha256(font_face(face).font_bytes()).hexdigest()
 
 
 def valid_entry(name: str, data: bytes) -> str | None:
@@ -121,9 +128,20 @@ def _read_entry(dir_fd: int, name: str) -> bytes | None:
         os.close(fd)
 
 
-def _lookup(cache: Path, key: str) -> str | None:
-    """The CSS of a good entry for ``key`` in ``cache``, removing bad entries for that key; None if
-    there is none (or the cache folder is missing, a symlink or unreadable)."""
+def _genuine(css: str, chars: frozenset, face: str) -> bool:
+    """``css`` (of the shape valid_entry accepts) is the rule svgfont writes for ``face`` and its
+    payload is a subset of that face for ``chars`` (svgfont.subset_matches)."""
+    from .svgfont import css_rule, subset_matches
+    payload = _SHAPE.fullmatch(css)["data"]
+    if css != css_rule(payload, face=face):
+        return False
+    return subset_matches(base64.b64decode(payload), chars, face)
+
+
+def _lookup(cache: Path, key: str, chars: frozenset, face: str) -> str | None:
+    """The CSS of a good entry for ``key`` (the subset of ``face`` for ``chars``) in ``cache``,
+    removing bad entries for that key; None if there is none (or the cache folder is missing, a
+    symlink or unreadable)."""
     try:
         with folder(cache.parent, cache.name, create=False) as dfd:
             names = []
@@ -138,7 +156,7 @@ def _lookup(cache: Path, key: str) -> str | None:
                 data = _read_entry(dfd, name)
                 if data is not None:
                     css = valid_entry(name, data)
-                if css is not None:
+                if css is not None and _genuine(css, chars, face):
                     return css
                 try:
                     os.unlink(name, dir_fd=dfd)      # a bad entry: removed, never followed
@@ -193,7 +211,7 @@ def font_css(chars: frozenset, base: frozenset = frozenset(), cache: Path | None
     where = cache_folder(cache)
     digest = _css_key(chars, face) if where is not None else ""
     if where is not None:
-        css = _lookup(where, digest)
+        css = _lookup(where, digest, chars, face)
     if css is None:
         from .svgfont import font_face_css
         css = font_face_css(chars, face=face)

@@ -48,7 +48,7 @@ def chunk_file(face: str) -> Path:
 
 def font_identity(face: str) -> str:
     """``"<size> <sha256>"`` of the face's font file: what line 1 of its chunk file must say."""
-    data = font_face(face).path.read_bytes()
+    data = font_face(face).font_bytes()
     return f"{len(data)} {hashlib.sha256(data).hexdigest()}"
 
 

@@ -71,7 +71,7 @@ def font_stack(face: str = DEFAULT_FACE) -> str:
 
 @lru_cache(maxsize=8)
 def _font_bytes(face: str = DEFAULT_FACE) -> bytes:
-    return font_face(face).path.read_bytes()
+    return font_face(face).font_bytes()
 
 
 def _open_font(face: str = DEFAULT_FACE):
@@ -186,9 +186,50 @@ def font_face_css(chars: Iterable[str], bold: bool = False, face: str = DEFAULT_
 
 @lru_cache(maxsize=128)
 def _face_css(chars: frozenset[str], weight: int, face: str = DEFAULT_FACE) -> str:
-    data = base64.b64encode(_subset_woff2(chars, weight, face)).decode("ascii")
+    return css_rule(base64.b64encode(_subset_woff2(chars, weight, face)).decode("ascii"), weight, face)
+
+
+def css_rule(payload: str, weight: int = REGULAR, face: str = DEFAULT_FACE) -> str:
+    """The ``@font-face`` rule :func:`font_face_css` writes for the base64 WOFF2 ``payload``."""
     return (f"@font-face {{ font-family: '{css_family(face)}'; font-style: {font_face(face).style}; "
-            f"font-weight: {weight}; src: url(data:font/woff2;base64,{data}) format('woff2'); }}")
+            f"font-weight: {weight}; src: url(data:font/woff2;base64,{payload}) format('woff2'); }}")
+
+
+def subset_matches(woff2: bytes, chars: Iterable[str], face: str = DEFAULT_FACE) -> bool:
+    """True when the WOFF2 font ``woff2`` is what :func:`subset_font` makes of ``face`` for ``chars``
+    as far as a reader sees it: its character map holds exactly the characters of ``chars`` and the
+    space that the face draws, and each of them has the face's own outline (components resolved) and
+    advance at the default instance. False for anything else, including bytes that are no font.
+    About 25 ms for 120 characters (subsetting them: about 170 ms): the check of a cached subset
+    against the font it claims to be."""
+    from fontTools.ttLib import TTFont
+
+    _, cmap, _ = _outline_font(face)
+    wanted = {ord(c) for c in _chars_key(chars)} | {0x20}
+    try:
+        sub = TTFont(io.BytesIO(woff2), recalcTimestamp=False)
+        sub_cmap = sub.getBestCmap() or {}
+        if set(sub_cmap) != {u for u in wanted if u in cmap}:
+            return False
+        sub_glyphs = sub.getGlyphSet()
+        return all(_drawn(sub_glyphs, name) == _face_glyph(face, u) for u, name in sub_cmap.items())
+    except Exception:  # fontTools raises many kinds of errors on bytes that are no font
+        return False
+
+
+def _drawn(glyphs, name: str) -> tuple:
+    """(advance, outline as a decomposed pen recording) of glyph ``name`` of a glyph set."""
+    from fontTools.pens.recordingPen import DecomposingRecordingPen
+    pen = DecomposingRecordingPen(glyphs)
+    glyphs[name].draw(pen)
+    return glyphs[name].width, pen.value
+
+
+@lru_cache(maxsize=4096)
+def _face_glyph(face: str, code: int) -> tuple:
+    """:func:`_drawn` for the character ``code`` of a registered face, at its default instance."""
+    glyphs, cmap, _ = _outline_font(face)
+    return _drawn(glyphs, cmap[code])
 
 
 # --- outlines -------------------------------------------------------------------------------------
