@@ -166,8 +166,7 @@ class KitCover:
         out.append(("Paper: " if opts.mix_papers else "Paper (each sheet holds parts of one paper): ")
                    + "; ".join(paper) + "." + (
             " No card stock? Glue the printed sheet onto thin card before cutting." if parts else ""))
-        out.append("Cut on the crop marks: the short lines outside each block of parts, in line with every edge; "
-                   "neighbouring parts share a cut line, so one cut frees both.")
+        out.append("Cut on the crop marks: the short lines outside each block of parts, in line with every cut.")
         round_parts = plural([c for c in comps if c.shape == "circle"])
         if round_parts:
             out.append(f"Round parts ({round_parts}): cut along the thin grey circle; the crop marks "
