@@ -251,3 +251,23 @@ def test_svg_art_referencing_a_file_inside_the_folder_still_draws(tmp_path):
         im = doc[i].render(scale=0.5).to_pil().convert("RGB")
         colours |= {c for _, c in im.getcolors(im.width * im.height)}
     assert any(abs(r - 200) < 8 and abs(g - 30) < 8 and abs(b - 40) < 8 for r, g, b in colours)
+
+
+def test_a_data_driven_game_without_rules_is_not_given_pnps_own(existing, tmp_path):
+    """No `rules:` and no rules.md beside the spec: the default rules.md is looked for in the game
+    folder only (never in pnp's own specs folder, where a file of that name would print), and the
+    message says how to add one."""
+    folder = tmp_path / "deck"
+    folder.mkdir()
+    (folder / "deck.yaml").write_text("title: Deck\ncomponents:\n  - {name: card, size: poker, data: cards.csv, "
+                                      "front: front.yaml}\n", encoding="utf-8")
+    (folder / "front.yaml").write_text("layers:\n  - {type: text, text: '{name}', x: 5, y: 5, w: 50, h: 10, "
+                                       "size: 10}\n", encoding="utf-8")
+    (folder / "cards.csv").write_text("name\nA\n", encoding="utf-8")
+    before = snapshot(existing)
+    r = CliRunner().invoke(app, ["build", str(folder), "--out", str(existing)])
+    flat = " ".join(r.output.split())
+    assert r.exit_code == 2 and "rules.md" in flat and "rules file does not exist" in flat, flat
+    assert str(folder / "rules.md") in flat and "/specs/" not in flat, flat
+    assert "pnp new" in flat
+    assert snapshot(existing) == before

@@ -193,14 +193,15 @@ def check_environment() -> None:
 
 def cover_info(loaded: LoadedSpec, ctx: KitContext) -> CoverInfo:
     """The cover's facts: title and designer from the spec, the rules text from ``rules:`` (beside the
-    spec, else built in; ``--set rules=FILE`` replaces it), parsed once.
+    spec, else for a built-in game pnp's own; ``--set rules=FILE`` replaces it), parsed once.
 
     Raises:
         SpecError: the rules file is missing or malformed, or holds a character the font lacks
             (names its file and line).
     """
     spec, game = loaded.spec, loaded.game
-    path = ctx.input_path("rules", spec.rules or f"rules/{game.name}.md", specs_dir(),
+    builtin = game.name in game_names()  # a data-driven game's rules are in its own folder only
+    path = ctx.input_path("rules", spec.rules or f"rules/{game.name}.md", specs_dir() if builtin else None,
                           line=loaded.lines.get(("rules",)))
     rules = parse_rules(path, _icons(loaded, ctx))
     return CoverInfo(spec.title or game.title, spec.designer, spec.year, rules,

@@ -181,7 +181,9 @@ def read_text(path: Path, what: str = "file", limit: int | None = None) -> str:
         raw = read_regular(path, cap)
     except FileNotFoundError:
         raise SpecError(f"{what} does not exist.", file=path,
-                        hint="check the path, or run `pnp list` for the built-in games") from None
+                        hint="write the rules beside the spec (`pnp new` makes a rules.md to start from), or set "
+                             "rules: to the file's name" if what == "rules file" else
+                        "check the path, or run `pnp list` for the built-in games") from None
     except NotRegular as exc:
         raise SpecError(f"{what} is not a file: it is a folder." if exc.kind == "a folder" else
                         f"{what} is not a regular file: {exc.kind}.", file=path,
