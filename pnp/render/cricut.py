@@ -89,8 +89,9 @@ def _mask(shapes: Sequence, size: tuple[int, int], dpi: int) -> Image.Image:
 def _render(page: Page, box: tuple[int, int, int, int], dpi: int) -> Image.Image:
     """The page's artwork (no marks) at ``dpi``, cropped to ``box`` pixels, RGB on white. Only the box
     (and CROP_SPARE pixels round it) is rendered, so the pixels do not grow with the sheet: a 2 x 2 m
-    sheet costs what its Print Then Cut image costs. The pixels are those of the whole page rendered
-    and cropped (PDFium renders the page at the same size and offset, and clips)."""
+    sheet costs what its Print Then Cut image costs. PDFium renders the page at the same size and
+    offset and clips, so the pixels are those of the whole page rendered and cropped, to within one
+    level of anti-aliasing on a few edge pixels (tests/test_bounded_work.py)."""
     import pypdfium2 as pdfium
     from .pdf import PdfWriter
     buf = io.BytesIO()
