@@ -126,6 +126,11 @@ WORDS_ARGS = ["build", "netmatch", "--words"]
 W = ["TEST", "WORD", "GAME", "CARD"]
 
 # (name, {file name: bytes}, argv ({tmp} is the folder), needle, (file named, line or None, field or None))
+GAME_SPEC = (b"title: G\nrules: r.md\ncomponents:\n  - {name: card, size: poker, data: cards.csv, front: front.yaml}\n")
+GAME_RULES = (b"# G\nA test game.\n\n## Components\n- Cards.\n\n## Setup\nDeal.\n\n## A turn\nPlay.\n\n"
+              b"## End and winner\nMost cards wins.\n\n## Fine points\n- None.\n")
+GAME_FRONT = b"layers:\n  - {type: text, text: '{name} {text}', x: 5, y: 5, w: 50, h: 20, size: 10}\n"
+
 INPUT_CASES = [
     # rules text: Markdown outside the subset, with its line
     ("rules-nested-list", {"r.md": rules_with(5, RULE_LINES[4] + "\n  - a nested point")}, RULES_ARGS,
@@ -285,6 +290,15 @@ INPUT_CASES = [
      WORDS_ARGS + ["{tmp}/w.ods"], "the error value #DIV/0!", ("w.ods", 3, None)),
     ("words-csv-ref-error", {"w.csv": b"word\r\nTEST\r\n#REF!\r\n"}, WORDS_ARGS + ["{tmp}/w.csv"],
      "the spreadsheet error value #REF!", ("w.csv", 3, None)),
+    # a data-driven game's cells that cannot print (issue 30): refused with row and column, as word lists are
+    *[(f"data-cell-{name}", {"g.yaml": GAME_SPEC, "front.yaml": GAME_FRONT, "r.md": GAME_RULES,
+                             "cards.csv": b"name,text\nAlpha,a card\nBeta," + cell + b"\n"},
+       ["build", "{tmp}/g.yaml"], needle, ("cards.csv", 3, "components.0.data"))
+      for name, cell, needle in [
+          ("nul", b'"a\x00b"', "U+0000, a control character"),
+          ("bidi-override", "\"a \u202e b\"".encode(), "U+202E RIGHT-TO-LEFT OVERRIDE"),
+          ("div0", b"#DIV/0!", "the spreadsheet error '#DIV/0!'"),
+      ]],
 ]
 
 

@@ -29,6 +29,8 @@ from typing import Callable
 from ..core.errors import PnpError
 from ..inputs.listfile import MAX_BYTES, MAX_CELLS, UNPACKED_PER_BYTE, _calamine_errors, describe
 from ..inputs.delimiters import DELIMITERS, detect
+from ..inputs.cellvalues import ERROR_VALUES
+from ..inputs.textcheck import bad_character
 from ..inputs.workbookguard import KIND_NAMES, WorkbookGuard, column_letter, size_text
 from .header import SEARCH, Ambiguous, choose, width
 
@@ -155,7 +157,8 @@ def read_table(path: Path, needed: dict[str, str] | set[str], sheet: str | None 
         raise _ambiguous(path, sheets, choice, field, how)
     if choice is not None:
         rows = whole(choice.sheet) if whole else dict(sheets)[choice.sheet]
-        table = _table(path, choice.sheet, choice.number, rows[choice.number - 1], rows, max_rows, field)
+        table = _table(path, choice.sheet, choice.number, rows[choice.number - 1], rows, max_rows, field,
+                       needed, getattr(sheets, "flagged", {}))
         table.others = [n for n, r in sheets if n != choice.sheet and any(width(x) for x in r)]
         table.delimiter = delimiter if choice.sheet is None else None
         return table
@@ -180,7 +183,10 @@ def read_table(path: Path, needed: dict[str, str] | set[str], sheet: str | None 
 
 
 def _table(path: Path, sheet: str | None, number: int, header: list, rows: list, max_rows: int,
-           field: str) -> Table:
+           field: str, needed: set[str] = frozenset(), flagged: dict | None = None) -> Table:
+    """The Table below the header row ``number``; every cell of the columns in ``needed`` (all
+    columns when empty) must be printable (see _unprintable; ``flagged``: the workbook's cells with
+    no usable value, by (sheet, row, 0-based column))."""
     headers = [text_of(c) for c in header]
     position: dict[str, str | int] = {}
     cols: list[tuple[int, str]] = []
@@ -206,6 +212,11 @@ def _table(path: Path, sheet: str | None, number: int, header: list, rows: list,
         values = {k: text_of(cells[j]) if j < len(cells) else "" for j, k in cols}
         if not any(values.values()):
             continue
+        for j, k in cols:
+            if not needed or k in needed:
+                why = _unprintable(values[k], (flagged or {}).get((sheet, r, j)))
+                if why is not None:
+                    raise table.error(r, k, why[0], why[1], field=field)
         if len(table.rows) >= max_rows:
             raise table.error(r, None, f"more than {max_rows:,} data rows.",
                               f"pnp reads at most {max_rows:,} rows per component; split the data", field=field)
@@ -214,6 +225,26 @@ def _table(path: Path, sheet: str | None, number: int, header: list, rows: list,
         raise table.error(number, None, "the header row has no data rows below it, so there is nothing to print.",
                           "add one row per card below the header", field=field)
     return table
+
+
+def _unprintable(value: str, flagged: str | None) -> tuple[str, str] | None:
+    """(message, hint) when a cell cannot be printed, as word lists refuse it: a formula with no saved
+    value or an error value (``flagged`` by the workbook guard, which sees what python-calamine reads
+    as empty), an error value exported as text (#DIV/0!), or a control, format (bidi) or separator
+    character (pnp.inputs.textcheck.bad_character; line breaks and tabs inside a cell are text)."""
+    if flagged is not None:
+        return (f"the cell holds {flagged}, which pnp cannot print.",
+                "open the workbook in a spreadsheet program, let it calculate, save it, and build again; "
+                "or type the value")
+    if value.strip() in ERROR_VALUES:
+        return (f"the cell holds the spreadsheet error {value.strip()!r}, not a value to print.",
+                "fix the formula in the spreadsheet and save or export the data again")
+    bad = bad_character(value.replace("\r", " ").replace("\n", " ").replace("\t", " "))
+    if bad is not None:
+        i, _, why = bad
+        return (f"character {i + 1} of the cell is {why}, which pnp does not print.",
+                "delete it (such characters often come with text pasted from elsewhere)")
+    return None
 
 
 def _column(sheet: str | None, index: int) -> str | int:
@@ -298,7 +329,8 @@ def _delimited(path: Path, raw: bytes, suffix: str, delimiter: str | None, field
 
 def _workbook(path: Path, raw: bytes, suffix: str, sheet: str | None, field: str,
               header_row: int | None = None) -> tuple[list[tuple[str, list]], Callable[[str], list] | None]:
-    """The sheets to search for the header, as (name, rows), and a function reading one sheet whole
+    """The sheets to search for the header, as (name, rows) in a _Sheets (with the guard's flagged cells),
+    and a function reading one sheet whole
     (None when the rows given are whole already). One sheet (named, or the only visible one) is read
     whole; of several, at most MAX_SHEETS are searched, one at a time, each for its first HEAD_ROWS
     rows (python-calamine still builds the sheet's cells, so the guard's counts of the cells of the
@@ -340,7 +372,7 @@ def _workbook(path: Path, raw: bytes, suffix: str, sheet: str | None, field: str
     if len(search) == 1:
         if kind == "xlsx":
             guard.check_xlsx_extent(search[0], MAX_CELLS, what)
-        return [(search[0], read(search[0]))], None
+        return _Sheets([(search[0], read(search[0]))], guard.flagged), None
     out, cells = [], 0
     for name in search:  # one at a time: each sheet's cells are dropped before the next is opened
         if kind == "xlsx":
@@ -351,4 +383,13 @@ def _workbook(path: Path, raw: bytes, suffix: str, sheet: str | None, field: str
                            hint="name the sheet that holds the list (sheet: in the spec, --sheet for pnp new), "
                                 "or delete the cells far from the lists")
         out.append((name, read(name, max(HEAD_ROWS, header_row or 0))))
-    return out, read
+    return _Sheets(out, guard.flagged), read
+
+
+class _Sheets(list):
+    """A workbook's (name, rows) sheets, and the guard's ``flagged`` cells (formula without a saved
+    value, error values) that python-calamine reads as empty."""
+
+    def __init__(self, sheets: list, flagged: dict) -> None:
+        super().__init__(sheets)
+        self.flagged = flagged
