@@ -279,6 +279,11 @@ def plan_target(target: str, loaded: LoadedSpec, request: Request) -> TargetPlan
             findings = findings + safe_area_findings(components, request.settings["service"])
     budget = check_budget(components, sheet, opts, file=loaded.path, formats=request.formats,
                           dpi=request.settings.get("dpi", 50))
+    if "pod" in request.formats and request.settings.get("service") is not None:  # card images, before any is drawn
+        from ..render.pod import check_size, why_not
+        for comp in components:
+            if why_not(comp) is None:
+                check_size(comp, request.settings["service"])
     cover = KitCover(info, components, sheet, opts)
     return TargetPlan(target, loaded, ctx, findings, inputs(), components, fit, opts, info, cover, notes, budget)
 

@@ -24,6 +24,8 @@ Every length is in mm, font sizes in points, positions relative to the text box'
 """
 from __future__ import annotations
 
+import math
+
 import re
 from dataclasses import dataclass
 from typing import Callable
@@ -309,16 +311,63 @@ def block(count: int, size_pt: float, asc: float, desc: float, spacing: float,
     return tuple(asc * size + i * lead for i in range(count)), height
 
 
-def scan(lay_out_at: Callable[[float], object | None], size_pt: float, min_pt: float):
+def scan(lay_out_at: Callable[[float], object | None], size_pt: float, min_pt: float,
+         possible: Callable[[float], bool] | None = None):
     """The first non-None ``lay_out_at(size)`` for sizes below ``size_pt`` (which the caller tried)
     down to ``min_pt`` in quarter-point steps from the top: the largest size that fits. Wrapped text
     is not monotonic in the size (a smaller size can wrap into more lines and stop fitting while a
-    larger one fits), so no bisection. None when nothing fits."""
-    for step in range(int((size_pt - min_pt + EPS) / STEP_PT), -1, -1):
+    larger one fits), so no bisection of the layout itself. ``possible(size)`` (see :func:`could_fit`),
+    a necessary condition that holds below some size and fails above it, is bisected first: the
+    steps above the largest size it allows cannot fit and are skipped, so the answer is the same and
+    the steps tried are a bisection plus the few between that bound and the size that fits. None when
+    nothing fits."""
+    top = int((size_pt - min_pt + EPS) / STEP_PT)
+    if possible is not None:
+        lo, hi = -1, top  # possible() holds at lo (or lo is -1), the answer is at most hi
+        while lo < hi:
+            mid = (lo + hi + 1) // 2
+            if possible(min_pt + mid * STEP_PT):
+                lo = mid
+            else:
+                hi = mid - 1
+        top = lo
+    for step in range(top, -1, -1):
         got = lay_out_at(min_pt + step * STEP_PT)
         if got is not None:
             return got
     return None
+
+
+SLACK = 1e-6  # relative: widths measured at 1 pt and scaled may differ from those measured at the size in the last digits
+
+
+def could_fit(words: list[list[float]], asc: float, desc: float, spacing: float, w: float,
+              h: float) -> Callable[[float], bool]:
+    """A necessary condition for a text to fit a ``w`` x ``h`` mm box, as a function of the size in
+    points: ``words`` holds per paragraph the advance width (mm at 1 pt) of each word without its
+    spaces (a line set without wrapping: one entry, the sum). At a size where the widest word is wider
+    than the box, or the fewest lines the words could take (per paragraph, their total width over
+    the box width, rounded up, at least one) are taller than the box (:func:`block`), nothing fits;
+    both grow with the size, so the condition holds up to some size and fails above it."""
+    widest = max((x for para in words for x in para), default=0.0) * (1 - SLACK)
+    totals = [sum(para) * (1 - SLACK) for para in words]
+
+    def possible(size_pt: float) -> bool:
+        if widest * size_pt > w + EPS:
+            return False
+        count = sum(max(1, math.ceil(t * size_pt / (w + EPS) - SLACK)) for t in totals)
+        size = size_pt * MM_PER_PT
+        return (asc + desc) * size + (count - 1) * spacing * size <= h + EPS + 1e-9
+    return possible
+
+
+def _word_widths(paras: tuple[Paragraph, ...], wrap: bool) -> list[list[float]]:
+    """could_fit()'s ``words`` for rich text: per paragraph each word's width at 1 pt (icons included)."""
+    out = []
+    for para in paras:
+        widths = [sum(width(s, 1.0) for s in spans) for spans, _gap in _words(para)]
+        out.append(widths if wrap else [sum(widths)])
+    return out
 
 
 def lay_out(paras: tuple[Paragraph, ...], size_pt: float, w: float, h: float, wrap: bool,
@@ -341,7 +390,8 @@ def fit(paras: tuple[Paragraph, ...], size_pt: float, min_pt: float, w: float, h
     got = lay_out(paras, size_pt, w, h, wrap, spacing)
     if got is not None or min_pt >= size_pt:
         return got
-    return scan(lambda size: lay_out(paras, size, w, h, wrap, spacing), size_pt, min_pt)
+    possible = could_fit(_word_widths(paras, wrap), *_metrics(paras), spacing, w, h)
+    return scan(lambda size: lay_out(paras, size, w, h, wrap, spacing), size_pt, min_pt, possible)
 
 
 # --- drawing ------------------------------------------------------------------------------------

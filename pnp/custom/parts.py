@@ -24,7 +24,7 @@ from .icons import IconFolder
 from .imagecheck import PictureUse, scan
 from .spec import MAX_COPIES, ComponentSpec, CustomSpec
 from .table import Row, Table, key, read_table
-from .template import Placed, load_template, parse_placeholders, resolve
+from .template import Loads, Placed, load_template, parse_placeholders, resolve
 
 MAX_PARTS = 20_000  # parts in one kit (every component, copies included): a few hundred pages
 MAX_BACKS = 26      # distinct backs of one component (each becomes its own run of parts)
@@ -142,7 +142,7 @@ def _ready(spec: CustomSpec, index: int, comp: ComponentSpec, ctx: KitContext, l
         if path not in loaded:
             files: list[Path] = []
             try:
-                loaded[path] = load_template(path, spec_dir, files)
+                loaded[path] = load_template(path, spec_dir, files, ctx.once(("template loads",), Loads))
             finally:
                 for file in files:  # watched even when one is broken, so fixing it rebuilds
                     _record(ctx, file)

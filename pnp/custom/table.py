@@ -24,6 +24,7 @@ import datetime
 import io
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Callable
 
 from ..core.errors import PnpError
 from ..inputs.listfile import MAX_BYTES, MAX_CELLS, UNPACKED_PER_BYTE, _calamine_errors, describe
@@ -35,6 +36,9 @@ from .header import SEARCH, Ambiguous, choose, width
 
 SUFFIXES = (".csv", ".tsv", ".xlsx", ".ods")
 MAX_ROWS = 10_000
+MAX_SHEETS = 50  # sheets of a workbook searched for the header (more: the spec names the sheet)
+HEAD_ROWS = 200  # rows read from each sheet while searching several (the chosen sheet is then read whole)
+MAX_SEARCH_CELLS = 2 * MAX_CELLS  # cells (bounding boxes) of the sheets searched, all together
 HEADER_SEARCH = SEARCH
 
 
@@ -145,14 +149,14 @@ def read_table(path: Path, needed: dict[str, str] | set[str], sheet: str | None 
             raise DataError(f"a {suffix} file has no sheets, but the spec names the sheet {sheet!r}.", file=path,
                             field=field, hint="remove sheet: from the component, or name a workbook (.xlsx, .ods)")
         delimiter, rows = _delimited(path, raw, suffix, delimiter, field, how)
-        sheets = [(None, rows)]
+        sheets, whole = [(None, rows)], None
     else:
-        sheets = _workbook(path, raw, suffix[1:], sheet, field)
+        sheets, whole = _workbook(path, raw, suffix[1:], sheet, field, header_row)
     choice = choose(sheets, needed, header_row, first_sheet, lambda c: key(text_of(c)))
     if isinstance(choice, Ambiguous):
         raise _ambiguous(path, sheets, choice, field, how)
     if choice is not None:
-        rows = dict(sheets)[choice.sheet]
+        rows = whole(choice.sheet) if whole else dict(sheets)[choice.sheet]
         table = _table(path, choice.sheet, choice.number, rows[choice.number - 1], rows, max_rows, field,
                        needed, getattr(sheets, "flagged", {}))
         table.others = [n for n, r in sheets if n != choice.sheet and any(width(x) for x in r)]
@@ -323,7 +327,18 @@ def _delimited(path: Path, raw: bytes, suffix: str, delimiter: str | None, field
     return delimiter, rows
 
 
-def _workbook(path: Path, raw: bytes, suffix: str, sheet: str | None, field: str) -> list[tuple[str, list]]:
+def _workbook(path: Path, raw: bytes, suffix: str, sheet: str | None, field: str,
+              header_row: int | None = None) -> tuple[list[tuple[str, list]], Callable[[str], list] | None]:
+    """The sheets to search for the header, as (name, rows) in a _Sheets (with the guard's flagged cells),
+    and a function reading one sheet whole
+    (None when the rows given are whole already). One sheet (named, or the only visible one) is read
+    whole; of several, at most MAX_SHEETS are searched, one at a time, each for its first HEAD_ROWS
+    rows (python-calamine still builds the sheet's cells, so the guard's counts of the cells of the
+    sheets searched must stay under MAX_SEARCH_CELLS, checked before each sheet is opened).
+
+    Raises:
+        DataError: as WorkbookGuard, an unknown sheet, too many sheets or cells to search.
+    """
     def fail(message: str, row: int | None = None, hint: str | None = None, where: str | None = None):
         return DataError(f"{where}: {message}" if where else message, file=path, line=row, field=field, hint=hint)
 
@@ -342,13 +357,33 @@ def _workbook(path: Path, raw: bytes, suffix: str, sheet: str | None, field: str
     if sheet is not None and sheet not in names:
         raise fail(f"the {what} has no sheet {sheet!r}; its sheets are {', '.join(names)}.",
                    hint="name one of its sheets")
-    out = []
-    for name in ([sheet] if sheet else visible):  # hidden sheets only when named
-        if kind == "xlsx":
-            guard.check_xlsx_extent(name, MAX_CELLS, what)
+    search = [sheet] if sheet else visible  # hidden sheets only when named
+    if len(search) > MAX_SHEETS:
+        raise fail(f"the {what} has {len(search):,} sheets; pnp searches at most {MAX_SHEETS} of them for the "
+                   "header row.", hint="name the sheet that holds the list (sheet: in the spec, --sheet for pnp "
+                                       "new), or save the list as its own workbook or .csv")
+
+    def read(name: str, nrows: int | None = None) -> list:
         with _calamine_errors(fail, what):
-            out.append((name, book.get_sheet_by_name(name).to_python(skip_empty_area=False)))
-    return _Sheets(out, guard.flagged)
+            got = book.get_sheet_by_name(name)
+            return got.to_python(skip_empty_area=False) if nrows is None else \
+                got.to_python(skip_empty_area=False, nrows=nrows)
+
+    if len(search) == 1:
+        if kind == "xlsx":
+            guard.check_xlsx_extent(search[0], MAX_CELLS, what)
+        return _Sheets([(search[0], read(search[0]))], guard.flagged), None
+    out, cells = [], 0
+    for name in search:  # one at a time: each sheet's cells are dropped before the next is opened
+        if kind == "xlsx":
+            cells += guard.check_xlsx_extent(name, MAX_CELLS, what)
+            if cells > MAX_SEARCH_CELLS:
+                raise fail(f"the sheets up to {_shorten(name)!r} span {cells:,} cells; pnp searches at most "
+                           f"{MAX_SEARCH_CELLS:,} cells of a workbook's sheets for the header row.",
+                           hint="name the sheet that holds the list (sheet: in the spec, --sheet for pnp new), "
+                                "or delete the cells far from the lists")
+        out.append((name, read(name, max(HEAD_ROWS, header_row or 0))))
+    return _Sheets(out, guard.flagged), read
 
 
 class _Sheets(list):

@@ -8,7 +8,10 @@ Every string may hold ``{column}`` placeholders (``{{`` and ``}}`` are literal b
 docs/templates.md for every field, unit and default.
 
 Limits: includes nest at most MAX_DEPTH deep and a template (with its includes) has at most MAX_LAYERS
-layers; a template including itself, directly or not, is refused naming the file and line.
+layers; a template including itself, directly or not, is refused naming the file and line. A build
+expands template files at most MAX_LOADS times in all (each include counts every time it is reached,
+so six templates that each include the next twenty times are refused after MAX_LOADS, not after
+20^6); each file is read and parsed once per build (Loads).
 """
 from __future__ import annotations
 
@@ -29,6 +32,7 @@ from ..inputs.specfields import (BoundedFloat, FieldError, Flag, Items, Length, 
 MAX_DEPTH = 8
 MAX_TEMPLATE_BYTES = 1024 * 1024  # one template file (the YAML reader's own bound)
 MAX_LAYERS = 500
+MAX_LOADS = 1000  # template files expanded per build, includes counted every time they are reached
 PCT_RANGE = (-100.0, 200.0)
 
 
@@ -251,15 +255,47 @@ def resolve(name: str, beside: Path, spec_dir: Path, file: Path | None = None, l
                     hint="check the file name, or run `pnp new` to see a working folder")
 
 
-def load_template(path: Path, spec_dir: Path, files: list[Path] | None = None, _chain: tuple[Path, ...] = (),
-                  _line: tuple | None = None) -> list[Placed]:
+class Loads:
+    """A build's template files: each parsed once (``parsed``: resolved path -> validated top level
+    and its line map) and ``count``, how many times templates were expanded (at most MAX_LOADS)."""
+
+    def __init__(self) -> None:
+        self.parsed: dict[Path, tuple[_TemplateFile, dict]] = {}
+        self.count = 0
+
+    def take(self, path: Path, real: Path, where: tuple | None) -> tuple[_TemplateFile, dict]:
+        """Count one expansion of ``path`` and return its parsed top level (read on first use).
+
+        Raises:
+            SpecError: the build's MAX_LOADS expansions are spent (naming the including file, line and
+                field ``include``), or the file is malformed.
+        """
+        self.count += 1
+        if self.count > MAX_LOADS:
+            file, line = where or (path, None)
+            raise SpecError(f"templates are loaded more than {MAX_LOADS:,} times in this build (each include counts "
+                            f"every time it is reached; {path.name} was next).", file=file, line=line,
+                            field="include", hint="include each template once, not many times over, and nest fewer "
+                                                  "levels")
+        got = self.parsed.get(real)
+        if got is None:
+            data, lines = load_yaml(path)
+            got = self.parsed[real] = (validate_model(_TemplateFile, data, path, lines), lines)
+        return got
+
+
+def load_template(path: Path, spec_dir: Path, files: list[Path] | None = None, loads: Loads | None = None,
+                  _chain: tuple[Path, ...] = (), _line: tuple | None = None) -> list[Placed]:
     """Every layer of the template at ``path``, includes first, validated; every file read (the
-    template and its includes) is appended to ``files``.
+    template and its includes) is appended to ``files``. ``loads`` is the build's (one per build, so
+    MAX_LOADS bounds the build); without it the bound is per call.
 
     Raises:
         SpecError: malformed YAML, unknown key or type, bad value (file, line and field), an include
-            cycle, includes deeper than MAX_DEPTH, more than MAX_LAYERS layers.
+            cycle, includes deeper than MAX_DEPTH, more than MAX_LAYERS layers, more than MAX_LOADS
+            template expansions.
     """
+    loads = Loads() if loads is None else loads
     real = path.resolve()
     if real in _chain:
         where = _line or (None, None)
@@ -268,15 +304,15 @@ def load_template(path: Path, spec_dir: Path, files: list[Path] | None = None, _
     if len(_chain) >= MAX_DEPTH:
         raise SpecError(f"templates are included more than {MAX_DEPTH} deep.", file=path, field="include",
                         hint="include fewer levels of templates")
-    if files is not None:
+    if files is not None and real not in loads.parsed:
         files.append(path)
-    data, lines = load_yaml(path)
-    top = validate_model(_TemplateFile, data, path, lines)
+    top, lines = loads.take(path, real, _line)
     out: list[Placed] = []
     for i, name in enumerate(top.include):
         line = lines.get(("include", i))
         child = resolve(name, path.parent, spec_dir, path, line, "include")
-        out += load_template(child, spec_dir, files, _chain + (real,), (path, line))
+        out += load_template(child, spec_dir, files, loads, _chain + (real,), (path, line))
+        _check_layers(path, out)
     named = {p.layer.name: p for p in out if p.layer.name}
     for i, raw in enumerate(top.layers):
         sub = {k[2:]: v for k, v in lines.items() if k[:2] == ("layers", i) and len(k) > 2}
@@ -295,10 +331,14 @@ def load_template(path: Path, spec_dir: Path, files: list[Path] | None = None, _
         out.append(Placed(layer, path, line, i + 1, sub, raw))
         if layer.name:
             named[layer.name] = out[-1]
+    _check_layers(path, out)
+    return out
+
+
+def _check_layers(path: Path, out: list[Placed]) -> None:
     if len(out) > MAX_LAYERS:
         raise SpecError(f"template {path.name} has {len(out)} layers with its includes (limit {MAX_LAYERS}).",
                         file=path, field="layers", hint="split the design or include fewer templates")
-    return out
 
 
 def _extended(raw: dict, named: dict[str, Placed], path: Path, line: int | None, i: int) -> dict:

@@ -10,7 +10,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from ..core.fonts import DEFAULT_FACE, face, text_width_mm, wrap
-from ..core.richtext import EPS, STEP_PT, block, scan
+from ..core.richtext import EPS, STEP_PT, block, could_fit, scan
 from ..core.units import MM_PER_PT
 
 
@@ -54,8 +54,11 @@ def fit(text: str, size_pt: float, min_pt: float, w: float, h: float, wrap_lines
             return direct
     # Wrapped text is not monotonic in the size, so the steps are tried from the top down (richtext.scan):
     # the first that fits is the largest. A bisection would miss it (found by tests/test_custom_textfit.py's
-    # property test).
-    return scan(lambda size: lay_out(text, size, w, h, wrap_lines, spacing, font), size_pt, min_pt)
+    # property test); only the sizes could_fit rules out (a word wider than the box, too few lines'
+    # room) are skipped.
+    words = [[text_width_mm(word, 1.0, font) for word in para.split()] for para in text.split("\n")]
+    possible = could_fit(words, *_metrics(font), spacing, w, h)
+    return scan(lambda size: lay_out(text, size, w, h, wrap_lines, spacing, font), size_pt, min_pt, possible)
 
 
 def _direct(text: str, size_pt: float, min_pt: float, w: float, h: float, spacing: float,

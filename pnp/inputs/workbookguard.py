@@ -130,8 +130,10 @@ class WorkbookGuard:
                          hint="delete the cells far from the list (select the rows and columns after it and delete "
                               "them), or save just the list as .csv")
 
-    def check_xlsx_extent(self, sheet: str, max_cells: int, what: str) -> None:
-        """Bounding box of the cells with a value (<v>, <is> or <f>), as python-calamine will build it."""
+    def check_xlsx_extent(self, sheet: str, max_cells: int, what: str) -> int:
+        """Bounding box of the cells with a value (<v>, <is> or <f>), as python-calamine will build it;
+        returns its cells (rows x columns)."""
+        total = 0
         for part in self._xlsx_sheet_parts(sheet, what):
             st = {"row": 0, "col": 0, "cell_row": 0, "rows": 0, "cols": 0, "in_cell": False, "error": False,
                   "text": False, "formula": None, "value": None, "into": None}
@@ -177,6 +179,8 @@ class WorkbookGuard:
                     st["formula"] += data
 
             self._parse(part, what, start, end, text)
+            total += st["rows"] * st["cols"]
+        return total
 
     def _xlsx_sheet_parts(self, sheet: str, what: str) -> list[str]:
         """The zip part of ``sheet`` (via xl/workbook.xml and its relationships), or every worksheet part."""

@@ -19,6 +19,10 @@ Limits (a real kit is a few dozen pages; the seed's largest, NetMatch, is 16 A4 
   150,000-word NetMatch deck (about 16,700 A4 pages) is about 3 minutes as PDF and SVG, and is built with
   a progress line; as a TTS export (about 17 minutes) or cutter SVGs it is refused before any work starts.
 
+* MAX_RASTER_PIXELS: 40 megapixels in one image a raster format renders (a preview page at --dpi on the
+  paper; a Print Then Cut image, at most the cutter's area at 300 dpi): the pixels are counted from
+  the paper and options here, and a build over the bound is refused naming the option and the paper.
+
 Before a build starts the caller prints ``budget.describe()`` ("16,675 pages, about 2 min 50 s") when
 the estimate is over 2 s, then a progress line with the time left.
 """
@@ -31,6 +35,7 @@ from typing import Sequence
 
 from ..core.errors import LayoutError
 from ..core.ir import Component, Drawing
+from .cutter_marks import CRICUT
 from .impose import grid_for
 from .options import ImposeOptions
 from .fold import capacity, folds
@@ -42,6 +47,8 @@ MAX_PAGES = 20_000
 MAX_POSTER_COLUMNS = 26
 MAX_POSTER_PIECES = MAX_POSTER_COLUMNS * MAX_POSTER_COLUMNS
 MAX_OUTPUT_BYTES = 2 * 1024 ** 3
+MAX_RASTER_PIXELS = 40_000_000  # one rendered image (about 120 MB as RGB): A4 or Letter at 600 dpi
+CRICUT_DPI = 300
 
 # Rough PDF + SVG bytes per page (the SVG carries a font subset on every page) and per shape, fitted to
 # the built-in kits: the estimate is within 1.5x of their real size, and errs high.
@@ -76,10 +83,28 @@ class Budget:
     bytes: int
     components: tuple[ComponentBudget, ...]
     seconds: float = 0.0
+    pixels: int = 0
+    """The largest image a raster format of the build renders (raster_pixels), 0 without one."""
 
     def describe(self) -> str:
-        """'16,675 pages, about 2 min 50 s': what the CLI prints before a long build starts."""
-        return f"{self.pages:,} page{'s' if self.pages != 1 else ''}, about {duration(self.seconds)}"
+        """'16,675 pages, about 2 min 50 s' (and ', images up to 35 megapixels' when a raster format
+        renders one over a megapixel): what the CLI prints before a long build starts."""
+        images = f", images up to {self.pixels / 1e6:.0f} megapixels" if self.pixels >= 1_000_000 else ""
+        return f"{self.pages:,} page{'s' if self.pages != 1 else ''}, about {duration(self.seconds)}{images}"
+
+
+def raster_pixels(formats: Sequence[str], sheet: Sheet, dpi: float = 50) -> tuple[int, str, float]:
+    """The largest image (pixels) one output of ``formats`` renders on ``sheet``, and the option that
+    sets it: a preview page at ``dpi``; a Print Then Cut image (cricut), at most the cutter's area
+    (pnp.layout.cutter_marks.CRICUT) at CRICUT_DPI; and the dpi. (0, "", 0) when no format renders
+    pixels per sheet."""
+    out = [(0, "", 0.0)]
+    if "preview" in formats:
+        out.append((int((sheet.width / 25.4 * dpi) * (sheet.height / 25.4 * dpi)), "--format preview", dpi))
+    if "cricut" in formats:
+        w, h = min(sheet.width, CRICUT.width), min(sheet.height, CRICUT.height)
+        out.append((math.ceil(w / 25.4 * CRICUT_DPI) * math.ceil(h / 25.4 * CRICUT_DPI), "--cutter cricut", CRICUT_DPI))
+    return max(out)
 
 
 def duration(seconds: float) -> str:
@@ -171,14 +196,15 @@ def estimate(components: Sequence[Component], sheet: Sheet, opts: ImposeOptions 
         parts.append(ComponentBudget(comp.name, pages, shapes + pages * PAGE_FURNITURE))
     pages = cover_pages * sides + sum(p.pages for p in parts)
     size = pages * PAGE_BYTES + sum(p.shapes for p in parts) * SHAPE_BYTES
-    return Budget(pages, size, tuple(parts), estimate_seconds(pages, components, formats, dpi))
+    pixels = raster_pixels(formats, sheet, dpi)[0]
+    return Budget(pages, size, tuple(parts), estimate_seconds(pages, components, formats, dpi), pixels)
 
 
 def check_budget(components: Sequence[Component], sheet: Sheet, opts: ImposeOptions = ImposeOptions(),
                  cover_pages: int = 2, file: str | Path | None = None, formats: Sequence[str] = ("pdf", "svg"),
                  dpi: float = 50) -> Budget:
-    """estimate(), refused above MAX_PAGES pages, MAX_OUTPUT_BYTES estimated bytes or MAX_SECONDS
-    estimated seconds. The Budget returned says how many pages and roughly how long
+    """estimate(), refused above MAX_PAGES pages, MAX_OUTPUT_BYTES estimated bytes, MAX_SECONDS
+    estimated seconds or MAX_RASTER_PIXELS in one rendered image (raster_pixels). The Budget returned says how many pages and roughly how long
     (``budget.describe()``), for the caller to tell the user before the work starts.
 
     Call it after the game's components() and before the cover and impose(); ``cover_pages`` is the
@@ -189,6 +215,12 @@ def check_budget(components: Sequence[Component], sheet: Sheet, opts: ImposeOpti
             estimate().
     """
     budget = estimate(components, sheet, opts, cover_pages, file, formats, dpi)
+    pixels, option, at = raster_pixels(formats, sheet, dpi)
+    if pixels > MAX_RASTER_PIXELS:
+        fit = max(1, int(at * math.sqrt(MAX_RASTER_PIXELS / pixels)))
+        raise LayoutError(f"{option} on {sheet.name} ({sheet.width:,.0f} x {sheet.height:,.0f} mm): a page at {at:g} "
+                          f"dpi would be {pixels / 1e6:,.0f} megapixels (limit {MAX_RASTER_PIXELS / 1e6:.0f}).",
+                          file=file, field="--dpi", hint=f"use at most --dpi {fit} for this paper, or smaller paper")
     if not budget.components:
         return budget
     big = max(budget.components, key=lambda p: (p.pages, p.shapes))

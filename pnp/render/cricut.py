@@ -32,6 +32,7 @@ from ..layout.cutter_marks import Cricut
 
 DPI = 300
 MM_PER_IN = 25.4
+CROP_SPARE = 2  # pixels rendered round the image's box, so rounding never cuts into it
 SUPERSAMPLE = 4  # the opaque shapes are drawn 4x larger, then averaged: edge pixels carry their coverage
 
 
@@ -86,7 +87,11 @@ def _mask(shapes: Sequence, size: tuple[int, int], dpi: int) -> Image.Image:
 
 
 def _render(page: Page, box: tuple[int, int, int, int], dpi: int) -> Image.Image:
-    """The page's artwork (no marks) at ``dpi``, cropped to ``box`` pixels, RGB on white."""
+    """The page's artwork (no marks) at ``dpi``, cropped to ``box`` pixels, RGB on white. Only the box
+    (and CROP_SPARE pixels round it) is rendered, so the pixels do not grow with the sheet: a 2 x 2 m
+    sheet costs what its Print Then Cut image costs. PDFium renders the page at the same size and
+    offset and clips, so the pixels are those of the whole page rendered and cropped, to within one
+    level of anti-aliasing on a few edge pixels (tests/test_bounded_work.py)."""
     import pypdfium2 as pdfium
     from .pdf import PdfWriter
     buf = io.BytesIO()
@@ -94,12 +99,18 @@ def _render(page: Page, box: tuple[int, int, int, int], dpi: int) -> Image.Image
     writer.add(page)
     writer.close()
     doc = pdfium.PdfDocument(buf.getvalue())
+    left, top, w, h = box
+    scale = dpi / 72
     try:
-        img = doc[0].render(scale=dpi / 72, may_draw_forms=True).to_pil().convert("RGB")
+        pg = doc[0]
+        full_w, full_h = math.ceil(pg.get_width() * scale), math.ceil(pg.get_height() * scale)
+        cut = (max(0, left - CROP_SPARE) / scale, max(0, full_h - top - h - CROP_SPARE) / scale,
+               max(0, full_w - left - w - CROP_SPARE) / scale, max(0, top - CROP_SPARE) / scale)
+        px = [math.ceil(c * scale) for c in cut]  # the pixels PDFium cuts off, as pypdfium2 computes them
+        img = pg.render(scale=scale, crop=cut, may_draw_forms=True).to_pil().convert("RGB")
     finally:
         doc.close()
-    left, top, w, h = box
-    return img.crop((left, top, left + w, top + h))
+    return img.crop((left - px[0], top - px[3], left - px[0] + w, top - px[3] + h))
 
 
 def write_sheet(page: Page, cutter: Cricut, root: Path, folder: str, base: str, title: str = "",

@@ -131,8 +131,9 @@ def card_page(drawing: Drawing, comp: Component, service: Service) -> Page:
                 bleed_box=(0.0, 0.0, w, h), placements=((comp.name, b, b, comp.width, comp.height, "rect"),))
 
 
-def _images(pages: Sequence[Page], px: tuple[int, int]) -> list[Image.Image]:
-    """Each page rendered to exactly ``px`` pixels (RGB)."""
+def _images(pages: Sequence[Page], px: tuple[int, int]):
+    """Each page rendered to exactly ``px`` pixels (RGB), yielded one at a time (the caller writes each
+    and drops it before the next is rendered)."""
     import pypdfium2 as pdfium
     buf = io.BytesIO()
     writer = PdfWriter(buf)
@@ -140,42 +141,54 @@ def _images(pages: Sequence[Page], px: tuple[int, int]) -> list[Image.Image]:
         writer.add(page)
     writer.close()
     doc = pdfium.PdfDocument(buf.getvalue())
-    out = []
+    buf = None
     try:
         for i in range(len(doc)):
             pg = doc[i]
             scale = px[0] / pg.get_size()[0]
             img = pg.render(scale=scale, may_draw_forms=True).to_pil().convert("RGB")
-            out.append(img if img.size == px else img.resize(px, Image.LANCZOS))
+            pg.close()
+            yield img if img.size == px else img.resize(px, Image.LANCZOS)
     finally:
         doc.close()
-    return out
 
 
 def _slug(name: str) -> str:
     return re.sub(r"[^a-z0-9_]+", "-", name.lower()).strip("-") or "part"
 
 
-def contact_sheet(images: list[Image.Image], comp: Component, service: Service, path: Path,
-                  thumb_width: int = 240, columns: int = 6) -> None:
-    """The faces as thumbnails with the trim (blue) and safe area (green) drawn; an RGB PNG."""
-    w_px, h_px = images[0].size
-    scale = thumb_width / w_px
-    th = max(1, round(h_px * scale))
-    pad = 12
-    cols = min(columns, len(images))
-    rows = math.ceil(len(images) / cols)
-    sheet = Image.new("RGB", (pad + cols * (thumb_width + pad), pad + rows * (th + pad)), (128, 128, 128))
-    px_per_mm = w_px / (comp.width + 2 * service.bleed) * scale
-    for i, img in enumerate(images):
-        x, y = pad + (i % cols) * (thumb_width + pad), pad + (i // cols) * (th + pad)
-        sheet.paste(img.resize((thumb_width, th), Image.LANCZOS), (x, y))
-        draw = ImageDraw.Draw(sheet)
+class ContactSheet:
+    """The contact sheet of ``count`` faces of ``px`` pixels each, built as they are made: each face
+    pasted as a thumbnail with the trim (blue) and safe area (green) drawn; none is kept."""
+
+    def __init__(self, count: int, px: tuple[int, int], comp: Component, service: Service,
+                 thumb_width: int = 240, columns: int = 6) -> None:
+        w_px, h_px = px
+        scale = thumb_width / w_px
+        self.thumb = (thumb_width, max(1, round(h_px * scale)))
+        self.pad, self.cols, self.added = 12, min(columns, count), 0
+        rows = math.ceil(count / self.cols)
+        self.sheet = Image.new("RGB", (self.pad + self.cols * (thumb_width + self.pad),
+                                       self.pad + rows * (self.thumb[1] + self.pad)), (128, 128, 128))
+        self.px_per_mm = w_px / (comp.width + 2 * service.bleed) * scale
+        self.service = service
+
+    def add(self, img: Image.Image) -> None:
+        """Paste the next face."""
+        (tw, th), pad, i = self.thumb, self.pad, self.added
+        x, y = pad + (i % self.cols) * (tw + pad), pad + (i // self.cols) * (th + pad)
+        self.sheet.paste(img.resize((tw, th), Image.LANCZOS), (x, y))
+        draw = ImageDraw.Draw(self.sheet)
+        service = self.service
         for inset, colour in ((service.bleed, (0, 90, 255)), (service.bleed + service.safe, (0, 170, 0))):
-            d = inset * px_per_mm
-            draw.rectangle((round(x + d), round(y + d), round(x + thumb_width - d) - 1, round(y + th - d) - 1),
+            d = inset * self.px_per_mm
+            draw.rectangle((round(x + d), round(y + d), round(x + tw - d) - 1, round(y + th - d) - 1),
                            outline=colour, width=1)
-    sheet.save(path, format="PNG", optimize=False)
+        self.added += 1
+
+    def save(self, path: Path) -> None:
+        """Write the sheet as an RGB PNG."""
+        self.sheet.save(path, format="PNG", optimize=False)
 
 
 def write_component(comp: Component, service: Service, folder: Path, stem: str) -> list[Path]:
@@ -188,11 +201,13 @@ def write_component(comp: Component, service: Service, folder: Path, stem: str) 
     back = card_page(comp.back, comp, service) if comp.back is not None else None
     written: list[Path] = []
     digits = max(3, len(str(len(fronts))))
-    images = _images(fronts + ([back] if back else []), px)
-    for i, img in enumerate(images):
+    faces = fronts + ([back] if back else [])
+    contact = ContactSheet(len(faces), px, comp, service)
+    for i, img in enumerate(_images(faces, px)):  # each image written as it is made, so memory does not grow
         name = f"{base}-back.png" if back is not None and i == len(fronts) else f"{base}-{i + 1:0{digits}d}.png"
         img.save(folder / name, format="PNG", optimize=False, dpi=(service.dpi, service.dpi))
         written.append(folder / name)
+        contact.add(img)
     pdf_path = folder / f"{base}.pdf"
     pdf = PdfWriter(pdf_path, title=f"{comp.name} for {service.title}", part_boxes=True)
     for i in range(comp.count):
@@ -203,9 +218,8 @@ def write_component(comp: Component, service: Service, folder: Path, stem: str) 
         pdf.add(back)
     pdf.close()
     written.append(pdf_path)
-    contact = folder / f"{base}-contact.png"
-    contact_sheet(images, comp, service, contact)
-    written.append(contact)
+    contact.save(folder / f"{base}-contact.png")
+    written.append(folder / f"{base}-contact.png")
     return written
 
 

@@ -25,10 +25,11 @@ from PIL import Image, ImageDraw
 from ..core.errors import LayoutError
 from ..core.ir import Page
 from ..core.safepath import open_write
+from ..layout.limits import MAX_RASTER_PIXELS
 from .pdf import PdfWriter
 
-MAX_PIXELS = 40_000_000
-"""Largest page image, in pixels (about 120 MB as RGB)."""
+MAX_PIXELS = MAX_RASTER_PIXELS
+"""Largest page image, in pixels (about 120 MB as RGB); the plan checks it first (pnp.layout.limits)."""
 THUMB_BOX = (300, 600)
 """(width, height) in pixels a contact-sheet thumbnail fits in."""
 CONTACT_COLUMNS = 4
