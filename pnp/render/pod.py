@@ -28,6 +28,7 @@ from PIL import Image, ImageDraw
 
 from ..core.errors import SpecError
 from ..core.ir import Component, Drawing, Group, Page
+from ..core.safepath import checked_path, open_write
 from ..core.units import parse_length
 from ..layout.bleed import extend_for_bleed
 from .pdf import PdfWriter
@@ -186,9 +187,9 @@ class ContactSheet:
                            outline=colour, width=1)
         self.added += 1
 
-    def save(self, path: Path) -> None:
-        """Write the sheet as an RGB PNG."""
-        self.sheet.save(path, format="PNG", optimize=False)
+    def save(self, fh) -> None:
+        """Write the sheet as an RGB PNG to the binary file object ``fh``."""
+        self.sheet.save(fh, format="PNG", optimize=False)
 
 
 def write_component(comp: Component, service: Service, folder: Path, stem: str) -> list[Path]:
@@ -205,10 +206,11 @@ def write_component(comp: Component, service: Service, folder: Path, stem: str) 
     contact = ContactSheet(len(faces), px, comp, service)
     for i, img in enumerate(_images(faces, px)):  # each image written as it is made, so memory does not grow
         name = f"{base}-back.png" if back is not None and i == len(fronts) else f"{base}-{i + 1:0{digits}d}.png"
-        img.save(folder / name, format="PNG", optimize=False, dpi=(service.dpi, service.dpi))
+        with open_write(folder, name) as fh:  # through pnp.core.safepath: nothing below the folder is followed
+            img.save(fh, format="PNG", optimize=False, dpi=(service.dpi, service.dpi))
         written.append(folder / name)
         contact.add(img)
-    pdf_path = folder / f"{base}.pdf"
+    pdf_path = checked_path(folder, f"{base}.pdf")
     pdf = PdfWriter(pdf_path, title=f"{comp.name} for {service.title}", part_boxes=True)
     for i in range(comp.count):
         if service.back_first and back is not None:
@@ -218,7 +220,8 @@ def write_component(comp: Component, service: Service, folder: Path, stem: str) 
         pdf.add(back)
     pdf.close()
     written.append(pdf_path)
-    contact.save(folder / f"{base}-contact.png")
+    with open_write(folder, f"{base}-contact.png") as fh:
+        contact.save(fh)
     written.append(folder / f"{base}-contact.png")
     return written
 
