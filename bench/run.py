@@ -264,7 +264,8 @@ def card_layout(words: Path, path: Path) -> dict:
     from pnp.games.netmatch.drawing import SAFE
     from pnp.core.ir import Group, Line, Text
     from pnp.build.plan import Request, load_paper, plan as plan_kits
-    from pnp.layout.impose import grid_for, impose
+    from pnp.layout.impose import impose
+    from pnp.layout.packing import grid_for
     from pnp.layout.paper import load_sheet
     from pnp.render.svg import BASE_CHARS, FONT_STACK
     from pnp.render.svgfont import font_face_css

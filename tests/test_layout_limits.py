@@ -11,7 +11,8 @@ from pnp.games import KitContext, registry
 from pnp.core.ir import Component, LazyFronts, Rect, Text
 from pnp.build.plan import load_target
 from pnp.layout import marks
-from pnp.layout.impose import effective_options, grid_for, impose
+from pnp.layout.impose import effective_options, impose
+from pnp.layout.packing import grid_for
 from pnp.layout.limits import (MAX_OUTPUT_BYTES, MAX_PAGES, MAX_POSTER_COLUMNS, MAX_POSTER_PIECES, check_budget,
                                estimate, shape_count)
 from pnp.layout.options import ImposeOptions

@@ -53,7 +53,7 @@ class FoldSheet(SheetPlan):
     axis: str = "x"
     line: float = 0.0
     turned: frozenset = frozenset()
-    reach: float = FOLD_GAP  # see gap
+    gap: float = FOLD_GAP  # mm from the fold line to the trims next to it (fold_gap)
 
     def size(self, index: int, comp: Component) -> tuple[float, float]:
         """Width and height of the component's trim as laid on this sheet (mm)."""
@@ -74,11 +74,6 @@ class FoldSheet(SheetPlan):
     def mirror_rect(self, rect: Rect4) -> Rect4:
         x, y, w, h = rect
         return (*self.mirror(x, y, w, h), w, h)
-
-    @property
-    def gap(self) -> float:
-        """mm from the fold line to the trims next to it (FOLD_GAP, or the bleed when larger)."""
-        return self.reach
 
     def next_to_fold(self, x: float, y: float, w: float, h: float) -> bool:
         """Whether the back whose trim is (x, y, w, h) is next to the fold line (its edge ``gap`` from it)."""

@@ -8,18 +8,16 @@ a stream.
 """
 from __future__ import annotations
 
-from dataclasses import dataclass, replace
+from dataclasses import replace
 from typing import Iterator, Sequence
 
-from ..core.errors import LayoutError
 from ..core.ir import Circle, Component, Drawing, Group, Page, Rect, Text
-from ..core.units import fmt_mm
 from . import marks
 from .bleed import extend_for_bleed
 from .cover import BomCover, Cover
 from .fold import FOLD_PAST, FoldSheet, folds, pack_folded
 from .options import ImposeOptions
-from .packing import BoardBlock, Grid, PartBlock, SheetPlan, grid_for, pack
+from .packing import BoardBlock, PartBlock, SheetPlan, grid_for, pack
 from .paper import Sheet
 from .tiling import Tiling, cut_rect, piece_items
 

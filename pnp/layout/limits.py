@@ -36,7 +36,7 @@ from typing import Sequence
 from ..core.errors import LayoutError
 from ..core.ir import Component, Drawing
 from .cutter_marks import CRICUT
-from .impose import grid_for
+from .packing import grid_for
 from .options import ImposeOptions
 from .fold import capacity, folds
 from .paper import Sheet

@@ -82,7 +82,7 @@ def footer(sheet: Sheet, text: str) -> Drawing:
     of a kit, drawn once by a backend); the text follows it."""
     x, y, w, h = sheet.printable
     if sheet.footer == "side":  # turned along the left edge, reading upwards, in the FOOTER_SIDE band
-        return (Group((_side_scale_bar(h),), dx=x, dy=y + h, rotate=-90),
+        return (Group((_side_scale_bar(),), dx=x, dy=y + h, rotate=-90),
                 Group((Text(h, SIDE_BASELINE, text, size_pt=7, anchor="end"),), dx=x, dy=y + h, rotate=-90))
     return (_scale_bar(x, y, w, h), Text(x + w, y + h - 1.0, text, size_pt=8, anchor="end"))
 
@@ -90,8 +90,8 @@ def footer(sheet: Sheet, text: str) -> Drawing:
 SIDE_BASELINE = 4.2  # mm from the printable edge: the side footer's baseline, inside the FOOTER_SIDE band
 
 
-@lru_cache(maxsize=16)
-def _side_scale_bar(length: float) -> Group:
+@lru_cache(maxsize=1)
+def _side_scale_bar() -> Group:
     """The 50 mm scale bar and its label on one line, for a footer turned along the side: in the
     footer's own frame (u along the edge from the bottom of the printable area, v into the page)."""
     bar_v, tick = 2.2, 1.5
@@ -103,7 +103,7 @@ def _side_scale_bar(length: float) -> Group:
     for i in range(1, 5):
         shapes.append(Line(10 * i, bar_v - tick / 2, 10 * i, bar_v, stroke_width=0.2))
     shapes.append(Text(SCALE_BAR + 2.0, SIDE_BASELINE, SCALE_LABEL, size_pt=6.5))
-    return Group(tuple(shapes), key=f"side scale bar {length!r}")
+    return Group(tuple(shapes), key="side scale bar")
 
 
 @lru_cache(maxsize=16)
