@@ -239,7 +239,7 @@ def build(
         request = _with_cutter(_request(paper, fmt, sets, words, _options(bleed, duplex, back_offset, mix_papers),
                                         settings), cutter)
         out = _out(out_dir)
-        _run(plan(_targets(games), request), out)
+        _run(plan(_targets(games), request, _note), out)
 
 
 def _svg_settings(svg_text: str) -> dict:
@@ -404,7 +404,7 @@ def preview(
         def report(result, _seconds: float) -> str:
             pngs = [f for f in result.files if f.suffix == ".png"]
             return f"{result.game}: {len(pngs) - 1} pages at {dpi} dpi, contact sheet {pngs[-1]}"
-        _run(plan(_targets(games), request), _out(out_dir), report)
+        _run(plan(_targets(games), request, _note), _out(out_dir), report)
 
 
 @app.command()

@@ -21,6 +21,7 @@ from PIL import Image, ImageChops
 
 from conftest import snapshot
 from pnp.core import richtext
+from pnp.core.errors import PnpError
 from pnp.core.fonts import text_width_mm
 from pnp.custom import textfit
 
@@ -206,6 +207,44 @@ def test_long_cells_at_a_400_pt_start_build(tmp_path):
     import pypdf
     pdf = pypdf.PdfReader(next((tmp_path / "out" / "deck").glob("*.pdf")))
     assert len(pdf.pages) >= 200 // 9
+
+
+def test_the_text_fitting_estimate_is_told_before_the_parts_are_drawn(tmp_path, monkeypatch):
+    """plan() counts shrink-to-fit work from the tables and templates (Game.fit_work), tells it
+    before components() draws a part, refuses it over the limit before drawing, and the budget the
+    CLI prints includes it."""
+    from pnp.build import plan as planmod
+    import pnp.custom as custom
+    from pnp.layout import limits
+    rnd = random.Random(8)
+    rows = "t\n" + "".join(_random_text(rnd, 1500) + "\n" for _ in range(50))
+    front = "layers:\n  - {type: text, text: '{t}', size: 400, min_size: 2, fit: shrink, wrap: true}\n"
+    spec = _game(tmp_path / "fit", "    data: rows.csv\n    front: front.yaml\n", {"rows.csv": rows, "front.yaml": front})
+    events: list[str] = []
+    drawn = custom.build_components
+    monkeypatch.setattr(custom, "build_components", lambda *a: (events.append("drawn"), drawn(*a))[1])
+    monkeypatch.setattr(planmod, "LONG_FIT_SECONDS", 0.0)
+    request = planmod.Request(planmod.load_paper("a4"), ("pdf",))
+    got = planmod.plan([str(spec)], request, events.append)
+    assert events[0].startswith("deck: fitting the text") and events[1] == "drawn", events
+    texts = [line for line in rows.splitlines()[1:]]
+    counted = sum(len(t) for t in texts) * (1 + richtext.TYPICAL_SCAN_LAYOUTS)
+    budget = got.targets[0].budget
+    plain = limits.estimate_seconds(budget.pages, got.targets[0].components, ("pdf",))
+    assert budget.seconds - plain == pytest.approx(counted * limits.SECONDS_PER_FIT_CHAR, rel=1e-6)
+    events.clear()
+    monkeypatch.setattr(limits, "SECONDS_PER_FIT_CHAR", limits.MAX_SECONDS / counted * 1.01)
+    with pytest.raises(PnpError, match="fitting the kit's texts would lay out about"):
+        planmod.plan([str(spec)], request, events.append)
+    assert events == [], "refused before any part was drawn"
+
+
+def test_shrink_to_fit_stops_after_a_bounded_number_of_sizes():
+    tried: list[float] = []
+    with pytest.raises(richtext.TooManySizes) as stop:
+        richtext.scan(lambda s: tried.append(s), 400.0, 2.0, lambda s: True)
+    assert len(tried) == richtext.MAX_SCAN_STEPS == 64
+    assert tried[0] == 400.0 and tried[-1] == 400.0 - 63 * richtext.STEP_PT and stop.value.last_pt == tried[-1]
 
 
 # --- 4. pixels per output ---------------------------------------------------------------------------

@@ -271,3 +271,58 @@ def test_a_data_driven_game_without_rules_is_not_given_pnps_own(existing, tmp_pa
     assert str(folder / "rules.md") in flat and "/specs/" not in flat, flat
     assert "pnp new" in flat
     assert snapshot(existing) == before
+
+
+# --- a file checked, then swapped for a link before it is read --------------------------------------
+
+def test_a_checked_file_swapped_for_a_link_is_not_followed(tmp_path):
+    """inside() returns the file's real path; the reader opens each part of it with O_NOFOLLOW, so a
+    file (or a folder on its way) replaced by a link after the check is refused, never followed."""
+    from pnp.inputs.gamefolder import inside
+    from pnp.inputs.safefile import NotRegular, read_regular
+    outside = _outside(tmp_path)
+    game = tmp_path / "game"
+    (game / "data").mkdir(parents=True)
+    (game / "data" / "rows.csv").write_text("name\nA\n", encoding="utf-8")
+    checked = inside("data/rows.csv", game)
+    assert read_regular(checked, 1000) == b"name\nA\n"
+    (game / "data" / "rows.csv").unlink()
+    os.symlink(outside / "evil.csv", game / "data" / "rows.csv")      # the file itself
+    with pytest.raises(NotRegular):
+        read_regular(checked, 1000)
+    (game / "data" / "rows.csv").unlink()
+    (game / "data").rmdir()
+    os.symlink(outside, game / "data")                               # a folder on its way
+    (outside / "rows.csv").write_text(f"name\n{SENT}\n", encoding="utf-8")
+    with pytest.raises(NotRegular):
+        read_regular(checked, 1000)
+
+
+def test_a_link_inside_the_folder_is_read_through_its_real_path(tmp_path):
+    from pnp.inputs.gamefolder import inside
+    from pnp.inputs.safefile import read_regular
+    game = tmp_path / "game"
+    (game / "art").mkdir(parents=True)
+    (game / "art" / "real.csv").write_text("name\nB\n", encoding="utf-8")
+    os.symlink("art/real.csv", game / "rows.csv")
+    checked = inside("rows.csv", game)
+    assert checked == (game / "art" / "real.csv").resolve()
+    assert read_regular(checked, 1000) == b"name\nB\n"
+
+
+def test_a_picture_changed_after_its_check_is_not_drawn(tmp_path):
+    """What is drawn is what was checked: a picture replaced between the check and the drawing is
+    refused by its sha256, so the outside colour never reaches the page."""
+    from pnp.inputs.images import picture_bytes, read_image
+    from pnp.inputs.gamefolder import inside
+    from pnp.core.errors import SpecError
+    outside = _outside(tmp_path)
+    game = tmp_path / "game"
+    game.mkdir()
+    PILImage.new("RGB", (20, 20), (200, 10, 10)).save(game / "art.png")
+    facts = read_image(inside("art.png", game), root=game)
+    assert picture_bytes(facts) == (game / "art.png").read_bytes()
+    (game / "art.png").write_bytes((outside / "evil.png").read_bytes())
+    with pytest.raises(SpecError) as err:
+        picture_bytes(facts)
+    assert "changed" in str(err.value) and SENT not in str(err.value)

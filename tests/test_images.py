@@ -93,10 +93,19 @@ def test_pdf_places_each_raster_at_its_box_and_embeds_it_once(art):
         assert all(abs(a - b) < 0.1 for a, b in zip(got, want)), (shape, got, want)
 
     from pypdf import PdfReader
-    xobjects = PdfReader(io.BytesIO(data)).pages[0]["/Resources"]["/XObject"]
-    kinds = sorted(str(x.get_object()["/Subtype"]) for x in xobjects.values())
+    seen: dict[int, str] = {}  # every XObject reachable from the page, forms' own resources included
+
+    def walk(resources) -> None:
+        for ref in (resources or {}).get("/XObject", {}).values():
+            obj = ref.get_object()
+            if ref.idnum not in seen:
+                seen[ref.idnum] = str(obj["/Subtype"])
+                if obj["/Subtype"] == "/Form":
+                    walk(obj.get("/Resources"))
+    walk(PdfReader(io.BytesIO(data)).pages[0]["/Resources"])
+    kinds = sorted(seen.values())
     assert kinds.count("/Image") == 2, kinds   # art.png (used 8 times) and photo.jpg, once each
-    assert kinds.count("/Form") == 1, kinds    # icon.svg as vectors, once
+    assert kinds.count("/Form") == 3, kinds    # each raster's form and icon.svg as vectors, once each
 
 
 def test_pdf_draws_the_right_pixels(art):

@@ -16,7 +16,7 @@ from __future__ import annotations
 import os
 from dataclasses import dataclass, field, replace
 from pathlib import Path
-from typing import Mapping, Sequence
+from typing import Callable, Mapping, Sequence
 
 from ..core.errors import SpecError, ValidationFailed
 from ..core.findings import FAIL, WARN, Finding
@@ -28,7 +28,7 @@ from ..inputs.specfields import SpecBase, load_yaml, validate_model
 from ..layout.cover import CoverInfo, KitCover
 from ..layout.fit import board_fit
 from ..layout.impose import effective_options
-from ..layout.limits import Budget, check_budget
+from ..layout.limits import Budget, check_budget, check_fit_work, duration
 from ..layout.options import ImposeOptions
 from ..layout.packing import sheet_counts
 from ..layout.paper import Sheet, available_papers, load_sheet, open_sheet
@@ -244,7 +244,11 @@ def format_notes(loaded: LoadedSpec, components: Sequence[Component], request: R
     return tuple(notes)
 
 
-def plan_target(target: str, loaded: LoadedSpec, request: Request) -> TargetPlan:
+LONG_FIT_SECONDS = 2.0  # text fitting estimated longer than this is announced before it starts
+
+
+def plan_target(target: str, loaded: LoadedSpec, request: Request,
+                notify: Callable[[str], None] | None = None) -> TargetPlan:
     """Resolve and check one target (see the module docstring). When the rules checks fail the plan
     holds the findings and no components.
 
@@ -261,6 +265,10 @@ def plan_target(target: str, loaded: LoadedSpec, request: Request) -> TargetPlan
     findings = loaded.game.check(loaded.spec, ctx)
     if any(f.status == FAIL for f in findings):
         return TargetPlan(target, loaded, ctx, findings, inputs())
+    fit_chars = loaded.game.fit_work(loaded.spec, ctx) if loaded.game.fit_work is not None else 0.0
+    fitting = check_fit_work(fit_chars, loaded.path)
+    if notify is not None and fitting > LONG_FIT_SECONDS:
+        notify(f"{loaded.game.name}: fitting the text of every part, about {duration(fitting)}.")
     components = loaded.game.components(loaded.spec, ctx)
     opts = effective_options(components, request.opts)
     notes = ()
@@ -278,7 +286,7 @@ def plan_target(target: str, loaded: LoadedSpec, request: Request) -> TargetPlan
             from ..render.pod import safe_area_findings
             findings = findings + safe_area_findings(components, request.settings["service"])
     budget = check_budget(components, sheet, opts, file=loaded.path, formats=request.formats,
-                          dpi=request.settings.get("dpi", 50))
+                          dpi=request.settings.get("dpi", 50), fit_chars=fit_chars)
     if "pod" in request.formats and request.settings.get("service") is not None:  # card images, before any is drawn
         from ..render.pod import check_size, why_not
         for comp in components:
@@ -288,8 +296,9 @@ def plan_target(target: str, loaded: LoadedSpec, request: Request) -> TargetPlan
     return TargetPlan(target, loaded, ctx, findings, inputs(), components, fit, opts, info, cover, notes, budget)
 
 
-def plan(targets: Sequence[str], request: Request) -> BuildPlan:
-    """Resolve and check every target before any is built.
+def plan(targets: Sequence[str], request: Request, notify: Callable[[str], None] | None = None) -> BuildPlan:
+    """Resolve and check every target before any is built; ``notify`` is told, before it starts,
+    of work estimated to take long (text fitting over LONG_FIT_SECONDS).
 
     Raises:
         PnpError: the first bad input found (nothing has been written).
@@ -304,7 +313,7 @@ def plan(targets: Sequence[str], request: Request) -> BuildPlan:
         _check_override_names([spec.game for spec in loaded.values()], request.overrides)
     planned = []
     for target, spec in loaded.items():
-        tp = plan_target(target, spec, request)
+        tp = plan_target(target, spec, request, notify)
         if tp.failed and not request.full:
             first = tp.failed[0]
             raise ValidationFailed(f"{spec.game.name} fails {len(tp.failed)} rules check(s), e.g. {first.check} "

@@ -18,7 +18,7 @@ from ..games import Game, KitContext, game_names
 from ..inputs.resources import specs_dir
 from ..inputs.specfields import validate_model
 from .checks import run_checks
-from .parts import build_components
+from .parts import build_components, text_fit_work
 from .spec import CustomSpec
 
 __all__ = ["CustomSpec", "examples", "is_custom", "load", "spec_in_folder"]
@@ -94,6 +94,10 @@ def load(path: Path, data: dict, lines: dict) -> tuple[Game, CustomSpec]:
     def check(s: CustomSpec, ctx: KitContext):
         return run_checks(s, ctx, lines)
 
+    def fit_work(s: CustomSpec, ctx: KitContext):
+        return text_fit_work(s, ctx, lines)
+
     inputs = {"data": f"the spreadsheet of {with_data[0]!r} (.csv, .tsv, .xlsx or .ods)"} if with_data else {}
     title = spec.title or name
-    return Game(name, title, CustomSpec, components, check, f"{title}: a data-driven game ({path.name})", inputs), spec
+    return Game(name, title, CustomSpec, components, check, f"{title}: a data-driven game ({path.name})", inputs,
+                fit_work=fit_work), spec

@@ -167,6 +167,20 @@ class BoundLayer:
                                 f"turned {layer.rotate} degrees.", file=place.file, line=place.line_of("bleed"),
                                 field="bleed", hint="save the picture turned and drop rotate:, or drop bleed:")
 
+    @property
+    def smallest(self) -> float:
+        """The smallest size (pt) the text layer sets its text at: its min_size with ``fit: shrink``."""
+        L = self.place.layer
+        return min(L.size, (L.min_size or DEFAULT_MIN_PT) if L.fit == "shrink" else L.size)
+
+    def fit_work(self, values: dict) -> float:
+        """About how many characters this layer lays out for a row with ``values`` (a text layer: the
+        text's length times the sizes tried, richtext.scan_layouts; 0 for other layers)."""
+        if self.text is None or (self.show is not None and not self.show(values)):
+            return 0
+        L = self.place.layer
+        return len(self.text.fill(values)) * (1 + richtext.scan_layouts(L.size, self.smallest))
+
     def _font(self, name: str, field: str = "font"):
         """The declared font ``name`` (a FontFile), named by the layer's ``field``.
 
@@ -290,11 +304,18 @@ class BoundLayer:
                                    "use characters the font has, or choose another font for the layer", "text")
         x, y, w, h = self.box
         bw, bh = (h, w) if L.rotate in (90, 270) else (w, h)
-        smallest = min(L.size, (L.min_size or DEFAULT_MIN_PT) if L.fit == "shrink" else L.size)
-        if paras is None:
-            got = fit(text, L.size, smallest, bw, bh, L.wrap, L.line_spacing, self.face)
-        else:
-            got = richtext.fit(paras, L.size, smallest, bw, bh, L.wrap, L.line_spacing)
+        smallest = self.smallest
+        try:
+            if paras is None:
+                got = fit(text, L.size, smallest, bw, bh, L.wrap, L.line_spacing, self.face)
+            else:
+                got = richtext.fit(paras, L.size, smallest, bw, bh, L.wrap, L.line_spacing)
+        except richtext.TooManySizes as stop:
+            raise self._data_error(row, column, f"shrink-to-fit laid the text out at {richtext.MAX_SCAN_STEPS} sizes "
+                                   f"from {stop.from_pt:g} pt down to {stop.last_pt:g} pt and it fitted at none "
+                                   f"(it may fit lower, but pnp stops there: each size sets the whole text).",
+                                   f"set the layer's size: to about {stop.last_pt:g} pt, make its box larger, or "
+                                   "shorten the text", "size") from None
         if got is None:
             shown = text if len(text) <= 40 else text[:37] + "..."
             raise self._data_error(row, column, f"the text {shown!r} does not fit its {bw:g} x {bh:g} mm box even at "
@@ -403,6 +424,12 @@ class Face:
                 self.runs.append((i, [layer]))
         self.key = key
         self.furniture: dict[int, tuple] = {}  # first layer number of a constant run -> its drawing
+
+    def fit_work(self, row: Row | None) -> float:
+        """About how many characters draw(row) lays out in its text layers (BoundLayer.fit_work):
+        what text fitting costs, counted before any is drawn."""
+        values = row.values if row is not None and self.varying else {}
+        return sum(layer.fit_work(values) for layer in self.layers if layer.varying or row is None)
 
     def draw(self, row: Row | None) -> tuple:
         if not self.varying:  # reads no column (a common back): drawn as the template, without a row

@@ -226,6 +226,17 @@ def title_column(table: Table | None) -> str | None:
     return next((k for k in TITLE_COLUMNS if k in keys), keys[0] if keys else None)
 
 
+def text_fit_work(spec: CustomSpec, ctx: KitContext, lines: dict) -> float:
+    """About how many characters build_components() lays out to fit the kit's texts (each row's
+    front and back once, pnp.custom.draw.Face.fit_work), from the tables and templates alone.
+
+    Raises:
+        SpecError, DataError: as ready().
+    """
+    return sum(r.faces[f].fit_work(row) + (r.faces[b].fit_work(row) if b is not None else 0)
+               for r in ready(spec, ctx, lines) for row, (f, b) in zip(r.rows, r.paths))
+
+
 def build_components(spec: CustomSpec, ctx: KitContext, lines: dict) -> list[Component]:
     """The kit's Components, in spec order: fronts drawn from every row (repeated for its copies),
     sizes in mm, each front titled by its row's cell in title_column() (``Component.titles``); a

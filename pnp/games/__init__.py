@@ -83,6 +83,8 @@ class Game:
     ``inputs`` maps the names of extra input files the game reads (spec fields holding a path) to a
     one-line description; the CLI's ``--set NAME=FILE`` overrides them. ``credits(spec)`` names
     what the kit designed itself, for the cover's credit line (NetMatch: "board layout: pnp").
+    ``fit_work(spec, ctx)``, when given, is about how many characters components() will lay out to
+    fit its texts (a data-driven game's shrink-to-fit), counted before it draws any.
     """
     name: str
     title: str
@@ -92,6 +94,7 @@ class Game:
     summary: str = ""
     inputs: dict[str, str] = field(default_factory=dict)
     credits: Callable[[SpecBase], tuple[str, ...]] = lambda spec: ()
+    fit_work: Callable[[SpecBase, KitContext], float] | None = None
 
 
 def registry() -> dict[str, Game]:

@@ -22,7 +22,7 @@ import stat
 from pathlib import Path, PurePosixPath, PureWindowsPath
 
 from ..core.errors import SpecError
-from .safefile import kind_of
+from .safefile import LinkFree, kind_of
 
 MAX_NAME_CHARS = 1024
 HINT = "keep the file in the game's folder (or a folder inside it) and name it relative to the spec"
@@ -62,8 +62,8 @@ def inside(name: str, root: Path, *, base: Path | None = None, what: str = "file
            line: int | None = None, field: str | None = None, limit: int | None = None, must_exist: bool = True,
            folder: bool = False) -> Path:
     """The path ``name`` gives, relative to ``base`` (default ``root``, which ``base`` must be inside),
-    kept inside the folder ``root``: ``base / name`` as written (the caller reads it; its real path is
-    inside ``root``'s real path). ``limit``: the most bytes the file may hold. ``must_exist=False``
+    kept inside the folder ``root``: its real path (every link resolved, inside ``root``'s real path)
+    as a ``LinkFree`` path, which pnp.inputs.safefile.read_regular opens without following links. ``limit``: the most bytes the file may hold. ``must_exist=False``
     returns a path that does not exist (the caller says it is missing); ``folder=True`` asks for a
     folder instead of a regular file.
 
@@ -99,14 +99,14 @@ def inside(name: str, root: Path, *, base: Path | None = None, what: str = "file
         if not stat.S_ISDIR(st.st_mode):
             raise Refused(f"{rule}; it is {kind_of(st.st_mode) if not stat.S_ISREG(st.st_mode) else 'a file'}.",
                           hint=HINT, **where)
-        return path
+        return LinkFree(real)
     if not stat.S_ISREG(st.st_mode):
         raise Refused(f"{what} {_shown(name)} is not a regular file: it is {kind_of(st.st_mode)}.",
                       hint="name a file saved on disk", **where)
     if limit is not None and st.st_size > limit:
         raise Refused(f"{what} {_shown(name)} is {st.st_size:,} bytes (limit {limit:,} bytes).",
                       hint="save it smaller", **where)
-    return path
+    return LinkFree(real)
 
 
 def exists_inside(name: str, base: Path) -> bool:

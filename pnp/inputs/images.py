@@ -135,7 +135,7 @@ def _svg(path: Path, data: bytes, digest: str, field: str | None, root: str | No
         raise _refuse(f"the SVG is {len(data) / 2 ** 20:.1f} MiB (limit {MAX_SVG_BYTES // 2 ** 20} MiB).", path, field,
                       "simplify the drawing")
     references(path, data, field, root)
-    drawing = svg_drawing(path, digest, root)
+    drawing = _drawing(path, data, root)
     if drawing is None or not (drawing.width > 0 and drawing.height > 0):
         raise _refuse("the SVG cannot be read or has no size (width, height or viewBox).", path, field,
                       "give the <svg> element a viewBox, or export it again")
@@ -199,17 +199,52 @@ def references(path: Path, data: bytes, field: str | None, root: str | None) -> 
         read_image(ref, field, None)
 
 
+def picture_bytes(facts: ImageFacts) -> bytes:
+    """The bytes of the checked picture ``facts``, read again for drawing (a game folder's file
+    without following links, pnp.inputs.safefile.LinkFree) and the same bytes that were checked.
+
+    Raises:
+        SpecError: the file cannot be read any more, or changed since it was checked (its sha256).
+    """
+    try:
+        data = read_regular(facts.path, MAX_IMAGE_BYTES)
+    except OSError as exc:
+        raise _refuse(f"cannot read the image: {exc.strerror or exc}.", facts.path, None,
+                      "do not change the game folder while a build runs") from None
+    if hashlib.sha256(data).hexdigest() != facts.sha256:
+        raise _refuse("the image changed while the build ran.", facts.path, None,
+                      "do not change the game folder while a build runs, then build again")
+    return data
+
+
 @lru_cache(maxsize=64)
-def svg_drawing(path: Path, _digest: str = "", root: str | None = None):
-    """The SVG file as a reportlab Drawing (svglib, LGPL-3.0), in points; None when it cannot be read.
-    Entities are not resolved and no network is used (lxml's parser as svglib sets it up); external
-    references outside ``root`` (else the SVG's own folder) are not followed (svglib's
-    ``external_reference_root``; read_image has checked every reference before)."""
+def svg_drawing(facts: ImageFacts):
+    """The SVG art ``facts`` as a reportlab Drawing (svglib, LGPL-3.0), in points, from its checked
+    bytes (picture_bytes); None when it cannot be read (see _drawing).
+
+    Raises:
+        SpecError: see picture_bytes.
+    """
+    return _drawing(facts.path, picture_bytes(facts), facts.root)
+
+
+def _drawing(path: Path, data: bytes, root: str | None):
+    """SVG bytes as a reportlab Drawing, None when they cannot be read. Entities are not resolved and
+    no network is used (lxml's parser as svglib sets it up); external references outside ``root``
+    (else the SVG's own folder) are not followed (svglib's ``external_reference_root``; read_image
+    has checked every reference before)."""
+    import io
     import logging
 
-    from svglib.svglib import svg2rlg
+    from svglib.svglib import SvgRenderer, load_svg_file
     logging.getLogger("svglib").setLevel(logging.ERROR)
     try:
-        return svg2rlg(str(path), resolve_entities=False, external_reference_root=root or str(path.parent))
+        tree = load_svg_file(io.BytesIO(data), resolve_entities=False)
+        if tree is None:
+            return None
+        return SvgRenderer(str(path), external_reference_root=root or str(path.parent)).render(tree)
+    except Exception:  # svglib raises many kinds of errors on bad input; all mean "cannot be read"
+        return None
+        return SvgRenderer(str(facts.path), external_reference_root=facts.root or str(facts.path.parent)).render(root)
     except Exception:  # svglib raises many kinds of errors on bad input; all mean "cannot be read"
         return None

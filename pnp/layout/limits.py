@@ -61,6 +61,7 @@ SAMPLES = 3  # faces whose shapes are counted: the first, the middle and the las
 # two-core machine; see estimate_seconds.
 MAX_SECONDS = 600.0  # a build estimated longer than 10 minutes is refused before it starts
 SECONDS_FIXED = 1.0
+SECONDS_PER_FIT_CHAR = 1.4e-6  # one character laid out once by shrink-to-fit (measured: 1,500-character texts)
 SECONDS_PER_PAGE = {"pdf": 0.003, "svg": 0.007, "cut-svg": 0.05, "cricut": 0.2}  # cricut: a 300 dpi render
 PREVIEW_SECONDS_PER_PAGE_50DPI = 0.03
 TTS_SECONDS_PER_CARD = 0.004
@@ -163,11 +164,32 @@ def estimate_seconds(pages: int, components: Sequence[Component], formats: Seque
     return total
 
 
+def fit_seconds(fit_chars: float) -> float:
+    """Roughly how long (s) laying out ``fit_chars`` characters to fit texts takes (Game.fit_work)."""
+    return fit_chars * SECONDS_PER_FIT_CHAR
+
+
+def check_fit_work(fit_chars: float, file: str | Path | None = None) -> float:
+    """fit_seconds(fit_chars), refused above MAX_SECONDS before any text is fitted.
+
+    Raises:
+        LayoutError: naming the spec file and the characters to lay out.
+    """
+    seconds = fit_seconds(fit_chars)
+    if seconds > MAX_SECONDS:
+        raise LayoutError(f"fitting the kit's texts would lay out about {fit_chars:,.0f} characters, about "
+                          f"{duration(seconds)} (the limit is {duration(MAX_SECONDS)}).", file=file, field="text",
+                          hint="start shrink-to-fit texts nearer their fitting size (a smaller size:), or "
+                               "shorten the texts or rows")
+    return seconds
+
+
 def estimate(components: Sequence[Component], sheet: Sheet, opts: ImposeOptions = ImposeOptions(),
              cover_pages: int = 2, file: str | Path | None = None, formats: Sequence[str] = ("pdf", "svg"),
-             dpi: float = 50) -> Budget:
-    """Pages, rough output size and rough build time of a kit in ``formats`` (previews at ``dpi``),
-    without imposing a page. ``opts`` are the effective options (see
+             dpi: float = 50, fit_chars: float = 0.0) -> Budget:
+    """Pages, rough output size and rough build time of a kit in ``formats`` (previews at ``dpi``;
+    ``fit_chars`` characters laid out to fit texts, counted before the parts were drawn), without
+    imposing a page. ``opts`` are the effective options (see
     pnp.layout.impose.effective_options).
 
     Raises:
@@ -197,12 +219,13 @@ def estimate(components: Sequence[Component], sheet: Sheet, opts: ImposeOptions 
     pages = cover_pages * sides + sum(p.pages for p in parts)
     size = pages * PAGE_BYTES + sum(p.shapes for p in parts) * SHAPE_BYTES
     pixels = raster_pixels(formats, sheet, dpi)[0]
-    return Budget(pages, size, tuple(parts), estimate_seconds(pages, components, formats, dpi), pixels)
+    return Budget(pages, size, tuple(parts), estimate_seconds(pages, components, formats, dpi) + fit_seconds(fit_chars),
+                  pixels)
 
 
 def check_budget(components: Sequence[Component], sheet: Sheet, opts: ImposeOptions = ImposeOptions(),
                  cover_pages: int = 2, file: str | Path | None = None, formats: Sequence[str] = ("pdf", "svg"),
-                 dpi: float = 50) -> Budget:
+                 dpi: float = 50, fit_chars: float = 0.0) -> Budget:
     """estimate(), refused above MAX_PAGES pages, MAX_OUTPUT_BYTES estimated bytes, MAX_SECONDS
     estimated seconds or MAX_RASTER_PIXELS in one rendered image (raster_pixels). The Budget returned says how many pages and roughly how long
     (``budget.describe()``), for the caller to tell the user before the work starts.
@@ -214,7 +237,7 @@ def check_budget(components: Sequence[Component], sheet: Sheet, opts: ImposeOpti
         LayoutError: naming the spec file, the largest component (field) and the kit's numbers; see
             estimate().
     """
-    budget = estimate(components, sheet, opts, cover_pages, file, formats, dpi)
+    budget = estimate(components, sheet, opts, cover_pages, file, formats, dpi, fit_chars)
     pixels, option, at = raster_pixels(formats, sheet, dpi)
     if pixels > MAX_RASTER_PIXELS:
         fit = max(1, int(at * math.sqrt(MAX_RASTER_PIXELS / pixels)))

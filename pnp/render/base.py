@@ -15,6 +15,7 @@ from ..core.errors import LayoutError
 from ..core.fonts import cap_height, face, missing_glyphs, text_width_mm
 from ..core.ir import Circle, Group, Image, Line, Polygon, Rect, Text
 from ..inputs.images import ImageFacts, read_image
+from ..inputs.safefile import LinkFree
 from ..core.units import MM_PER_PT
 
 BOLD_STROKE = 0.035      # bold = fill + a stroke this fraction of the font size wide (Noto Sans is one variable font)
@@ -151,7 +152,8 @@ def place_image(s: Image) -> tuple[ImageFacts, tuple[float, float, float, float]
         SpecError: the image file is bad (pnp.inputs.images.read_image).
         ValueError: an unknown ``fit``.
     """
-    facts = read_image(Path(s.src), root=Path(s.root) if s.root else None)
+    src = LinkFree(s.src) if s.root else Path(s.src)  # a game folder's file: checked link-free by inside()
+    facts = read_image(src, root=Path(s.root) if s.root else None)
     if s.fit == "stretch":
         return facts, (s.x, s.y, s.w, s.h)
     if s.fit not in FITS:

@@ -32,7 +32,7 @@ from .. import __version__
 from ..core.fonts import DEFAULT_FACE, FONT_NAME, ttfont
 from ..core.ir import Circle, Group, Image, Line, Page, Polygon, Rect, Text
 from ..core.units import mm_to_pt
-from ..inputs.images import svg_drawing
+from ..inputs.images import picture_bytes, svg_drawing
 from .base import Renderer, place_image, place_text
 
 FORM_FAR = 10_000.0  # mm: a form's bounding box reaches this far each way (no page reaches past it)
@@ -329,9 +329,9 @@ class PdfWriter(Renderer):
         return " ".join(f"{name} {size_s} Tf ({chunk}) Tj" for name, chunk in runs)
 
     def image(self, s: Image) -> None:
-        """A raster is drawn with drawImage (reportlab keeps one image XObject per document for the
-        same bytes); an SVG becomes a Form XObject once per document (svglib's drawing, as vectors)
-        and is placed with doForm wherever it is used."""
+        """A picture becomes a Form XObject once per document (a raster: its image at 1 x 1; SVG art:
+        svglib's drawing, as vectors), made from the checked bytes and placed with doForm wherever it
+        is used."""
         facts, (x, y, w, h) = place_image(s)
         c = self.canvas
         c.saveState()
@@ -341,10 +341,19 @@ class PdfWriter(Renderer):
         c.clipPath(clip, stroke=0, fill=0)
         c.translate(x, y + h)
         c.scale(1, -1)  # images are upright in PDF space; the page's y points down
-        if facts.raster:
-            c.drawImage(str(facts.path), 0, 0, w, h, mask="auto")
+        if facts.raster:  # a Form XObject of the image at 1 x 1, once per document, scaled to the box
+            name = f"img{facts.sha256[:24]}"
+            if not c.hasForm(name):
+                from io import BytesIO
+
+                from reportlab.lib.utils import ImageReader
+                c.beginForm(name, 0, 0, 1, 1)
+                c.drawImage(ImageReader(BytesIO(picture_bytes(facts))), 0, 0, 1, 1, mask="auto")
+                c.endForm()
+            c.scale(w, h)
+            c.doForm(name)
         else:
-            drawing = svg_drawing(facts.path, facts.sha256, facts.root)
+            drawing = svg_drawing(facts)
             name = f"svg{facts.sha256[:24]}"
             if not c.hasForm(name):
                 from reportlab.graphics import renderPDF

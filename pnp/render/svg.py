@@ -20,6 +20,7 @@ from svgwrite import container, shapes, text as svgtext  # noqa: E402
 
 from ..core.fonts import DEFAULT_FACE, FONT_FAMILY, face as font_face
 from ..core.ir import Circle, Group, Image, Line, Page, Polygon, Rect, Text
+from ..inputs.images import picture_bytes
 from .base import Renderer, place_image, place_text
 from .fontcache import font_css
 from .fontchunks import BASE_CHARS, chunks_css
@@ -258,7 +259,7 @@ class SvgRenderer(Renderer):
         if ref is None:
             ref = self.images[facts.sha256] = f"img{len(self.images) + 1}"
             mime = {"png": "image/png", "jpeg": "image/jpeg", "svg": "image/svg+xml"}[facts.kind]
-            url = f"data:{mime};base64," + base64.b64encode(facts.path.read_bytes()).decode("ascii")
+            url = f"data:{mime};base64," + base64.b64encode(picture_bytes(facts)).decode("ascii")
             iw, ih = facts.size
             dwg.defs.add(dwg.image(href=url, insert=(0, 0), size=(_n(iw), _n(ih)), id=ref,
                                    preserveAspectRatio="none"))
