@@ -20,7 +20,8 @@ except ImportError:  # the flat layout of b06101b
     from pnp.kit import prepare
     from pnp.layout.sheets import load_sheet
 from pnp.games import registry
-from pnp.layout.impose import effective_options, plan_sheets
+from pnp.layout.impose import effective_options
+from pnp.layout.kitpacking import pack_kit
 from pnp.layout.options import ImposeOptions
 from pnp.layout.packing import BoardBlock
 
@@ -30,7 +31,7 @@ def sheet_fills(game: str, paper: str) -> list[tuple[float, str]]:
     p = prepare(game)
     sheet = load_sheet(paper)
     opts = effective_options(p.components, ImposeOptions())
-    sheets, _, _ = plan_sheets(p.components, sheet, opts)
+    sheets = pack_kit(p.components, sheet, opts).sheets
     _, _, pw, ph = sheet.printable
     out = []
     for s in sheets:

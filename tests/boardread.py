@@ -23,7 +23,7 @@ def page_tiles(game: str, paper: str, component: str):
     _, _, pages = impose(loaded.spec.title or loaded.game.title, comps, load_sheet(paper), ImposeOptions())
     out = []
     for i, p in enumerate(pages):
-        mine = [q for q in p.placements if q[0] == component]
+        mine = [q for q in p.placements if q.name == component]
         if mine:
             out.append((i, p.tile if p.tile and _holds(p.tile, mine[0]) else None, mine[0]))
     return out
@@ -32,7 +32,7 @@ def page_tiles(game: str, paper: str, component: str):
 def _holds(tile, placement) -> bool:
     """True when ``placement`` (what is kept of a piece) lies in the piece ``tile`` is about."""
     (px, py), (_, _, w, h) = tile.page_xy, tile.window
-    _, x, y, pw, ph, _ = placement
+    x, y, pw, ph = placement.x, placement.y, placement.w, placement.h
     return px - 1e-6 <= x and py - 1e-6 <= y and x + pw <= px + w + 1e-6 and y + ph <= py + h + 1e-6
 
 
@@ -44,7 +44,7 @@ def placements(game: str, paper: str, component: str):
     _, _, pages = impose(loaded.spec.title or loaded.game.title, comps, load_sheet(paper), ImposeOptions())
     out = {}
     for i, p in enumerate(pages):
-        mine = [tuple(q[1:5]) for q in p.placements if q[0] == component]
+        mine = [(q.x, q.y, q.w, q.h) for q in p.placements if q.name == component]
         if mine and p.side == "front":
             out[i] = mine
     return out
@@ -96,7 +96,7 @@ def board_readback(result, game: str, component: str, vertices: int = 6):
         for index, tile, placement in page_tiles(game, result.paper, component):
             page = pdf.pages[index]
             if tile is None:
-                _, px, py, w, h, _ = placement
+                px, py, w, h = placement.x, placement.y, placement.w, placement.h
                 bx, by = 0.0, 0.0
                 name, window = "whole", (0.0, 0.0, w, h)
             else:

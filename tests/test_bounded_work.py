@@ -270,13 +270,13 @@ def test_cricut_on_a_two_metre_sheet_renders_only_the_image(tmp_path):
 
 
 def test_cricut_crop_render_equals_the_whole_page_cropped():
-    from pnp.core.ir import Circle, Page, Rect, Text
+    from pnp.core.ir import Circle, Page, Placement, Rect, Text
     from pnp.render import cricut
     import pypdfium2 as pdfium
     from pnp.render.pdf import PdfWriter
     shapes = (Rect(10.3, 20.7, 63.5, 88.9, fill="#3366cc"), Circle(40, 60, 20, fill="#ffcc00"),
               Text(40, 60, "Ag", size_pt=30.0))
-    page = Page(210.0, 297.0, shapes, "p", placements=(("card", 10.3, 20.7, 63.5, 88.9, "rect"),))
+    page = Page(210.0, 297.0, shapes, "p", placements=(Placement("card", 10.3, 20.7, 63.5, 88.9),))
     box = cricut.image_box(page)
     got = cricut._render(page, box, 300)
     buf = io.BytesIO()

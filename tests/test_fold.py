@@ -258,3 +258,19 @@ def test_fold_options_and_errors(tmp_path):
     run = CliRunner().invoke(app, ["build", "nonads", "--duplex", "fold", "--out", str(tmp_path), "-q"])
     assert run.exit_code == 0, run.output
     assert (tmp_path / "nonads" / "nonads-a4.pdf").is_file()
+
+
+def test_fold_over_rounded_parts_are_cut_with_their_corners(tmp_path):
+    """The cutter SVG of a fold-over sheet cuts each rounded part along its rounded corners (the
+    radius the spec gives), as it does on sheets printed without fold."""
+    from xml.etree import ElementTree
+    spec = yaml.safe_load((REPO / "specs" / "questions" / "questions.yaml").read_text(encoding="utf-8"))
+    radius = next(float(str(c["radius"]).removesuffix("mm")) for c in spec["components"] if c.get("shape") == "rounded")
+    r = CliRunner().invoke(app, ["build", str(REPO / "specs" / "questions"), "-f", "cut-svg", "--duplex", "fold",
+                                 "--out", str(tmp_path)])
+    assert r.exit_code == 0, r.output
+    cuts = []
+    for svg in sorted((tmp_path / "questions" / "cut").glob("*-cut.svg")):
+        root = ElementTree.parse(svg).getroot()
+        cuts += [el for el in root.iter("{http://www.w3.org/2000/svg}rect") if el.get("stroke") == "#ff0000"]
+    assert cuts and all(float(el.get("rx")) == pytest.approx(radius) for el in cuts), len(cuts)

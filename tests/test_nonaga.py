@@ -36,7 +36,7 @@ def test_setup_sheet_is_the_side3_hexagon_with_alternating_pawns(built):
     (index, tile, placement), = page_tiles("nonaga", "a4", "setup sheet")
     assert tile is None  # fits one A4 page
     with open_pdf(pdf_of(result)) as pdf:  # the sheet only: other parts may share its page
-        found = [c for c in circles(pdf.pages[index]) if inside_any(c[0], c[1], [placement[1:5]])]
+        found = [c for c in circles(pdf.pages[index]) if inside_any(c[0], c[1], [(placement.x, placement.y, placement.w, placement.h)])]
     discs = [c for c in found if c[4] and abs(c[2] - 35.0) < 0.05]
     pawns = [c for c in found if c[4] and abs(c[2] - 20.0) < 0.05]
     assert len(discs) == 19 and len(pawns) == 6

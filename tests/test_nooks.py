@@ -97,8 +97,8 @@ def test_square_board_121_cells(built):
         with open_pdf(pdf_of(result)) as pdf:
             for index, tile, placement in page_tiles("nooks", paper, "square board"):
                 page = pdf.pages[index]
-                px, py = tile.page_xy if tile else placement[1:3]
-                bx, by, w, h = tile.window if tile else (0, 0, placement[3], placement[4])
+                px, py = tile.page_xy if tile else (placement.x, placement.y)
+                bx, by, w, h = tile.window if tile else (0, 0, placement.w, placement.h)
                 for r in page.rects:
                     x, y = r["x0"] * 25.4 / 72, r["top"] * 25.4 / 72
                     size = (r["x1"] - r["x0"]) * 25.4 / 72

@@ -60,18 +60,18 @@ def test_every_part_once_inside_the_content_area_and_apart(game, paper):
     for p in pages:
         sheet = load_sheet(paper).with_footer("side" if _side_footer(p) else "bottom")
         cx, cy, cw, ch = sheet.content_area
-        for (_, ax, ay, aw, ah, _), (_, bx, by, bw, bh, _) in combinations(p.placements, 2):
+        for (ax, ay, aw, ah), (bx, by, bw, bh) in combinations([(q.x, q.y, q.w, q.h) for q in p.placements], 2):
             # parts cut alike are butted (they may share a cut line, never overlap); parts of
             # different kinds lie in different blocks, at least a gutter apart
             g = 0.0 if (round(aw, 6), round(ah, 6)) == (round(bw, 6), round(bh, 6)) else sheet.gutter
             apart = ax + aw + g - 1e-6 <= bx or bx + bw + g - 1e-6 <= ax \
                 or ay + ah + g - 1e-6 <= by or by + bh + g - 1e-6 <= ay
             assert apart, "two parts overlap, or parts of different kinds are closer than the gutter"
-        for name, x, y, w, h, _ in p.placements:
+        for name, x, y, w, h in ((q.name, q.x, q.y, q.w, q.h) for q in p.placements):
             assert cx - 1e-6 <= x and x + w <= cx + cw + 1e-6 and cy - 1e-6 <= y and y + h <= cy + ch + 1e-6
             counts[name] += 1
     for c, numbers in zip(comps, plan):
-        on = [i + 1 for i, p in enumerate(pages) if any(q[0] == c.name for q in p.placements)]
+        on = [i + 1 for i, p in enumerate(pages) if any(q.name == c.name for q in p.placements)]
         assert list(numbers) == on  # the plan lists exactly the pages the component is printed on
         if not c.board:
             assert counts[c.name] == c.count
@@ -89,16 +89,16 @@ def test_crop_marks_touch_no_part_and_line_up_with_every_cut(game, paper, bleed)
         if p.side != "front" or not p.placements:
             continue
         marks = [l for l in _lines(p.items) if l[4] == width]
-        boards = [q for q in p.placements if q[0] in names]  # printed at their trim, without bleed
+        boards = [q for q in p.placements if q.name in names]  # printed at their trim, without bleed
         for x1, y1, x2, y2, _ in marks:
-            for name, x, y, w, h, _ in p.placements:
-                b = 0.0 if (name, x, y, w, h) in [q[:5] for q in boards] else bleed
+            for name, x, y, w, h in ((q.name, q.x, q.y, q.w, q.h) for q in p.placements):
+                b = 0.0 if (name, x, y, w, h) in [(q.name, q.x, q.y, q.w, q.h) for q in boards] else bleed
                 clear = max(x1, x2) < x - b or min(x1, x2) > x + w + b or max(y1, y2) < y - b or min(y1, y2) > y + h + b
                 assert clear, f"page {n}: a crop mark touches {name}"
         verticals = {round(l[0], 4) for l in marks if l[0] == l[2]}
         horizontals = {round(l[1], 4) for l in marks if l[1] == l[3]}
-        for name, x, y, w, h, _ in p.placements:
-            if (name, x, y, w, h) in [q[:5] for q in boards] and p.tile is not None:
+        for name, x, y, w, h in ((q.name, q.x, q.y, q.w, q.h) for q in p.placements):
+            if (name, x, y, w, h) in [(q.name, q.x, q.y, q.w, q.h) for q in boards] and p.tile is not None:
                 continue  # a tiled piece is cut along its outline and join lines
             for edge in (x, x + w):
                 assert round(edge, 4) in verticals, f"page {n}: no crop mark in line with an edge of {name}"
@@ -108,18 +108,18 @@ def test_crop_marks_touch_no_part_and_line_up_with_every_cut(game, paper, bleed)
 
 def test_parts_of_different_kinds_share_sheets():
     comps, _, _, pages = _kit("netmatch", "a4")
-    mixed = [p for p in pages if len({q[0] for q in p.placements}) > 1]
+    mixed = [p for p in pages if len({q.name for q in p.placements}) > 1]
     assert mixed
     # one paper a sheet: no board piece (plain paper) shares a sheet with card-stock parts ...
     boards = {c.name for c in comps if c.board}
-    assert boards and not any(boards & {q[0] for q in p.placements} and {q[0] for q in p.placements} - boards
+    assert boards and not any(boards & {q.name for q in p.placements} and {q.name for q in p.placements} - boards
                               for p in pages)
     # ... unless asked: then small parts fill the space beside a board piece
     _, _, _, pages = _kit("netmatch", "a4", ImposeOptions(mix_papers=True))
-    assert any(p.tile is not None and {q[0] for q in p.placements} - {"board"} for p in pages)
+    assert any(p.tile is not None and {q.name for q in p.placements} - {"board"} for p in pages)
     # wall and scoring stones are cut alike: they share a block, hence a sheet
     _, _, _, pages = _kit("nooks", "a4")
-    assert any({"wall stone", "scoring stone"} <= {q[0] for q in p.placements} for p in pages)
+    assert any({"wall stone", "scoring stone"} <= {q.name for q in p.placements} for p in pages)
 
 
 @pytest.mark.parametrize("duplex", ["long", "short"])
@@ -131,7 +131,7 @@ def test_duplex_backs_mirror_each_mixed_sheet(duplex):
     for front, back in zip(pages[2::2], pages[3::2]):
         assert front.side == "front" and back.side == "back"
         want = []
-        for name, x, y, w, h, _ in front.placements:
+        for name, x, y, w, h in ((q.name, q.x, q.y, q.w, q.h) for q in front.placements):
             if name not in backed:
                 continue
             if duplex == "long":
@@ -139,7 +139,7 @@ def test_duplex_backs_mirror_each_mixed_sheet(duplex):
             else:
                 y = sheet.height - y - h
             want.append((name, round(x + 1.0, 6), round(y - 0.5, 6)))
-        got = [(name, round(x, 6), round(y, 6)) for name, x, y, *_ in back.placements]
+        got = [(q.name, round(q.x, 6), round(q.y, 6)) for q in back.placements]
         assert sorted(got) == sorted(want)
     for numbers in plan:  # a component's sheets: each front with its back
         assert len(numbers) % 2 == 0 and all(b == a + 1 for a, b in zip(numbers[::2], numbers[1::2]))

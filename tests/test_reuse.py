@@ -148,7 +148,7 @@ def test_kit_furniture_is_drawn_once_per_document():
     assert [len(re.findall(rb"/\S+ Do", p.get_contents().get_data())) for p in reader.pages] == uses
     assert len(pages) > 5 and all(u > 0 for u in uses)  # every page has at least its scale bar as a form
     # crop marks of the last card page, measured from the PDF, are the IR's crop-mark lines
-    number = max(i for i, p in enumerate(pages) if any(q[0] == "word card" for q in p.placements))
+    number = max(i for i, p in enumerate(pages) if any(q.name == "word card" for q in p.placements))
     expected = set()
 
     def lines(items):

@@ -88,7 +88,8 @@ def test_board_that_fits_turned_is_one_rotated_page():
     _, _, pages = impose("t", [comp], sheet)
     pages = list(pages)[1:]
     assert len(pages) == 1 and pages[0].tile is None
-    _, x, y, w, h, _ = pages[0].placements[0]
+    first = pages[0].placements[0]
+    x, y, w, h = first.x, first.y, first.w, first.h
     assert (w, h) == (259.5, 298.2)
 
 

@@ -82,7 +82,7 @@ def _fills(game: str, paper: str, mix: bool = False) -> list[float]:
     sheet = load_sheet(paper)
     _, _, pw, ph = sheet.printable
     _, _, pages = impose("t", p.components, sheet, ImposeOptions(mix_papers=mix))
-    return [sum(w * h for _, _, _, w, h, _ in page.placements) / (pw * ph) for page in pages if page.placements]
+    return [sum(q.w * q.h for q in page.placements) / (pw * ph) for page in pages if page.placements]
 
 
 @pytest.mark.parametrize("game,paper,mix", [("nooks", "a4", False), ("nooks", "letter", False),

@@ -30,6 +30,7 @@ from ..layout.fit import board_fit
 from ..layout.impose import effective_options
 from ..layout.limits import Budget, check_budget, check_fit_work, duration
 from ..layout.options import ImposeOptions
+from ..layout.kitpacking import Packing, pack_kit
 from ..layout.packing import sheet_counts
 from ..layout.paper import Sheet, available_papers, load_sheet, open_sheet
 from ..render.writers import WRITERS, resolve_formats
@@ -84,7 +85,8 @@ class LoadedSpec:
 class TargetPlan:
     """One target, resolved and checked: its spec, context (inputs loaded once), findings, and,
     when the checks pass, its components, the board-fit report for the request's paper (``fit``),
-    effective options, cover facts and laid-out cover.
+    effective options, cover facts, the kit's ``packing`` (made once, used by the cover and the
+    imposition) and laid-out cover.
     ``inputs`` lists every file the kit reads (spec, rules text, sheet, declared inputs)."""
     target: str
     loaded: LoadedSpec
@@ -98,6 +100,7 @@ class TargetPlan:
     cover: KitCover | None = None
     notes: tuple[str, ...] = ()
     budget: Budget | None = None  # pages and time estimated before anything is drawn
+    packing: Packing | None = None
 
     @property
     def failed(self) -> list[Finding]:
@@ -292,8 +295,10 @@ def plan_target(target: str, loaded: LoadedSpec, request: Request,
         for comp in components:
             if why_not(comp) is None:
                 check_size(comp, request.settings["service"])
-    cover = KitCover(info, components, sheet, opts)
-    return TargetPlan(target, loaded, ctx, findings, inputs(), components, fit, opts, info, cover, notes, budget)
+    packing = pack_kit(components, sheet, opts)
+    cover = KitCover(info, components, sheet, opts, packing)
+    return TargetPlan(target, loaded, ctx, findings, inputs(), components, fit, opts, info, cover, notes, budget,
+                      packing)
 
 
 def plan(targets: Sequence[str], request: Request, notify: Callable[[str], None] | None = None) -> BuildPlan:

@@ -166,9 +166,9 @@ class Component:
     titles: tuple[str, ...] = ()
 
     @property
-    def cut_shape(self) -> str:
-        """The cut line's shape as page placements carry it: "rect", "circle" or "rounded:R" (R in mm)."""
-        return f"rounded:{self.radius!r}" if self.shape == "rounded" else self.shape
+    def cut_shape(self) -> "CutShape":
+        """The outline its parts are cut along."""
+        return CutShape(self.shape, self.radius if self.shape == "rounded" else 0.0)
 
     @property
     def count(self) -> int:
@@ -193,13 +193,32 @@ class LazyFronts(Sequence):
 
 
 @dataclass(frozen=True)
+class CutShape:
+    """The outline a part is cut along: ``kind`` "rect", "circle" (the circle inscribed in the trim
+    box) or "rounded" (a rectangle whose corners are arcs of ``radius`` mm)."""
+    kind: str = "rect"
+    radius: float = 0.0
+
+
+@dataclass(frozen=True)
+class Placement:
+    """One trimmed part on a page: its component's ``name``, its trim box (``x``, ``y``, ``w``,
+    ``h``, mm from the page's top-left corner) and the ``cut`` outline."""
+    name: str
+    x: float
+    y: float
+    w: float
+    h: float
+    cut: CutShape = CutShape()
+
+
+@dataclass(frozen=True)
 class Page:
     """One imposed sheet: size in mm, what is drawn, and the boxes a printer needs.
 
     ``trim_box`` / ``bleed_box`` are (x, y, w, h) in mm covering all parts on the page (per-part
     information for tools and tests; the PDF's TrimBox and BleedBox are the whole sheet).
-    ``placements`` lists (component name, x, y, w, h, shape) of every trimmed part, for cut paths
-    and the manifest. ``label`` names what is on the page for the footer (one component, or several joined with
+    ``placements`` lists every trimmed part (Placement), for cut paths and the manifest. ``label`` names what is on the page for the footer (one component, or several joined with
     " + " on a mixed sheet); ``side`` is "front" or "back".
     """
     width: float
@@ -208,7 +227,7 @@ class Page:
     label: str
     trim_box: tuple[float, float, float, float] | None = None
     bleed_box: tuple[float, float, float, float] | None = None
-    placements: tuple[tuple[str, float, float, float, float, str], ...] = ()
+    placements: tuple[Placement, ...] = ()
     side: str = "front"
     tile: "TileInfo | None" = None
 

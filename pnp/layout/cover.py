@@ -24,7 +24,8 @@ from ..core.ir import Component, Line, Page, Text
 from ..core.units import MM_PER_PT, fmt_mm
 from . import marks
 from .options import ImposeOptions
-from .packing import pack, paper_of
+from .kitpacking import Packing
+from .packing import paper_of
 from .paper import Sheet
 from .tiling import JOIN_INSTRUCTIONS, piece_grid
 
@@ -106,13 +107,14 @@ class KitCover:
             the line where the text ran out of room).
     """
 
-    def __init__(self, info: CoverInfo, components: Sequence[Component], sheet: Sheet, opts: ImposeOptions) -> None:
+    def __init__(self, info: CoverInfo, components: Sequence[Component], sheet: Sheet, opts: ImposeOptions,
+                 packing: Packing) -> None:
         self.info, self.components, self.sheet, self.opts = info, components, sheet, opts
         x, y, w, h = sheet.content_area
         _check_one_line_texts(info, sheet, w)
-        # the header's height depends on the page lists it prints: measure it with the real packing,
-        # numbered for a cover of one page and of two, and keep the taller
-        sheets = [s.components() for s in pack(components, sheet, opts)[0]]
+        # the header's height depends on the page lists it prints: measure it with the kit's packing
+        # (the one imposition uses), numbered for a cover of one page and of two, and keep the taller
+        sheets = packing.components_by_sheet()
         self.header_bottom = max(self._header(self._numbered(sheets, n), 1)[1] for n in (1, 2)) + 4.0
         self.col_w = (w - COLUMN_GAP) / 2
         first = [(x, self.header_bottom), (x + self.col_w + COLUMN_GAP, self.header_bottom)]

@@ -11,13 +11,14 @@ from __future__ import annotations
 from dataclasses import replace
 from typing import Iterator, Sequence
 
-from ..core.ir import Circle, Component, Drawing, Group, Page, Rect, Text
+from ..core.ir import Circle, Component, Drawing, Group, Page, Placement, Rect, Text
 from . import marks
 from .bleed import extend_for_bleed
 from .cover import BomCover, Cover
-from .fold import FOLD_PAST, FoldSheet, folds, pack_folded
+from .fold import FOLD_PAST, FoldSheet
+from .kitpacking import Packing, pack_kit
 from .options import ImposeOptions
-from .packing import BoardBlock, PartBlock, SheetPlan, grid_for, pack
+from .packing import BoardBlock, PartBlock, SheetPlan
 from .paper import Sheet
 from .tiling import Tiling, cut_rect, piece_items
 
@@ -39,37 +40,25 @@ def _sides(opts: ImposeOptions) -> int:
     return 2 if opts.duplex in ("long", "short") else 1
 
 
-def plan_sheets(components: Sequence[Component], sheet: Sheet, opts: ImposeOptions,
-                front_pages: int = 1) -> tuple[list[SheetPlan], dict[int, Tiling], list[tuple[int, ...]]]:
-    """Pack the kit: (sheets in print order, board tilings by component index, plan). The plan
-    lists, per component, the 1-based numbers of the pages it is printed on (in duplex mode a
-    sheet's back page too), after ``front_pages`` cover pages. Pages may be shared by components.
-
-    Raises:
-        LayoutError: a component that is not a board does not fit the sheet.
-    """
-    for comp in components:
-        if not comp.board:
-            grid_for(comp, sheet, opts.bleed)  # raises when it does not fit
-    if opts.duplex == "fold":  # parts with backs on fold-over sheets, the rest as usual
-        sheets, tilings = pack([replace(c, fronts=()) if folds(c) else c for c in components], sheet, opts)
-        sheets = sorted(sheets + pack_folded(components, sheet, opts), key=lambda p: p.main())
-    else:
-        sheets, tilings = pack(components, sheet, opts)
+def page_plan(packing: Packing, count: int, opts: ImposeOptions, front_pages: int = 1) -> list[tuple[int, ...]]:
+    """Per component (``count`` of them), the 1-based numbers of the pages it is printed on (in
+    duplex mode a sheet's back page too), after ``front_pages`` cover pages. Pages may be shared by
+    components."""
     sides = _sides(opts)
-    pages: list[list[int]] = [[] for _ in components]
-    for i, s in enumerate(sheets):
+    pages: list[list[int]] = [[] for _ in range(count)]
+    for i, s in enumerate(packing.sheets):
         number = 1 + (front_pages + i) * sides
         for c in s.components():
             pages[c].extend(range(number, number + sides))
-    return sheets, tilings, [tuple(p) for p in pages]
+    return [tuple(p) for p in pages]
 
 
 def impose(title: str, components: Sequence[Component], sheet: Sheet,
-           opts: ImposeOptions = ImposeOptions(), cover: Cover | None = None
+           opts: ImposeOptions = ImposeOptions(), cover: Cover | None = None, packing: Packing | None = None
            ) -> tuple[int, list[tuple[int, ...]], Iterator[Page]]:
     """Impose a kit: returns (total pages, plan, lazy page iterator). The plan lists per component
-    the page numbers it is printed on (see plan_sheets). With duplex "fold" the parts with backs
+    the page numbers it is printed on (see page_plan). ``packing`` is the kit packed by the plan
+    (pack_kit, made here when None). With duplex "fold" the parts with backs
     are printed one-sided, each back beside its front across a fold line (pnp/layout/fold.py).
 
     The ``cover`` pages come first (default: a bill-of-materials page); then every sheet. Each page
@@ -82,7 +71,9 @@ def impose(title: str, components: Sequence[Component], sheet: Sheet,
         LayoutError: a component does not fit (checked before any page is made).
     """
     cover = cover or BomCover(title)
-    sheets, tilings, plan = plan_sheets(components, sheet, opts, cover.count)
+    packing = packing or pack_kit(components, sheet, opts)
+    sheets, tilings = packing.sheets, packing.tilings
+    plan = page_plan(packing, len(components), opts, cover.count)
     sides = _sides(opts)
     total = (cover.count + len(sheets)) * sides
 
@@ -116,7 +107,7 @@ def impose(title: str, components: Sequence[Component], sheet: Sheet,
                 if back is None:
                     yield blank(number)
                 else:
-                    with_backs = ", ".join(dict.fromkeys(p[0] for p in back.placements))
+                    with_backs = ", ".join(dict.fromkeys(p.name for p in back.placements))
                     yield _finish(back, paper, f"{title} \u2014 {with_backs} (backs) \u2014 page {number} of {total}",
                                   with_backs)
                 number += 1
@@ -161,7 +152,7 @@ def _front(plan: SheetPlan, components: Sequence[Component], tilings: dict[int, 
             items.extend(drawn)
             tile = info or tile
             kept = cut_rect(tiling, block.col, block.row, block.x, block.y)
-            placements.append((comp.name, *kept, "rect"))
+            placements.append(Placement(comp.name, *kept))
             trims.append(kept)
             bleeds.append(block.trim)  # a strip cut off along a join line is the piece's bleed
             continue
@@ -171,7 +162,7 @@ def _front(plan: SheetPlan, components: Sequence[Component], tilings: dict[int, 
             face = comp.fronts[k // comp.copies] if len(comp.fronts) else ()
             key = f"{comp.name}\x1ffront {k // comp.copies}" if comp.copies > 1 else None  # issue 24: drawn once
             items.append(_place(extend_for_bleed(face, comp.width, comp.height, b), x, y, comp, b, key))
-            placements.append((comp.name, x, y, comp.width, comp.height, comp.cut_shape))
+            placements.append(Placement(comp.name, x, y, comp.width, comp.height, comp.cut_shape))
             xs |= {x, x + block.w}
             ys |= {y, y + block.h}
         items.extend(marks.crop_marks(sorted(xs), sorted(ys), block.trim, offset, cm.length, cm.width))
@@ -208,7 +199,7 @@ def _folded(plan: FoldSheet, components: Sequence[Component], sheet: Sheet, opts
             for back, (px, py), drawing in ((False, (x, y), face), (True, (bx, by), backs[ci, inner])):
                 clip = plan.back_clip(w, h, b, reach) if back and inner else None
                 items.append(_place(drawing, px, py, laid, b, clip=clip))
-                placements.append((comp.name, px, py, w, h, comp.shape))
+                placements.append(Placement(comp.name, px, py, w, h, comp.cut_shape))
                 cuts[back][0].update((px, px + block.w))
                 cuts[back][1].update((py, py + block.h))
         for back, trim in ((False, block.trim), (True, plan.mirror_rect(block.trim))):
@@ -248,7 +239,7 @@ def _back(plan: SheetPlan, components: Sequence[Component], sheet: Sheet, opts: 
                 y = sheet.height - y - comp.height
             x, y = x + dx, y + dy
             items.append(_place(backs[ci], x, y, comp, b, f"{comp.name}\x1fback"))  # issue 24: drawn once
-            placements.append((comp.name, x, y, comp.width, comp.height, comp.cut_shape))
+            placements.append(Placement(comp.name, x, y, comp.width, comp.height, comp.cut_shape))
             trims.append((x, y, comp.width, comp.height))
     if not items:
         return None

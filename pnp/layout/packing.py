@@ -366,28 +366,11 @@ class _NoRoom(Exception):
     """Raised while merging: an item does not fit the sheets there are."""
 
 
-_PACKED: list[tuple[tuple[Component, ...], Sheet, ImposeOptions, list[SheetPlan], dict[int, Tiling]]] = []
-_PACKED_KEEP = 16  # kits whose packing is kept: plan() lays out every kit's cover (pnp.layout.cover), then
-                   # each kit is imposed, and both pack the same kit (the targets' components are alive
-                   # until then anyway)
-
-
 def pack(components: Sequence[Component], sheet: Sheet, opts: ImposeOptions) -> tuple[list[SheetPlan], dict[int, Tiling]]:
     """The sheets of a kit (fronts, in print order: the standard game's sheets, then each variant's,
-    variants in kit order) and the tiling of each board (by component index).
-
-    The packing of the last kits is kept and given again (as new sheet plans of the same frozen
-    blocks) for the very same component objects (frozen, compared by identity), an equal sheet and
-    equal options: the cover measures its page lists with the packing that imposition then uses."""
-    comps = tuple(components)
-    for kept, kept_sheet, kept_opts, plans, tilings in _PACKED:
-        if (len(kept) == len(comps) and kept_opts == opts and kept_sheet == sheet
-                and all(a is b for a, b in zip(kept, comps))):
-            return [SheetPlan(list(p.blocks), p.sheet) for p in plans], dict(tilings)
-    plans, tilings = _pack(comps, sheet, opts)
-    _PACKED.insert(0, (comps, sheet, opts, plans, tilings))
-    del _PACKED[_PACKED_KEEP:]
-    return [SheetPlan(list(p.blocks), p.sheet) for p in plans], dict(tilings)
+    variants in kit order) and the tiling of each board (by component index). A kit is packed once,
+    by pnp.layout.kitpacking.pack_kit."""
+    return _pack(tuple(components), sheet, opts)
 
 
 def paper_of(comp: Component, opts: ImposeOptions | None = None) -> str:

@@ -51,10 +51,10 @@ def image_box(page: Page, dpi: int = DPI) -> tuple[int, int, int, int]:
     """(left, top, width, height) pixels of the page at ``dpi`` that hold every part's trim: the
     parts' bounding box widened to whole pixels."""
     px = dpi / MM_PER_IN
-    x0 = min(p[1] for p in page.placements)
-    y0 = min(p[2] for p in page.placements)
-    x1 = max(p[1] + p[3] for p in page.placements)
-    y1 = max(p[2] + p[4] for p in page.placements)
+    x0 = min(p.x for p in page.placements)
+    y0 = min(p.y for p in page.placements)
+    x1 = max(p.x + p.w for p in page.placements)
+    y1 = max(p.y + p.h for p in page.placements)
     left, top = math.floor(x0 * px + 1e-6), math.floor(y0 * px + 1e-6)
     return left, top, math.ceil(x1 * px - 1e-6) - left, math.ceil(y1 * px - 1e-6) - top
 

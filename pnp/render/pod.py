@@ -27,7 +27,7 @@ from typing import Sequence
 from PIL import Image, ImageDraw
 
 from ..core.errors import SpecError
-from ..core.ir import Component, Drawing, Group, Page
+from ..core.ir import Component, Drawing, Group, Page, Placement
 from ..core.safepath import checked_path, open_write
 from ..core.units import parse_length
 from ..layout.bleed import extend_for_bleed
@@ -129,7 +129,7 @@ def card_page(drawing: Drawing, comp: Component, service: Service) -> Page:
     art = extend_for_bleed(tuple(drawing), comp.width, comp.height, b)
     w, h = comp.width + 2 * b, comp.height + 2 * b
     return Page(w, h, (Group(art, dx=b, dy=b),), comp.name, trim_box=(b, b, comp.width, comp.height),
-                bleed_box=(0.0, 0.0, w, h), placements=((comp.name, b, b, comp.width, comp.height, "rect"),))
+                bleed_box=(0.0, 0.0, w, h), placements=(Placement(comp.name, b, b, comp.width, comp.height),))
 
 
 def _images(pages: Sequence[Page], px: tuple[int, int]):

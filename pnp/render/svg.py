@@ -314,14 +314,14 @@ CUT_WIDTH = 0.025  # mm: a hairline (0.001 in), what laser and vinyl cutter soft
 
 def cut_outlines(page: Page) -> tuple:
     """One closed outline per trimmed part on the page: a Circle for round parts, else a Rect (rounded
-    corners for "rounded:R" parts)."""
+    corners for rounded parts)."""
     out = []
-    for _name, x, y, w, h, shape in page.placements:
-        if shape == "circle":
-            out.append(Circle(x + w / 2, y + h / 2, w / 2, fill=None, stroke=CUT_COLOUR, stroke_width=CUT_WIDTH))
-        else:  # "rect" or "rounded:R" (corner radius R mm)
-            r = float(shape.partition(":")[2] or 0) if shape.startswith("rounded:") else 0.0
-            out.append(Rect(x, y, w, h, fill=None, stroke=CUT_COLOUR, stroke_width=CUT_WIDTH, r=r))
+    for p in page.placements:
+        if p.cut.kind == "circle":
+            out.append(Circle(p.x + p.w / 2, p.y + p.h / 2, p.w / 2, fill=None, stroke=CUT_COLOUR,
+                              stroke_width=CUT_WIDTH))
+        else:
+            out.append(Rect(p.x, p.y, p.w, p.h, fill=None, stroke=CUT_COLOUR, stroke_width=CUT_WIDTH, r=p.cut.radius))
     return tuple(out)
 
 
