@@ -1,4 +1,4 @@
-"""Bench case e (issue 19): a 1,000-row data-driven deck against NetMatch's kit with 1,000 words.
+"""Bench case e: a 1,000-row data-driven deck against NetMatch's kit with 1,000 words.
 
 Both are whole `pnp build` processes, run alternately in the same bench run, medians compared
 (target: the data-driven deck within 1.5x of NetMatch). The deck is made to match NetMatch's word

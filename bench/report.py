@@ -1,4 +1,4 @@
-"""Issue 24's targets, before and after: `python -m bench.report BEFORE.json [...] AFTER.json` prints a
+"""The benchmark's targets (docs/performance.md), before and after: `python -m bench.report BEFORE.json [...] AFTER.json` prints a
 Markdown table (CPU-median ratios, min / median / max of pnp's CPU time, wall ratios beside them) from
 runs of `python -m bench` (the same bench run against the tree before and after a change), oldest first."""
 from __future__ import annotations
@@ -15,7 +15,7 @@ TARGETS = [
     ("3. NetMatch 10,000 words, SVG / matched svgwrite floor", ("c", "10000", "svg"), 1.5, 1.3),
     ("4. peak RSS, NetMatch 100,000 words, PDF+SVG (MiB)", ("rss", "100000"), 190, 160),
     ("5. cold `pnp build`, all kits / cold `import reportlab.pdfgen.canvas`", ("a",), 9, 7),
-    # 6 (template furniture drawn once) has no figure of its own: the deck against NetMatch (issue 19's 1.5x)
+    # 6 (template furniture drawn once) has no figure of its own: the deck against NetMatch (at most 1.5x)
     ("6. data-driven deck, 1,000 rows, PDF / NetMatch kit, 1,000 words", ("e", "pdf"), 1.5, None),
 ]
 

@@ -1,4 +1,4 @@
-"""Benchmarks of pnp (issues 7 and 24). Run: `python -m bench [--quick]`. Prints a table, writes
+"""Benchmarks of pnp (docs/performance.md). Run: `python -m bench [--quick]`. Prints a table, writes
 bench/results.json.
 
 Every case measures pnp and its floor in the same run, alternately (pnp, floor, pnp, floor, ...), at
@@ -7,7 +7,7 @@ medians: the machine is shared with other work, and a process's CPU time (user +
 resource.getrusage(RUSAGE_CHILDREN) around the child) does not count the time it waited for a core;
 wall ratios are printed beside them.
   a  cold `pnp build` of every kit (PDF + SVG) as a whole process, against a cold
-     `python -c "import reportlab.pdfgen.canvas"` (issue 24 target 5: <= 9x). Bytecode is cached
+     `python -c "import reportlab.pdfgen.canvas"` (target 5: <= 9x). Bytecode is cached
      (`__pycache__`, written by an untimed first build), as an installed pnp has it.
   b  the same in-process, warm; compared with a bare-reportlab floor (same primitives, same pages)
      and a bare-svgwrite floor (the same, plus pnp's embedded-font <style>)
@@ -18,7 +18,7 @@ wall ratios are printed beside them.
      RSS (target 4: 100,000 words <= 190 MiB)
   d  the Nonads enumerator for n=4, k=8 and n=5, k=12 under C4 and D4
   e  a 1,000-row data-driven deck (pnp.custom) against NetMatch's kit with 1,000 words, whole
-     processes, PDF and PDF + SVG (issue 19: <= 1.5x; bench/custom_deck.py)
+     processes, PDF and PDF + SVG (target 6: <= 1.5x; bench/custom_deck.py)
 
 Measure another checkout of pnp with this bench by running it from there (`cd OTHER && python -m
 bench --out FILE`, with this bench/ copied in): the processes it starts import the pnp that the
@@ -284,7 +284,7 @@ def card_layout(words: Path, path: Path) -> dict:
     meta = metadata(tp)
     number = re.compile(r"page \d+ of \d+")
 
-    def flat(items):  # furniture, with keyed groups (drawn once by pnp, issue 24) opened
+    def flat(items):  # furniture, with keyed groups (drawn once by pnp) opened
         for s in items:
             if isinstance(s, Group) and s.clip is None:
                 yield from flat(s.children)
@@ -310,14 +310,15 @@ def card_layout(words: Path, path: Path) -> dict:
 def case_c(tmp: Path, sizes: list[int], reps: int, svg_sizes: list[int]) -> dict:
     """Targets 1-3: NetMatch decks as whole processes. PDF only against the matched reportlab floor,
     SVG only against the matched svgwrite floor (sizes in ``svg_sizes``), and PDF + SVG for time and
-    peak RSS (target 3: peak at the largest deck / peak at 1,000 words)."""
+    peak RSS (target 4: <= 190 MiB at 100,000 words; ``rss_ratio``: the peak at the largest deck over
+    the peak at 1,000 words)."""
     floor_script = str(HERE / "floor_cards.py")
     res = {}
     for n in sizes:
         words = word_list(n, tmp / f"w{n}.txt")
         layout = tmp / f"layout{n}.json"
         card_layout(words, layout)
-        r = reps  # at least 5 for every deck (issue 24)
+        r = reps  # at least 5 for every deck
         counter = itertools.count()
 
         def pnp(fmt):

@@ -1,4 +1,4 @@
-"""Every page of every kit renders the same before and after a change (issue 24).
+"""Every page of every kit renders the same before and after a change.
 
     python -m bench.samepixels render ROOT OUTDIR     # build the kits with the pnp in ROOT, render them
     python -m bench.samepixels compare BEFORE AFTER   # compare two renders pixel by pixel

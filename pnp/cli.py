@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from .core import lazyimports
 
-lazyimports.install()  # before typer, pydantic and svgwrite are imported (issue 24: cold start)
+lazyimports.install()  # before typer, pydantic and svgwrite are imported, so their stand-ins are found first
 
 import gc  # noqa: E402
 
@@ -479,7 +479,7 @@ def _exit_status(code) -> int:
 def _end(status: int) -> None:
     """End the process with ``status`` the way the interpreter would, less its teardown: run the
     atexit handlers (temporary folders, log handlers), flush standard output and error, then
-    os._exit, which skips freeing every module and object one by one (issue 24: about 0.045 s
+    os._exit, which skips freeing every module and object one by one (about 0.045 s
     CPU of a cold build of all kits; nothing a finished process needs). Everything pnp writes is closed and fsynced
     before a command returns. With a thread still running, the interpreter ends as usual (it joins
     it). Standard output failing here is handled as inside a command: a closed pipe ends quietly
@@ -506,11 +506,11 @@ def _end(status: int) -> None:
 def main() -> None:  # pragma: no cover - console-script entry point
     # everything imported so far (typer, pydantic, reportlab, the games) lives as long as the process:
     # move it out of the collector's reach, so the collections a build's drawing objects set off do
-    # not walk it again each time (issue 24: about 9 % of a 10,000-word build's CPU time)
+    # not walk it again each time (about 9 % of a 10,000-word build's CPU time)
     gc.freeze()
     # and collect the young generation every 10,000 new objects rather than 700: a build's drawing
     # objects mostly die young through their reference counts, and each collection also walks the
-    # survivors again (issue 24: the collector's time in a cold build of all kits 0.055 -> 0.021 s)
+    # survivors again (the collector's time in a cold build of all kits: 0.055 -> 0.021 s CPU)
     gc.set_threshold(10_000, 10, 10)
     try:
         app()

@@ -267,7 +267,7 @@ OPTION_CASES = [
     ("calibrate-duplex", ["calibrate", "--duplex", "none"], "cannot be calibrated"),
     ("calibrate-step", ["calibrate", "--step", "5"], "outside 0.1..2 mm"),
     ("calibrate-paper", ["calibrate", "--paper", "b5"], "unknown paper"),
-    # issue 23's destinations: print services, cutters, Tabletop Simulator
+    # destinations that take part of a kit: print services, cutters, Tabletop Simulator
     ("pod-no-service", ["build", "nonads", "--format", "pod"], "--format pod needs --service"),
     *[(f"pod-{name}", ["build", "nonads", "--format", "pod", "--service", service], needle) for name, service, needle in (
         ("unknown-service", "kinkos", "unknown print service 'kinkos'"),

@@ -1,4 +1,4 @@
-"""Bounded work, counted before it starts (issue 30, item 3): template loads per build, the sheets of a
+"""Bounded work, counted before it starts: template loads per build, the sheets of a
 workbook searched for the header, shrink-to-fit steps, pixels rendered per output (cricut, preview,
 pod), and print-on-demand memory that does not grow with the deck.
 

@@ -1,6 +1,6 @@
 """plan() checks every target before execute() writes any (pnp.build.plan, docs/architecture.md).
 
-The two bugs of issue 18: a multi-target build whose second target's rules text holds a character the
+Two reported bugs: a multi-target build whose second target's rules text holds a character the
 font lacks, or is too long for two cover pages, switched the first target's kit in and then failed
 (and the glyph error named "field text", not the rules file and line). Both must now exit 2 before
 anything is written, with the first kit byte-identical.

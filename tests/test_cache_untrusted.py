@@ -1,4 +1,4 @@
-"""The font cache in OUT/.pnp/cache is untrusted (issue 21, point 2): an entry is used only if it is
+"""The font cache in OUT/.pnp/cache is untrusted: an entry is used only if it is
 a regular file under the size bound whose content hashes to its name and has the shape pnp writes;
 planted CSS never reaches an SVG, a FIFO does not hang the build, a symlink to a big file is not read."""
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""Your own fonts (issue 22, point 5): a spec declares TTF/OTF files by name (``fonts:``), a template's
+"""Your own fonts: a spec declares TTF/OTF files by name (``fonts:``), a template's
 text layer chooses one (``font:``); the font is checked before anything is drawn (pnp.inputs.fontfile),
 and a cell with a character the font lacks is bad input naming the data file, row, column and the
 character.

@@ -327,7 +327,7 @@ BAD = {
                     ("deck.csv", "line 2", "src", ["'art/link.png'", "leads outside the folder (a symlink)"])),
     "symlink loop": ("art/{image}", "name,image\nA,loop.png\n", "loop",
                      ("deck.csv", "line 2", "src", ["'art/loop.png'", "cannot be followed"])),
-    # refused as a cell that cannot print (issue 30), before it is taken as a file name
+    # refused as a cell that cannot print, before it is taken as a file name
     "control character": ("art/{image}", "name,image\nA,a\x01.png\n", None,
                           ("deck.csv", "line 2", "components.0.data", ["column 2 (image)", "U+0001"])),
     "not an image": ("art/{image}", "name,image\nA,notes.png\n", "text",

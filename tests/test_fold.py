@@ -102,7 +102,7 @@ def fold_pages(pdf) -> list:
     return out
 
 
-PAST = 2.0  # mm: issue 29 asks that backs next to the fold carry their artwork 2 mm past the fold line
+PAST = 2.0  # mm: backs next to the fold carry their artwork 2 mm past the fold line (docs/print.md)
 
 
 def _trims(boxes, axis: str, at: float, number: int, fronts=None):

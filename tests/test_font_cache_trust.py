@@ -1,4 +1,4 @@
-"""Issue 30, item 6: the font cache holds only what pnp can check, and a killed build leaves no copy.
+"""The font cache holds only what pnp can check, and a killed build leaves no copy.
 
 * A cache entry of the right shape and name carrying another font's subset is not embedded: each entry
   is keyed by the hash of what it was made from (the font's bytes, face, characters) and its payload is

@@ -1,4 +1,4 @@
-"""Issue 30, item 7: every font the checks accept, every writer accepts, or the checks refuse it.
+"""Every font the checks accept, every writer accepts, or the checks refuse it.
 
 A composite glyph that contains itself (or nests without end) passed pnp.inputs.fontfile and crashed
 the SVG writers (fontTools recurses through components): it is refused with the spec's file, line and

@@ -1,4 +1,4 @@
-"""Every file a game folder names stays inside it (pnp.inputs.gamefolder, issue 30 items 1 and 2).
+"""Every file a game folder names stays inside it (pnp.inputs.gamefolder).
 
 Each case is a small data-driven deck whose spec, data, template, rules text, icons or SVG art names
 a file outside its folder (absolute path, ``..``, a symlink out, a data cell choosing the template),

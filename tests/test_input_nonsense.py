@@ -1,4 +1,4 @@
-"""Nonsense inputs refused, and refused by what caused them (issue 21, points 6-8).
+"""Nonsense inputs refused, and refused by what caused them.
 
 INPUT_CASES are run through the CLI by tests/test_bad_input_matrix.py (and listed in
 docs/bad-input-matrix.md): each writes its files into a temporary folder, runs one command, and must
@@ -290,7 +290,7 @@ INPUT_CASES = [
      WORDS_ARGS + ["{tmp}/w.ods"], "the error value #DIV/0!", ("w.ods", 3, None)),
     ("words-csv-ref-error", {"w.csv": b"word\r\nTEST\r\n#REF!\r\n"}, WORDS_ARGS + ["{tmp}/w.csv"],
      "the spreadsheet error value #REF!", ("w.csv", 3, None)),
-    # a data-driven game's cells that cannot print (issue 30): refused with row and column, as word lists are
+    # a data-driven game's cells that cannot print: refused with row and column, as word lists are
     *[(f"data-cell-{name}", {"g.yaml": GAME_SPEC, "front.yaml": GAME_FRONT, "r.md": GAME_RULES,
                              "cards.csv": b"name,text\nAlpha,a card\nBeta," + cell + b"\n"},
        ["build", "{tmp}/g.yaml"], needle, ("cards.csv", 3, "components.0.data"))

@@ -1,4 +1,4 @@
-"""No traceback anywhere (issue 21, point 5): every command, run with stdout on /dev/full, ends with
+"""No traceback anywhere: every command, run with stdout on /dev/full, ends with
 one plain error line on stderr and a non-zero exit code; with stdout on a file the same command works
 (so the failure is the full device, not a bad command line)."""
 from __future__ import annotations

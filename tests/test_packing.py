@@ -29,7 +29,7 @@ def _kit(game, paper, opts=ImposeOptions()):
 
 def _lines(items, dx=0.0, dy=0.0):
     """Top-level Lines of a page (crop marks, join lines), with any group shift applied; a keyed
-    untransformed group (a crop-mark set drawn once, issue 24) is looked into."""
+    untransformed group (a crop-mark set drawn once) is looked into."""
     for s in items:
         if isinstance(s, Line):
             yield (s.x1 + dx, s.y1 + dy, s.x2 + dx, s.y2 + dy, s.stroke_width)

@@ -1,4 +1,4 @@
-"""Bounded previews (issue 21, point 4): pages rendered one at a time, every PNG bounded in pixels
+"""Bounded previews: pages rendered one at a time, every PNG bounded in pixels
 before rendering, a long deck's contact sheet sampled (first and last page included), peak memory
 measured on a child process; a 0.05 mm tile exported to TTS gives 1-pixel cards, not a traceback."""
 from __future__ import annotations

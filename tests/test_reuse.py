@@ -1,4 +1,4 @@
-"""Reuse (issue 24): a keyed Group is drawn once per PDF as a Form XObject and once per SVG page in
+"""Reuse: a keyed Group is drawn once per PDF as a Form XObject and once per SVG page in
 <defs>, placed again wherever the key appears; what is drawn is the same as without the key. Also
 the reportlab internals pnp/render/pdf.py relies on (pinned in pyproject.toml): these tests fail when
 a reportlab release changes them."""
@@ -304,7 +304,7 @@ def test_a_base_chunk_made_from_another_font_is_not_used(tmp_path, monkeypatch):
     assert style.text.count("@font-face") == 1 and "unicode-range" not in style.text and "AAAA)" not in style.text
 
 
-# -- data-driven decks: template furniture drawn once (issue 24 target 6) --------------------------------
+# -- data-driven decks: template furniture drawn once ----------------------------------------------------
 DECK_SPEC = """title: Furniture deck
 designer: pnp tests
 rules: rules.md

@@ -1,4 +1,4 @@
-"""Nothing is written outside --out through any path (issue 21, point 1): one write function that
+"""Nothing is written outside --out through any path: one write function that
 never follows a symlink below --out, and one safe-name rule for every name that becomes a path
 component. Each case hashes a sentinel folder outside --out before and after."""
 from __future__ import annotations

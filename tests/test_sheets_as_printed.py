@@ -1,4 +1,4 @@
-"""Sheets as a designer prints them, read back from the built PDFs (issue 29):
+"""Sheets as a designer prints them, read back from the built PDFs:
 
 * nine poker cards a sheet on A4 and on Letter: the test cuts each sheet on its crop marks, as a
   player does with a ruler, and measures the pieces: 3 x 3 of 63.5 x 88.9 mm, each holding a card,
@@ -26,7 +26,7 @@ from conftest import PT, REPO
 POKER = (63.5, 88.9)  # mm, 2.5 x 3.5 in
 PAPERS = {"a4": (210.0, 297.0), "letter": (215.9, 279.4)}
 MARK_WIDTH = 0.15  # mm: crop marks are hairlines (0.25 pt); the scale bar's ticks are 0.2 mm and more
-PRINTER_MARGIN = 5.0  # mm a home printer leaves unprinted (issue 29)
+PRINTER_MARGIN = 5.0  # mm a home printer leaves unprinted (docs/print.md)
 
 
 def _pnp(*args: str, cwd: Path) -> subprocess.CompletedProcess:

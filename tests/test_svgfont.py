@@ -365,7 +365,7 @@ def test_browser_font_embedding(tmp_path):
     assert _iou(pdf, outlines) > 0.75
 
 
-# --- other faces of the registry (issue 22): Noto Sans italic ---------------------------------------
+# --- other faces of the registry: Noto Sans italic ----------------------------------------------------
 
 ITALIC = "NotoSans-Italic"
 

@@ -1,4 +1,4 @@
-"""One reader for every table (issue 29): `pnp new`, `pnp build` and `pnp validate` read a table the
+"""One reader for every table: `pnp new`, `pnp build` and `pnp validate` read a table the
 same way and never guess silently. Each header case gives the right cards (read back from the PDF)
 or exit 2 naming the row, with nothing written; delimiters are detected (comma, semicolon, tab,
 pipe) or declared; quantities count cards (faces counted in the PDF); picture columns are drawn."""

@@ -1,5 +1,5 @@
 """The seam search's strip counts (pnp.layout.tiling._Along) equal artwork.hits box by box: the
-faster search must choose the same seams, labels and targets (issue 24, target 5)."""
+faster search must choose the same seams, labels and targets."""
 import random
 
 from pnp.layout import artwork

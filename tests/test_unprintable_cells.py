@@ -1,4 +1,4 @@
-"""Cells that cannot print are refused, as word lists refuse them (issue 30): a NUL or other control
+"""Cells that cannot print are refused, as word lists refuse them: a NUL or other control
 character, a bidi override, an error value exported as text, and in a workbook a formula with no
 saved value or an error cell (which python-calamine reads as an empty cell: a blank card before).
 Each is exit 2 with one line naming the file, sheet, row and column, and the kit already in --out

@@ -120,7 +120,7 @@ def load_target(target: str) -> LoadedSpec:
     Raises:
         SpecError: unknown game, missing file, malformed YAML, or invalid spec.
     """
-    games = game_names()  # a build of one kit imports only its own game (issue 24)
+    games = game_names()  # names only: a build of one kit imports only its own game
     if target in games:
         path = builtin_spec(target)
     else:

@@ -6,7 +6,7 @@ derives its ``@font-face`` family from. Two faces are built in, both from fontpk
 Greek and Cyrillic): Noto Sans regular (:data:`DEFAULT_FACE`, every text's default) and its italic
 (:data:`ITALIC_FACE`). Both files are variable fonts; reportlab, the SVG subsets and the cutter
 outlines all use their default instance (wght 400, wdth 100). :func:`register_face` adds a face
-(a designer's own TTF, issue 22), from a file or from bytes already checked (``data``: no copy of
+(a designer's own TTF or OTF), from a file or from bytes already checked (``data``: no copy of
 a declared font is ever written to disk).
 
 Glyph coverage and text widths are measured here per face, so a word with a glyph the face lacks is

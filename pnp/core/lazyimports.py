@@ -1,5 +1,5 @@
-"""Import-time costs of libraries that a `pnp` process does not need, deferred (issue 24, target 5:
-the cold start of a build). :func:`install` is called by pnp.cli before it imports anything else.
+"""Import-time costs of libraries that a `pnp` process does not need, deferred to first use (a cold
+build's start). :func:`install` is called by pnp.cli before it imports anything else.
 The stand-ins behave as the modules they replace, and tests/test_lazyimports.py fails when a
 library update changes what they rely on. Supported versions are pinned in pyproject.toml.
 

@@ -70,7 +70,7 @@ def kit_name(spec: CustomSpec, path: Path, lines: dict) -> str:
     if not _SAFE.match(name or ""):
         raise SpecError(f"the kit name {name!r} cannot be a folder name.", file=path, line=lines.get(("name",)),
                         field="name", hint="set name: to lower-case letters, digits, - and _ (at most 41)")
-    if name in game_names():  # names only: a deck does not import every game (issue 24)
+    if name in game_names():  # names only: a deck does not import every game
         raise SpecError(f"the kit name {name!r} is a built-in game's; building it would replace that kit.", file=path,
                         line=lines.get(("name",)), field="name", hint="set name: to another name")
     return name

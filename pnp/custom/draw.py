@@ -403,7 +403,7 @@ class BoundLayer:
 class Face:
     """A template bound to a data table; ``draw(row)`` is one face (a Drawing, mm) for that row.
 
-    Template furniture (issue 24): each run of consecutive layers that reads no column (no
+    Template furniture: each run of consecutive layers that reads no column (no
     ``{column}`` placeholder, no ``when:``) is the same on every part, so it is drawn once, with the
     first row that shows it, and given as a ``Group`` keyed ``key`` + the run's layer numbers, which
     the PDF backend draws once per document as a Form XObject and the SVG backend once per page

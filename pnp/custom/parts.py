@@ -192,7 +192,7 @@ def _ready(spec: CustomSpec, index: int, comp: ComponentSpec, ctx: KitContext, l
         got: dict[str, Path | None] = {"back": None}
         for field, filler in fillers.items():
             path = got[field] = template(filler.fill(values), field, row, table)
-            if path not in faces:  # the key of its furniture (drawn once, issue 24): template and part size
+            if path not in faces:  # the key of its furniture (drawn once): template and part size
                 faces[path] = Face(loaded[path], Context(*comp.size, cols, table, spec_dir=spec_dir,
                                                          record=lambda p: _record(ctx, p), icons=icons,
                                                          fonts=fonts(spec, ctx, lines)),

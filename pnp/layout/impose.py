@@ -160,7 +160,7 @@ def _front(plan: SheetPlan, components: Sequence[Component], tilings: dict[int, 
         for (ci, k), x, y in block.slots():
             comp = components[ci]
             face = comp.fronts[k // comp.copies] if len(comp.fronts) else ()
-            key = f"{comp.name}\x1ffront {k // comp.copies}" if comp.copies > 1 else None  # issue 24: drawn once
+            key = f"{comp.name}\x1ffront {k // comp.copies}" if comp.copies > 1 else None  # keyed: drawn once
             items.append(_place(extend_for_bleed(face, comp.width, comp.height, b), x, y, comp, b, key))
             placements.append(Placement(comp.name, x, y, comp.width, comp.height, comp.cut_shape))
             xs |= {x, x + block.w}
@@ -238,7 +238,7 @@ def _back(plan: SheetPlan, components: Sequence[Component], sheet: Sheet, opts: 
             else:
                 y = sheet.height - y - comp.height
             x, y = x + dx, y + dy
-            items.append(_place(backs[ci], x, y, comp, b, f"{comp.name}\x1fback"))  # issue 24: drawn once
+            items.append(_place(backs[ci], x, y, comp, b, f"{comp.name}\x1fback"))  # keyed: drawn once
             placements.append(Placement(comp.name, x, y, comp.width, comp.height, comp.cut_shape))
             trims.append((x, y, comp.width, comp.height))
     if not items:

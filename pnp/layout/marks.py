@@ -18,7 +18,7 @@ JOIN_WIDTH = 0.35           # mm: registration targets and overlap edges, heavie
 
 def crop_marks(xs: list[float], ys: list[float], block: tuple[float, float, float, float],
                offset: float, length: float, width: float, sides: str = "tblr") -> Drawing:
-    """Crop marks (see _crop_marks), made once per sheet layout (issue 24)."""
+    """Crop marks (see _crop_marks), made once per sheet layout: the same Drawing for the same arguments."""
     return _crop_marks(tuple(xs), tuple(ys), tuple(block), offset, length, width, sides)
 
 
@@ -33,8 +33,8 @@ def _crop_marks(xs: tuple[float, ...], ys: tuple[float, ...], block: tuple[float
     ``sides`` names the sides that get marks ("t"op, "b"ottom, "l"eft, "r"ight; a fold-over block
     has none on the side facing its fold line).
 
-    The marks come as one Group keyed by these arguments (issue 24: a set of crop marks repeats on
-    every sheet of one layout, and a backend draws it once).
+    The marks come as one Group keyed by these arguments: a set of crop marks repeats on every sheet
+    of one layout, and a backend draws a keyed group once per document (PDF) or page (SVG).
     """
     bx, by, bw, bh = block
     out = []

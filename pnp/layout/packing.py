@@ -130,7 +130,7 @@ class Packer:
         self.area = sheet.content_area if boards else sheet.part_area(opts.bleed)
         self.tilings: dict[int, Tiling] = {}
         self.spaces: list[_Space] = []
-        # memos (issue 24): a deck fills hundreds of identical sheets, so the same free rectangles
+        # memos: a deck fills hundreds of identical sheets, so the same free rectangles
         # come back again and again; what depends on them alone is worked out once
         self._grids: dict[tuple, tuple[int, int]] = {}  # (w, h, free rectangle) -> (cols, rows)
         self._rooms: dict[tuple, int] = {}  # (w, h, free rectangles of a sheet) -> parts it holds

@@ -12,7 +12,7 @@ The whole document is one reportlab canvas. reportlab keeps every page until the
 each page's content stream is deflated as soon as the page is finished (``_compress_last_page``):
 a deck of 100,000 cards keeps only compressed pages in memory, and no join is needed.
 
-Reuse (issue 24): a ``Group`` with a ``key`` (pnp.core.ir) is drawn once per document as a Form
+Reuse: a ``Group`` with a ``key`` (pnp.core.ir) is drawn once per document as a Form
 XObject (reportlab's ``beginForm``/``endForm``) and placed with ``doForm`` wherever the key appears
 again: crop-mark sets, the scale bar, repeated card faces and backs, a deck's template furniture.
 """
@@ -386,7 +386,7 @@ class PdfWriter(Renderer):
         if self._state[3] != mode:  # the render mode outlives the text object: written when ours changes
             tr = f" {mode} Tr"
             self._state[3] = mode
-        # the text object as pre-built operators (issue 24): the same BT ... ET reportlab's text object
+        # the text object as pre-built operators: the same BT ... ET reportlab's text object
         # writes, with the glyphs subset and encoded by reportlab (TTFont.splitString); the matrix
         # undoes the page's y flip for glyphs
         c.addLiteral(f"BT {fp_str(1, 0, 0, -1, ox + p.dx, oy + p.dy)} Tm{tr} {self._shown(t.text, p.size, t.font)} ET")

@@ -15,7 +15,7 @@ from xml.etree import ElementTree
 
 from ..core.lazyimports import import_svgwrite
 
-svgwrite = import_svgwrite()  # as `import svgwrite`, less urllib.request (issue 24: cold start)
+svgwrite = import_svgwrite()  # the svgwrite module, without importing urllib.request until it is used
 from svgwrite import container, shapes, text as svgtext  # noqa: E402
 
 from ..core.fonts import DEFAULT_FACE, FONT_FAMILY, face as font_face
@@ -238,7 +238,7 @@ class SvgRenderer(Renderer):
         """Draw ``s``'s clip and children into the element ``g``."""
         dwg = self.dwg
         if s.clip:  # one <clipPath> per rectangle on the page: it clips in the user space of each group
-            ref = self.clip_ids.get(s.clip)   # that uses it, so the parts of a sheet share one (issue 24)
+            ref = self.clip_ids.get(s.clip)   # that uses it, so the parts of a sheet share one
             if ref is None:
                 self.clips += 1
                 ref = self.clip_ids[s.clip] = f"c{self.clips}"

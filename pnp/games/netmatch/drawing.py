@@ -29,8 +29,8 @@ def fit_size(word: str, width: float, max_pt: float) -> float:
 def draw_card(word: str, spec: NetMatchSpec):
     """A word card front: the word large and centred, a small upside-down copy for the player opposite.
 
-    The white card and its "NetMatch" footer are the same on every card: one Group with a reuse key
-    (issue 24), drawn once per document; the footer sits clear of both words."""
+    The white card and its "NetMatch" footer are the same on every card: one Group with a reuse key,
+    drawn once per document; the footer sits clear of both words."""
     w, h = spec.card.width, spec.card.height
     size = fit_size(word, w - 2 * SAFE - 2, spec.word_size_pt)
     small = fit_size(word, w / 2, 11.0)
