@@ -23,6 +23,7 @@ import os
 import sys
 import time
 from contextlib import contextmanager
+from dataclasses import replace
 from pathlib import Path
 from typing import List, Optional
 
@@ -37,7 +38,7 @@ from .build.execute import execute_target
 from .build.plan import DEFAULT_FORMATS, Request, context, load_paper, load_target, plan
 from .layout.options import DUPLEX_MODES, ImposeOptions
 from .layout.paper import available_papers
-from .render.writers import SVG_TEXT_MODES, WRITERS
+from .render.writers import SVG_TEXT_MODES, WRITERS, WriterSettings
 from .core.plaintext import plain
 from .core.units import fmt_mm, parse_length
 
@@ -170,9 +171,9 @@ def _options(bleed: str, duplex: str, back_offset: str, mix_papers: bool = False
 
 
 def _request(paper: str, fmt: list[str], sets: list[str], words: Path | None, opts: ImposeOptions = ImposeOptions(),
-             settings: dict | None = None, full: bool = False) -> Request:
+             settings: WriterSettings = WriterSettings(), full: bool = False) -> Request:
     """Every option of a command as typed values, parsed once."""
-    return Request(load_paper(paper), _split_formats(fmt), opts, _overrides(sets, words), settings or {}, full)
+    return Request(load_paper(paper), _split_formats(fmt), opts, _overrides(sets, words), settings, full)
 
 
 @contextmanager
@@ -235,15 +236,15 @@ def build(
     before any is written."""
     STATE["quiet"] |= quiet
     with _guard():
-        settings = {**_destination_settings(tts_url, service), **_svg_settings(svg_text)}
+        settings = replace(_destination_settings(tts_url, service), svg_text=_svg_text(svg_text))
         request = _with_cutter(_request(paper, fmt, sets, words, _options(bleed, duplex, back_offset, mix_papers),
                                         settings), cutter)
         out = _out(out_dir)
         _run(plan(_targets(games), request, _note), out)
 
 
-def _svg_settings(svg_text: str) -> dict:
-    """Writer settings of ``--svg-text`` (checked here): {} for the default, so output is unchanged.
+def _svg_text(svg_text: str) -> str:
+    """``--svg-text``, checked here.
 
     Raises:
         PnpError: a value other than text or outlines (field --svg-text).
@@ -251,18 +252,18 @@ def _svg_settings(svg_text: str) -> dict:
     if svg_text not in SVG_TEXT_MODES:
         raise PnpError(f"--svg-text {svg_text!r} is not one of {', '.join(SVG_TEXT_MODES)}.", field="--svg-text",
                        hint="write --svg-text outlines for Inkscape, or leave it out")
-    return {} if svg_text == "text" else {"svg_text": svg_text}
+    return svg_text
 
 
-def _destination_settings(tts_url: str | None, service: str | None) -> dict:
+def _destination_settings(tts_url: str | None, service: str | None) -> WriterSettings:
     """Writer settings of the destination options (checked here, at the edge)."""
-    settings: dict = {}
+    settings = WriterSettings()
     if tts_url is not None:
         from .render.tts_save import check_base_url
-        settings["tts_url"] = check_base_url(tts_url)
+        settings = replace(settings, tts_url=check_base_url(tts_url))
     if service is not None:
         from .render.pod import parse_service
-        settings["service"] = parse_service(service)
+        settings = replace(settings, service=parse_service(service))
     return settings
 
 
@@ -272,7 +273,6 @@ def _with_cutter(request: Request, cutter: str | None) -> Request:
     format (its Print Then Cut images). Refused with a format that makes no printed sheet."""
     if cutter is None:
         return request
-    from dataclasses import replace
     from .build.plan import Paper
     from .layout.cutter_marks import CRICUT, check_cutter_formats, cutter_sheet, parse_cutter
     machine = parse_cutter(cutter)
@@ -283,7 +283,7 @@ def _with_cutter(request: Request, cutter: str | None) -> Request:
                        hint="use --duplex long or short (or none) with --cutter, or cut fold-over sheets by hand")
     paper = Paper(cutter_sheet(request.paper.sheet, machine), request.paper.path)
     formats = request.formats + (("cricut",) if machine is CRICUT and "cricut" not in request.formats else ())
-    return replace(request, paper=paper, formats=formats, settings={**request.settings, "cutter": machine})
+    return replace(request, paper=paper, formats=formats, settings=replace(request.settings, cutter=machine))
 
 
 def _run(build_plan, out: Path, report=None) -> None:
@@ -359,7 +359,7 @@ def watch(
         if not 50 <= debounce <= 10_000:
             raise PnpError(f"--debounce {debounce} ms is outside 50..10000.", field="--debounce")
         formats = fmt + (["svg"] if serve else [])  # the page shows the SVG pages
-        request = _request(paper, formats, sets, words, settings=_svg_settings(svg_text))
+        request = _request(paper, formats, sets, words, settings=WriterSettings(svg_text=_svg_text(svg_text)))
         code = watch_kits(_targets(games), request, _out(out_dir), debounce,
                           say=lambda text: typer.echo(plain(text)), quiet=STATE["quiet"],
                           serve_port=port if serve else None)
@@ -399,7 +399,7 @@ def preview(
     with _guard():
         if not 10 <= dpi <= 600:
             raise PnpError(f"dpi {dpi} is outside 10..600.", field="--dpi", hint="50 for a quick look, 300 to print")
-        request = _request(paper, ["preview"], sets, words, settings={"dpi": dpi})
+        request = _request(paper, ["preview"], sets, words, settings=WriterSettings(dpi=dpi))
 
         def report(result, _seconds: float) -> str:
             pngs = [f for f in result.files if f.suffix == ".png"]

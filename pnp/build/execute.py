@@ -19,7 +19,7 @@ from ..core.safepath import write_bytes
 from ..layout.impose import impose
 from ..layout.packing import paper_of
 from ..layout.options import ImposeOptions
-from ..render.writers import WRITERS, WriteJob
+from ..render.writers import WRITERS, WriteJob, WriterSettings
 from ..store.kitstore import KitStore
 from .plan import DEFAULT_FORMATS, BuildPlan, Request, TargetPlan, load_paper, plan
 
@@ -73,7 +73,7 @@ def execute_target(tp: TargetPlan, request: Request, out: Path, progress: Progre
     with KitStore(Path(out), game.name, wait=LOCK_WAIT, on_wait=on_wait) as store:
         staging = store.staging()
         try:
-            job = WriteJob(staging, stem, total, tp.opts, tp.components, metadata(tp), dict(request.settings),
+            job = WriteJob(staging, stem, total, tp.opts, tp.components, metadata(tp), request.settings,
                            cache=store.store / "cache")  # font subsets kept between builds, inside --out
 
             written = _write(job, formats, pages, progress)
@@ -99,14 +99,14 @@ def execute(build_plan: BuildPlan, out: Path) -> Iterator[KitResult]:
 
 def build_kit(target: str, paper: str = "a4", formats: Sequence[str] = DEFAULT_FORMATS,
               out: Path = Path("output"), overrides: Mapping[str, Path] | None = None,
-              opts: ImposeOptions = ImposeOptions(), settings: Mapping | None = None) -> KitResult:
+              opts: ImposeOptions = ImposeOptions(), settings: WriterSettings = WriterSettings()) -> KitResult:
     """plan() then execute() for one target: the library's one-call build.
 
     Raises:
         PnpError: bad spec, input file, paper, option or output folder (nothing is written).
         ValidationFailed: the components break a rule (nothing is written).
     """
-    request = Request(load_paper(paper), tuple(formats), opts, dict(overrides or {}), dict(settings or {}))
+    request = Request(load_paper(paper), tuple(formats), opts, dict(overrides or {}), settings)
     build_plan = plan([target], request)
     return execute_target(build_plan.targets[0], build_plan.request, out)
 

@@ -33,7 +33,7 @@ from ..layout.options import ImposeOptions
 from ..layout.kitpacking import Packing, pack_kit
 from ..layout.packing import sheet_counts
 from ..layout.paper import Sheet, available_papers, load_sheet, open_sheet
-from ..render.writers import WRITERS, resolve_formats
+from ..render.writers import WRITERS, WriterSettings, resolve_formats
 from ..store.names import check_safe_name
 
 DEFAULT_FORMATS = ("pdf", "svg")
@@ -62,13 +62,13 @@ def load_paper(name_or_path: str) -> Paper:
 class Request:
     """What to build, typed: ``paper``, output ``formats`` (registered writer names), imposition
     ``opts``, ``overrides`` (input name -> file, from ``--set NAME=FILE``), writer ``settings``
-    (e.g. ``dpi``; ``svg_text``: "outlines" for ``--svg-text outlines``, absent for the default) and ``full`` (validate: also the slow analyses and the board-fit report for every
+    (pnp.render.writers.WriterSettings: preview dpi, SVG text, TTS base URL, print service, cutter) and ``full`` (validate: also the slow analyses and the board-fit report for every
     standard paper)."""
     paper: Paper
     formats: tuple[str, ...] = DEFAULT_FORMATS
     opts: ImposeOptions = ImposeOptions()
     overrides: Mapping[str, Path] = field(default_factory=dict)
-    settings: Mapping = field(default_factory=dict)
+    settings: WriterSettings = WriterSettings()
     full: bool = False
 
 
@@ -235,8 +235,8 @@ def format_notes(loaded: LoadedSpec, components: Sequence[Component], request: R
     """
     notes = []
     for fmt in request.formats:
-        missing = WRITERS[fmt].unserved(components, dict(request.settings))
-        notes += WRITERS[fmt].warnings(components, dict(request.settings))
+        missing = WRITERS[fmt].unserved(components, request.settings)
+        notes += WRITERS[fmt].warnings(components, request.settings)
         if not missing:
             continue
         listed = "; ".join(f"{name} ({why})" for name, why in missing)
@@ -285,16 +285,16 @@ def plan_target(target: str, loaded: LoadedSpec, request: Request,
     fit = [] if request.full else board_fit(components, [sheet], opts.overlap)
     if request.full:  # validate: does each board fit every standard paper, or in how many pieces
         findings = findings + board_fit(components, [load_sheet(p) for p in available_papers()], opts.overlap)
-        if request.settings.get("service") is not None:  # validate --service: text past the service's safe area
+        if request.settings.service is not None:  # validate --service: text past the service's safe area
             from ..render.pod import safe_area_findings
-            findings = findings + safe_area_findings(components, request.settings["service"])
+            findings = findings + safe_area_findings(components, request.settings.service)
     budget = check_budget(components, sheet, opts, file=loaded.path, formats=request.formats,
-                          dpi=request.settings.get("dpi", 50), fit_chars=fit_chars)
-    if "pod" in request.formats and request.settings.get("service") is not None:  # card images, before any is drawn
+                          dpi=request.settings.dpi, fit_chars=fit_chars)
+    if "pod" in request.formats and request.settings.service is not None:  # card images, before any is drawn
         from ..render.pod import check_size, why_not
         for comp in components:
             if why_not(comp) is None:
-                check_size(comp, request.settings["service"])
+                check_size(comp, request.settings.service)
     packing = pack_kit(components, sheet, opts)
     cover = KitCover(info, components, sheet, opts, packing)
     return TargetPlan(target, loaded, ctx, findings, inputs(), components, fit, opts, info, cover, notes, budget,

@@ -25,7 +25,7 @@ follows the image's aspect), so parts keep their physical sizes relative to each
 laid out in a row along x, each at its width in TTS units (about an inch) plus a gap.
 
 Image URLs are ``file:///`` absolute paths to the files under OUT/<game>/tts (they stay valid when a
-later build replaces the kit) or ``<base>/<file name>`` with ``settings['tts_url']`` for images the
+later build replaces the kit) or ``<base>/<file name>`` with ``settings.tts_url`` for images the
 user hosts. Every image is RGB PNG, at most MAX_PIXELS a side and MAX_DPI.
 """
 from __future__ import annotations

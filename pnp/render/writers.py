@@ -16,7 +16,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field, replace
 from pathlib import Path
-from typing import Sequence
+from typing import Any, Sequence
 
 from ..core.errors import SpecError
 from ..core.ir import Component, Group, Page
@@ -26,6 +26,21 @@ from ..core.safepath import checked_path, folder as safe_folder, write_bytes
 
 PDF_METADATA = ("title", "author", "subject", "keywords")
 """The keys of WriteJob.metadata that the PDF's document information takes."""
+
+
+@dataclass(frozen=True)
+class WriterSettings:
+    """What writers need besides the pages, typed and checked where the user gives it (the CLI):
+    ``dpi``, pixels per inch of preview pages; ``svg_text``, "text" (``<text>`` with the font
+    embedded) or "outlines" (glyph outlines, ``--svg-text outlines``); ``tts_url``, the base URL of
+    hosted Tabletop Simulator images (None: ``file:///`` paths on this computer); ``service``, the
+    print service card images are made for (a pnp.render.pod.Service, ``--service``); ``cutter``,
+    the cutting machine whose marks are printed (a pnp.layout.cutter_marks.Cutter, ``--cutter``)."""
+    dpi: float = 50
+    svg_text: str = "text"
+    tts_url: str | None = None
+    service: Any = None
+    cutter: Any = None
 
 
 @dataclass
@@ -42,7 +57,7 @@ class WriteJob:
     opts: ImposeOptions
     components: Sequence[Component]
     metadata: dict = field(default_factory=dict)
-    settings: dict = field(default_factory=dict)
+    settings: WriterSettings = WriterSettings()
     cache: Path | None = None
 
     def describe(self, number: int, page: Page) -> tuple[str, str]:
@@ -85,10 +100,10 @@ class KitWriter:
         """Take one imposed page (1-based ``number``)."""
 
     def prepared(self, page: Page) -> Page:
-        """``page`` with the print-then-cut registration marks of ``settings['cutter']`` (a
+        """``page`` with the print-then-cut registration marks of ``settings.cutter`` (a
         pnp.layout.cutter_marks.Cutter) in a layer "registration", when one is set."""
         from ..layout.cutter_marks import Cutter, registration_marks
-        cutter = self.job.settings.get("cutter")
+        cutter = self.job.settings.cutter
         if not isinstance(cutter, Cutter):  # none, or Cricut (Design Space prints its own marks)
             return page
         marks = Group(registration_marks(page.width, page.height, cutter), layer="registration")
@@ -99,7 +114,7 @@ class KitWriter:
         return self.written
 
     @classmethod
-    def unserved(cls, components: Sequence[Component], settings: dict) -> list[tuple[str, str]]:
+    def unserved(cls, components: Sequence[Component], settings: WriterSettings) -> list[tuple[str, str]]:
         """(component name, why) of each component this format writes nothing for; plan() names them,
         and refuses a kit of which the format can make nothing.
 
@@ -109,7 +124,7 @@ class KitWriter:
         return []
 
     @classmethod
-    def warnings(cls, components: Sequence[Component], settings: dict) -> list[str]:
+    def warnings(cls, components: Sequence[Component], settings: WriterSettings) -> list[str]:
         """What a user should look at before sending this format's files off (plan() prints them)."""
         return []
 
@@ -178,13 +193,13 @@ class PdfKitWriter(KitWriter):
 
 
 SVG_TEXT_MODES = ("text", "outlines")
-"""How page SVGs set text (``settings['svg_text']``, ``--svg-text``): ``<text>`` with the font embedded
+"""How page SVGs set text (``settings.svg_text``, ``--svg-text``): ``<text>`` with the font embedded
 (@font-face; the default), or glyph outlines (``<path>``) for programs that ignore @font-face (Inkscape)."""
 
 
 class _PageSvgWriter(KitWriter):
     """One SVG file per page, named ``<folder>/<stem>-pNN<suffix>.svg`` (svg.svg_text; ``cut``: a cutter SVG;
-    ``settings['svg_text'] == "outlines"``: text as glyph outlines, ``--svg-text outlines``)."""
+    ``settings.svg_text == "outlines"``: text as glyph outlines, ``--svg-text outlines``)."""
     suffix = ""
     only_pages_with_parts = False
     cut = False
@@ -195,7 +210,7 @@ class _PageSvgWriter(KitWriter):
         rel = Path(self.folder) / f"{self.job.stem}-p{number:0{self.job.page_digits}d}{self.suffix}.svg"
         from .svg import svg_text
         text = svg_text(self.prepared(page), *self.job.describe(number, page), cut=self.cut, cache=self.job.cache,
-                        outlines=self.job.settings.get("svg_text") == "outlines")
+                        outlines=self.job.settings.svg_text == "outlines")
         write_bytes(self.job.staging, rel.as_posix(), text.encode("utf-8"))
         self.written.append(rel)
 
@@ -225,7 +240,7 @@ class TtsKitWriter(KitWriter):
     """A Tabletop Simulator saved object of the whole kit and its images, in a folder per kit (so kits
     whose paper names share a prefix, a4 and a4-word, never claim each other's files):
     ``tts/<stem>/<stem>.json`` and ``tts/<stem>/<stem>-<part>….png`` (see pnp.render.tts_save).
-    ``settings['tts_url']``: the base URL of hosted images (default: ``file:///`` paths of the
+    ``settings.tts_url``: the base URL of hosted images (default: ``file:///`` paths of the
     files under OUT/<game>/tts/<stem>)."""
     folder = "tts"
     takes_cutter = False
@@ -234,7 +249,7 @@ class TtsKitWriter(KitWriter):
         from .tts_save import kit_folder, url_maker, write_save
         rel = f"{self.folder}/{self.job.stem}"
         folder = self.job.kit_folder(rel)
-        url = url_maker(kit_folder(self.job.staging) / rel, self.job.settings.get("tts_url"))
+        url = url_maker(kit_folder(self.job.staging) / rel, self.job.settings.tts_url)
         written = write_save(self.job.components, folder, self.job.stem, self.job.metadata.get("title", ""), url)
         return [p.relative_to(self.job.staging) for p in written]
 
@@ -245,24 +260,24 @@ class TtsKitWriter(KitWriter):
 
 @register("pod")
 class PodKitWriter(KitWriter):
-    """Print-on-demand files for ``settings['service']`` (a pnp.render.pod.Service): per card-like
+    """Print-on-demand files for ``settings.service`` (a pnp.render.pod.Service): per card-like
     component one PNG per face and back with bleed, a per-card PDF and a contact sheet with the safe
     area: ``pod/<stem>-<service>-<part>…`` (see pnp.render.pod)."""
     folder = "pod"
     takes_cutter = False
 
     @classmethod
-    def unserved(cls, components: Sequence[Component], settings: dict) -> list[tuple[str, str]]:
+    def unserved(cls, components: Sequence[Component], settings: WriterSettings) -> list[tuple[str, str]]:
         from .pod import SERVICES, why_not
-        if settings.get("service") is None:
+        if settings.service is None:
             raise SpecError("--format pod needs --service.", field="--service",
                             hint=f"add --service {' | '.join(SERVICES)} (or custom:DPI,BLEED,SAFE)")
         return [(c.name, why) for c in components if (why := why_not(c))]
 
     @classmethod
-    def warnings(cls, components: Sequence[Component], settings: dict) -> list[str]:
+    def warnings(cls, components: Sequence[Component], settings: WriterSettings) -> list[str]:
         from .pod import safe_area_crossings, why_not
-        service, out = settings["service"], []
+        service, out = settings.service, []
         for comp in components:
             found = safe_area_crossings(comp, service) if why_not(comp) is None else []
             if found:
@@ -276,7 +291,7 @@ class PodKitWriter(KitWriter):
 
     def finish(self) -> list[Path]:
         from .pod import why_not, write_component
-        service = self.job.settings["service"]
+        service = self.job.settings.service
         for comp in self.job.components:
             if why_not(comp) is None:
                 self.written += [p.relative_to(self.job.staging) for p in
@@ -303,9 +318,9 @@ class CricutKitWriter(KitWriter):
         self.sheets: list = []
 
     @classmethod
-    def unserved(cls, components: Sequence[Component], settings: dict) -> list[tuple[str, str]]:
+    def unserved(cls, components: Sequence[Component], settings: WriterSettings) -> list[tuple[str, str]]:
         from ..layout.cutter_marks import Cricut
-        cutter = settings.get("cutter")
+        cutter = settings.cutter
         if not isinstance(cutter, Cricut):
             raise SpecError("--format cricut is the Print Then Cut output of --cutter cricut.", field="--format",
                             hint="use --cutter cricut instead of --format cricut")
@@ -319,7 +334,7 @@ class CricutKitWriter(KitWriter):
         return unfit
 
     @classmethod
-    def warnings(cls, components: Sequence[Component], settings: dict) -> list[str]:
+    def warnings(cls, components: Sequence[Component], settings: WriterSettings) -> list[str]:
         backed = [c.name for c in components if c.back is not None]
         return [f"--cutter cricut: Design Space prints one side, so the Print Then Cut images hold the fronts only; "
                 f"no back is printed for {', '.join(backed)}."] if backed else []
@@ -329,7 +344,7 @@ class CricutKitWriter(KitWriter):
         if page.side != "front" or not page.placements:
             return
         self.job.kit_folder(self.folder)
-        sheet = write_sheet(page, self.job.settings["cutter"], self.job.staging, self.folder,
+        sheet = write_sheet(page, self.job.settings.cutter, self.job.staging, self.folder,
                             f"{self.job.stem}-p{number:0{self.job.page_digits}d}", self.job.describe(number, page)[0])
         self.sheets.append((number, sheet))
         self.written += [sheet.png, sheet.svg]
@@ -337,7 +352,7 @@ class CricutKitWriter(KitWriter):
     def finish(self) -> list[Path]:
         from .cricut import write_guide
         if self.sheets:
-            self.written.append(write_guide(self.sheets, self.job.settings["cutter"], self.job.staging, self.folder,
+            self.written.append(write_guide(self.sheets, self.job.settings.cutter, self.job.staging, self.folder,
                                             self.job.stem))
         return self.written
 
@@ -348,7 +363,7 @@ class CricutKitWriter(KitWriter):
 
 @register("preview")
 class PreviewKitWriter(KitWriter):
-    """Every page of the PDF as PNG at ``settings['dpi']`` plus a contact sheet:
+    """Every page of the PDF as PNG at ``settings.dpi`` plus a contact sheet:
     ``preview/<stem>-pNN.png`` and ``preview/<stem>-contact.png`` (bounded in pixels and memory:
     see pnp.render.raster; a long kit's contact sheet shows a sample of its pages)."""
     folder = "preview"
@@ -356,12 +371,12 @@ class PreviewKitWriter(KitWriter):
 
     def page(self, number: int, page: Page) -> None:
         from .raster import check_page_pixels
-        check_page_pixels(page.width, page.height, self.job.settings.get("dpi", 50), number)
+        check_page_pixels(page.width, page.height, self.job.settings.dpi, number)
 
     def finish(self) -> list[Path]:
         from .raster import render_previews
         return render_previews(self.job.staging / f"{self.job.stem}.pdf", self.job.staging, self.folder,
-                               self.job.stem, self.job.settings.get("dpi", 50))
+                               self.job.stem, self.job.settings.dpi)
 
     @classmethod
     def pattern(cls, stem: str) -> str:
