@@ -11,7 +11,7 @@ from __future__ import annotations
 import sys
 
 try:  # the build plan (after eb425f2)
-    from pnp.build.plan import Request, load_paper, plan
+    from pnp.pipeline.plan import Request, load_paper, plan
     from pnp.layout.paper import load_sheet
 
     def prepare(game: str):

@@ -188,8 +188,8 @@ def case_a(tmp: Path, reps: int) -> dict:
 def case_b(tmp: Path, reps: int) -> dict:
     from pnp.core.fonts import font_path
     from pnp.games import registry
-    from pnp.build.execute import build_kit
-    from pnp.build.plan import load_target
+    from pnp.pipeline.execute import build_kit
+    from pnp.pipeline.plan import load_target
     from pnp.games import KitContext
     from pnp.layout.impose import impose
     from pnp.layout.paper import load_sheet
@@ -263,14 +263,14 @@ def card_layout(words: Path, path: Path) -> dict:
     from pnp.core.fonts import font_path
     from pnp.games.netmatch.drawing import SAFE
     from pnp.core.ir import Group, Line, Text
-    from pnp.build.plan import Request, load_paper, plan as plan_kits
+    from pnp.pipeline.plan import Request, load_paper, plan as plan_kits
     from pnp.layout.impose import impose
     from pnp.layout.packing import grid_for
     from pnp.layout.paper import load_sheet
     from pnp.render.svg import BASE_CHARS, FONT_STACK
     from pnp.render.svgfont import font_face_css
 
-    from pnp.build.execute import metadata
+    from pnp.pipeline.execute import metadata
     [tp] = plan_kits(["netmatch"], Request(load_paper("a4"), overrides={"words": words})).targets
     loaded, comps = tp.loaded, tp.components
     title = tp.info.title

@@ -1,7 +1,7 @@
 """The `pnp` command (typer): build, validate, list, watch, calibrate, preview. Commands stay thin:
 each turns its options into typed values once, here at the edge (a loaded paper, lengths in mm,
-ImposeOptions, checked format names), then calls pnp.build.plan.plan() and, to write,
-pnp.build.execute.
+ImposeOptions, checked format names), then calls pnp.pipeline.plan.plan() and, to write,
+pnp.pipeline.execute.
 
 A PnpError becomes one plain-text message on stderr (control characters escaped, long values cut)
 and exit code 2; a failed rules check exits 1. ``-q`` silences everything but errors; ``--json``
@@ -33,9 +33,9 @@ from . import __version__
 from .core.errors import PnpError, ValidationFailed
 from .core.findings import FAIL, PASS, WARN
 from .games import registry
-from .build.calibrate import build_calibration
-from .build.execute import execute_target
-from .build.plan import DEFAULT_FORMATS, Request, context, load_paper, load_target, plan
+from .pipeline.calibrate import build_calibration
+from .pipeline.execute import execute_target
+from .pipeline.plan import DEFAULT_FORMATS, Request, context, load_paper, load_target, plan
 from .layout.options import DUPLEX_MODES, ImposeOptions
 from .layout.paper import available_papers
 from .render.writers import SVG_TEXT_MODES, WRITERS, WriterSettings
@@ -273,7 +273,7 @@ def _with_cutter(request: Request, cutter: str | None) -> Request:
     format (its Print Then Cut images). Refused with a format that makes no printed sheet."""
     if cutter is None:
         return request
-    from .build.plan import Paper
+    from .pipeline.plan import Paper
     from .layout.cutter_marks import CRICUT, check_cutter_formats, cutter_sheet, parse_cutter
     machine = parse_cutter(cutter)
     check_cutter_formats(machine, request.formats, lambda f: f not in WRITERS or WRITERS[f].takes_cutter)
@@ -354,7 +354,7 @@ def watch(
     """Build, then rebuild whenever a spec, word list, rules text or sheet template it used changes.
     A bad edit prints its error and keeps the last good kit. Ctrl-C stops."""
     STATE["quiet"] |= quiet
-    from .build.watch import watch_kits
+    from .pipeline.watch import watch_kits
     with _guard():
         if not 50 <= debounce <= 10_000:
             raise PnpError(f"--debounce {debounce} ms is outside 50..10000.", field="--debounce")

@@ -9,7 +9,7 @@ import re
 from dataclasses import dataclass, field
 
 from conftest import PT, open_pdf, pdf_of
-from pnp.build.plan import load_target
+from pnp.pipeline.plan import load_target
 from pnp.games import KitContext
 from pnp.layout.impose import ImposeOptions, impose
 from pnp.layout.paper import load_sheet

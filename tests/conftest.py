@@ -13,7 +13,7 @@ from pathlib import Path
 import pdfplumber
 import pytest
 
-from pnp.build.execute import build_kit
+from pnp.pipeline.execute import build_kit
 
 PT = 25.4 / 72.0  # mm per point
 REPO = Path(__file__).resolve().parent.parent

@@ -12,7 +12,7 @@ from boardread import assemble, circles, dist, polygons, read_piece, targets_on
 from conftest import PT, open_pdf, pdf_of
 from pnp.games import KitContext
 from pnp.core.ir import Circle, Group, Polygon, Rect
-from pnp.build.plan import load_target
+from pnp.pipeline.plan import load_target
 
 TOLERANCE = 0.2  # mm
 BOARDS = [("netmatch", "board"), ("nooks", "board"), ("nooks", "square board")]

@@ -213,7 +213,7 @@ def test_the_text_fitting_estimate_is_told_before_the_parts_are_drawn(tmp_path, 
     """plan() counts shrink-to-fit work from the tables and templates (Game.fit_work), tells it
     before components() draws a part, refuses it over the limit before drawing, and the budget the
     CLI prints includes it."""
-    from pnp.build import plan as planmod
+    from pnp.pipeline import plan as planmod
     import pnp.custom as custom
     from pnp.layout import limits
     rnd = random.Random(8)

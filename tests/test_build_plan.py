@@ -1,4 +1,4 @@
-"""plan() checks every target before execute() writes any (pnp.build.plan, docs/architecture.md).
+"""plan() checks every target before execute() writes any (pnp.pipeline.plan, docs/architecture.md).
 
 Two reported bugs: a multi-target build whose second target's rules text holds a character the
 font lacks, or is too long for two cover pages, switched the first target's kit in and then failed
@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 from typer.testing import CliRunner
 
-from pnp.build.plan import Request, load_paper, plan
+from pnp.pipeline.plan import Request, load_paper, plan
 from pnp.cli import app
 from pnp.core.errors import SpecError
 from pnp.inputs.resources import specs_dir

@@ -16,7 +16,7 @@ import pytest
 
 from pnp.inputs.resources import specs_dir
 
-from pnp.build.execute import build_kit
+from pnp.pipeline.execute import build_kit
 from pnp.render import fontcache, fontchunks
 
 from sentinel import make_sentinel, tree_hash

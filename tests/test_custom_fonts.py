@@ -240,7 +240,7 @@ def test_the_glyphs_check_uses_each_layers_font(tmp_path):
 # ---- the reader -------------------------------------------------------------------------------------------------
 
 def test_the_font_file_is_a_watched_input(tmp_path):
-    from pnp.build.plan import Request, load_paper, plan
+    from pnp.pipeline.plan import Request, load_paper, plan
     spec = _game(tmp_path / "deck")
     got = plan([str(spec)], Request(paper=load_paper("a4"), formats=("pdf",)))
     assert (tmp_path / "deck" / "fonts" / "title.ttf") in got.targets[0].inputs

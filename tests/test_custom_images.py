@@ -224,7 +224,7 @@ def test_svg_pages_embed_pictures_at_the_same_boxes(deck):
 
 
 def test_watch_records_every_picture(tmp_path):
-    from pnp.build.execute import build_kit
+    from pnp.pipeline.execute import build_kit
     spec = _game(tmp_path / "deck", _front(), "name,image\nA,a.png\nB,b.png\nC,\n", {"a.png": (900, 900),
                                                                                  "b.png": (900, 900)})
     result = build_kit(str(spec), out=tmp_path / "out", formats=("pdf",))
@@ -393,7 +393,7 @@ def test_example_cards_in_a_browser_match_the_pdf(tmp_path):
     import pypdfium2 as pdfium
 
     from conftest import REPO
-    from pnp.build.execute import build_kit
+    from pnp.pipeline.execute import build_kit
     result = build_kit(str(REPO / "specs" / "playing-cards"), out=tmp_path / "out", formats=("pdf", "svg"))
     svgs = sorted(p for p in result.files if p.suffix == ".svg")
     doc = pdfium.PdfDocument(str(next(p for p in result.files if p.suffix == ".pdf")))

@@ -113,8 +113,8 @@ def test_a_cache_entry_carrying_another_fonts_subset_is_not_embedded(tmp_path, m
 KILL = """
 import os, signal, sys
 from pathlib import Path
-from pnp.build.execute import execute_target
-from pnp.build.plan import Request, load_paper, plan
+from pnp.pipeline.execute import execute_target
+from pnp.pipeline.plan import Request, load_paper, plan
 request = Request(load_paper("a4"), formats=("pdf", "svg"))
 bp = plan([sys.argv[1]], request)
 def die(done, total):

@@ -15,7 +15,7 @@ from pathlib import Path
 import pytest
 from fontTools.ttLib import TTFont
 
-from pnp.build.execute import build_kit
+from pnp.pipeline.execute import build_kit
 from pnp.core.fonts import DEFAULT_FACE, ITALIC_FACE, face as font_face
 from pnp.core.ir import Page, Text
 from pnp.inputs.resources import specs_dir
@@ -203,7 +203,7 @@ def test_the_questions_deck_builds_with_no_subsetting_and_no_cache_entry(tmp_pat
 def test_a_new_process_building_a_kit_imports_no_subsetter(tmp_path, kit):
     """In a fresh process with an empty cache, building the SVGs of the questions (Greek, Cyrillic) and
     playing-cards (italic) examples never imports fontTools' subsetter or instancer."""
-    code = ("import sys\nfrom pnp.build.execute import build_kit\n"
+    code = ("import sys\nfrom pnp.pipeline.execute import build_kit\n"
             f"build_kit({str(specs_dir() / kit)!r}, formats=('svg',), out={str(tmp_path / 'out')!r})\n"
             "print(sorted(m for m in ('fontTools.subset', 'fontTools.varLib.instancer') if m in sys.modules))\n")
     proc = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=300,

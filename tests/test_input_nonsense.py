@@ -356,7 +356,7 @@ def test_longest_accepted_title_prints_inside_the_cover(tmp_path):
     """The cover's title line is measured when the spec is read: a title just under the limit is
     accepted and, read back from the PDF, its drawn line ends inside the content area."""
     import pdfplumber
-    from pnp.build.execute import build_kit
+    from pnp.pipeline.execute import build_kit
     from pnp.inputs.textcheck import COVER_TITLE_PT, REFERENCE_WIDTH_MM, line_width_mm, title_line
     title = "Nonads"
     while line_width_mm(title_line(title + "W"), COVER_TITLE_PT, True) <= REFERENCE_WIDTH_MM:
@@ -378,7 +378,7 @@ def test_longest_accepted_title_prints_inside_the_cover(tmp_path):
 
 
 def test_a_narrow_custom_sheet_measures_the_title_again(tmp_path):
-    from pnp.build.execute import build_kit
+    from pnp.pipeline.execute import build_kit
     spec = tmp_path / "s.yaml"
     spec.write_bytes(spec_with("title", "Nonads the Tile-Laying Race"))
     sheet = tmp_path / "narrow.yaml"

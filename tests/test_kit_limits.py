@@ -1,4 +1,4 @@
-"""Limits that the build plan (pnp.build.plan) applies before a kit is built: SOURCE_DATE_EPOCH must be a
+"""Limits that the build plan (pnp.pipeline.plan) applies before a kit is built: SOURCE_DATE_EPOCH must be a
 whole number of seconds in 0 .. 2^32 - 1 (check_environment), and the kit's page estimate must stay
 within pnp.layout.limits (check_budget, called by plan() after the game's components() and before the
 cover and imposition).
@@ -10,7 +10,7 @@ import itertools
 import pytest
 from typer.testing import CliRunner
 
-from pnp.build import plan as kit
+from pnp.pipeline import plan as kit
 from pnp.cli import app
 from conftest import snapshot
 

@@ -106,7 +106,7 @@ def test_cycle_finder_finds_a_planted_cycle():
 
 # Folder rules (docs/architecture.md, "Layering"): each folder of pnp may import only the folders listed.
 # core <- inputs <- games; core <- geometry <- games; core, inputs <- layout <- render;
-# core <- store; everything <- build (plan, execute) <- cli.
+# core <- store; everything <- pipeline (plan, execute) <- cli.
 ALLOWED = {
     "core": {"core"},
     "inputs": {"core", "inputs"},
@@ -116,8 +116,8 @@ ALLOWED = {
     "layout": {"core", "inputs", "layout"},
     "render": {"core", "inputs", "layout", "render", "pnp"},
     "store": {"core", "store"},
-    "build": {"core", "inputs", "games", "custom", "layout", "render", "store", "build"},
-    "cli": {"core", "inputs", "games", "custom", "layout", "render", "store", "build", "cli", "pnp"},
+    "pipeline": {"core", "inputs", "games", "custom", "layout", "render", "store", "pipeline"},
+    "cli": {"core", "inputs", "games", "custom", "layout", "render", "store", "pipeline", "cli", "pnp"},
     "__main__": {"cli"},
     "pnp": set(),
 }
@@ -150,11 +150,11 @@ def test_layer_check_catches_a_game_importing_layout():
 
 def test_layer_check_catches_layout_importing_render_and_core_importing_inputs():
     graph = {"pnp.layout.impose": {"pnp.render.pdf"}, "pnp.core.ir": {"pnp.inputs.specfields"},
-             "pnp.render.svg": {"pnp.build.plan"}, "pnp.newfolder.x": set()}
+             "pnp.render.svg": {"pnp.pipeline.plan"}, "pnp.newfolder.x": set()}
     assert layer_violations(graph) == ["pnp.core.ir imports pnp.inputs.specfields",
                                        "pnp.layout.impose imports pnp.render.pdf",
                                        "pnp.newfolder.x is in no folder of the layering rules",
-                                       "pnp.render.svg imports pnp.build.plan"]
+                                       "pnp.render.svg imports pnp.pipeline.plan"]
 
 
 def test_only_cli_imports_typer():

@@ -9,7 +9,7 @@ import pytest
 from pnp.core.errors import LayoutError
 from pnp.games import KitContext, registry
 from pnp.core.ir import Component, LazyFronts, Rect, Text
-from pnp.build.plan import load_target
+from pnp.pipeline.plan import load_target
 from pnp.layout import marks
 from pnp.layout.impose import effective_options, impose
 from pnp.layout.packing import grid_for

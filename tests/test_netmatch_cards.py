@@ -2,7 +2,7 @@
 import pypdf
 
 from conftest import REPO, filled_rects, open_pdf, pdf_of
-from pnp.build.execute import build_kit
+from pnp.pipeline.execute import build_kit
 
 
 def _seed_words():

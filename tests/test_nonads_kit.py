@@ -66,7 +66,7 @@ def test_tile_trim_is_30mm_and_paper_is_right(built, paper, size):
 
 
 def test_custom_spec_path_builds(tmp_path):
-    from pnp.build.execute import build_kit
+    from pnp.pipeline.execute import build_kit
     spec = tmp_path / "my-nonads.yaml"
     spec.write_text("game: nonads\ntile_size: 25mm\nblack: 5\n", encoding="utf-8")
     result = build_kit(str(spec), out=tmp_path / "out")

@@ -10,7 +10,7 @@ from boardread import board_readback, circles, dist, inside_any, page_tiles, pla
 from conftest import open_pdf, pdf_of
 from pnp.games import KitContext
 from pnp.games.nooks import NooksSpec, check
-from pnp.build.plan import load_target
+from pnp.pipeline.plan import load_target
 
 PITCH = 19.0  # the spec's default cell size (rules doc: 18-20 mm)
 LETTERS = "abcdefghijklmno"

@@ -9,7 +9,7 @@ from conftest import PT, filled_rects, open_pdf, pdf_of
 from pnp.core.findings import FAIL, PASS, WARN
 from pnp.games import KitContext
 from pnp.games.numeria import GAME, TILE_FILL, NumeriaSpec
-from pnp.build.plan import load_target
+from pnp.pipeline.plan import load_target
 
 
 def _pages(result, name):

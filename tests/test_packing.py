@@ -8,7 +8,7 @@ import pytest
 
 from pnp.games import KitContext, registry
 from pnp.core.ir import Group, Line
-from pnp.build.plan import load_target
+from pnp.pipeline.plan import load_target
 from pnp.layout.impose import ImposeOptions, impose
 from pnp.layout.paper import load_sheet
 

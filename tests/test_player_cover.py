@@ -7,7 +7,7 @@ import re
 
 import pytest
 
-from pnp.build.plan import Request, load_paper, load_target, plan
+from pnp.pipeline.plan import Request, load_paper, load_target, plan
 from pnp.games import registry
 from pnp.layout.options import ImposeOptions
 

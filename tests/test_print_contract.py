@@ -14,8 +14,8 @@ import pytest
 
 from conftest import PT, open_pdf, pdf_of
 from pnp.games import KitContext, registry
-from pnp.build.execute import build_kit
-from pnp.build.plan import load_target
+from pnp.pipeline.execute import build_kit
+from pnp.pipeline.plan import load_target
 from pnp.layout.impose import ImposeOptions
 
 GAMES = sorted(registry())

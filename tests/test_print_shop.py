@@ -11,7 +11,7 @@ from typer.testing import CliRunner
 
 from conftest import PT, filled_rects, open_pdf, pdf_of
 from pnp.cli import app
-from pnp.build.execute import build_kit
+from pnp.pipeline.execute import build_kit
 from pnp.layout.impose import ImposeOptions
 
 SVG = "{http://www.w3.org/2000/svg}"

@@ -20,7 +20,7 @@ import pypdfium2 as pdfium
 import pytest
 from reportlab.pdfgen import canvas as rl_canvas
 
-from pnp.build.plan import Request, load_paper, plan
+from pnp.pipeline.plan import Request, load_paper, plan
 from pnp.core.fonts import DEFAULT_FACE, FONT_NAME
 from pnp.core.ir import Circle, Group, Line, Page, Rect, Text
 from pnp.core.units import MM_PER_PT

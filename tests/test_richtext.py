@@ -16,7 +16,7 @@ from PIL import Image as PILImage
 
 from conftest import pdf_of
 from test_custom_templates import _kit as _base_kit
-from pnp.build.execute import build_kit
+from pnp.pipeline.execute import build_kit
 from pnp.core import fonts
 from pnp.core.errors import PnpError
 from pnp.core.richtext import Icon, MarkupError, parse
@@ -434,7 +434,7 @@ def test_rules_refuse_a_glyph_the_italic_face_lacks_with_line_and_column(tmp_pat
 
 
 def test_the_icons_a_deck_uses_are_inputs_pnp_watch_watches():
-    from pnp.build.plan import Request, load_paper, plan
+    from pnp.pipeline.plan import Request, load_paper, plan
     from pnp.inputs.resources import specs_dir
     [tp] = plan([str(specs_dir() / "questions")], Request(load_paper("a4"))).targets
     assert specs_dir() / "questions" / "icons" / "hammer.svg" in tp.inputs

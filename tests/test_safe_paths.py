@@ -12,8 +12,8 @@ from pathlib import Path
 import pytest
 from typer.testing import CliRunner
 
-from pnp.build.calibrate import build_calibration
-from pnp.build.execute import build_kit
+from pnp.pipeline.calibrate import build_calibration
+from pnp.pipeline.execute import build_kit
 from pnp.cli import app
 from pnp.core.errors import OutputError, SpecError
 from pnp.inputs.resources import sheets_dir

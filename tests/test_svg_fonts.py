@@ -13,7 +13,7 @@ from fontTools.ttLib import TTFont
 from PIL import Image
 
 from pnp.games import registry
-from pnp.build.execute import build_kit
+from pnp.pipeline.execute import build_kit
 
 from browser import render_svg_png, require_chromium
 from conftest import pdf_of

@@ -14,8 +14,8 @@ from conftest import PT, open_pdf
 from pnp.core.errors import SpecError, ValidationFailed
 from pnp.core.findings import FAIL, PASS
 from pnp.games import KitContext, _template, registry
-from pnp.build.execute import build_kit
-from pnp.build.plan import Request, load_paper, plan
+from pnp.pipeline.execute import build_kit
+from pnp.pipeline.plan import Request, load_paper, plan
 from pnp.layout.impose import ImposeOptions, impose
 from pnp.layout.paper import load_sheet
 from pnp.render.pdf import PdfWriter

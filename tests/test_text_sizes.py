@@ -67,7 +67,7 @@ def test_no_text_under_6pt(built, game, paper, shop):
 @pytest.mark.parametrize("paper,duplex", [("a4", "long"), ("letter", "short")])
 def test_calibration_sheet_text_not_under_6pt(tmp_path, paper, duplex):
     """The duplex calibration sheet's offset labels are read by a person holding the sheet to a light."""
-    from pnp.build.calibrate import build_calibration
+    from pnp.pipeline.calibrate import build_calibration
     pdf_path = build_calibration(paper, duplex, out=tmp_path)
     with open_pdf(pdf_path) as pdf:
         sizes = [glyph_size_pt(c) for page in pdf.pages for c in page.chars if c["text"].strip()]

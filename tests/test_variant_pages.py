@@ -8,7 +8,7 @@ import re
 import pymupdf
 import pytest
 
-from pnp.build.plan import Request, load_paper, plan
+from pnp.pipeline.plan import Request, load_paper, plan
 from pnp.core.ir import Component
 from pnp.games import registry
 from pnp.layout.impose import impose

@@ -9,7 +9,7 @@ from typer.testing import CliRunner
 from pnp.cli import app
 from pnp.core.findings import FAIL, WARN
 from pnp.games import KitContext, registry
-from pnp.build.plan import load_target
+from pnp.pipeline.plan import load_target
 
 runner = CliRunner()
 

@@ -81,7 +81,7 @@ def _kit(tmp_path):
     """A served kit of one SVG page in tmp_path/kit, a sentinel file outside it, and a TestClient."""
     from starlette.testclient import TestClient
 
-    from pnp.build.serve import PreviewState, make_app
+    from pnp.pipeline.serve import PreviewState, make_app
     folder = tmp_path / "kit"
     (folder / "svg").mkdir(parents=True)
     (folder / "svg" / "a.svg").write_text("<svg xmlns='http://www.w3.org/2000/svg'><text>PAGE-A</text></svg>",

@@ -526,7 +526,7 @@ def test_column_letters():
 
 def test_every_format_builds_the_same_cards_as_the_txt_list(tmp_path, seed_words):
     """The PDF built from each spreadsheet export is byte for byte the PDF built from the .txt list."""
-    from pnp.build.execute import build_kit
+    from pnp.pipeline.execute import build_kit
     digests = {}
     for fmt in FORMATS:
         path, _, _ = write_list(tmp_path, fmt, list(seed_words), name=f"deck-{fmt}")

@@ -28,7 +28,7 @@ The contract, which every game module keeps:
   rule source). Every finding cites where its requirement comes from (a rules line, a docs page);
   warn=True turns a failure into a WARNING that does not stop a build. Slow analyses that cannot
   fail a kit run only when ctx.full is True (`pnp validate`, not `pnp build`).
-- A game never imports pnp.layout, pnp.render, pnp.build.plan or pnp.cli: it describes parts and checks
+- A game never imports pnp.layout, pnp.render, pnp.pipeline.plan or pnp.cli: it describes parts and checks
   rules; whether a part fits the paper, and how it lands there, is layout's business.
 - Extra input files (a word list, a palette) are spec fields holding a path, declared by name in
   Game.inputs; resolve them with ctx.input_path(name, spec_value), which honours

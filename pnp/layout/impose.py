@@ -65,7 +65,7 @@ def impose(title: str, components: Sequence[Component], sheet: Sheet,
     has a footer "<title> — <components> — page i of n" and the 50 mm scale check. In duplex mode
     every page is followed by its back: the mirrored backs of the sheet's parts that have one, else
     a blank, so that fronts and backs always share a sheet of paper. ``opts`` are the effective
-    options (see effective_options, applied once by pnp.build.plan).
+    options (see effective_options, applied once by pnp.pipeline.plan).
 
     Raises:
         LayoutError: a component does not fit (checked before any page is made).

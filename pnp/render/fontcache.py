@@ -1,5 +1,5 @@
 """The embedded SVG font subsets (@font-face CSS per character set), kept in memory and, between
-builds, in a cache folder the caller names (pnp.build.plan passes OUT/.pnp/cache in the WriteJob;
+builds, in a cache folder the caller names (pnp.pipeline.plan passes OUT/.pnp/cache in the WriteJob;
 $PNP_CACHE_DIR overrides it, empty turns the disk cache off). Subsetting with fontTools takes about
 0.4 s per new character set, so the disk cache is what keeps a rebuild fast. Pages set in the
 built-in faces take the chunks shipped with pnp (pnp.render.fontchunks) and come here only when the

@@ -36,7 +36,7 @@ def _stamps(paths) -> dict[Path, tuple[int, int] | None]:
 def _round(targets: Sequence[str], request: Request, out: Path, watched: set[Path],
            say: Callable[[str], None], preview=None) -> set[Path]:
     """Plan and build every target; print one line each (and show it on the ``preview`` page, a
-    pnp.build.serve.PreviewState); return the files to watch (a failing target keeps the files it
+    pnp.pipeline.serve.PreviewState); return the files to watch (a failing target keeps the files it
     was known to read, so fixing them triggers a rebuild)."""
     found: set[Path] = set()
     for index, target in enumerate(targets):
@@ -72,7 +72,7 @@ def watch_kits(targets: Sequence[str], request: Request, out: Path, debounce_ms:
                stop: threading.Event | None = None, serve_port: int | None = None) -> int:
     """Build ``targets`` and rebuild on every change to their inputs until Ctrl-C (or ``stop`` is set).
     With ``serve_port`` (0: any free port) the kits are also shown on a local page that reloads
-    itself after every round (pnp.build.serve); its URL is printed first.
+    itself after every round (pnp.pipeline.serve); its URL is printed first.
 
     Returns:
         0 (the exit code: stopping a watch is not an error).
