@@ -487,7 +487,7 @@ def _end(status: int) -> None:
     import threading
     if any(t.is_alive() and not t.daemon for t in threading.enumerate() if t is not threading.main_thread()):
         sys.exit(status)
-    atexit._run_exitfuncs()  # CPython's own first step of an exit (tests/test_cli_exit.py)
+    atexit._run_exitfuncs()  # CPython's own first step of an exit (tests/cli/test_cli_exit.py)
     try:
         sys.stdout.flush()
     except BrokenPipeError:  # the reader went away

@@ -4,7 +4,7 @@
     python3 -m tests.make_references --seeds DIR     # tests/reference/seed-runs/<game>.txt from DIR/*.txt
 
 Run from the repository's root, with pnp installed (the README's test command). The PNGs are what
-tests/test_reference_pages.py compares each build with: page PAGE of each game's A4 kit, rendered
+tests/render/test_reference_pages.py compares each build with: page PAGE of each game's A4 kit, rendered
 by pypdfium2 at DPI dots per inch in 8-bit grey. Look at every PNG before committing it.
 
 The kits are built by the ``pnp`` command in a subprocess (``python -m pnp build``), as a user
@@ -84,7 +84,7 @@ def write_references(out: Path) -> list[Path]:
 
 def write_seed_fingerprints(seeds: Path) -> list[Path]:
     """Write tests/reference/seed-runs/<game>.txt from the seed texts in ``seeds``; returns the paths."""
-    sys.path.insert(0, str(REPO / "tests"))
+    sys.path[:0] = [str(REPO / "tests"), str(REPO / "tests" / "inputs")]
     import test_rules_text as rt
 
     rt.SEEDS = seeds
@@ -94,7 +94,7 @@ def write_seed_fingerprints(seeds: Path) -> list[Path]:
         prints = rt.seed_fingerprints(rt.seed_file(game).read_text(encoding="utf-8", errors="replace"))
         path = rt.FINGERPRINTS / f"{game}.txt"
         lines = [f"# {game}: the first 8 hex digits of SHA-256 of every run of {rt.OVERLAP_RUN} words of "
-                 f"the original rule text (lower case, words joined by one space); tests/test_rules_text.py.",
+                 f"the original rule text (lower case, words joined by one space); tests/inputs/test_rules_text.py.",
                  f"# Written by: {COMMAND} --seeds DIR"]
         lines += [" ".join(prints[i:i + 8]) for i in range(0, len(prints), 8)]
         path.write_text("\n".join(lines) + "\n", encoding="utf-8")

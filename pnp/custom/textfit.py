@@ -53,7 +53,7 @@ def fit(text: str, size_pt: float, min_pt: float, w: float, h: float, wrap_lines
         if direct is not None:
             return direct
     # Wrapped text is not monotonic in the size, so the steps are tried from the top down (richtext.scan):
-    # the first that fits is the largest. A bisection would miss it (found by tests/test_custom_textfit.py's
+    # the first that fits is the largest. A bisection would miss it (found by tests/custom/test_custom_textfit.py's
     # property test); only the sizes could_fit rules out (a word wider than the box, too few lines'
     # room) are skipped.
     words = [[text_width_mm(word, 1.0, font) for word in para.split()] for para in text.split("\n")]

@@ -12,7 +12,7 @@ whose name starts with "_". To add a game:
    quick reference the cover prints (`# Title`, a one-line description, then the sections
    Components, Setup, A turn, End and winner, Fine points; see pnp/layout/cover.py).
 4. `pnp list` shows the first line of this docstring; `pnp validate <game>` prints check(); `pnp
-   build <game>` refuses to write a kit while any check FAILs. tests/test_print_contract.py runs the
+   build <game>` refuses to write a kit while any check FAILs. tests/render/test_print_contract.py runs the
    print contract (footer, scale bar, crop marks, TrimBox, SVG in mm, bleed) on every registered
    game, so the new game is covered on arrival.
 

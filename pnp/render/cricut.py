@@ -91,7 +91,7 @@ def _render(page: Page, box: tuple[int, int, int, int], dpi: int) -> Image.Image
     (and CROP_SPARE pixels round it) is rendered, so the pixels do not grow with the sheet: a 2 x 2 m
     sheet costs what its Print Then Cut image costs. PDFium renders the page at the same size and
     offset and clips, so the pixels are those of the whole page rendered and cropped, to within one
-    level of anti-aliasing on a few edge pixels (tests/test_bounded_work.py)."""
+    level of anti-aliasing on a few edge pixels (tests/bad_input/test_bounded_work.py)."""
     import pypdfium2 as pdfium
     from .pdf import PdfWriter
     buf = io.BytesIO()

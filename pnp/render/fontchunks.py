@@ -20,7 +20,7 @@ next to this module: line 1 the font file's identity (its size in bytes and sha2
 per chunk, ``<name> <code points> <base64 WOFF2>``, the code points as hex ranges (``20-7e,a0``).
 A shipped file is used only when line 1 matches the installed font file; otherwise (another version
 of the font package) pages get a subset made for their characters, as a declared font's
-(pnp.render.fontcache). tests/test_font_chunks.py checks that the shipped files are what the
+(pnp.render.fontcache). tests/render/test_font_chunks.py checks that the shipped files are what the
 generator makes from the installed fonts.
 """
 from __future__ import annotations

@@ -78,7 +78,7 @@ _KAPPA, _ARCS = _quarter_arcs()
 def circle_ops(cx: float, cy: float, r: float) -> list[str]:
     """The path operators (``n``, ``m`` and four ``c``) reportlab's ``canvas.circle(cx, cy, r)`` writes,
     byte for byte: the same arithmetic in the same order as its ellipse and bezierArc, without
-    their per-call trigonometry and calls (a NetMatch board draws 448 circles; tests/test_reuse.py
+    their per-call trigonometry and calls (a NetMatch board draws 448 circles; tests/render/test_reuse.py
     compares the strings with reportlab's own)."""
     x1, y1 = cx - r, cy - r                      # canvas.circle
     x2, y2 = x1 + ((cx + r) - x1), y1 + ((cy + r) - y1)  # canvas.ellipse -> PDFPathObject.ellipse

@@ -159,7 +159,7 @@ class Use(_TextAttribs, container.Use):
 
 
 FAST_ELEMENTS = (SvgRect, SvgCircle, SvgLine, SvgPolygon, SvgText, SvgGroup, Use)
-"""The element classes the renderer builds (tests/test_svg_elements.py checks each against svgwrite)."""
+"""The element classes the renderer builds (tests/render/test_svg_elements.py checks each against svgwrite)."""
 
 
 def _paint(el, fill, stroke, width):

@@ -5,7 +5,7 @@ turns these into verdicts.
 
 The generators are checked against the definitions: ``instances_brute`` filters every subset of
 1..n through each predicate (C(36, 4) = 58,905 subsets for the standard game, 0.16 s, most of a
-cold start-up), and tests/test_numeria_instances.py asserts both give the same lists.
+cold start-up), and tests/games/test_numeria_instances.py asserts both give the same lists.
 """
 from __future__ import annotations
 

@@ -1,6 +1,6 @@
 """Poster tiling: windows cover the board on as few pages as fit, neighbours sharing the glue tab
 and the cut strip; the Nooks board read back from its pieces lands at true scale in board
-coordinates. (Assembling the pieces by their printed marks is tests/test_assembly.py.)"""
+coordinates. (Assembling the pieces by their printed marks is tests/layout/test_assembly.py.)"""
 from itertools import product
 
 import pytest

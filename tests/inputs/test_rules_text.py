@@ -22,7 +22,7 @@ import pytest
 
 from pnp.core.fonts import missing_glyphs
 
-REPO = Path(__file__).resolve().parent.parent
+REPO = Path(__file__).resolve().parents[2]
 RULES = REPO / "specs" / "rules"
 SEEDS = REPO.parent / "shared" / "seeds"
 FINGERPRINTS = REPO / "tests" / "reference" / "seed-runs"

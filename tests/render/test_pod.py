@@ -191,7 +191,7 @@ def test_build_still_notes_the_safe_area(netmatch_tgc):
 
 def test_rounded_cards_are_cards(tmp_path):
     """Rounded corners are cut by the service: the playing-cards example's 54 cards each get a page."""
-    spec = Path(__file__).resolve().parent.parent / "specs" / "playing-cards" / "playing-cards.yaml"
+    spec = Path(__file__).resolve().parents[2] / "specs" / "playing-cards" / "playing-cards.yaml"
     r = _build(tmp_path, str(spec), "tgc")
     assert r.exit_code == 0, r.output
     pdf = next((tmp_path / "playing-cards" / "pod").rglob("*-card.pdf"))

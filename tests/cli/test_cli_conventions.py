@@ -70,7 +70,7 @@ def test_list_shows_the_shipped_examples_that_build_builds():
     import csv
     from pathlib import Path
     data = json.loads(runner.invoke(app, ["list", "--json"]).output)
-    specs = Path(__file__).resolve().parents[1] / "specs"
+    specs = Path(__file__).resolve().parents[2] / "specs"
     shipped = sorted(p.name for p in specs.iterdir() if (p / f"{p.name}.yaml").is_file())
     assert shipped and [g["game"] for g in data["games"]][len(registry()):] == shipped
     with open(specs / "playing-cards" / "cards.csv", newline="") as f:

@@ -1,4 +1,4 @@
-"""The print contract (tests/test_print_contract.py) on the shipped data-driven examples: viewer
+"""The print contract (tests/render/test_print_contract.py) on the shipped data-driven examples: viewer
 preferences, TrimBox and paper size, footer and 50 mm scale bar on every page, crop marks that never
 touch a part, SVG geometry in mm, BleedBox 3 mm past the trim with --bleed 3."""
 from __future__ import annotations

@@ -22,7 +22,7 @@ from pnp.store import kitstore
 from pnp.core.errors import OutputError
 from pnp.store.kitstore import KitStore, clean_stale, current_generation, read_only_view
 
-REPO = Path(__file__).resolve().parent.parent
+REPO = Path(__file__).resolve().parents[2]
 TESTS = Path(__file__).resolve().parent
 GAME = "nonads"
 BUSY = "is busy: another pnp build is writing it"
@@ -136,7 +136,7 @@ def spawn(*args: str) -> subprocess.Popen:
 
 def _child_env() -> dict:
     env = dict(os.environ)
-    env["PYTHONPATH"] = os.pathsep.join([str(TESTS), str(REPO), env.get("PYTHONPATH", "")])
+    env["PYTHONPATH"] = os.pathsep.join([str(TESTS), str(TESTS.parent), str(REPO), env.get("PYTHONPATH", "")])
     return env
 
 

@@ -1,6 +1,6 @@
 """Nonsense inputs refused, and refused by what caused them.
 
-INPUT_CASES are run through the CLI by tests/test_bad_input_matrix.py (and listed in
+INPUT_CASES are run through the CLI by tests/bad_input/test_bad_input_matrix.py (and listed in
 docs/bad-input-matrix.md): each writes its files into a temporary folder, runs one command, and must
 exit 2 with one message naming the file, the line (as an editor counts it) and the field, with no
 traceback and nothing written. The tests below check the pieces behind them: the rules-text subset,

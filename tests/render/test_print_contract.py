@@ -47,7 +47,7 @@ def sheet_boxes_mm(page) -> dict[str, tuple[float, ...]]:
 @pytest.mark.parametrize("game, paper", KITS)
 def test_viewer_prefs_trimbox_and_paper_size(built, game, paper):
     """True size on any printer: every page's TrimBox and BleedBox are the whole sheet (a print filter
-    that fits the TrimBox to the paper then keeps the sheet's scale; tests/test_true_size.py prints
+    that fits the TrimBox to the paper then keeps the sheet's scale; tests/render/test_true_size.py prints
     through CUPS), and the sheet is the paper."""
     reader = pypdf.PdfReader(pdf_of(built(game, paper)))
     prefs = reader.trailer["/Root"]["/ViewerPreferences"]

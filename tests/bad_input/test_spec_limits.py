@@ -25,7 +25,7 @@ from pnp.inputs.specfields import (
     OptionalLength, SpecBase, load_yaml, validate_model)
 from pnp.core.units import parse_length
 
-REPO = Path(__file__).resolve().parent.parent
+REPO = Path(__file__).resolve().parents[2]
 HEAD = "game: nonads\ntitle: hostile\n"  # two lines; nonads has defaults for every other field
 
 
