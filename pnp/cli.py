@@ -31,7 +31,7 @@ import typer
 from . import __version__
 from .core.errors import PnpError, ValidationFailed
 from .core.findings import FAIL, PASS, WARN
-from .games import registry
+from .engine import registry
 from .build.calibrate import build_calibration
 from .build.execute import execute_target
 from .build.plan import DEFAULT_FORMATS, Request, context, load_paper, load_target, plan

@@ -8,7 +8,7 @@ from typer.testing import CliRunner
 
 from pnp import __version__
 from pnp.cli import app
-from pnp.games import registry
+from pnp.engine import registry
 from pnp.layout.paper import available_papers
 from pnp.render.writers import WRITERS
 

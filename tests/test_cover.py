@@ -9,7 +9,7 @@ from typer.testing import CliRunner
 
 from pnp import __version__
 from pnp.cli import app
-from pnp.games import registry
+from pnp.engine import registry
 from pnp.build.plan import load_target
 from pnp.inputs.rulestext import RULE_SECTIONS, parse_rules
 from pnp.inputs.resources import specs_dir

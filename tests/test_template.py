@@ -13,7 +13,8 @@ import pnp.games
 from conftest import PT, open_pdf
 from pnp.core.errors import SpecError, ValidationFailed
 from pnp.core.findings import FAIL, PASS
-from pnp.games import KitContext, _template, registry
+from pnp.engine import KitContext, registry
+from pnp.games import _template
 from pnp.build.execute import build_kit
 from pnp.build.plan import Request, load_paper, plan
 from pnp.layout.impose import ImposeOptions, impose

@@ -18,10 +18,11 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Mapping, Sequence
 
+from ..checks import safearea
 from ..core.errors import SpecError, ValidationFailed
 from ..core.findings import FAIL, WARN, Finding
 from ..core.ir import Component
-from ..games import Game, KitContext, game_names, get_game, registry
+from ..engine import Game, KitContext, game_names, get_game, registry
 from ..inputs.resources import builtin_spec, specs_dir
 from ..inputs.rulestext import parse_rules
 from ..inputs.specfields import SpecBase, load_yaml, validate_model
@@ -234,6 +235,8 @@ def format_notes(loaded: LoadedSpec, components: Sequence[Component], request: R
     for fmt in request.formats:
         missing = WRITERS[fmt].unserved(components, dict(request.settings))
         notes += WRITERS[fmt].warnings(components, dict(request.settings))
+        if fmt == "pod":  # the service's safe area, checked here: a renderer draws, it does not check
+            notes += safearea.notes(_served(components), request.settings["service"])
         if not missing:
             continue
         listed = "; ".join(f"{name} ({why})" for name, why in missing)
@@ -242,6 +245,12 @@ def format_notes(loaded: LoadedSpec, components: Sequence[Component], request: R
                             field="--format", hint=f"build {loaded.game.name} in another format, or leave it out")
         notes.append(f"--format {fmt} writes nothing for {listed}.")
     return tuple(notes)
+
+
+def _served(components: Sequence[Component]) -> list[Component]:
+    """The components a print service takes (--format pod, validate --service: pnp.render.pod.why_not)."""
+    from ..render.pod import why_not
+    return [c for c in components if why_not(c) is None]
 
 
 def plan_target(target: str, loaded: LoadedSpec, request: Request) -> TargetPlan:
@@ -275,8 +284,7 @@ def plan_target(target: str, loaded: LoadedSpec, request: Request) -> TargetPlan
     if request.full:  # validate: does each board fit every standard paper, or in how many pieces
         findings = findings + board_fit(components, [load_sheet(p) for p in available_papers()], opts.overlap)
         if request.settings.get("service") is not None:  # validate --service: text past the service's safe area
-            from ..render.pod import safe_area_findings
-            findings = findings + safe_area_findings(components, request.settings["service"])
+            findings = findings + safearea.findings(_served(components), request.settings["service"])
     budget = check_budget(components, sheet, opts, file=loaded.path, formats=request.formats,
                           dpi=request.settings.get("dpi", 50))
     if "pod" in request.formats and request.settings.get("service") is not None:  # card images, before any is drawn

@@ -18,7 +18,7 @@ from typing import Callable, Sequence
 from ..core.errors import PnpError
 from ..core.findings import FAIL, WARN
 from .execute import execute_target
-from ..games import registry
+from ..engine import registry
 from .plan import Request, load_target, plan
 
 def _stamps(paths) -> dict[Path, tuple[int, int] | None]:

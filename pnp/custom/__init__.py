@@ -14,7 +14,7 @@ import re
 from pathlib import Path
 
 from ..core.errors import SpecError
-from ..games import Game, KitContext, game_names
+from ..engine import Game, KitContext, game_names
 from ..inputs.resources import specs_dir
 from ..inputs.specfields import validate_model
 from .checks import run_checks

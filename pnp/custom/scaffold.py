@@ -20,7 +20,7 @@ from pathlib import PurePosixPath
 import yaml
 
 from ..core.errors import SpecError
-from ..games import registry
+from ..engine import registry
 from ..inputs.delimiters import DELIMITERS
 from .columns import not_a_count, picture_columns, quantity_column, whole_count
 from .spec import MAX_COPIES

@@ -46,7 +46,7 @@ from ..core.findings import Finding, verdict
 from ..core.ir import WHITE, Circle, Component, Line, Rect, Text
 from ..inputs.specfields import Colour, Count, Length, SpecBase
 from ..core.units import fmt_mm
-from . import Game, KitContext
+from ..engine import Game, KitContext
 
 # The rule source every finding cites. In a real game: the rules document and its line or section,
 # e.g. "Nooks rules (seed 001)" or "docs/games/<game>.md: Components".

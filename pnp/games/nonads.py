@@ -19,7 +19,7 @@ from ..geometry.symmetry import (
 from ..core.findings import Finding, verdict
 from ..core.ir import WHITE, Component, Rect, Text
 from ..inputs.specfields import Colour, Count, FieldError, Flag, Length, SpecBase
-from . import Game, KitContext
+from ..engine import Game, KitContext
 
 RULE = "Nonads rules (seed 000)"
 

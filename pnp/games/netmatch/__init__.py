@@ -8,7 +8,7 @@ network and 4 card boxes)").
 """
 from __future__ import annotations
 
-from .. import Game
+from ...engine import Game
 from .checks import check, check_network, check_pieces, check_words
 from .drawing import components, draw_board, draw_card, symbol_shape
 from .network import colouring, network_of, reachability

@@ -5,7 +5,7 @@ from pathlib import Path
 
 from ...inputs.resources import specs_dir
 from .wordlist import WordList, WORD_LENGTH, read_words
-from .. import KitContext
+from ...engine import KitContext
 from .spec import NetMatchSpec
 
 
