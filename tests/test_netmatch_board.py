@@ -9,7 +9,7 @@ from pnp.engine import KitContext
 from pnp.games.netmatch import GAME, NetMatchSpec, network_of
 from pnp.build.plan import load_target
 
-SPEC = REPO / "specs" / "netmatch.yaml"
+SPEC = REPO / "specs" / "netmatch" / "netmatch.yaml"
 
 
 def _pages(result, name):

@@ -14,6 +14,7 @@ the command line turns strings into them once, at its edge. Nothing here knows a
 from __future__ import annotations
 
 import os
+import re
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Mapping, Sequence
@@ -22,8 +23,8 @@ from ..checks import safearea
 from ..core.errors import SpecError, ValidationFailed
 from ..core.findings import FAIL, WARN, Finding
 from ..core.ir import Component
-from ..engine import Game, KitContext, game_names, get_game, registry
-from ..inputs.resources import builtin_spec, specs_dir
+from ..engine import Game, KitContext, game_names, get_game, third_party_names
+from ..inputs.resources import builtin_folder, builtin_spec, shipped_specs
 from ..inputs.rulestext import parse_rules
 from ..inputs.specfields import SpecBase, load_yaml, validate_model
 from ..layout.cover import CoverInfo, KitCover
@@ -37,7 +38,8 @@ from ..render.writers import WRITERS, resolve_formats
 from ..store.names import check_safe_name
 
 DEFAULT_FORMATS = ("pdf", "svg")
-COMMON_INPUTS = {"rules": "rules quick reference printed on the cover (Markdown; see specs/rules/)"}
+COMMON_INPUTS = {"rules": "rules quick reference printed on the cover (Markdown; see specs/<game>/rules.md)"}
+_NAME = re.compile(r"[a-z0-9][a-z0-9_-]{0,40}")  # a shipped spec folder's name
 
 
 @dataclass(frozen=True)
@@ -113,25 +115,23 @@ class BuildPlan:
 
 
 def load_target(target: str) -> LoadedSpec:
-    """Load a game by name (its built-in spec) or a spec file by path; its ``game:`` names the game.
+    """Load a kit: a shipped spec folder by name (specs/<name>/, the five games and the examples, as
+    `pnp list` shows them), a game folder or a spec file by path. One engine reads them all: a spec
+    whose ``game:`` names a registered generator (pnp.engine) gets its parts from that generator, a
+    spec with ``components:`` and no ``game:`` from its templates and data (pnp.custom).
 
     Raises:
-        SpecError: unknown game, missing file, malformed YAML, or invalid spec.
+        SpecError: unknown name, missing file, malformed YAML, a ``game:`` naming no generator (file,
+            line, field and the known names), or an invalid spec.
     """
-    games = game_names()  # a build of one kit imports only its own game (issue 24)
-    if target in games:
+    path = Path(target)
+    if target in game_names() or (not path.exists() and not target.endswith((".yaml", ".yml"))
+                                  and os.sep not in target):
+        if not _NAME.fullmatch(target) or not builtin_spec(target).is_file():
+            raise SpecError(f"unknown game {target!r} and no such spec file.", field="GAME",
+                            hint=f"use one of: {', '.join(shipped_specs())}, or the path of a spec file or game folder")
         path = builtin_spec(target)
-    else:
-        path = Path(target)
-        if not path.exists() and not target.endswith((".yaml", ".yml")) and os.sep not in target:
-            from ..custom import example_spec, examples
-            shipped = example_spec(target)  # a shipped example by the name `pnp list` shows
-            if shipped is None:
-                names = list(registry()) + [Path(e).name for e in examples()]
-                raise SpecError(f"unknown game {target!r} and no such spec file.", field="GAME",
-                                hint=f"use one of: {', '.join(names)}, or the path of a spec file or game folder")
-            path = shipped
-    if path.is_dir() and path.suffix not in (".yaml", ".yml"):  # a data-driven game's folder (pnp.custom)
+    if path.is_dir() and path.suffix not in (".yaml", ".yml"):  # a game folder: DIR/<DIR>.yaml
         from ..custom import spec_in_folder
         path = spec_in_folder(path)
     data, lines = load_yaml(path)
@@ -139,10 +139,13 @@ def load_target(target: str) -> LoadedSpec:
         from ..custom import load  # a data-driven spec: no game: (or game: custom) and components:
         return LoadedSpec(*load(path, data, lines), path, lines)
     name = data.get("game")
-    if not isinstance(name, str) or name not in games:
-        raise SpecError(f"`game:` must name one of {', '.join(registry())} (got {name!r}).", file=path,
-                        line=lines.get(("game",), 1), field="game", hint="set game: to the game this spec describes")
-    game = get_game(name)
+    known = game_names() + third_party_names()  # names only: a build of one kit imports only its own generator
+    if not isinstance(name, str) or name not in known:
+        raise SpecError(f"`game:` must name one of {', '.join(known)} (got {name!r}).", file=path,
+                        line=lines.get(("game",), 1), field="game",
+                        hint="set game: to a registered generator (pnp list shows pnp's own); a spec names "
+                             "generators, never files of code")
+    game = get_game(name, file=path, line=lines.get(("game",), 1))
     return LoadedSpec(game, validate_model(game.spec_model, data, path, lines), path, lines)
 
 
@@ -202,7 +205,7 @@ def cover_info(loaded: LoadedSpec, ctx: KitContext) -> CoverInfo:
     """
     spec, game = loaded.spec, loaded.game
     builtin = game.name in game_names()  # a data-driven game's rules are in its own folder only
-    path = ctx.input_path("rules", spec.rules or f"rules/{game.name}.md", specs_dir() if builtin else None,
+    path = ctx.input_path("rules", spec.rules or "rules.md", builtin_folder(game.name) if builtin else None,
                           line=loaded.lines.get(("rules",)))
     rules = parse_rules(path, _icons(loaded, ctx))
     return CoverInfo(spec.title or game.title, spec.designer, spec.year, rules,

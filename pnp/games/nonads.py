@@ -34,7 +34,7 @@ MAX_PATTERNS = min(50_000, VECTOR_THRESHOLD)
 
 
 class NonadsSpec(SpecBase):
-    """specs/nonads.yaml. Lengths in mm (or "30mm", "1.2in", "18pt")."""
+    """specs/nonads/nonads.yaml. Lengths in mm (or "30mm", "1.2in", "18pt")."""
     tile_size: Length = 30.0
     grid: Count(2, MAX_GRID, f"tiles are 2x2 to {MAX_GRID}x{MAX_GRID} cells; the seed's game is 3x3") = 3
     black: Count(0, MAX_GRID * MAX_GRID, "black cells per tile: the seed's game has 4") = 4

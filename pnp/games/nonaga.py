@@ -27,7 +27,7 @@ SIDE = 3  # discs per edge of the starting hexagon
 
 
 class NonagaSpec(SpecBase):
-    """specs/nonaga.yaml. Lengths in mm (or "35mm", "1.4in")."""
+    """specs/nonaga/nonaga.yaml. Lengths in mm (or "35mm", "1.4in")."""
     disc: Length = 35.0
     pawn: Length = 20.0
 

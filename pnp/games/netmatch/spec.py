@@ -1,4 +1,4 @@
-"""NetMatch's spec: cards, network, colours, pawns and tokens as specs/netmatch.yaml gives them
+"""NetMatch's spec: cards, network, colours, pawns and tokens as specs/netmatch/netmatch.yaml gives them
 (lengths in mm, network coordinates in mm from its centre, y down).
 
 Limits, checked when the spec is read. The seed's board has 12 sides, 85 nodes and 168 edges; 48
@@ -81,7 +81,7 @@ class PawnSpec(SpecModel):
 
 
 class NetMatchSpec(SpecBase):
-    """specs/netmatch.yaml."""
+    """specs/netmatch/netmatch.yaml."""
     words: str = "netmatch-words.txt"
     expected_words: Count(1, MAX_WORDS, "the seed's deck has 75 word cards") | None = 75
     card: CardSpec = CardSpec()

@@ -1,4 +1,4 @@
-"""Nooks' spec: the hex board, the square variant and the stones as specs/nooks.yaml gives them
+"""Nooks' spec: the hex board, the square variant and the stones as specs/nooks/nooks.yaml gives them
 (lengths in mm).
 
 Limits, checked when the spec is read: the hex board's columns are lettered a..y, so side <= 13
@@ -35,7 +35,7 @@ class Stones(SpecModel):
 
 
 class NooksSpec(SpecBase):
-    """specs/nooks.yaml. Lengths in mm (or "19mm", "0.75in")."""
+    """specs/nooks/nooks.yaml. Lengths in mm (or "19mm", "0.75in")."""
     side: Count(2, 13, "the hex board's columns are lettered a..y, so a side of at most 13; the seed's is 8") = 8
     cell_size: Length = 19.0
     setup: Items(list[str], 0, MAX_SETUP, f"list at most {MAX_SETUP} setup cells; the seed has 2") = ["b8", "n8"]
