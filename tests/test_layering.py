@@ -162,9 +162,9 @@ def test_layer_check_catches_layout_importing_render_and_core_importing_inputs()
 
 
 def test_layer_check_catches_custom_importing_games_and_engine_importing_games():
-    graph = {"pnp.custom.parts": {"pnp.games.netmatch.words"}, "pnp.engine.registry": {"pnp.games.nonads"}}
+    graph = {"pnp.custom.parts": {"pnp.games.netmatch.words"}, "pnp.engine.plugins": {"pnp.games.nonads"}}
     assert layer_violations(graph) == ["pnp.custom.parts imports pnp.games.netmatch.words",
-                                       "pnp.engine.registry imports pnp.games.nonads"]
+                                       "pnp.engine.plugins imports pnp.games.nonads"]
 
 
 def is_check(module: str) -> bool:

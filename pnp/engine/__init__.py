@@ -3,7 +3,7 @@ named generator the spec calls.
 
 ``Game`` is a generator (spec model, components, checks, declared inputs), ``KitContext`` what it
 sees beside its spec (pnp.engine.game); the registry finds generators by name: pnp's own plug-ins
-(pnp.games) and third parties' (entry-point group ``pnp.generators``; pnp.engine.registry). A
+(pnp.games) and third parties' (entry-point group ``pnp.generators``; pnp.engine.plugins). A
 data-driven game (pnp.custom) is a Game too.
 
 pnp.engine imports pnp.core and pnp.inputs only.
@@ -11,6 +11,6 @@ pnp.engine imports pnp.core and pnp.inputs only.
 from __future__ import annotations
 
 from .game import Game, KitContext
-from .registry import GROUP, game_names, get_game, registry, third_party_names
+from .plugins import GROUP, game_names, get_game, registry, third_party_names
 
 __all__ = ["GROUP", "Game", "KitContext", "game_names", "get_game", "registry", "third_party_names"]

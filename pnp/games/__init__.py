@@ -1,5 +1,5 @@
 """pnp's own generators, one plug-in per game: each module or package pnp/games/<game> defines
-``GAME = Game(...)`` (pnp.engine.Game), found by name by pnp.engine.registry, so adding a game means
+``GAME = Game(...)`` (pnp.engine.Game), found by name by pnp.engine.plugins, so adding a game means
 one module and one spec folder (copy pnp/games/_template.py).
 
 A game never imports pnp.layout or pnp.render: it describes parts (pnp.core.ir) and checks rules; how the

@@ -49,8 +49,8 @@ def _own(name: str) -> Game | None:
     return game if isinstance(game, Game) else None
 
 
-def _third_party(name: str) -> Game:
-    """The Game of entry point ``name``.
+def _third_party(name: str, file=None, line: int | None = None, field: str = "game") -> Game:
+    """The Game of entry point ``name`` (``file``, ``line``, ``field``: where a spec named it).
 
     Raises:
         SpecError: it cannot be loaded, or what it names is not a Game (names the entry point).
@@ -60,11 +60,12 @@ def _third_party(name: str) -> Game:
         game = ep.load()
     except Exception as exc:  # a broken plug-in is reported, not a traceback
         raise SpecError(f"the generator {name!r} ({ep.value}, entry point group {GROUP}) cannot be loaded: "
-                        f"{type(exc).__name__}: {exc}.", field="game",
+                        f"{type(exc).__name__}: {exc}.", file=file, line=line, field=field,
                         hint="reinstall the package that provides it, or name another generator") from None
     if not isinstance(game, Game) or game.name != name:
         raise SpecError(f"the entry point {name!r} ({ep.value}, group {GROUP}) is not a pnp Game named {name!r}.",
-                        field="game", hint="the entry point must name a pnp.engine.Game with the same name")
+                        file=file, line=line, field=field,
+                        hint="the entry point must name a pnp.engine.Game with the same name")
     return game
 
 
@@ -96,7 +97,7 @@ def get_game(name: str, *, file=None, line: int | None = None, field: str = "gam
         if game is not None and game.name == name:
             return game
     elif name in _entry_points():
-        return _third_party(name)
+        return _third_party(name, file, line, field)
     games = registry()
     if name not in games:
         raise SpecError(f"unknown generator {name!r}.", file=file, line=line, field=field,
