@@ -14,7 +14,6 @@ the command line turns strings into them once, at its edge. Nothing here knows a
 from __future__ import annotations
 
 import os
-import re
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Mapping, Sequence
@@ -35,11 +34,10 @@ from ..layout.options import ImposeOptions
 from ..layout.packing import sheet_counts
 from ..layout.paper import Sheet, available_papers, load_sheet, open_sheet
 from ..render.writers import WRITERS, resolve_formats
-from ..store.names import check_safe_name
+from ..store.names import SAFE_NAME, check_safe_name
 
 DEFAULT_FORMATS = ("pdf", "svg")
 COMMON_INPUTS = {"rules": "rules quick reference printed on the cover (Markdown; see specs/<game>/rules.md)"}
-_NAME = re.compile(r"[a-z0-9][a-z0-9_-]{0,40}")  # a shipped spec folder's name
 
 
 @dataclass(frozen=True)
@@ -127,7 +125,7 @@ def load_target(target: str) -> LoadedSpec:
     path = Path(target)
     if target in game_names() or (not path.exists() and not target.endswith((".yaml", ".yml"))
                                   and os.sep not in target):
-        if not _NAME.fullmatch(target) or not builtin_spec(target).is_file():
+        if not SAFE_NAME.match(target) or not builtin_spec(target).is_file():
             raise SpecError(f"unknown game {target!r} and no such spec file.", field="GAME",
                             hint=f"use one of: {', '.join(shipped_specs())}, or the path of a spec file or game folder")
         path = builtin_spec(target)

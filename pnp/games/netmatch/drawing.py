@@ -6,6 +6,7 @@ import math
 from functools import lru_cache, partial
 
 from ...core.colour import tint
+from ...core.safearea import SAFE_MM
 from ...core.textfit import size_for_width
 from ...geometry.planargraph import START, Network, Node
 from ...core.ir import WHITE, Circle, Component, Group, LazyFronts, Line, Polygon, Rect, Text
@@ -15,7 +16,7 @@ from .network import colouring, network_of, node_diameter
 from .spec import SYMBOLS, ColourSpec, NetMatchSpec
 from .words import word_list
 
-SAFE = 3.0  # mm: text stays this far inside the trim
+SAFE = SAFE_MM  # mm: text stays this far inside the trim (the safe area, pnp.core.safearea)
 INK = "#000000"
 BOARD_MARGIN = 2.5   # mm of white around the network and the card boxes
 BAND_PAD = 0.8       # mm the side colour band reaches past the start-node circles

@@ -7,6 +7,7 @@ from collections import Counter
 from functools import lru_cache
 
 from ...core.fonts import CAP_HEIGHT, text_width_mm
+from ...core.safearea import SAFE_MM
 from ...core.textfit import largest_fitting, size_for_width
 from ...geometry import squaregrid
 from ...core.ir import WHITE, Circle, Component, Line, Rect, Text
@@ -15,7 +16,7 @@ from ...engine import KitContext
 from .spec import NumeriaSpec
 from .tropes import TROPES, fmt_set, instances, union
 
-SAFE = 3.0            # mm: text stays this far inside a trim
+SAFE = SAFE_MM        # mm: text stays this far inside a trim (the safe area, pnp.core.safearea)
 LIGHT, DARK = "#f4efe4", "#d9cdb4"
 SETUP_TINT, SETUP_DARK, CORNER_TINT, INK = "#fff7d6", "#f3e3a6", "#cfe3f3", "#1d3557"
 TILE_FILL = "#fffdf5"
