@@ -81,3 +81,14 @@ def test_a_spec_names_a_generator_never_a_file_of_code(tmp_path):
         spec.write_text(f"game: {value!r}\ntitle: x\n", encoding="utf-8")
         with pytest.raises(SpecError, match="must name one of"):
             load_target(str(spec))
+
+
+def test_pnp_s_own_generators_never_read_the_installed_entry_points(monkeypatch):
+    """Reading every installed package's entry points costs about 0.1 s: a kit of pnp's own skips it."""
+    def refuse():
+        raise AssertionError("entry points read for one of pnp's own generators")
+    monkeypatch.setattr(reg, "_entry_points", refuse)
+    for name in game_names():
+        assert load_target(name).game.name == name
+    with pytest.raises(AssertionError, match="entry points read"):
+        get_game("dominoes")  # the planted refusal is reachable: a name pnp lacks does read them
