@@ -92,3 +92,26 @@ def test_pnp_s_own_generators_never_read_the_installed_entry_points(monkeypatch)
         assert load_target(name).game.name == name
     with pytest.raises(AssertionError, match="entry points read"):
         get_game("dominoes")  # the planted refusal is reachable: a name pnp lacks does read them
+
+
+def test_a_generator_kit_takes_the_designer_s_count_checks(tmp_path):
+    """The checks a designer declares (docs/templates.md) work on a generator's parts too: counted from
+    the components the generator made, cited by the spec's own line; a failing one refuses the build."""
+    text = builtin_spec("nonads").read_text(encoding="utf-8")
+    spec = tmp_path / "nonads.yaml"
+    spec.write_text(text + "checks:\n  - {check: count, component: tile, equals: 34}\n"
+                    "  - {check: count, component: tile, equals: 35}\n", encoding="utf-8")
+    last = len(spec.read_text(encoding="utf-8").splitlines())
+    r = runner.invoke(app, ["validate", str(spec), "--json"])
+    import json
+    findings = json.loads(r.output)["games"][0]["findings"]
+    declared = [f for f in findings if "designer's checks" in f["rule"]]
+    assert [(f["status"], f["check"]) for f in declared] == [
+        ("pass", "tile: 34 parts (the spec asks for 34)"), ("fail", "tile: 34 parts (the spec asks for 35)")]
+    assert declared[1]["rule"].endswith(f"nonads.yaml, line {last}")
+    r = runner.invoke(app, ["build", str(spec), "-o", str(tmp_path / "out")])
+    assert r.exit_code == 1 and "the spec asks for 35" in r.output and not (tmp_path / "out" / "nonads").exists()
+    spec.write_text(text + "checks:\n  - {check: count, component: tiles, equals: 34}\n", encoding="utf-8")
+    r = runner.invoke(app, ["validate", str(spec)])
+    flat = " ".join(r.output.split())
+    assert r.exit_code == 2 and f"line {last - 1}, field checks.0.component" in flat and "components are tile" in flat

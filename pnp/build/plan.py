@@ -23,6 +23,7 @@ from ..core.errors import SpecError, ValidationFailed
 from ..core.findings import FAIL, WARN, Finding
 from ..core.ir import Component
 from ..engine import Game, KitContext, game_names, get_game, third_party_names
+from ..engine.declared import GeneratorSpec, check_parts
 from ..inputs.resources import builtin_folder, builtin_spec, shipped_specs
 from ..inputs.rulestext import parse_rules
 from ..inputs.specfields import SpecBase, load_yaml, validate_model
@@ -274,6 +275,11 @@ def plan_target(target: str, loaded: LoadedSpec, request: Request) -> TargetPlan
     if any(f.status == FAIL for f in findings):
         return TargetPlan(target, loaded, ctx, findings, inputs())
     components = loaded.game.components(loaded.spec, ctx)
+    if isinstance(loaded.spec, GeneratorSpec) and loaded.spec.checks:  # the spec's own checks on the parts made
+        declared = check_parts(loaded.spec, components, loaded.path, loaded.lines)
+        findings = findings + declared
+        if any(f.status == FAIL for f in declared):
+            return TargetPlan(target, loaded, ctx, findings, inputs())
     opts = effective_options(components, request.opts)
     notes = ()
     if opts.duplex != request.opts.duplex:

@@ -12,6 +12,7 @@ from collections import Counter
 from ..core.findings import Finding, verdict
 from ..core.safearea import SAFE_MM, insets, past_safe_line
 from ..engine import KitContext
+from ..engine.declared import count_finding, rule_of
 from .imagecheck import quality
 from .parts import Ready, ready
 from .spec import CustomSpec
@@ -35,7 +36,7 @@ def run_checks(spec: CustomSpec, ctx: KitContext, lines: dict) -> list[Finding]:
     parts = {r.spec.name: r for r in ready(spec, ctx, lines)}
     out = []
     for i, chk in enumerate(spec.checks):
-        rule = f"the designer's checks: {ctx.spec_path.name}, line {lines.get(('checks', i), '?')}"
+        rule = rule_of(ctx.spec_path, lines, i)
         r = parts[chk.component]
         out.append(_CHECKS[chk.check](chk, r, rule))
     for r in parts.values():
@@ -67,8 +68,7 @@ def safe_area(r: Ready) -> Finding | None:
 
 
 def _count(chk, r: Ready, rule: str) -> Finding:
-    total = sum(r.copies)
-    return verdict(total == chk.equals, f"{chk.component}: {total} parts (the spec asks for {chk.equals})", rule)
+    return count_finding(chk.component, sum(r.copies), chk.equals, rule)
 
 
 def _cells(r: Ready, column: str):

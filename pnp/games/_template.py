@@ -46,7 +46,8 @@ from pydantic import ValidationInfo, field_validator
 from ..core.errors import SpecError
 from ..core.findings import Finding, verdict
 from ..core.ir import WHITE, Circle, Component, Line, Rect, Text
-from ..inputs.specfields import Colour, Count, Length, SpecBase
+from ..engine.declared import GeneratorSpec
+from ..inputs.specfields import Colour, Count, Length
 from ..core.units import fmt_mm
 from ..engine import Game, KitContext
 
@@ -63,15 +64,15 @@ PIPS: dict[int, tuple[tuple[int, int], ...]] = {
 }
 
 
-# -- spec: the pydantic model of specs/<game>.yaml ------------------------------------------------
-# SpecBase brings `game` and `title` and forbids unknown keys, so a typo in the YAML is an error with
-# its line number. Give every field a default (the built-in spec then only says what differs) and
+# -- spec: the pydantic model of specs/<game>/<game>.yaml -----------------------------------------
+# GeneratorSpec (SpecBase and the declared `checks:`) brings `game` and `title` and forbids unknown
+# keys, so a typo in the YAML is an error with its line number. Give every field a default (the built-in spec then only says what differs) and
 # bound every number by what a printable kit can need, before any work starts: Count(lo, hi) for
 # whole numbers, BoundedFloat(lo, hi) for plain numbers, Length for sizes, Flag for true/false (a
 # plain bool would take "yes"); nested models derive from SpecModel, which refuses nan and inf.
 # A validator that raises ValueError becomes a SpecError naming the field, so say how to fix it.
 
-class DominoesSpec(SpecBase):
+class DominoesSpec(GeneratorSpec):
     """specs/dominoes/dominoes.yaml. Lengths in mm (or "24mm", "1in", "18pt")."""
     top: Count(0, 9) = 6              # the highest number: 6 makes a double-six set
     half: Length = 24.0               # a tile is two squares of this side, one above the other

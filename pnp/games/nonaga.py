@@ -17,7 +17,8 @@ from ..core.colour import mix
 from ..core.findings import Finding, verdict
 from ..geometry import hexgrid
 from ..core.ir import Circle, Component, Group, Text
-from ..inputs.specfields import Colour, Count, Flag, Length, SpecBase
+from ..engine.declared import GeneratorSpec
+from ..inputs.specfields import Colour, Count, Flag, Length
 from ..engine import Game, KitContext
 from ._pieces import counter, fit, star
 
@@ -26,7 +27,7 @@ DOC = "docs/games/nonaga.md"
 SIDE = 3  # discs per edge of the starting hexagon
 
 
-class NonagaSpec(SpecBase):
+class NonagaSpec(GeneratorSpec):
     """specs/nonaga/nonaga.yaml. Lengths in mm (or "35mm", "1.4in")."""
     disc: Length = 35.0
     pawn: Length = 20.0

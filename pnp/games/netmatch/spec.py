@@ -13,7 +13,8 @@ from typing import Literal
 
 from pydantic import ValidationInfo, field_validator, model_validator
 
-from ...inputs.specfields import MAX_LENGTH_MM, BoundedFloat, Colour, Count, Flag, Items, Length, SpecBase, SpecModel
+from ...engine.declared import GeneratorSpec
+from ...inputs.specfields import MAX_LENGTH_MM, BoundedFloat, Colour, Count, Flag, Items, Length, SpecModel
 from .wordlist import MAX_WORDS
 
 MAX_SIDES = 48
@@ -80,7 +81,7 @@ class PawnSpec(SpecModel):
     copies: Count(1, 100, "copies of each colour and symbol: the seed's game has 4") = 4
 
 
-class NetMatchSpec(SpecBase):
+class NetMatchSpec(GeneratorSpec):
     """specs/netmatch/netmatch.yaml."""
     words: str = "netmatch-words.txt"
     expected_words: Count(1, MAX_WORDS, "the seed's deck has 75 word cards") | None = 75

@@ -10,7 +10,8 @@ from __future__ import annotations
 
 from pydantic import ValidationInfo, field_validator
 
-from ...inputs.specfields import Colour, Count, Flag, Items, Length, SpecBase, SpecModel
+from ...engine.declared import GeneratorSpec
+from ...inputs.specfields import Colour, Count, Flag, Items, Length, SpecModel
 
 MAX_SETUP = 50  # setup stones: the seed places 2
 
@@ -34,7 +35,7 @@ class Stones(SpecModel):
     mark_colour: Colour = "#2b2118"
 
 
-class NooksSpec(SpecBase):
+class NooksSpec(GeneratorSpec):
     """specs/nooks/nooks.yaml. Lengths in mm (or "19mm", "0.75in")."""
     side: Count(2, 13, "the hex board's columns are lettered a..y, so a side of at most 13; the seed's is 8") = 8
     cell_size: Length = 19.0
