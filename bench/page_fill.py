@@ -19,7 +19,7 @@ try:  # the build plan (after eb425f2)
 except ImportError:  # the flat layout of b06101b
     from pnp.kit import prepare
     from pnp.layout.sheets import load_sheet
-from pnp.games import registry
+from pnp.engine import registry
 from pnp.layout.impose import effective_options
 from pnp.layout.kitpacking import pack_kit
 from pnp.layout.options import ImposeOptions

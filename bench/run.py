@@ -187,10 +187,10 @@ def case_a(tmp: Path, reps: int) -> dict:
 
 def case_b(tmp: Path, reps: int) -> dict:
     from pnp.core.fonts import font_path
-    from pnp.games import registry
+    from pnp.engine import registry
     from pnp.pipeline.execute import build_kit
     from pnp.pipeline.plan import load_target
-    from pnp.games import KitContext
+    from pnp.engine import KitContext
     from pnp.layout.impose import impose
     from pnp.layout.paper import load_sheet
     from pnp.render.svg import BASE_CHARS

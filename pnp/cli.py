@@ -32,7 +32,7 @@ import typer
 from . import __version__
 from .core.errors import PnpError, ValidationFailed
 from .core.findings import FAIL, PASS, WARN
-from .games import registry
+from .inputs.resources import shipped_specs
 from .pipeline.calibrate import build_calibration
 from .pipeline.execute import execute_target
 from .pipeline.plan import DEFAULT_FORMATS, Request, context, load_paper, load_target, plan
@@ -143,8 +143,8 @@ def _split_formats(values: list[str]) -> tuple[str, ...]:
 
 
 def _targets(games: list[str] | None) -> list[str]:
-    from .custom import examples  # the data-driven examples shipped in specs/<name>/<name>.yaml, by name
-    return list(games) if games else list(registry()) + [Path(e).name for e in examples()]
+    """The targets given, else every shipped spec folder (specs/<name>/: the five games and the examples)."""
+    return list(games) if games else shipped_specs()
 
 
 def _offset(text: str) -> tuple[float, float]:
@@ -440,8 +440,8 @@ def new(
 
 @app.command("list")
 def list_games(as_json: bool = typer.Option(False, "--json", help="Print the games and parts as JSON.")) -> None:
-    """Show the games and the shipped data-driven examples (what `pnp build` with no target builds),
-    with their components, counts and trim sizes."""
+    """Show the shipped spec folders, the five games and the data-driven examples (what `pnp build`
+    with no target builds), with the generator each names, their components, counts and trim sizes."""
     games = []
     with _guard():
         for target in _targets(None):
@@ -449,14 +449,17 @@ def list_games(as_json: bool = typer.Option(False, "--json", help="Print the gam
             game = loaded.game
             name = game.name
             comps = game.components(loaded.spec, context(loaded))
+            generator = loaded.spec.game if loaded.spec.game != "custom" else None  # None: templates and data
             games.append({"game": name, "title": game.title, "designer": loaded.spec.designer,
                           "summary": game.summary, "inputs": dict(game.inputs),
-                          "target": target,
+                          "target": target, "folder": str(loaded.path.parent), "generator": generator,
                           "components": [{"name": c.name, "count": c.count, "shape": c.shape,
                                           "trim_mm": [round(c.width, 3), round(c.height, 3)]} for c in comps]})
             if as_json:
                 continue
             _say(f"{name}: {plain(game.summary)}")
+            _say(f"    spec folder {plain(str(loaded.path.parent))}"
+                 + (f", generator {plain(generator)}" if generator else ", templates and data"))
             for comp in comps:
                 size = (f"diameter {fmt_mm(comp.width)}" if comp.shape == "circle"
                         else f"{fmt_mm(comp.width)} x {fmt_mm(comp.height)}")

@@ -10,7 +10,7 @@ from dataclasses import dataclass, field
 
 from conftest import PT, open_pdf, pdf_of
 from pnp.pipeline.plan import load_target
-from pnp.games import KitContext
+from pnp.engine import KitContext
 from pnp.layout.impose import ImposeOptions, impose
 from pnp.layout.paper import load_sheet
 

@@ -105,19 +105,23 @@ def test_cycle_finder_finds_a_planted_cycle():
 
 
 # Folder rules (docs/architecture.md, "Layering"): each folder of pnp may import only the folders listed.
-# core <- inputs <- games; core <- geometry <- games; core, inputs <- layout <- render;
-# core <- store; everything <- pipeline (plan, execute) <- cli.
+# core <- inputs <- engine <- games, custom; core <- geometry <- games; core, inputs <- layout <- render;
+# core, inputs, layout <- checks; core <- store; everything <- pipeline (plan, execute) <- cli.
+# A designer's game (custom) is a guest of the engine, never of pnp's own games.
 ALLOWED = {
     "core": {"core"},
     "inputs": {"core", "inputs"},
     "geometry": {"core", "geometry"},
-    "games": {"core", "inputs", "geometry", "games"},
-    "custom": {"core", "inputs", "games", "custom"},
+    "engine": {"core", "inputs", "engine"},
+    "games": {"core", "inputs", "geometry", "engine", "games"},
+    "custom": {"core", "inputs", "engine", "custom"},
     "layout": {"core", "inputs", "layout"},
+    "checks": {"core", "inputs", "layout", "checks"},
     "render": {"core", "inputs", "layout", "render", "pnp"},
     "store": {"core", "store"},
-    "pipeline": {"core", "inputs", "games", "custom", "layout", "render", "store", "pipeline"},
-    "cli": {"core", "inputs", "games", "custom", "layout", "render", "store", "pipeline", "cli", "pnp"},
+    "pipeline": {"core", "inputs", "engine", "games", "custom", "layout", "checks", "render", "store", "pipeline"},
+    "cli": {"core", "inputs", "engine", "games", "custom", "layout", "checks", "render", "store", "pipeline", "cli",
+            "pnp"},
     "__main__": {"cli"},
     "pnp": set(),
 }
@@ -155,6 +159,37 @@ def test_layer_check_catches_layout_importing_render_and_core_importing_inputs()
                                        "pnp.layout.impose imports pnp.render.pdf",
                                        "pnp.newfolder.x is in no folder of the layering rules",
                                        "pnp.render.svg imports pnp.pipeline.plan"]
+
+
+def test_layer_check_catches_custom_importing_games_and_engine_importing_games():
+    graph = {"pnp.custom.parts": {"pnp.games.netmatch.words"}, "pnp.engine.plugins": {"pnp.games.nonads"}}
+    assert layer_violations(graph) == ["pnp.custom.parts imports pnp.games.netmatch.words",
+                                       "pnp.engine.plugins imports pnp.games.nonads"]
+
+
+def is_check(module: str) -> bool:
+    """A module that decides findings: the checks folder, pnp.custom.checks, any game's checks."""
+    parts = module.split(".")
+    return len(parts) > 1 and (parts[1] == "checks" or parts[-1] == "checks")
+
+
+def renderer_check_imports(graph: dict[str, set[str]]) -> list[str]:
+    """Every import of a check by a renderer (pnp.render): renderers draw, they never check."""
+    return sorted(f"{m} imports {d}" for m, deps in graph.items() if _folder(m) == "render"
+                  for d in deps if is_check(d))
+
+
+def test_no_renderer_imports_a_check():
+    assert renderer_check_imports(import_graph()) == []
+
+
+def test_renderer_check_finder_finds_planted_imports():
+    graph = {"pnp.render.pod": {"pnp.checks.safearea", "pnp.layout.bleed"},
+             "pnp.render.pdf": {"pnp.custom.checks", "pnp.games.netmatch.checks"},
+             "pnp.pipeline.plan": {"pnp.checks.safearea"}}
+    assert renderer_check_imports(graph) == ["pnp.render.pdf imports pnp.custom.checks",
+                                             "pnp.render.pdf imports pnp.games.netmatch.checks",
+                                             "pnp.render.pod imports pnp.checks.safearea"]
 
 
 def test_only_cli_imports_typer():

@@ -28,7 +28,7 @@ class PnpError(Exception):
         self.hint = hint
 
     def location(self) -> str:
-        """'specs/nonads.yaml, line 4, field tile_size' (only the parts that are known)."""
+        """'specs/nonads/nonads.yaml, line 4, field tile_size' (only the parts that are known)."""
         parts = []
         if self.file:
             parts.append(self.file)

@@ -334,9 +334,10 @@ def scan_layouts(size_pt: float, min_pt: float) -> float:
 
 
 def scan(lay_out_at: Callable[[float], object | None], size_pt: float, min_pt: float,
-         possible: Callable[[float], bool] | None = None):
+         possible: Callable[[float], bool] | None = None, step: float = STEP_PT):
     """The first non-None ``lay_out_at(size)`` for sizes below ``size_pt`` (which the caller tried)
-    down to ``min_pt`` in quarter-point steps from the top: the largest size that fits. Wrapped text
+    down to ``min_pt`` in ``step`` (a quarter point unless given) steps above ``min_pt``: the
+    largest size that fits. Wrapped text
     is not monotonic in the size (a smaller size can wrap into more lines and stop fitting while a
     larger one fits), so no bisection of the layout itself. ``possible(size)`` (see :func:`could_fit`),
     a necessary condition that holds below some size and fails above it, is bisected first: the
@@ -349,20 +350,20 @@ def scan(lay_out_at: Callable[[float], object | None], size_pt: float, min_pt: f
             fits (more would be unbounded work on a long text: the caller names the text and asks for
             a smaller start size). Without it every step is tried.
     """
-    top = int((size_pt - min_pt + EPS) / STEP_PT)
+    top = int((size_pt - min_pt + EPS) / step)
     if possible is not None:
         lo, hi = -1, top  # possible() holds at lo (or lo is -1), the answer is at most hi
         while lo < hi:
             mid = (lo + hi + 1) // 2
-            if possible(min_pt + mid * STEP_PT):
+            if possible(min_pt + mid * step):
                 lo = mid
             else:
                 hi = mid - 1
         top = lo
-    for tried, step in enumerate(range(top, -1, -1)):
+    for tried, k in enumerate(range(top, -1, -1)):
         if tried == MAX_SCAN_STEPS and possible is not None:
-            raise TooManySizes(min_pt + top * STEP_PT, min_pt + (step + 1) * STEP_PT)
-        got = lay_out_at(min_pt + step * STEP_PT)
+            raise TooManySizes(min_pt + top * step, min_pt + (k + 1) * step)
+        got = lay_out_at(min_pt + k * step)
         if got is not None:
             return got
     return None

@@ -1,12 +1,13 @@
 """Any game from a spreadsheet and templates: a spec that declares its components (no Python).
 
 A spec without ``game:`` (or with ``game: custom``) is a data-driven game: load() turns it into a
-pnp.games.Game, so imposition, the cover, every output format, the kit store, `pnp validate` and
+pnp.engine.Game, so imposition, the cover, every output format, the kit store, `pnp validate` and
 `pnp watch` treat it like a built-in game. A folder is built through its spec ``DIR/<DIR>.yaml``.
-The shipped examples are every ``specs/<name>/<name>.yaml`` (examples()); `pnp build` with no
-target builds them after the built-in games. See docs/templates.md.
+The shipped examples are spec folders beside the five games' (pnp.inputs.resources.shipped_specs).
+See docs/templates.md.
 
-pnp.custom imports pnp.core, pnp.inputs and pnp.games only (never layout, render, build or cli).
+pnp.custom imports pnp.core, pnp.inputs and pnp.engine only (never pnp.games, layout, render, build
+or cli).
 """
 from __future__ import annotations
 
@@ -14,14 +15,13 @@ import re
 from pathlib import Path
 
 from ..core.errors import SpecError
-from ..games import Game, KitContext, game_names
-from ..inputs.resources import specs_dir
+from ..engine import Game, KitContext, game_names
 from ..inputs.specfields import validate_model
 from .checks import run_checks
 from .parts import build_components, text_fit_work
 from .spec import CustomSpec
 
-__all__ = ["CustomSpec", "examples", "is_custom", "load", "spec_in_folder"]
+__all__ = ["CustomSpec", "is_custom", "load", "spec_in_folder"]
 
 _SAFE = re.compile(r"^[a-z0-9][a-z0-9_-]{0,40}$")
 
@@ -44,20 +44,6 @@ def spec_in_folder(folder: Path) -> Path:
     raise SpecError(f"the folder has no spec {path.name}" + (f" (it has {', '.join(found)})." if found else "."),
                     file=folder, field="GAME", hint="name the spec file after its folder, or give the spec's path; "
                     "`pnp new DIR` makes a folder that builds")
-
-
-def examples() -> list[str]:
-    """The shipped data-driven examples: every specs/<name>/<name>.yaml folder, by name."""
-    root = specs_dir()
-    return [str(p) for p in sorted(root.iterdir()) if p.is_dir() and (p / f"{p.name}.yaml").is_file()]
-
-
-def example_spec(name: str) -> Path | None:
-    """The spec file of the shipped example called ``name`` (specs/<name>/<name>.yaml), or None."""
-    if not _SAFE.match(name):
-        return None
-    path = specs_dir() / name / f"{name}.yaml"
-    return path if path.is_file() else None
 
 
 def kit_name(spec: CustomSpec, path: Path, lines: dict) -> str:

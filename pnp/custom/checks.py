@@ -10,14 +10,15 @@ from __future__ import annotations
 from collections import Counter
 
 from ..core.findings import Finding, verdict
-from ..games import KitContext
+from ..core.safearea import SAFE_MM, insets, past_safe_line
+from ..engine import KitContext
+from ..engine.declared import count_finding, rule_of
 from .imagecheck import quality
 from .parts import Ready, ready
 from .spec import CustomSpec
 from .table import key
 
 SHOWN = 5  # offending values named in a finding
-SAFE_MM = 3.0  # text boxes stay this far inside the trim (docs/print.md)
 
 
 def _list(values) -> str:
@@ -35,7 +36,7 @@ def run_checks(spec: CustomSpec, ctx: KitContext, lines: dict) -> list[Finding]:
     parts = {r.spec.name: r for r in ready(spec, ctx, lines)}
     out = []
     for i, chk in enumerate(spec.checks):
-        rule = f"the designer's checks: {ctx.spec_path.name}, line {lines.get(('checks', i), '?')}"
+        rule = rule_of(ctx.spec_path, lines, i)
         r = parts[chk.component]
         out.append(_CHECKS[chk.check](chk, r, rule))
     for r in parts.values():
@@ -48,7 +49,8 @@ def run_checks(spec: CustomSpec, ctx: KitContext, lines: dict) -> list[Finding]:
 
 def safe_area(r: Ready) -> Finding | None:
     """A warning unless every text box of the component's templates lies SAFE_MM inside its trim
-    (for a round part, inside the circle SAFE_MM in from the cut); None when it prints no text."""
+    (for a round part, inside the circle SAFE_MM in from the cut; pnp.core.safearea); None when it
+    prints no text."""
     w, h = r.spec.size
     boxes = {(layer.place.label, layer.box) for face in r.faces.values() for layer in face.layers
              if layer.text is not None}
@@ -56,13 +58,9 @@ def safe_area(r: Ready) -> Finding | None:
         return None
     close = []
     for label, (x, y, bw, bh) in sorted(boxes):
-        if r.spec.shape == "circle":
-            corners = ((x, y), (x + bw, y), (x, y + bh), (x + bw, y + bh))
-            gap = w / 2 - max(((cx - w / 2) ** 2 + (cy - h / 2) ** 2) ** 0.5 for cx, cy in corners)
-        else:
-            gap = min(x, y, w - x - bw, h - y - bh)
-        if gap < SAFE_MM - 1e-6:
-            close.append(f"{label} {max(gap, 0):.1f} mm")
+        edges = insets((x, y, x + bw, y + bh), w, h, r.spec.shape == "circle")
+        if past_safe_line(edges, SAFE_MM) is not None:
+            close.append(f"{label} {max(min(edges.values()), 0):.1f} mm")
     what = (f"{r.spec.name}: {len(boxes)} text boxes, all at least {SAFE_MM:g} mm inside the trim (the safe area)"
             if not close else f"{r.spec.name}: text boxes closer than {SAFE_MM:g} mm to the trim, where a slightly "
             f"off cut can take letters off: {_list(close)}")
@@ -70,8 +68,7 @@ def safe_area(r: Ready) -> Finding | None:
 
 
 def _count(chk, r: Ready, rule: str) -> Finding:
-    total = sum(r.copies)
-    return verdict(total == chk.equals, f"{chk.component}: {total} parts (the spec asks for {chk.equals})", rule)
+    return count_finding(chk.component, sum(r.copies), chk.equals, rule)
 
 
 def _cells(r: Ready, column: str):

@@ -7,14 +7,13 @@ row and column and the template layer, before anything is drawn on paper.
 """
 from __future__ import annotations
 
-import re
 from dataclasses import dataclass, field, replace
-from functools import lru_cache
 from pathlib import Path
 from typing import Callable
 
 from ..core.errors import SpecError
 from ..core import richtext
+from ..core.colour import colour_of
 from ..core.fonts import DEFAULT_FACE, ITALIC_FACE, face as font_face, missing_glyphs
 from ..core.ir import Circle, Group, Image, Line, Polygon, Rect, Text
 from ..inputs.images import ImageFacts
@@ -22,37 +21,11 @@ from .icons import IconFolder
 from .imagecheck import load_picture
 from .table import Row, Table, key
 from .template import ImageLayer, Placed, TextLayer, WhenSpec, parse_placeholders
-from .textfit import fit
+from ..core.textfit import fit
 
 MAX_TEXT_CHARS = 5000  # characters one text layer sets: a tarot card full of 4 pt text holds about 3,000
 DEFAULT_MIN_PT = 6.0  # the smallest size of ``fit: shrink`` when the layer gives no min_size
 EPS = 1e-6  # mm
-_HEX = re.compile(r"#[0-9a-fA-F]{6}")
-
-
-@lru_cache(maxsize=1)
-def _named() -> dict[str, str]:
-    from reportlab.lib.colors import getAllNamedColors
-    return {name.lower(): c.hexval().replace("0x", "#").lower() for name, c in getAllNamedColors().items()}
-
-
-def colour_of(value: str) -> str | None:
-    """'#RRGGBB', a CSS colour name ('red', 'darkgreen') or 'none'/'' as '#rrggbb' or None.
-
-    Raises:
-        ValueError: anything else (the caller names where it came from).
-    """
-    v = value.strip()
-    if v == "" or v.lower() == "none":
-        return None
-    if _HEX.fullmatch(v):
-        return v.lower()
-    got = _named().get(v.lower())
-    if got is None:
-        raise ValueError(f"{value!r} is not a colour; write #rrggbb (e.g. #d55e00), a colour name such as red, or none")
-    return got
-
-
 class Filler:
     """A string with ``{column}`` placeholders, compiled once: ``columns`` it reads, ``fill(values)``.
 

@@ -15,7 +15,7 @@ from pathlib import Path
 from ..core.errors import SpecError
 from ..core.fonts import register_face
 from ..core.ir import Component
-from ..games import KitContext
+from ..engine import KitContext
 from ..inputs.fontfile import FontFile, read_font
 from ..inputs.gamefolder import inside
 from .columns import not_a_count, whole_count

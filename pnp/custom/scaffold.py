@@ -20,7 +20,7 @@ from pathlib import PurePosixPath
 import yaml
 
 from ..core.errors import SpecError
-from ..games import registry
+from ..engine import game_names
 from ..inputs.delimiters import DELIMITERS
 from .columns import not_a_count, picture_columns, quantity_column, whole_count
 from .spec import MAX_COPIES
@@ -124,9 +124,9 @@ def scaffold(folder: Path, data: Path | None = None, sheet: str | None = None, h
         raise SpecError("the folder already exists and is not empty.", file=folder, field="DIR",
                         hint="name a new folder; pnp new never writes into an existing game")
     name = re.sub(r"[^a-z0-9_-]+", "-", folder.resolve().name.lower()).strip("-_")
-    if not re.fullmatch(r"[a-z0-9][a-z0-9_-]{0,40}", name or "") or name in registry():
+    if not re.fullmatch(r"[a-z0-9][a-z0-9_-]{0,40}", name or "") or name in game_names():
         raise SpecError(f"the folder name {folder.name!r} cannot name a kit"
-                        f"{' (it is a built-in game)' if name in registry() else ''}.", file=folder, field="DIR",
+                        f"{' (it is a built-in game)' if name in game_names() else ''}.", file=folder, field="DIR",
                         hint="use lower-case letters, digits, - and _, e.g. pnp new my-game")
     title = name.replace("-", " ").replace("_", " ").capitalize()
     notes: list[str] = []

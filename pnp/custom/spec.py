@@ -16,12 +16,12 @@ from typing import Annotated, Any, Literal, Union
 
 from pydantic import BeforeValidator, Field, model_validator
 
+from ..engine.declared import MAX_CHECKS, CountCheck, DeclaredCheck as _Check
 from ..inputs.delimiters import DELIMITERS
 from ..inputs.specfields import Count, FieldError, Flag, Items, Length, OptionalLength, SpecBase, SpecModel
 from ..core.units import parse_length
 
 MAX_COMPONENTS = 50
-MAX_CHECKS = 200
 MAX_COPIES = 1000  # copies of one row (or of a component without data)
 MAX_FONTS = 16  # fonts one spec declares
 
@@ -167,16 +167,6 @@ class ComponentSpec(SpecModel):
         if self.board and self.back:
             raise ValueError("a board has no printed back; remove back:")
         return self
-
-
-class _Check(SpecModel):
-    component: str
-
-
-class CountCheck(_Check):
-    """The component's total number of parts (rows x copies) is ``equals``."""
-    check: Literal["count"]
-    equals: Count(0, 10_000_000)
 
 
 class PerValueCheck(_Check):

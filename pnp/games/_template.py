@@ -1,16 +1,18 @@
 """Dominoes (template): a double-six set of 28 tiles, drawn and checked; copy this file to start a game.
 
-This module is a working sixth game kept out of the registry: pnp.games.registry() skips modules
-whose name starts with "_". To add a game:
+This module is a working sixth game kept out of the registry: pnp.engine.registry() skips modules
+whose name starts with "_". To add a game (a game in a package of its own registers its GAME in the
+entry-point group ``pnp.generators`` instead of copying it into pnp/games):
 
 1. Copy this file to pnp/games/<game>.py (or, once it grows past ~350 lines, to a package
    pnp/games/<game>/ split by concern: spec.py, a rules/maths module, drawing.py, checks.py and an
    __init__.py holding GAME; add the package to `packages` in pyproject.toml).
 2. Rename the spec class, RULE, and the name and title in GAME at the bottom.
-3. Write specs/<game>.yaml (`game: <game>` plus any fields that differ from the defaults), the
-   rules facts your findings cite in docs/games/<game>.md, and specs/rules/<game>.md, the rules
+3. Make the spec folder specs/<game>/: <game>.yaml (`game: <game>`, naming this generator, plus any
+   fields that differ from the defaults), rules.md, the rules
    quick reference the cover prints (`# Title`, a one-line description, then the sections
-   Components, Setup, A turn, End and winner, Fine points; see pnp/layout/cover.py).
+   Components, Setup, A turn, End and winner, Fine points; see pnp/layout/cover.py), and any data
+   the game reads; the rules facts your findings cite go in docs/games/<game>.md.
 4. `pnp list` shows the first line of this docstring; `pnp validate <game>` prints check(); `pnp
    build <game>` refuses to write a kit while any check FAILs. tests/render/test_print_contract.py runs the
    print contract (footer, scale bar, crop marks, TrimBox, SVG in mm, bleed) on every registered
@@ -44,9 +46,10 @@ from pydantic import ValidationInfo, field_validator
 from ..core.errors import SpecError
 from ..core.findings import Finding, verdict
 from ..core.ir import WHITE, Circle, Component, Line, Rect, Text
-from ..inputs.specfields import Colour, Count, Length, SpecBase
+from ..engine.declared import GeneratorSpec
+from ..inputs.specfields import Colour, Count, Length
 from ..core.units import fmt_mm
-from . import Game, KitContext
+from ..engine import Game, KitContext
 
 # The rule source every finding cites. In a real game: the rules document and its line or section,
 # e.g. "Nooks rules (seed 001)" or "docs/games/<game>.md: Components".
@@ -61,16 +64,16 @@ PIPS: dict[int, tuple[tuple[int, int], ...]] = {
 }
 
 
-# -- spec: the pydantic model of specs/<game>.yaml ------------------------------------------------
-# SpecBase brings `game` and `title` and forbids unknown keys, so a typo in the YAML is an error with
-# its line number. Give every field a default (the built-in spec then only says what differs) and
+# -- spec: the pydantic model of specs/<game>/<game>.yaml -----------------------------------------
+# GeneratorSpec (SpecBase and the declared `checks:`) brings `game` and `title` and forbids unknown
+# keys, so a typo in the YAML is an error with its line number. Give every field a default (the built-in spec then only says what differs) and
 # bound every number by what a printable kit can need, before any work starts: Count(lo, hi) for
 # whole numbers, BoundedFloat(lo, hi) for plain numbers, Length for sizes, Flag for true/false (a
 # plain bool would take "yes"); nested models derive from SpecModel, which refuses nan and inf.
 # A validator that raises ValueError becomes a SpecError naming the field, so say how to fix it.
 
-class DominoesSpec(SpecBase):
-    """specs/dominoes.yaml. Lengths in mm (or "24mm", "1in", "18pt")."""
+class DominoesSpec(GeneratorSpec):
+    """specs/dominoes/dominoes.yaml. Lengths in mm (or "24mm", "1in", "18pt")."""
     top: Count(0, 9) = 6              # the highest number: 6 makes a double-six set
     half: Length = 24.0               # a tile is two squares of this side, one above the other
     pip: Length = 4.0                 # pip diameter

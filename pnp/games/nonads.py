@@ -18,8 +18,9 @@ from ..geometry.symmetry import (
     symmetry_order)
 from ..core.findings import Finding, verdict
 from ..core.ir import WHITE, Component, Rect, Text
-from ..inputs.specfields import Colour, Count, FieldError, Flag, Length, SpecBase
-from . import Game, KitContext
+from ..engine.declared import GeneratorSpec
+from ..inputs.specfields import Colour, Count, FieldError, Flag, Length
+from ..engine import Game, KitContext
 
 RULE = "Nonads rules (seed 000)"
 
@@ -33,8 +34,8 @@ MAX_GRID = 6
 MAX_PATTERNS = min(50_000, VECTOR_THRESHOLD)
 
 
-class NonadsSpec(SpecBase):
-    """specs/nonads.yaml. Lengths in mm (or "30mm", "1.2in", "18pt")."""
+class NonadsSpec(GeneratorSpec):
+    """specs/nonads/nonads.yaml. Lengths in mm (or "30mm", "1.2in", "18pt")."""
     tile_size: Length = 30.0
     grid: Count(2, MAX_GRID, f"tiles are 2x2 to {MAX_GRID}x{MAX_GRID} cells; the seed's game is 3x3") = 3
     black: Count(0, MAX_GRID * MAX_GRID, "black cells per tile: the seed's game has 4") = 4

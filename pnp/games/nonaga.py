@@ -13,11 +13,13 @@ from itertools import combinations
 
 from pydantic import ValidationInfo, field_validator
 
+from ..core.colour import mix
 from ..core.findings import Finding, verdict
 from ..geometry import hexgrid
 from ..core.ir import Circle, Component, Group, Text
-from ..inputs.specfields import Colour, Count, Flag, Length, SpecBase
-from . import Game, KitContext
+from ..engine.declared import GeneratorSpec
+from ..inputs.specfields import Colour, Count, Flag, Length
+from ..engine import Game, KitContext
 from ._pieces import counter, fit, star
 
 RULE = "Nonaga rules (seed 004)"
@@ -25,8 +27,8 @@ DOC = "docs/games/nonaga.md"
 SIDE = 3  # discs per edge of the starting hexagon
 
 
-class NonagaSpec(SpecBase):
-    """specs/nonaga.yaml. Lengths in mm (or "35mm", "1.4in")."""
+class NonagaSpec(GeneratorSpec):
+    """specs/nonaga/nonaga.yaml. Lengths in mm (or "35mm", "1.4in")."""
     disc: Length = 35.0
     pawn: Length = 20.0
 
@@ -75,12 +77,6 @@ def win_shapes() -> set[tuple]:
 RING_IN = 2.0  # mm: the disc's decorative ring sits this far inside the trim
 
 
-def _mix(a: str, b: str, amount: float) -> str:
-    """Colour ``a`` moved ``amount`` (0..1) of the way to ``b``."""
-    pa, pb = ([int(c[i:i + 2], 16) for i in (1, 3, 5)] for c in (a, b))
-    return "#" + "".join(f"{round(x + (y - x) * amount):02x}" for x, y in zip(pa, pb))
-
-
 def pawn_mark(side: str, diameter: float) -> tuple:
     """The white mark of a pawn, centred on (0, 0), so red and black differ without colour too:
     red pawns carry a star, black pawns a ring."""
@@ -126,7 +122,7 @@ def components(spec: NonagaSpec, ctx: KitContext) -> list[Component]:
     is an aid the game can do without (``variant``), so discs and pawns print without it."""
     # a faint decorative ring: lighter and thinner than the grey cut circle imposition adds at the trim
     ring = (Circle(spec.disc / 2, spec.disc / 2, spec.disc / 2 - RING_IN, fill=None,
-                   stroke=_mix(spec.disc_colour, spec.edge_colour, 0.35), stroke_width=0.1),)
+                   stroke=mix(spec.disc_colour, spec.edge_colour, 0.35), stroke_width=0.1),)
     out = [Component("disc", spec.disc, spec.disc, [counter(spec.disc, spec.disc_colour) + ring],
                      copies=spec.discs, shape="circle",
                      note=f"{spec.discs} discs, diameter {spec.disc:g} mm: glue onto card or thin board before cutting"),

@@ -18,7 +18,8 @@ def _data_dir(name: str) -> Path:
 
 
 def specs_dir() -> Path:
-    """Folder of the built-in game specs (<game>.yaml) and the default NetMatch word list."""
+    """Folder of the shipped spec folders: specs/<name>/ (spec <name>.yaml, rules.md, data), the five
+    built-in games and the data-driven examples alike."""
     return _data_dir("specs")
 
 
@@ -27,6 +28,18 @@ def sheets_dir() -> Path:
     return _data_dir("templates") / "sheets"
 
 
-def builtin_spec(game: str) -> Path:
-    """Path of the built-in spec of ``game``."""
-    return specs_dir() / f"{game}.yaml"
+def builtin_folder(name: str) -> Path:
+    """The shipped spec folder called ``name`` (it may not exist)."""
+    return specs_dir() / name
+
+
+def builtin_spec(name: str) -> Path:
+    """Path of the spec of the shipped spec folder ``name``: specs/<name>/<name>.yaml (it may not exist)."""
+    return builtin_folder(name) / f"{name}.yaml"
+
+
+def shipped_specs() -> list[str]:
+    """The names of the shipped spec folders (those holding <name>.yaml), in alphabetical order: what
+    `pnp list` shows and `pnp build` with no target builds."""
+    root = specs_dir()
+    return [p.name for p in sorted(root.iterdir()) if p.is_dir() and (p / f"{p.name}.yaml").is_file()]

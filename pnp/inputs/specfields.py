@@ -206,7 +206,8 @@ class SpecBase(SpecModel):
     """A traditional game (no designer's rights): the cover says "a traditional game, in the public
     domain" (or "..., arranged by DESIGNER") instead of "designed by"."""
     rules: str = ""
-    """Rules quick-reference file (Markdown) beside the spec; empty means rules/<game>.md."""
+    """Rules quick-reference file (Markdown) beside the spec; empty means rules.md. For a spec of one
+    of pnp's own games whose folder lacks the file, the game's own folder's (specs/<game>/)."""
 
 
 M = TypeVar("M", bound=BaseModel)

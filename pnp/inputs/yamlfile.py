@@ -251,7 +251,7 @@ def load_yaml(path: Path, what: str = "spec file") -> tuple[dict, dict[tuple, in
     except yaml.YAMLError as exc:
         raise _yaml_error(exc, path, lines) from None
     if node is None or data is None:
-        raise SpecError(f"{what} is empty.", file=path, hint="start from a built-in spec: copy specs/<game>.yaml"
+        raise SpecError(f"{what} is empty.", file=path, hint="start from a built-in spec: copy specs/<game>/<game>.yaml"
                         if what == "spec file" else "start from a built-in file: copy templates/sheets/a4.yaml")
     if not isinstance(data, dict):
         raise SpecError("spec must be a mapping of field: value.", file=path, line=1)

@@ -18,11 +18,13 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Callable, Mapping, Sequence
 
+from ..checks import safearea
 from ..core.errors import SpecError, ValidationFailed
 from ..core.findings import FAIL, WARN, Finding
 from ..core.ir import Component
-from ..games import Game, KitContext, game_names, get_game, registry
-from ..inputs.resources import builtin_spec, specs_dir
+from ..engine import Game, KitContext, game_names, get_game, third_party_names
+from ..engine.declared import GeneratorSpec, check_parts
+from ..inputs.resources import builtin_folder, builtin_spec, shipped_specs
 from ..inputs.rulestext import parse_rules
 from ..inputs.specfields import SpecBase, load_yaml, validate_model
 from ..layout.cover import CoverInfo, KitCover
@@ -34,10 +36,10 @@ from ..layout.kitpacking import Packing, pack_kit
 from ..layout.packing import sheet_counts
 from ..layout.paper import Sheet, available_papers, load_sheet, open_sheet
 from ..render.writers import WRITERS, WriterSettings, resolve_formats
-from ..store.names import check_safe_name
+from ..store.names import SAFE_NAME, check_safe_name
 
 DEFAULT_FORMATS = ("pdf", "svg")
-COMMON_INPUTS = {"rules": "rules quick reference printed on the cover (Markdown; see specs/rules/)"}
+COMMON_INPUTS = {"rules": "rules quick reference printed on the cover (Markdown; see specs/<game>/rules.md)"}
 
 
 @dataclass(frozen=True)
@@ -115,25 +117,23 @@ class BuildPlan:
 
 
 def load_target(target: str) -> LoadedSpec:
-    """Load a game by name (its built-in spec) or a spec file by path; its ``game:`` names the game.
+    """Load a kit: a shipped spec folder by name (specs/<name>/, the five games and the examples, as
+    `pnp list` shows them), a game folder or a spec file by path. One engine reads them all: a spec
+    whose ``game:`` names a registered generator (pnp.engine) gets its parts from that generator, a
+    spec with ``components:`` and no ``game:`` from its templates and data (pnp.custom).
 
     Raises:
-        SpecError: unknown game, missing file, malformed YAML, or invalid spec.
+        SpecError: unknown name, missing file, malformed YAML, a ``game:`` naming no generator (file,
+            line, field and the known names), or an invalid spec.
     """
-    games = game_names()  # names only: a build of one kit imports only its own game
-    if target in games:
+    path = Path(target)
+    if target in game_names() or (not path.exists() and not target.endswith((".yaml", ".yml"))
+                                  and os.sep not in target):
+        if not SAFE_NAME.match(target) or not builtin_spec(target).is_file():
+            raise SpecError(f"unknown game {target!r} and no such spec file.", field="GAME",
+                            hint=f"use one of: {', '.join(shipped_specs())}, or the path of a spec file or game folder")
         path = builtin_spec(target)
-    else:
-        path = Path(target)
-        if not path.exists() and not target.endswith((".yaml", ".yml")) and os.sep not in target:
-            from ..custom import example_spec, examples
-            shipped = example_spec(target)  # a shipped example by the name `pnp list` shows
-            if shipped is None:
-                names = list(registry()) + [Path(e).name for e in examples()]
-                raise SpecError(f"unknown game {target!r} and no such spec file.", field="GAME",
-                                hint=f"use one of: {', '.join(names)}, or the path of a spec file or game folder")
-            path = shipped
-    if path.is_dir() and path.suffix not in (".yaml", ".yml"):  # a data-driven game's folder (pnp.custom)
+    if path.is_dir() and path.suffix not in (".yaml", ".yml"):  # a game folder: DIR/<DIR>.yaml
         from ..custom import spec_in_folder
         path = spec_in_folder(path)
     data, lines = load_yaml(path)
@@ -141,10 +141,15 @@ def load_target(target: str) -> LoadedSpec:
         from ..custom import load  # a data-driven spec: no game: (or game: custom) and components:
         return LoadedSpec(*load(path, data, lines), path, lines)
     name = data.get("game")
-    if not isinstance(name, str) or name not in games:
-        raise SpecError(f"`game:` must name one of {', '.join(registry())} (got {name!r}).", file=path,
-                        line=lines.get(("game",), 1), field="game", hint="set game: to the game this spec describes")
-    game = get_game(name)
+    # names only: a build of one kit imports only its own generator, and reads the installed packages'
+    # entry points (about 0.1 s) only for a name that is not pnp's own
+    if not isinstance(name, str) or (name not in game_names() and name not in third_party_names()):
+        known = game_names() + third_party_names()
+        raise SpecError(f"`game:` must name one of {', '.join(known)} (got {name!r}).", file=path,
+                        line=lines.get(("game",), 1), field="game",
+                        hint="set game: to a registered generator (pnp list shows pnp's own); a spec names "
+                             "generators, never files of code")
+    game = get_game(name, file=path, line=lines.get(("game",), 1))
     return LoadedSpec(game, validate_model(game.spec_model, data, path, lines), path, lines)
 
 
@@ -204,7 +209,7 @@ def cover_info(loaded: LoadedSpec, ctx: KitContext) -> CoverInfo:
     """
     spec, game = loaded.spec, loaded.game
     builtin = game.name in game_names()  # a data-driven game's rules are in its own folder only
-    path = ctx.input_path("rules", spec.rules or f"rules/{game.name}.md", specs_dir() if builtin else None,
+    path = ctx.input_path("rules", spec.rules or "rules.md", builtin_folder(game.name) if builtin else None,
                           line=loaded.lines.get(("rules",)))
     rules = parse_rules(path, _icons(loaded, ctx))
     return CoverInfo(spec.title or game.title, spec.designer, spec.year, rules,
@@ -237,6 +242,8 @@ def format_notes(loaded: LoadedSpec, components: Sequence[Component], request: R
     for fmt in request.formats:
         missing = WRITERS[fmt].unserved(components, request.settings)
         notes += WRITERS[fmt].warnings(components, request.settings)
+        if fmt == "pod":  # the service's safe area, checked here: a renderer draws, it does not check
+            notes += safearea.notes(_served(components), request.settings.service)
         if not missing:
             continue
         listed = "; ".join(f"{name} ({why})" for name, why in missing)
@@ -245,6 +252,12 @@ def format_notes(loaded: LoadedSpec, components: Sequence[Component], request: R
                             field="--format", hint=f"build {loaded.game.name} in another format, or leave it out")
         notes.append(f"--format {fmt} writes nothing for {listed}.")
     return tuple(notes)
+
+
+def _served(components: Sequence[Component]) -> list[Component]:
+    """The components a print service takes (--format pod, validate --service: pnp.render.pod.why_not)."""
+    from ..render.pod import why_not
+    return [c for c in components if why_not(c) is None]
 
 
 LONG_FIT_SECONDS = 2.0  # text fitting estimated longer than this is announced before it starts
@@ -273,6 +286,11 @@ def plan_target(target: str, loaded: LoadedSpec, request: Request,
     if notify is not None and fitting > LONG_FIT_SECONDS:
         notify(f"{loaded.game.name}: fitting the text of every part, about {duration(fitting)}.")
     components = loaded.game.components(loaded.spec, ctx)
+    if isinstance(loaded.spec, GeneratorSpec) and loaded.spec.checks:  # the spec's own checks on the parts made
+        declared = check_parts(loaded.spec, components, loaded.path, loaded.lines)
+        findings = findings + declared
+        if any(f.status == FAIL for f in declared):
+            return TargetPlan(target, loaded, ctx, findings, inputs())
     opts = effective_options(components, request.opts)
     notes = ()
     if opts.duplex != request.opts.duplex:
@@ -286,8 +304,7 @@ def plan_target(target: str, loaded: LoadedSpec, request: Request,
     if request.full:  # validate: does each board fit every standard paper, or in how many pieces
         findings = findings + board_fit(components, [load_sheet(p) for p in available_papers()], opts.overlap)
         if request.settings.service is not None:  # validate --service: text past the service's safe area
-            from ..render.pod import safe_area_findings
-            findings = findings + safe_area_findings(components, request.settings.service)
+            findings = findings + safearea.findings(_served(components), request.settings.service)
     budget = check_budget(components, sheet, opts, file=loaded.path, formats=request.formats,
                           dpi=request.settings.dpi, fit_chars=fit_chars)
     if "pod" in request.formats and request.settings.service is not None:  # card images, before any is drawn

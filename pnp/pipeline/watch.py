@@ -18,7 +18,7 @@ from typing import Callable, Sequence
 from ..core.errors import PnpError
 from ..core.findings import FAIL, WARN
 from .execute import execute_target
-from ..games import registry
+from ..inputs.resources import shipped_specs
 from .plan import Request, load_target, plan
 
 def _stamps(paths) -> dict[Path, tuple[int, int] | None]:
@@ -83,9 +83,9 @@ def watch_kits(targets: Sequence[str], request: Request, out: Path, debounce_ms:
     """
     from watchfiles import watch
 
-    games = registry()
+    shipped = shipped_specs()
     for target in targets:  # an unknown game or a missing spec file: nothing to wait for
-        if target not in games and not Path(target).is_file():
+        if target not in shipped and not Path(target).is_file():
             load_target(target)  # raises, naming the target
     speak = (lambda text: None) if quiet else say
     preview = server = None

@@ -274,21 +274,6 @@ class PodKitWriter(KitWriter):
                             hint=f"add --service {' | '.join(SERVICES)} (or custom:DPI,BLEED,SAFE)")
         return [(c.name, why) for c in components if (why := why_not(c))]
 
-    @classmethod
-    def warnings(cls, components: Sequence[Component], settings: WriterSettings) -> list[str]:
-        from .pod import safe_area_crossings, why_not
-        service, out = settings.service, []
-        for comp in components:
-            found = safe_area_crossings(comp, service) if why_not(comp) is None else []
-            if found:
-                shown = "; ".join(c.describe(comp.name) for c in found[:3]) + (f"; {len(found) - 3} more" if len(found) > 3 else "")
-                what = "text and pictures cross" if any(c.art for c in found) and not all(c.art for c in found) \
-                    else "pictures cross" if found[0].art else "text crosses"
-                out.append(f"{comp.name}: {what} {service.title}'s safe area ({service.safe:.2f} mm inside the "
-                           f"trim) and may be cut: {shown}. See the contact sheet, or pnp validate --service "
-                           f"{service.name if service.name != 'custom' else '…'} for every card.")
-        return out
-
     def finish(self) -> list[Path]:
         from .pod import why_not, write_component
         service = self.job.settings.service

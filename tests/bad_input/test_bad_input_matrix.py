@@ -15,7 +15,7 @@ import pytest
 from typer.testing import CliRunner
 
 from pnp.cli import app
-from pnp.games import registry
+from pnp.engine import registry
 from pnp.inputs.resources import builtin_spec
 from conftest import snapshot
 from test_input_nonsense import INPUT_CASES

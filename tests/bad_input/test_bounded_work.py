@@ -23,7 +23,7 @@ from conftest import snapshot
 from pnp.core import richtext
 from pnp.core.errors import PnpError
 from pnp.core.fonts import text_width_mm
-from pnp.custom import textfit
+from pnp.core import textfit
 
 GIB = 1024 ** 3
 RULES = ("# Deck\nA test deck.\n\n## Components\n- cards\n\n## Setup\nNone.\n\n## A turn\nRead.\n\n"

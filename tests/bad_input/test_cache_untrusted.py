@@ -14,7 +14,7 @@ from xml.etree import ElementTree
 
 import pytest
 
-from pnp.inputs.resources import specs_dir
+from pnp.inputs.resources import builtin_folder, builtin_spec, specs_dir
 
 from pnp.pipeline.execute import build_kit
 from pnp.render import fontcache, fontchunks

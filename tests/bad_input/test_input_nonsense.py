@@ -21,9 +21,9 @@ import openpyxl
 import pytest
 
 from pnp.core.errors import LayoutError, PnpError, SpecError, WordListError
-from pnp.inputs.resources import builtin_spec, specs_dir
+from pnp.inputs.resources import builtin_folder, builtin_spec, specs_dir
 
-RULES = (specs_dir() / "rules" / "nonads.md").read_text(encoding="utf-8")
+RULES = (builtin_folder("nonads") / "rules.md").read_text(encoding="utf-8")
 RULE_LINES = RULES.split("\n")
 
 
@@ -319,7 +319,7 @@ def _parse(tmp_path: Path, data: bytes):
 @pytest.mark.parametrize("game", ["netmatch", "nonads", "nonaga", "nooks", "numeria"])
 def test_built_in_rules_are_in_the_subset(game):
     from pnp.inputs.rulestext import RULE_SECTIONS, parse_rules
-    rules = parse_rules(specs_dir() / "rules" / f"{game}.md")
+    rules = parse_rules(builtin_folder(game) / "rules.md")
     assert tuple(b.text for b in rules.blocks if b.kind == "heading") == RULE_SECTIONS
 
 

@@ -12,7 +12,7 @@ from hypothesis import strategies as st
 
 from pnp.geometry.symmetry import burnside_count, canonical, enumerate_classes, group_permutations, orbit
 from pnp.core.errors import PnpError
-from pnp.games import registry
+from pnp.engine import registry
 from pnp.pipeline.execute import build_kit
 from pnp.render.pdf import PdfWriter
 from pnp.inputs.specfields import load_yaml, validate_model

@@ -20,7 +20,7 @@ from pydantic import BaseModel
 from pnp.inputs import specfields as specmod
 from pnp.core.errors import PnpError, SpecError
 from pnp.core.findings import FAIL
-from pnp.games import KitContext, registry
+from pnp.engine import KitContext, registry
 from pnp.layout.limits import check_budget
 from pnp.layout.paper import CropMarkStyle, Sheet, load_sheet
 from pnp.inputs.resources import builtin_spec

@@ -8,7 +8,7 @@ from typer.testing import CliRunner
 
 from pnp import __version__
 from pnp.cli import app
-from pnp.games import registry
+from pnp.engine import registry
 from pnp.layout.paper import available_papers
 from pnp.render.writers import WRITERS
 
@@ -64,15 +64,20 @@ def test_list_json_names_every_game_with_parts():
     assert "words" in netmatch["inputs"]
 
 
-def test_list_shows_the_shipped_examples_that_build_builds():
-    """`pnp list` names what `pnp build` with no target builds: the games and the spreadsheet
-    examples (specs/<name>/<name>.yaml), each example with one card per data row."""
+def test_list_shows_the_shipped_spec_folders_that_build_builds():
+    """`pnp list` names what `pnp build` with no target builds: every spec folder (specs/<name>/<name>.yaml),
+    the five games (each naming its generator) and the spreadsheet examples (templates and data),
+    each example with one card per data row."""
     import csv
     from pathlib import Path
     data = json.loads(runner.invoke(app, ["list", "--json"]).output)
     specs = Path(__file__).resolve().parents[2] / "specs"
     shipped = sorted(p.name for p in specs.iterdir() if (p / f"{p.name}.yaml").is_file())
-    assert shipped and [g["game"] for g in data["games"]][len(registry()):] == shipped
+    assert set(registry()) < set(shipped) and [g["game"] for g in data["games"]] == shipped
+    for g in data["games"]:
+        assert Path(g["folder"]) == specs / g["game"]
+        assert g["generator"] == (g["game"] if g["game"] in registry() else None)
+    assert not [p for p in specs.iterdir() if p.is_file()]  # nothing but spec folders
     with open(specs / "playing-cards" / "cards.csv", newline="") as f:
         rows = len(list(csv.DictReader(f)))
     cards = next(g for g in data["games"] if g["game"] == "playing-cards")["components"]

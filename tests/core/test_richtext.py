@@ -359,9 +359,9 @@ RICH_RULES_LINE = ("Shuffle **all tiles** face down. Each player draws a *target
 
 @pytest.fixture(scope="module")
 def cover(tmp_path_factory):
-    from pnp.inputs.resources import specs_dir
+    from pnp.inputs.resources import builtin_folder, specs_dir
     root = tmp_path_factory.mktemp("cover")
-    lines = (specs_dir() / "rules" / "nonads.md").read_text(encoding="utf-8").split("\n")
+    lines = (builtin_folder("nonads") / "rules.md").read_text(encoding="utf-8").split("\n")
     assert lines[9].startswith("Shuffle all tiles")
     lines[9] = RICH_RULES_LINE
     rules = root / "rules.md"
@@ -415,12 +415,12 @@ def test_cover_rich_paragraph_reads_in_order_and_stays_in_its_column(cover):
 
 def test_rules_refuse_a_glyph_the_italic_face_lacks_with_line_and_column(tmp_path):
     from pnp.core.errors import SpecError
-    from pnp.inputs.resources import specs_dir
+    from pnp.inputs.resources import builtin_folder, specs_dir
     from pnp.inputs.rulestext import parse_rules
     lacking = sorted(c for c in fonts.face("NotoSans").cmap - fonts.face("NotoSans-Italic").cmap
                      if c > 0x20 and chr(c).isprintable())
     ch = chr(lacking[0])
-    lines = (specs_dir() / "rules" / "nonads.md").read_text(encoding="utf-8").split("\n")
+    lines = (builtin_folder("nonads") / "rules.md").read_text(encoding="utf-8").split("\n")
     lines[9] = f"Upright {ch} is fine; *slanted {ch}* is not."
     path = tmp_path / "r.md"
     path.write_text("\n".join(lines), encoding="utf-8")
@@ -435,7 +435,7 @@ def test_rules_refuse_a_glyph_the_italic_face_lacks_with_line_and_column(tmp_pat
 
 def test_the_icons_a_deck_uses_are_inputs_pnp_watch_watches():
     from pnp.pipeline.plan import Request, load_paper, plan
-    from pnp.inputs.resources import specs_dir
+    from pnp.inputs.resources import builtin_folder, specs_dir
     [tp] = plan([str(specs_dir() / "questions")], Request(load_paper("a4"))).targets
     assert specs_dir() / "questions" / "icons" / "hammer.svg" in tp.inputs
 
@@ -552,9 +552,9 @@ def test_cover_icon_the_folder_lacks_is_refused_with_line_and_column(tmp_path):
 
 def test_built_in_games_keep_colon_words_as_text(tmp_path):
     """A game without an icons folder prints `:name:` as typed (no lookup, nothing refused)."""
-    from pnp.inputs.resources import specs_dir
+    from pnp.inputs.resources import builtin_folder, specs_dir
     from pnp.inputs.rulestext import parse_rules
-    lines = (specs_dir() / "rules" / "nonads.md").read_text(encoding="utf-8").split("\n")
+    lines = (builtin_folder("nonads") / "rules.md").read_text(encoding="utf-8").split("\n")
     lines[9] = "Shuffle :all: tiles."
     rules = tmp_path / "rules.md"
     rules.write_text("\n".join(lines), encoding="utf-8")

@@ -1,4 +1,4 @@
-"""Text fitting (pnp.custom.textfit) against a brute-force scan and the font's own metrics."""
+"""Text fitting (pnp.core.textfit) against a brute-force scan and the font's own metrics."""
 from __future__ import annotations
 
 from hypothesis import example, given, settings
@@ -6,7 +6,7 @@ from hypothesis import strategies as st
 
 from pnp.core.fonts import text_width_mm
 from pnp.core.units import MM_PER_PT
-from pnp.custom.textfit import STEP_PT, fit, lay_out
+from pnp.core.textfit import STEP_PT, fit, lay_out
 
 WORDS = st.lists(st.sampled_from(["a", "word", "Ζωή", "длинное", "WWWW", "iiii", "of", "table-top", "x"]),
                  min_size=1, max_size=30).map(" ".join)

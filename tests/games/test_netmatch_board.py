@@ -5,11 +5,11 @@ import pytest
 
 from conftest import PT, REPO, filled_rects, open_pdf, pdf_of
 from pnp.core.findings import FAIL
-from pnp.games import KitContext
+from pnp.engine import KitContext
 from pnp.games.netmatch import GAME, NetMatchSpec, network_of
 from pnp.pipeline.plan import load_target
 
-SPEC = REPO / "specs" / "netmatch.yaml"
+SPEC = REPO / "specs" / "netmatch" / "netmatch.yaml"
 
 
 def _pages(result, name):

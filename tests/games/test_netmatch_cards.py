@@ -6,7 +6,7 @@ from pnp.pipeline.execute import build_kit
 
 
 def _seed_words():
-    return [w for w in (REPO / "specs" / "netmatch-words.txt").read_text(encoding="utf-8").split()
+    return [w for w in (REPO / "specs" / "netmatch" / "netmatch-words.txt").read_text(encoding="utf-8").split()
             if w.isalpha() and w.isupper() and len(w) == 4]
 
 

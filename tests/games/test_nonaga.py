@@ -8,7 +8,7 @@ import pytest
 from boardread import circles, dist, inside_any, page_tiles, placements
 from conftest import open_pdf, pdf_of
 from pnp.games.nonaga import GAME, NonagaSpec, win_shapes
-from pnp.games import KitContext
+from pnp.engine import KitContext
 from pnp.pipeline.plan import load_target
 
 RED, BLACK = (0.776, 0.157, 0.157), (0.106, 0.106, 0.106)

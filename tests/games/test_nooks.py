@@ -8,7 +8,7 @@ import pytest
 
 from boardread import board_readback, circles, dist, inside_any, page_tiles, placements, polygons
 from conftest import open_pdf, pdf_of
-from pnp.games import KitContext
+from pnp.engine import KitContext
 from pnp.games.nooks import NooksSpec, check
 from pnp.pipeline.plan import load_target
 

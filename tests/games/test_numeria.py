@@ -7,7 +7,7 @@ import pytest
 from boardread import inside_any, placements
 from conftest import PT, filled_rects, open_pdf, pdf_of
 from pnp.core.findings import FAIL, PASS, WARN
-from pnp.games import KitContext
+from pnp.engine import KitContext
 from pnp.games.numeria import GAME, TILE_FILL, NumeriaSpec
 from pnp.pipeline.plan import load_target
 

@@ -13,7 +13,8 @@ import pnp.games
 from conftest import PT, open_pdf
 from pnp.core.errors import SpecError, ValidationFailed
 from pnp.core.findings import FAIL, PASS
-from pnp.games import KitContext, _template, registry
+from pnp.engine import KitContext, registry
+from pnp.games import _template
 from pnp.pipeline.execute import build_kit
 from pnp.pipeline.plan import Request, load_paper, plan
 from pnp.layout.impose import ImposeOptions, impose
@@ -118,8 +119,7 @@ def test_a_copy_of_the_template_is_a_sixth_game(sixth_game):
     assert "dominoes" in registry() and len(registry()) == len(set(registry()))
     (sixth_game / "palette.txt").write_text("\n".join(["#000000", "#e69f00", "#56b4e9", "#009e73", "#f0e442",
                                                        "#0072b2", "#d55e00"]) + "\n", encoding="utf-8")
-    (sixth_game / "rules").mkdir()
-    (sixth_game / "rules" / "dominoes.md").write_text(RULES, encoding="utf-8")
+    (sixth_game / "rules.md").write_text(RULES, encoding="utf-8")
     spec = sixth_game / "dominoes.yaml"
     spec.write_text("game: dominoes\ntitle: Dominoes\npalette: palette.txt\n", encoding="utf-8")
     [checked] = plan([str(spec)], Request(load_paper("a4"), full=True)).targets

@@ -8,7 +8,7 @@ from typer.testing import CliRunner
 
 from pnp.cli import app
 from pnp.core.findings import FAIL, WARN
-from pnp.games import KitContext, registry
+from pnp.engine import KitContext, registry
 from pnp.pipeline.plan import load_target
 
 runner = CliRunner()

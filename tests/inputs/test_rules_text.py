@@ -1,4 +1,4 @@
-"""Rules quick-reference texts (specs/rules/<game>.md): format, length, and no copying from the seeds.
+"""Rules quick-reference texts (specs/<game>/rules.md): format, length, and no copying from the seeds.
 
 Each file uses a tiny Markdown subset: line 1 ``# Title``, line 2 a one-line description, then the
 five ``## `` sections below in order, holding short paragraphs and ``- `` bullets only. The texts must
@@ -23,7 +23,7 @@ import pytest
 from pnp.core.fonts import missing_glyphs
 
 REPO = Path(__file__).resolve().parents[2]
-RULES = REPO / "specs" / "rules"
+SPECS = REPO / "specs"  # each game's rules: specs/<game>/rules.md
 SEEDS = REPO.parent / "shared" / "seeds"
 FINGERPRINTS = REPO / "tests" / "reference" / "seed-runs"
 
@@ -139,7 +139,7 @@ def seed_file(game: str) -> Path:
 
 
 def rules_text(game: str) -> str:
-    return (RULES / f"{game}.md").read_text(encoding="utf-8")
+    return (SPECS / game / "rules.md").read_text(encoding="utf-8")
 
 
 @pytest.mark.parametrize("game", sorted(GAMES))

@@ -25,7 +25,7 @@ from pnp.inputs.listfile import Entry, column_letter, read_list
 from pnp.games.netmatch.wordlist import read_words
 
 REPO = Path(__file__).resolve().parents[2]
-SEED = REPO / "specs" / "netmatch-words.txt"
+SEED = REPO / "specs" / "netmatch" / "netmatch-words.txt"
 FORMATS = ["txt", "csv", "tsv", "xlsx", "ods"]
 
 

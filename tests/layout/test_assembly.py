@@ -10,7 +10,7 @@ import pytest
 
 from boardread import assemble, circles, dist, polygons, read_piece, targets_on
 from conftest import PT, open_pdf, pdf_of
-from pnp.games import KitContext
+from pnp.engine import KitContext
 from pnp.core.ir import Circle, Group, Polygon, Rect
 from pnp.pipeline.plan import load_target
 

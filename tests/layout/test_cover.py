@@ -9,10 +9,10 @@ from typer.testing import CliRunner
 
 from pnp import __version__
 from pnp.cli import app
-from pnp.games import registry
+from pnp.engine import registry
 from pnp.pipeline.plan import load_target
 from pnp.inputs.rulestext import RULE_SECTIONS, parse_rules
-from pnp.inputs.resources import specs_dir
+from pnp.inputs.resources import builtin_folder, builtin_spec, specs_dir
 
 from conftest import mm, open_pdf, pdf_of, snapshot
 
@@ -39,7 +39,7 @@ def test_cover_credits_the_designer_and_holds_every_rules_section(built, game):
     text = "\n".join(t for t, *_ in pages)
     assert spec.designer and f"designed by {spec.designer}" in text
     flat = " ".join(text.split())  # the rules-source note names the designer after the game, no possessive
-    assert f"of the rules of {parse_rules(specs_dir() / 'rules' / f'{game}.md').title} by {spec.designer};" in flat
+    assert f"of the rules of {parse_rules(builtin_folder(game) / 'rules.md').title} by {spec.designer};" in flat
     assert f"{spec.designer}'s" not in flat
     assert "Bill of materials" in text and "Print and cut" in text and "Rules quick reference" in text
     lines = text.splitlines()
@@ -89,7 +89,7 @@ def test_pdf_metadata_names_game_designer_and_pnp(built, game):
     meta = pypdf.PdfReader(pdf_of(built(game))).metadata
     assert meta.title == f"{spec.title} \u2014 print-and-play kit"
     assert meta.author == spec.designer
-    assert meta.subject == parse_rules(specs_dir() / f"rules/{game}.md").description
+    assert meta.subject == parse_rules(builtin_folder(game) / "rules.md").description
     assert meta.creator == f"pnp {__version__}"
     assert spec.title in meta["/Keywords"]
 
@@ -117,10 +117,9 @@ def test_guide_speaks_of_round_parts_and_pieces_only_where_the_kit_has_them(buil
 
 def _rules_copy(tmp_path, game="nonaga", extra=""):
     spec = tmp_path / f"{game}.yaml"
-    spec.write_text((specs_dir() / f"{game}.yaml").read_text(encoding="utf-8"), encoding="utf-8")
-    rules = tmp_path / "rules" / f"{game}.md"
-    rules.parent.mkdir()
-    rules.write_text((specs_dir() / f"rules/{game}.md").read_text(encoding="utf-8") + extra, encoding="utf-8")
+    spec.write_text((builtin_spec(game)).read_text(encoding="utf-8"), encoding="utf-8")
+    rules = tmp_path / "rules.md"
+    rules.write_text((builtin_folder(game) / "rules.md").read_text(encoding="utf-8") + extra, encoding="utf-8")
     return spec, rules
 
 

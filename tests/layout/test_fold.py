@@ -168,7 +168,7 @@ def test_every_back_folds_onto_its_front(built, game, paper):
 def test_back_artwork_is_behind_its_front(built, game):
     """The back's own artwork (the spec's back colour filling the part) is what lies behind each
     front: the coloured fields are all in the backs' half, one per card or tile outline."""
-    colour = yaml.safe_load((REPO / "specs" / f"{game}.yaml").read_text())["back_colour"]
+    colour = yaml.safe_load((REPO / "specs" / game / f"{game}.yaml").read_text())["back_colour"]
     rgb = tuple(int(colour[i:i + 2], 16) / 255 for i in (1, 3, 5))
     result = built(game, "a4", opts=FOLD)
     for number, page, axis, at, fronts, backs in fold_pages(pdf_of(result)):

@@ -7,7 +7,7 @@ import time
 import pytest
 
 from pnp.core.errors import LayoutError
-from pnp.games import KitContext, registry
+from pnp.engine import KitContext, registry
 from pnp.core.ir import Component, LazyFronts, Rect, Text
 from pnp.pipeline.plan import load_target
 from pnp.layout import marks

@@ -6,7 +6,7 @@ from itertools import combinations
 
 import pytest
 
-from pnp.games import KitContext, registry
+from pnp.engine import KitContext, registry
 from pnp.core.ir import Group, Line
 from pnp.pipeline.plan import load_target
 from pnp.layout.impose import ImposeOptions, impose

@@ -8,7 +8,7 @@ import re
 import pytest
 
 from pnp.pipeline.plan import Request, load_paper, load_target, plan
-from pnp.games import registry
+from pnp.engine import registry
 from pnp.layout.options import ImposeOptions
 
 from conftest import open_pdf, pdf_of

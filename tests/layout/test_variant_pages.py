@@ -10,7 +10,7 @@ import pytest
 
 from pnp.pipeline.plan import Request, load_paper, plan
 from pnp.core.ir import Component
-from pnp.games import registry
+from pnp.engine import registry
 from pnp.layout.impose import impose
 from pnp.layout.options import ImposeOptions
 from pnp.layout.packing import SPARSE, Packer, Run, _Kind

@@ -15,22 +15,22 @@ from typer.testing import CliRunner
 from pnp.pipeline.plan import Request, load_paper, plan
 from pnp.cli import app
 from pnp.core.errors import SpecError
-from pnp.inputs.resources import specs_dir
+from pnp.inputs.resources import builtin_folder, builtin_spec, specs_dir
 from conftest import snapshot
 
 runner = CliRunner()
 
 
 def _nooks_with_rules(folder: Path, rules_text: str) -> Path:
-    (folder / "rules").mkdir(parents=True, exist_ok=True)
-    (folder / "rules" / "nooks.md").write_text(rules_text, encoding="utf-8")
+    folder.mkdir(parents=True, exist_ok=True)
+    (folder / "rules.md").write_text(rules_text, encoding="utf-8")
     spec = folder / "my-nooks.yaml"
-    spec.write_text((specs_dir() / "nooks.yaml").read_text(encoding="utf-8"), encoding="utf-8")
+    spec.write_text((builtin_spec("nooks")).read_text(encoding="utf-8"), encoding="utf-8")
     return spec
 
 
 def _rules() -> str:
-    return (specs_dir() / "rules" / "nooks.md").read_text(encoding="utf-8")
+    return (builtin_folder("nooks") / "rules.md").read_text(encoding="utf-8")
 
 
 def _build_first(out: Path) -> dict:
@@ -62,7 +62,7 @@ def test_a_bad_second_target_leaves_the_first_kit_untouched(tmp_path, case):
     flat = " ".join(r.output.split())
     assert r.exit_code == 2, r.output
     assert "Traceback" not in flat
-    assert "nooks.md" in flat, flat
+    assert "rules.md" in flat, flat
     if case == "glyph":
         assert f"line {bad_line}" in flat and "field rules" in flat and "U+2708" in flat, flat
     assert snapshot(out) == before, "the Nonads kit changed although the build was refused"
@@ -76,13 +76,13 @@ def test_validate_refuses_what_build_refuses(tmp_path):
     for command in (["validate", str(spec)], ["build", str(spec), "-o", str(tmp_path / "out")]):
         r = runner.invoke(app, command)
         assert r.exit_code == 2, (command, r.output)
-        assert "nooks.md" in r.output
+        assert "rules.md" in r.output
     assert not (tmp_path / "out").exists() or not any((tmp_path / "out").rglob("*.pdf"))
 
 
 def test_two_specs_of_one_game_in_one_build_are_refused_naming_both(tmp_path):
     spec = tmp_path / "my-nonads.yaml"
-    spec.write_text((specs_dir() / "nonads.yaml").read_text(encoding="utf-8"), encoding="utf-8")
+    spec.write_text((builtin_spec("nonads")).read_text(encoding="utf-8"), encoding="utf-8")
     r = runner.invoke(app, ["build", "nonads", str(spec), "-o", str(tmp_path / "out")])
     flat = " ".join(r.output.split())
     assert r.exit_code == 2, r.output
@@ -107,7 +107,7 @@ def test_plan_lists_every_file_the_kit_reads(tmp_path):
     request = Request(load_paper("letter"), overrides={"words": words})
     [tp] = plan(["netmatch"], request).targets
     inputs = {p.name for p in tp.inputs}
-    assert {"netmatch.yaml", "netmatch.md", "letter.yaml", "w.txt"} <= inputs, inputs
+    assert {"netmatch.yaml", "rules.md", "letter.yaml", "w.txt"} <= inputs, inputs
     assert len(tp.inputs) == len(set(tp.inputs))
 
 

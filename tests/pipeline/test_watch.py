@@ -11,7 +11,7 @@ import threading
 import time
 from pathlib import Path
 
-from pnp.inputs.resources import specs_dir
+from pnp.inputs.resources import builtin_folder, builtin_spec, specs_dir
 from conftest import sigint_default
 
 WAIT = 60.0  # s: generous bound for a slow CI machine; the test normally takes about 5 s
@@ -32,11 +32,10 @@ def _until(predicate, what: str, lines: list[str]) -> None:
 
 def test_watch_rebuilds_on_edit_keeps_last_good_kit_and_stops_on_ctrl_c(tmp_path):
     spec = tmp_path / "nonads.yaml"
-    original = (specs_dir() / "nonads.yaml").read_text(encoding="utf-8")
+    original = (builtin_spec("nonads")).read_text(encoding="utf-8")
     spec.write_text(original, encoding="utf-8")
-    (tmp_path / "rules").mkdir()
-    (tmp_path / "rules" / "nonads.md").write_text((specs_dir() / "rules" / "nonads.md").read_text(encoding="utf-8"),
-                                                  encoding="utf-8")
+    (tmp_path / "rules.md").write_text((builtin_folder("nonads") / "rules.md").read_text(encoding="utf-8"),
+                                       encoding="utf-8")
     out = tmp_path / "out"
     pdf = out / "nonads" / "nonads-a4.pdf"
     proc = subprocess.Popen([sys.executable, "-m", "pnp", "watch", str(spec), "-o", str(out), "-f", "pdf",
@@ -62,8 +61,8 @@ def test_watch_rebuilds_on_edit_keeps_last_good_kit_and_stops_on_ctrl_c(tmp_path
         assert any("tile_size" in ln and "last good kit is kept" in ln for ln in lines)
         assert _sha(pdf) == good
 
-        (tmp_path / "rules" / "nonads.md").write_text(
-            (specs_dir() / "rules" / "nonads.md").read_text(encoding="utf-8") + "- One more house rule.\n",
+        (tmp_path / "rules.md").write_text(
+            (builtin_folder("nonads") / "rules.md").read_text(encoding="utf-8") + "- One more house rule.\n",
             encoding="utf-8")
         spec.write_text(original, encoding="utf-8")
         _until(lambda: _sha(pdf) not in (good, first), "the rebuild after the fix", lines)
@@ -100,7 +99,7 @@ def test_watch_converges_on_the_last_save_after_a_burst(tmp_path):
     """50 saves a second for 3 s, every third one broken YAML: the kit on disk ends up built from the
     last save (its tile size, read back from the manifest the build wrote), not from an earlier one."""
     spec = tmp_path / "nonads.yaml"
-    original = (specs_dir() / "nonads.yaml").read_text(encoding="utf-8")
+    original = (builtin_spec("nonads")).read_text(encoding="utf-8")
     spec.write_text(original, encoding="utf-8")
     manifest = tmp_path / "out" / "nonads" / "manifest-a4.json"
     proc, lines = _watch(tmp_path, str(spec))
@@ -136,7 +135,7 @@ def test_a_save_during_a_build_starts_another_build(tmp_path):
     deck = ["".join((letters[i % 16], letters[i // 16 % 16], letters[i // 256 % 16], "Z")) for i in range(3000)]
     words.write_text("\n".join(deck) + "\n", encoding="utf-8")
     spec = tmp_path / "netmatch.yaml"
-    text = (specs_dir() / "netmatch.yaml").read_text(encoding="utf-8")
+    text = (builtin_spec("netmatch")).read_text(encoding="utf-8")
     text = text.replace("words: netmatch-words.txt", "words: words.txt").replace("expected_words: 75", "expected_words: null")
     spec.write_text(text, encoding="utf-8")
     manifest = tmp_path / "out" / "netmatch" / "manifest-a4.json"

@@ -11,7 +11,7 @@ import sys
 import threading
 from pathlib import Path
 
-from pnp.inputs.resources import specs_dir
+from pnp.inputs.resources import builtin_folder, builtin_spec, specs_dir
 from conftest import sigint_default
 from test_watch import WAIT, _stop, _until
 
@@ -32,7 +32,7 @@ def test_live_preview_follows_edits_and_shows_errors(tmp_path):
     words = tmp_path / "words.txt"
     words.write_text("TREE\nBIRD\nFISH\n", encoding="utf-8")
     spec = tmp_path / "netmatch.yaml"
-    text = (specs_dir() / "netmatch.yaml").read_text(encoding="utf-8")
+    text = (builtin_spec("netmatch")).read_text(encoding="utf-8")
     spec.write_text(text.replace("words: netmatch-words.txt", "words: words.txt")
                     .replace("expected_words: 75", "expected_words: null"), encoding="utf-8")
     proc = subprocess.Popen([sys.executable, "-m", "pnp", "watch", str(spec), "--serve", "--port", "0",

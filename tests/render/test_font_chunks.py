@@ -18,7 +18,7 @@ from fontTools.ttLib import TTFont
 from pnp.pipeline.execute import build_kit
 from pnp.core.fonts import DEFAULT_FACE, ITALIC_FACE, face as font_face
 from pnp.core.ir import Page, Text
-from pnp.inputs.resources import specs_dir
+from pnp.inputs.resources import builtin_folder, builtin_spec, specs_dir
 from pnp.render import fontcache, fontchunks, svgfont
 from pnp.render.svg import page_to_svg
 

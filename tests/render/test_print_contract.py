@@ -1,7 +1,7 @@
 """The print contract of every page: viewer prefs, TrimBox = BleedBox = the sheet, footer, 50 mm scale bar, crop marks
 that never touch a component, SVG geometry in mm, bleed, manifest hashes, byte-identical rebuilds.
 
-The contract tests run over every registered game (pnp.games.registry()) on every paper below, so a
+The contract tests run over every registered game (pnp.engine.registry()) on every paper below, so a
 new game is covered on arrival; each kit is built once per paper (the ``built`` cache in conftest)."""
 import hashlib
 import json
@@ -13,7 +13,7 @@ import pypdf
 import pytest
 
 from conftest import PT, open_pdf, pdf_of
-from pnp.games import KitContext, registry
+from pnp.engine import KitContext, registry
 from pnp.pipeline.execute import build_kit
 from pnp.pipeline.plan import load_target
 from pnp.layout.impose import ImposeOptions

@@ -82,7 +82,7 @@ def test_comparison_fails_on_a_small_change(kits, tmp_path):
     assert message is not None and "nonads A4 page 2" in message and COMMAND in message
     assert (tmp_path / "nonads-changed.png").is_file()
 
-    words = (REPO / "specs" / "netmatch-words.txt").read_text(encoding="utf-8").splitlines()
+    words = (REPO / "specs" / "netmatch" / "netmatch-words.txt").read_text(encoding="utf-8").splitlines()
     first = next(i for i, w in enumerate(words) if w.strip() and not w.startswith("#"))
     one_letter = words[first][:2] + ("X" if words[first][2] != "X" else "Y") + words[first][3:]
     assert one_letter not in words

@@ -12,7 +12,7 @@ import pytest
 from fontTools.ttLib import TTFont
 from PIL import Image
 
-from pnp.games import registry
+from pnp.engine import registry
 from pnp.pipeline.execute import build_kit
 
 from browser import render_svg_png, require_chromium

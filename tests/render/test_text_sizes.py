@@ -7,7 +7,7 @@ import math
 
 import pytest
 
-from pnp.games import registry
+from pnp.engine import registry
 from pnp.layout.options import ImposeOptions
 
 from conftest import open_pdf, pdf_of

@@ -17,7 +17,7 @@ import pytest
 from typer.testing import CliRunner
 
 from pnp.cli import app
-from pnp.inputs.resources import specs_dir
+from pnp.inputs.resources import builtin_folder, builtin_spec, specs_dir
 
 from conftest import snapshot
 

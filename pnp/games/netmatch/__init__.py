@@ -1,14 +1,14 @@
 """NetMatch: the Game (Roberto Tron, 2018): board network, 64 pawns, 16 letter tokens, 75 word cards.
 
 The word cards come from any word list; the board's network is data (a generator and its
-parameters, or explicit nodes and edges) in specs/netmatch.yaml, and the validator proves its
+parameters, or explicit nodes and edges) in specs/netmatch/netmatch.yaml, and the validator proves its
 properties on the same network the board draws. Rules source: docs/games/netmatch.md and seed
 003 ("64 feature pawns", "16 word tokens", "75 word cards", "1 game board (with 1 dodecagonal
 network and 4 card boxes)").
 """
 from __future__ import annotations
 
-from .. import Game
+from ...engine import Game
 from .checks import check, check_network, check_pieces, check_words
 from .drawing import components, draw_board, draw_card, symbol_shape
 from .network import colouring, network_of, reachability

@@ -8,7 +8,7 @@ from ...core.findings import Finding, verdict
 from ...geometry.planargraph import START
 from ...core.units import fmt_mm
 from .wordlist import anagram_groups
-from .. import KitContext
+from ...engine import KitContext
 from .drawing import card_box
 from .network import colouring, network_of, node_diameter, reachability, start_groups
 from .spec import NetworkSpec, NetMatchSpec

@@ -5,25 +5,21 @@ from __future__ import annotations
 import math
 from functools import lru_cache, partial
 
-from ...core.fonts import text_width_mm
+from ...core.colour import tint
+from ...core.safearea import SAFE_MM
+from ...core.textfit import size_for_width
 from ...geometry.planargraph import START, Network, Node
 from ...core.ir import WHITE, Circle, Component, Group, LazyFronts, Line, Polygon, Rect, Text
 from ...core.units import MM_PER_PT
-from .. import KitContext
+from ...engine import KitContext
 from .network import colouring, network_of, node_diameter
 from .spec import SYMBOLS, ColourSpec, NetMatchSpec
 from .words import word_list
 
-SAFE = 3.0  # mm: text stays this far inside the trim
+SAFE = SAFE_MM  # mm: text stays this far inside the trim (the safe area, pnp.core.safearea)
 INK = "#000000"
 BOARD_MARGIN = 2.5   # mm of white around the network and the card boxes
 BAND_PAD = 0.8       # mm the side colour band reaches past the start-node circles
-
-
-def fit_size(word: str, width: float, max_pt: float) -> float:
-    """Largest font size (pt, at most ``max_pt``) at which ``word`` fits ``width`` mm."""
-    w = text_width_mm(word, 10.0)
-    return min(max_pt, 10.0 * width / w) if w > 0 else max_pt
 
 
 def draw_card(word: str, spec: NetMatchSpec):
@@ -32,8 +28,8 @@ def draw_card(word: str, spec: NetMatchSpec):
     The white card and its "NetMatch" footer are the same on every card: one Group with a reuse key,
     drawn once per document; the footer sits clear of both words."""
     w, h = spec.card.width, spec.card.height
-    size = fit_size(word, w - 2 * SAFE - 2, spec.word_size_pt)
-    small = fit_size(word, w / 2, 11.0)
+    size = size_for_width(word, w - 2 * SAFE - 2, spec.word_size_pt)
+    small = size_for_width(word, w / 2, 11.0)
     return (_card_template(w, h),
             Text(w / 2, h / 2, word, size_pt=size, anchor="middle", valign="middle", bold=True),
             Text(w / 2, SAFE + 4, word, size_pt=small, anchor="middle", valign="middle", rotate=180, fill="#555555"))
@@ -65,12 +61,6 @@ def draw_back(spec: NetMatchSpec):
 
 def hex_of(spec: NetMatchSpec, letter: str) -> str:
     return next((c.hex for c in spec.colours if c.letter == letter), "#888888")
-
-
-def tint(hex_colour: str, amount: float) -> str:
-    """Mix ``hex_colour`` with white: amount 0 keeps it, 1 gives white."""
-    rgb = [int(hex_colour[i:i + 2], 16) for i in (1, 3, 5)]
-    return "#" + "".join(f"{round(c + (255 - c) * amount):02x}" for c in rgb)
 
 
 def symbol_shape(symbol: str, cx: float, cy: float, size: float, fill: str | None, stroke: str | None = INK,

@@ -1,4 +1,4 @@
-"""NetMatch's spec: cards, network, colours, pawns and tokens as specs/netmatch.yaml gives them
+"""NetMatch's spec: cards, network, colours, pawns and tokens as specs/netmatch/netmatch.yaml gives them
 (lengths in mm, network coordinates in mm from its centre, y down).
 
 Limits, checked when the spec is read. The seed's board has 12 sides, 85 nodes and 168 edges; 48
@@ -13,7 +13,8 @@ from typing import Literal
 
 from pydantic import ValidationInfo, field_validator, model_validator
 
-from ...inputs.specfields import MAX_LENGTH_MM, BoundedFloat, Colour, Count, Flag, Items, Length, SpecBase, SpecModel
+from ...engine.declared import GeneratorSpec
+from ...inputs.specfields import MAX_LENGTH_MM, BoundedFloat, Colour, Count, Flag, Items, Length, SpecModel
 from .wordlist import MAX_WORDS
 
 MAX_SIDES = 48
@@ -80,8 +81,8 @@ class PawnSpec(SpecModel):
     copies: Count(1, 100, "copies of each colour and symbol: the seed's game has 4") = 4
 
 
-class NetMatchSpec(SpecBase):
-    """specs/netmatch.yaml."""
+class NetMatchSpec(GeneratorSpec):
+    """specs/netmatch/netmatch.yaml."""
     words: str = "netmatch-words.txt"
     expected_words: Count(1, MAX_WORDS, "the seed's deck has 75 word cards") | None = 75
     card: CardSpec = CardSpec()

@@ -3,16 +3,16 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from ...inputs.resources import specs_dir
+from ...inputs.resources import builtin_folder
 from .wordlist import WordList, WORD_LENGTH, read_words
-from .. import KitContext
+from ...engine import KitContext
 from .spec import NetMatchSpec
 
 
 def word_list_path(spec: NetMatchSpec, ctx: KitContext) -> Path:
     """The list to print: ``--set words=FILE`` (or ``--words FILE``) if given, else the spec's
-    ``words`` beside the spec file (falling back to the built-in specs folder)."""
-    return ctx.input_path("words", spec.words, specs_dir())
+    ``words`` beside the spec file (falling back to pnp's own NetMatch folder, specs/netmatch/)."""
+    return ctx.input_path("words", spec.words, builtin_folder("netmatch"))
 
 
 def word_list(spec: NetMatchSpec, ctx: KitContext) -> WordList:

@@ -11,7 +11,7 @@ board uses pnp/geometry/squaregrid.py (row 1 at the bottom).
 """
 from __future__ import annotations
 
-from .. import Game
+from ...engine import Game
 from .checks import check, check_board
 from .drawing import components, hex_board_drawing, square_board_drawing, stone_fronts
 from .spec import NooksSpec, SquareVariant, Stones

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from ...core.findings import Finding, verdict
 from ...geometry import hexgrid
-from .. import KitContext
+from ...engine import KitContext
 from .spec import NooksSpec, Stones
 from .walls import WALL, WallBoard, blocked_board, free_walls, hex_board, square_board, wall_bound
 

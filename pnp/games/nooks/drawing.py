@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from ...geometry import hexgrid, squaregrid
 from ...core.ir import Circle, Component, Rect, Text
-from .. import KitContext
+from ...engine import KitContext
 from .._pieces import counter, fit, hex_cell, star
 from .spec import NooksSpec
 

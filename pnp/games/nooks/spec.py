@@ -1,4 +1,4 @@
-"""Nooks' spec: the hex board, the square variant and the stones as specs/nooks.yaml gives them
+"""Nooks' spec: the hex board, the square variant and the stones as specs/nooks/nooks.yaml gives them
 (lengths in mm).
 
 Limits, checked when the spec is read: the hex board's columns are lettered a..y, so side <= 13
@@ -10,7 +10,8 @@ from __future__ import annotations
 
 from pydantic import ValidationInfo, field_validator
 
-from ...inputs.specfields import Colour, Count, Flag, Items, Length, SpecBase, SpecModel
+from ...engine.declared import GeneratorSpec
+from ...inputs.specfields import Colour, Count, Flag, Items, Length, SpecModel
 
 MAX_SETUP = 50  # setup stones: the seed places 2
 
@@ -34,8 +35,8 @@ class Stones(SpecModel):
     mark_colour: Colour = "#2b2118"
 
 
-class NooksSpec(SpecBase):
-    """specs/nooks.yaml. Lengths in mm (or "19mm", "0.75in")."""
+class NooksSpec(GeneratorSpec):
+    """specs/nooks/nooks.yaml. Lengths in mm (or "19mm", "0.75in")."""
     side: Count(2, 13, "the hex board's columns are lettered a..y, so a side of at most 13; the seed's is 8") = 8
     cell_size: Length = 19.0
     setup: Items(list[str], 0, MAX_SETUP, f"list at most {MAX_SETUP} setup cells; the seed has 2") = ["b8", "n8"]

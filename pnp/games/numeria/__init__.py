@@ -7,7 +7,7 @@ typed in. Rules source: docs/games/numeria.md and seed 002 (lines 24-32 list the
 """
 from __future__ import annotations
 
-from .. import Game
+from ...engine import Game
 from .checks import check, check_examples, disjoint
 from .drawing import TILE_FILL, components, draw_board, draw_card, draw_tile
 from .spec import CardSpec, NumeriaSpec

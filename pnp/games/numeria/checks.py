@@ -7,7 +7,7 @@ from ...core.fonts import missing_glyphs
 from ...geometry import squaregrid
 from ...core.ir import Text
 from ...core.units import fmt_mm
-from .. import KitContext
+from ...engine import KitContext
 from .drawing import card_size_pt, cell_of, draw_card, setup_cells, tile_size
 from .spec import NumeriaSpec
 from .tropes import BY_KEY, TROPES, explain, fmt_set, instances, parse_examples, steps, union

@@ -2,18 +2,21 @@
 card, and components() that lists them in print order."""
 from __future__ import annotations
 
+import math
 from collections import Counter
 from functools import lru_cache
 
 from ...core.fonts import CAP_HEIGHT, text_width_mm
+from ...core.safearea import SAFE_MM
+from ...core.textfit import largest_fitting, size_for_width
 from ...geometry import squaregrid
 from ...core.ir import WHITE, Circle, Component, Line, Rect, Text
 from ...core.units import MM_PER_PT as PT_MM, fmt_mm
-from .. import KitContext
+from ...engine import KitContext
 from .spec import NumeriaSpec
 from .tropes import TROPES, fmt_set, instances, union
 
-SAFE = 3.0            # mm: text stays this far inside a trim
+SAFE = SAFE_MM        # mm: text stays this far inside a trim (the safe area, pnp.core.safearea)
 LIGHT, DARK = "#f4efe4", "#d9cdb4"
 SETUP_TINT, SETUP_DARK, CORNER_TINT, INK = "#fff7d6", "#f3e3a6", "#cfe3f3", "#1d3557"
 TILE_FILL = "#fffdf5"
@@ -101,7 +104,7 @@ def draw_tile(n: int, spec: NumeriaSpec):
     underlined everywhere."""
     t = tile_size(spec)
     under = ambiguous(n, range(1, spec.tiles + 1))
-    big = min(t * 0.42 / (CAP_HEIGHT * PT_MM), (t - 8.0) / max(text_width_mm(str(n), 1.0), 1e-6))
+    big = size_for_width(str(n), t - 8.0, t * 0.42 / (CAP_HEIGHT * PT_MM))
     small = min(6.5, max(LABEL_MIN_PT, t * 6.0 / 16.0))  # 6 pt on a 16 mm tile, never less
     shapes: list = [Rect(0, 0, t, t, fill=TILE_FILL, stroke=None, bleed=True),
                     Rect(0.4, 0.4, t - 0.8, t - 0.8, fill=None, stroke="#b9ad93", stroke_width=0.3),
@@ -169,17 +172,19 @@ def card_size_pt(spec: NumeriaSpec) -> float | None:
     return _card_size_pt(spec.tiles, spec.trope_length, spec.card.width, spec.card.height, spec.min_card_pt)
 
 
+CARD_TOP_PT = 10.0   # the card's text starts at this size
+CARD_STEP_PT = 0.5   # and shrinks in these steps
+
+
 @lru_cache(maxsize=16)
 def _card_size_pt(tiles: int, trope_length: int, width: float, height: float, min_pt: float) -> float | None:
-    size = 10.0
-    while size >= min_pt - 1e-9:
+    def fits(size: float) -> float | None:
         shapes, bottom = _laid_out(tiles, trope_length, width, size)
         wide = max(s.x + text_width_mm(s.text, s.size_pt) / (2 if s.anchor == "middle" else 1)
                    for s in shapes if isinstance(s, Text))
-        if bottom <= height and wide <= width - SAFE:
-            return size
-        size -= 0.5
-    return None
+        return size if bottom <= height and wide <= width - SAFE else None
+    lowest = CARD_TOP_PT - math.floor((CARD_TOP_PT - min_pt + 1e-9) / CARD_STEP_PT) * CARD_STEP_PT
+    return largest_fitting(fits, CARD_TOP_PT, lowest, CARD_STEP_PT)
 
 
 def draw_card(spec: NumeriaSpec):

@@ -1,4 +1,4 @@
-"""Numeria's spec: the board, tiles and trope card as specs/numeria.yaml gives them (lengths in mm).
+"""Numeria's spec: the board, tiles and trope card as specs/numeria/numeria.yaml gives them (lengths in mm).
 
 Limits, checked when the spec is read: files are lettered a..z (at most 26); tiles are numbered
 16..64: below 16 the Squares type (1, 4, 9, 16) has no instance for the card, and the checks and the
@@ -13,7 +13,8 @@ from typing import Literal
 
 from pydantic import ValidationInfo, field_validator
 
-from ...inputs.specfields import BoundedFloat, Count, FieldError, Items, Length, SpecBase, SpecModel
+from ...engine.declared import GeneratorSpec
+from ...inputs.specfields import BoundedFloat, Count, FieldError, Items, Length, SpecModel
 
 MAX_TILES = 64
 MIN_TILES = 16
@@ -26,8 +27,8 @@ class CardSpec(SpecModel):
     height: Length = 220.0
 
 
-class NumeriaSpec(SpecBase):
-    """specs/numeria.yaml. Lengths in mm (or "20mm", "1in", "18pt"); cells are labels like "b2"."""
+class NumeriaSpec(GeneratorSpec):
+    """specs/numeria/numeria.yaml. Lengths in mm (or "20mm", "1in", "18pt"); cells are labels like "b2"."""
     files: Count(2, 26, "board columns are lettered a..z; the seed's board is 8x8") = 8
     ranks: Count(2, 26, "at most 26 rows; the seed's board is 8x8") = 8
     square: Length = 20.0

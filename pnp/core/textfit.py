@@ -1,5 +1,7 @@
-"""Setting a text in a box with a face's metrics (Noto Sans unless a layer chooses a font): line
-breaks on word boundaries, shrink to fit.
+"""Setting a plain text in a box with a face's metrics (Noto Sans unless a layer chooses a font): line
+breaks on word boundaries, shrink to fit. The one text fitting of pnp: template text layers, the
+games' words, numbers and reference cards all size their text here (marked-up text and the steps
+tried are pnp.core.richtext's).
 
 A text fits a box w x h mm at a size when every line is at most w mm wide (advance widths from the
 font) and the lines, from the top of the first line's tallest glyph (the font's ascent) to the
@@ -9,9 +11,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from ..core.fonts import DEFAULT_FACE, face, text_width_mm, wrap
-from ..core.richtext import EPS, STEP_PT, block, could_fit, scan
-from ..core.units import MM_PER_PT
+from .fonts import DEFAULT_FACE, face, text_width_mm, wrap
+from .richtext import EPS, STEP_PT, block, could_fit, scan
+from .units import MM_PER_PT
 
 
 def _metrics(font: str = DEFAULT_FACE) -> tuple[float, float]:
@@ -39,6 +41,21 @@ def lay_out(text: str, size_pt: float, w: float, h: float, wrap_lines: bool, spa
         return None
     got = block(len(lines), size_pt, *_metrics(font), spacing, h)
     return None if got is None else Fitted(size_pt, tuple(lines), *got)
+
+
+def size_for_width(text: str, width: float, max_pt: float, font: str = DEFAULT_FACE) -> float:
+    """The largest size in points, at most ``max_pt``, at which ``text`` set on one line in ``font`` is
+    at most ``width`` mm wide (any size, not a step: a word made as large as its box allows);
+    ``max_pt`` for a text with no width."""
+    w = text_width_mm(text, 10.0, font)
+    return min(max_pt, 10.0 * width / w) if w > 0 else max_pt
+
+
+def largest_fitting(lay_out_at, size_pt: float, min_pt: float, step: float = STEP_PT):
+    """The first non-None ``lay_out_at(size)`` for sizes from ``size_pt`` down to ``min_pt`` in steps of
+    ``step`` points (pnp.core.richtext.scan): a layout of the caller's own (a reference card) shrunk to
+    the largest size that fits; None when nothing does."""
+    return scan(lay_out_at, size_pt, min_pt, step=step)
 
 
 def fit(text: str, size_pt: float, min_pt: float, w: float, h: float, wrap_lines: bool,
