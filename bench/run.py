@@ -206,7 +206,7 @@ def case_b(tmp: Path, reps: int) -> dict:
     for g in games:  # the primitives pnp draws, page by page, for the floors to copy
         loaded = load_target(g)
         comps = loaded.game.components(loaded.spec, KitContext(loaded.path))
-        pages += list(impose(loaded.spec.title or loaded.game.title, comps, load_sheet("a4"))[2])
+        pages += list(impose(loaded.spec.title or loaded.game.title, comps, load_sheet("a4")).pages)
     counts = count_primitives(pages)
     css = font_face_css(BASE_CHARS)
 
@@ -275,12 +275,13 @@ def card_layout(words: Path, path: Path) -> dict:
     loaded, comps = tp.loaded, tp.components
     title = tp.info.title
     sheet = load_sheet("a4")
-    total, plan, pages = impose(title, comps, sheet, tp.opts)
+    imposed = impose(title, comps, sheet, tp.opts)
+    total, pages = imposed.total, imposed.pages
     per_page = grid_for(comps[0], sheet, tp.opts.bleed).per_page
     # a pure word-card page: every part on it is a word card, and the grid is full (the first card
     # page also holds pawns, so it is not what most pages of a large deck look like)
     first, page = next((i, p) for i, p in enumerate(pages, start=1)
-                       if len(p.placements) == per_page and {q[0] for q in p.placements} == {comps[0].name})
+                       if len(p.placements) == per_page and {q.name for q in p.placements} == {comps[0].name})
     meta = metadata(tp)
     number = re.compile(r"page \d+ of \d+")
 

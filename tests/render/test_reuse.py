@@ -115,7 +115,7 @@ def test_kit_furniture_is_drawn_once_per_document():
     """The NetMatch kit: every keyed group of the imposed pages is one form, and every use of a key
     is one `Do`; crop marks read back from a later page lie where the IR put them (in mm)."""
     [tp] = plan(["netmatch"], Request(load_paper("a4"))).targets
-    _, _, pages = impose(tp.info.title, tp.components, load_paper("a4").sheet, tp.opts, tp.cover)
+    pages = impose(tp.info.title, tp.components, load_paper("a4").sheet, tp.opts, tp.cover).pages
     pages = list(pages)
     keys, uses = set(), []
 
@@ -336,7 +336,7 @@ def _deck(tmp_path):
                                      "## Setup\nNone.\n\n## A turn\nNone.\n\n## End and winner\nNone.\n\n## Fine points\n- None.\n",
                                      encoding="utf-8")
     [tp] = plan([str(folder / "deck.yaml")], Request(load_paper("a4"))).targets
-    return tp, list(impose(tp.info.title, tp.components, load_paper("a4").sheet, tp.opts, tp.cover)[2])
+    return tp, list(impose(tp.info.title, tp.components, load_paper("a4").sheet, tp.opts, tp.cover).pages)
 
 
 def _streams(data: bytes) -> tuple[list[bytes], list[bytes]]:
