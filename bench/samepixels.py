@@ -1,4 +1,4 @@
-"""Every page of every kit renders the same before and after a change (issue 24).
+"""Every page of every kit renders the same before and after a change.
 
     python -m bench.samepixels render ROOT OUTDIR     # build the kits with the pnp in ROOT, render them
     python -m bench.samepixels compare BEFORE AFTER   # compare two renders pixel by pixel
@@ -23,6 +23,7 @@ CONFIGS = {
     "letter-short": ["--paper", "letter", "--duplex", "short"],
     "a3": ["--paper", "a3"],
     "a4-bleed3-long": ["--bleed", "3", "--duplex", "long"],
+    "a4-fold": ["--duplex", "fold"],
 }
 DPI = 100
 TOLERANCE = 2  # /255 per channel: pdfium composes a Form XObject's matrix in its own float order, so an
