@@ -277,7 +277,6 @@ def card_layout(words: Path, path: Path) -> dict:
     from pnp.core.ir import Group, Line, Text
     from pnp.build.plan import Request, load_paper, plan as plan_kits
     from pnp.layout.impose import impose
-    from pnp.layout.packing import grid_for
     from pnp.layout.paper import load_sheet
     from pnp.render.svg import BASE_CHARS, FONT_STACK
     from pnp.render.svgfont import font_face_css
@@ -288,11 +287,13 @@ def card_layout(words: Path, path: Path) -> dict:
     title = tp.info.title
     sheet = load_sheet("a4")
     total, plan, pages = impose(title, comps, sheet, tp.opts)
-    per_page = grid_for(comps[0], sheet, tp.opts.bleed).per_page
-    # a pure word-card page: every part on it is a word card, and the grid is full (the first card
-    # page also holds pawns, so it is not what most pages of a large deck look like)
-    first, page = next((i, p) for i, p in enumerate(pages, start=1)
-                       if len(p.placements) == per_page and {q[0] for q in p.placements} == {comps[0].name})
+    # a pure word-card page: every part on it is a word card, and it holds as many as any page does
+    # (the first card page also holds pawns, so it is not what most pages of a large deck look like)
+    best = (0, 0, None)
+    for i, p in enumerate(pages, start=1):
+        if len(p.placements) > best[0] and {q[0] for q in p.placements} == {comps[0].name}:
+            best = (len(p.placements), i, p)
+    _, first, page = best
     meta = metadata(tp)
     number = re.compile(r"page \d+ of \d+")
 
