@@ -20,7 +20,7 @@ import pypdfium2 as pdfium
 import pytest
 
 from pnp.build.plan import Request, load_paper, plan
-from pnp.core.fonts import DEFAULT_FACE
+from pnp.core.fonts import DEFAULT_FACE, FONT_NAME
 from pnp.core.ir import Circle, Group, Line, Page, Rect, Text
 from pnp.core.units import MM_PER_PT
 from pnp.layout.impose import impose
@@ -202,6 +202,23 @@ def test_one_canvas_for_a_long_document(tmp_path):
     if shutil.which("qpdf") is None:
         pytest.skip("qpdf is not installed (apt-get install qpdf), so the structural check cannot run")
     assert subprocess.run(["qpdf", "--check", str(path)], capture_output=True).returncode == 0
+
+
+def test_text_runs_are_what_reportlabs_text_object_writes():
+    """reportlab_adapter.text_runs, as PdfWriter writes them, equal what reportlab's text object
+    writes for the same text and size (same subset font names, same encoded bytes) in one document,
+    in any order: Latin, Greek, Cyrillic, PDF string escapes, a text drawn twice."""
+    texts = ["Hello", "W\u00f6rd \u03a9\u03bc", "(a\\b)", "\u0416\u0443\u043a", "Hello"]
+    w = PdfWriter(io.BytesIO())
+    ours = [w._shown(t, 3.5) for t in texts]
+    c = w.canvas  # the same document, so the same subsets: reportlab's own text object for each
+    theirs = []
+    for t in texts:
+        obj = c.beginText()
+        obj.setFont(FONT_NAME, 3.5)
+        obj.textOut(t)
+        theirs.append(" ".join(re.findall(r"/\S+ [\d.]+ Tf|\((?:[^()\\]|\\.)*\) Tj", obj.getCode())))
+    assert ours == theirs
 
 
 def test_pages_are_compressed_as_they_are_finished():

@@ -11,7 +11,9 @@ preference /PrintScaling /None and, for duplex kits, /Duplex. Output is determin
 The whole document is one reportlab canvas. reportlab keeps every page until the file is saved, so
 each page's content stream is deflated as soon as the page is finished
 (pnp.render.reportlab_adapter.compress_last_page): a deck of 100,000 cards keeps only compressed
-pages in memory, and no join is needed. Everything else is drawn through the canvas's public API.
+pages in memory, and no join is needed. A text is one ``BT ... ET`` written through the canvas's
+``addLiteral``, its glyphs subset and encoded by reportlab (pnp.render.reportlab_adapter.text_runs);
+everything else is drawn through the canvas's public API.
 
 Reuse: a ``Group`` with a ``key`` (pnp.core.ir) is drawn once per document as a Form
 XObject (reportlab's ``beginForm``/``endForm``) and placed with ``doForm`` wherever the key appears
@@ -22,6 +24,8 @@ from __future__ import annotations
 from functools import lru_cache
 
 from reportlab.lib.colors import HexColor
+from reportlab.lib.rl_accel import fp_str
+from reportlab.pdfbase import pdfmetrics
 from reportlab.pdfgen import canvas as rl_canvas
 
 from .. import __version__
@@ -30,7 +34,7 @@ from ..core.ir import Circle, Group, Image, Line, Page, Polygon, Rect, Text
 from ..core.units import mm_to_pt
 from ..inputs.images import svg_drawing
 from .base import Renderer, place_image, place_text
-from .reportlab_adapter import compress_last_page
+from .reportlab_adapter import compress_last_page, text_runs
 
 FORM_FAR = 10_000.0  # mm: a form's bounding box reaches this far each way (no page reaches past it)
 
@@ -39,9 +43,12 @@ DUPLEX_PREF = {"long": "DuplexFlipLongEdge", "short": "DuplexFlipShortEdge"}
 
 
 @lru_cache(maxsize=256)
-def _colour(hex_colour: str) -> HexColor:
-    """reportlab's colour of ``#rrggbb`` (kept: a deck's texts change colour at every text)."""
-    return HexColor(hex_colour)
+def _rgb(hex_colour: str) -> tuple[float, float, float]:
+    """The red, green and blue of ``#rrggbb``, 0 to 1, as reportlab reads it (kept: a deck's texts
+    change colour at every text). Set with setFillColorRGB: a colour object carries an alpha, which
+    marks the PDF as version 1.4 (transparency) even when it is opaque."""
+    c = HexColor(hex_colour)
+    return c.red, c.green, c.blue
 
 
 def _box(box, page_h_mm: float):
@@ -68,9 +75,11 @@ class PdfWriter(Renderer):
         self.author, self.subject, self.keywords = author, subject, keywords
         self.canvas = self._new_canvas(path)
         self.pages = 0
-        self._state = [None, None, None]  # fill, stroke, line width
+        self._state = [None, None, None, 0]  # fill, stroke, line width, text render mode
         self._stack: list[list] = []
         self.forms: dict[str, str] = {}  # Group.key -> name of its Form XObject in this document
+        self.font = pdfmetrics.getFont(FONT_NAME)
+        self._runs: dict = {}  # text (or (text, face)) -> [(subset font name, escaped bytes)]
 
     def _new_canvas(self, target):
         c = rl_canvas.Canvas(target if hasattr(target, "write") else str(target), invariant=1, pageCompression=1,
@@ -104,7 +113,7 @@ class PdfWriter(Renderer):
         c.translate(0, mm_to_pt(page.height))
         c.scale(mm_to_pt(1), -mm_to_pt(1))
         c.setLineCap(0)
-        self._state = [None, None, None]
+        self._state = [None, None, None, 0]
         self.draw_all(page.items)
         c.restoreState()
         c.showPage()
@@ -120,12 +129,12 @@ class PdfWriter(Renderer):
     # widths are written only when they change: most shapes then cost one operator.
     def _fill(self, colour: str) -> None:
         if self._state[0] != colour:
-            self.canvas.setFillColor(_colour(colour))
+            self.canvas.setFillColorRGB(*_rgb(colour))
             self._state[0] = colour
 
     def _stroke(self, colour: str, width: float) -> None:
         if self._state[1] != colour:
-            self.canvas.setStrokeColor(_colour(colour))
+            self.canvas.setStrokeColorRGB(*_rgb(colour))
             self._state[1] = colour
         if self._state[2] != width:
             self.canvas.setLineWidth(width)
@@ -219,16 +228,31 @@ class PdfWriter(Renderer):
     def _make_form(self, s: Group) -> str:
         """Record ``s``'s children, in the group's own mm coordinates, as a new Form XObject with a
         bounding box FORM_FAR mm each way (the group's clip is set where the form is placed, as for
-        any group). The form sets every colour and width it uses, because it
+        any group). The form sets every colour, width and text render mode it uses, because it
         inherits whatever state the page has where it is placed."""
         c = self.canvas
         name = self.forms[s.key] = f"pnp{len(self.forms)}"  # named first: a keyed group inside makes its own
-        outer, self._state = self._state, [None, None, None]
+        outer, self._state = self._state, [None, None, None, None]
         c.beginForm(name, -FORM_FAR, -FORM_FAR, FORM_FAR, FORM_FAR)
         self.draw_all(s.children)
         c.endForm()
         self._state = outer
         return name
+
+    def _shown(self, text: str, size: float, face: str = DEFAULT_FACE) -> str:
+        """The font and show operators of ``text`` at ``size`` (mm) in the registered face ``face``:
+        per run of one font subset, "/F1+n SIZE Tf (bytes) Tj", as reportlab's text object writes
+        them for a TrueType font; each face has its own subsets. Runs are kept per text and face (a
+        word is drawn twice on a card; footers repeat) in a table emptied at 8,192 entries."""
+        key = text if face == DEFAULT_FACE else (text, face)
+        runs = self._runs.get(key)
+        if runs is None:
+            runs = text_runs(self.canvas, self.font if face == DEFAULT_FACE else ttfont(face), text)
+            if len(self._runs) >= 8192:
+                self._runs.clear()
+            self._runs[key] = runs
+        size_s = fp_str(size)
+        return " ".join(f"{name} {size_s} Tf ({chunk}) Tj" for name, chunk in runs)
 
     def image(self, s: Image) -> None:
         """A raster is drawn with drawImage (reportlab keeps one image XObject per document for the
@@ -276,15 +300,14 @@ class PdfWriter(Renderer):
             c.line(ox + x1, oy + uy, ox + x2, oy + uy)
         if p.bold_stroke:  # Noto Sans ships as one variable font: bold is fill + a thin stroke (render mode 2)
             self._stroke(t.fill, p.bold_stroke)
-        text = c.beginText()
-        text.setTextTransform(1, 0, 0, -1, ox + p.dx, oy + p.dy)  # undoes the page's y flip for glyphs
-        if p.bold_stroke:
-            text.setTextRenderMode(2)
-        text.setFont(FONT_NAME if t.font == DEFAULT_FACE else ttfont(t.font).fontName, p.size)
-        text.textOut(t.text)
-        if p.bold_stroke:  # the render mode outlives the text object; reportlab's next one assumes 0
-            text.setTextRenderMode(0)
-        c.drawText(text)
+        mode = 2 if p.bold_stroke else 0
+        tr = ""
+        if self._state[3] != mode:  # the render mode outlives the text object: written when ours changes
+            tr = f" {mode} Tr"
+            self._state[3] = mode
+        # the text object reportlab's beginText/textOut would write (the matrix undoes the page's y
+        # flip for glyphs), with the glyph runs from reportlab (pnp.render.reportlab_adapter)
+        c.addLiteral(f"BT {fp_str(1, 0, 0, -1, ox + p.dx, oy + p.dy)} Tm{tr} {self._shown(t.text, p.size, t.font)} ET")
         if rotated:
             c.restoreState()
             self._state = outer

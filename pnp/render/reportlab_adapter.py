@@ -1,5 +1,14 @@
 """The one place pnp reaches inside reportlab: what its public API does not offer.
 
+``text_runs``: a text object of reportlab's (``canvas.beginText``) costs more than the glyphs it
+shows, and pnp draws a text per card face (twice per NetMatch card): with reportlab's text objects a
+10,000-word NetMatch PDF took 1.45 times as long, past the benchmark's target (docs/cold-start.md).
+So pnp.render.pdf writes each text's ``BT ... ET`` itself through the public ``canvas.addLiteral``,
+with the glyphs subset and encoded by reportlab: ``TTFont.splitString`` and
+``TTFont.getSubsetInternalName`` (reportlab's documented way for dynamic TrueType fonts) need the
+canvas's document, ``canvas._doc``. tests/test_reuse.py checks the runs against what reportlab's own
+text object writes for the same texts.
+
 ``compress_last_page``: reportlab keeps every page of a canvas (its content stream as text) until
 the document is saved, and deflates them only then. For a deck of 100,000 cards that is hundreds of
 megabytes held for nothing, so pnp.render.pdf deflates each page's stream as soon as the page is
@@ -12,7 +21,17 @@ from __future__ import annotations
 
 import zlib
 
+from reportlab.lib.rl_accel import escapePDF
 from reportlab.pdfbase.pdfdoc import PDFArray, PDFDictionary, PDFName, PDFStream
+
+
+def text_runs(canvas, font, text: str) -> list[tuple[str, str]]:
+    """``text`` in the TrueType ``font`` (a registered reportlab TTFont) on ``canvas``'s document, as
+    runs of one font subset each: (the subset's font resource name, e.g. "/F1+0", the run's bytes
+    escaped for a PDF string). Registers the glyphs with the document's subsets, as drawing the text
+    with reportlab's text object does."""
+    doc = canvas._doc
+    return [(font.getSubsetInternalName(subset, doc), escapePDF(chunk)) for subset, chunk in font.splitString(text, doc)]
 
 
 def compress_last_page(canvas) -> None:
