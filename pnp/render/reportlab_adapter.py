@@ -2,7 +2,8 @@
 
 ``text_runs``: a text object of reportlab's (``canvas.beginText``) costs more than the glyphs it
 shows, and pnp draws a text per card face (twice per NetMatch card): with reportlab's text objects a
-10,000-word NetMatch PDF took 1.45 times as long, past the benchmark's target (docs/cold-start.md).
+10,000-word NetMatch PDF takes about 1.25 times the CPU time it takes with these runs (measured side
+by side, docs/cold-start.md).
 So pnp.render.pdf writes each text's ``BT ... ET`` itself through the public ``canvas.addLiteral``,
 with the glyphs subset and encoded by reportlab: ``TTFont.splitString`` and
 ``TTFont.getSubsetInternalName`` (reportlab's documented way for dynamic TrueType fonts) need the
