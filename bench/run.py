@@ -9,7 +9,7 @@ wall ratios are printed beside them.
   a  cold `pnp build` of every kit (PDF + SVG) as a whole process, against two floors measured
      in the same run: a cold `python -c "import reportlab.pdfgen.canvas"` (target 5: <= 9x) and a
      cold import of pnp's own stack, `python -c "import reportlab.pdfgen.canvas, svgwrite, yaml,
-     typer, pydantic"` (<= 5x; docs/cold-start.md). Bytecode is cached (`__pycache__`, written by
+     typer, pydantic"` (<= 5x; docs/performance.md). Bytecode is cached (`__pycache__`, written by
      an untimed first build), as an installed pnp has it.
   b  the same in-process, warm; compared with a bare-reportlab floor (same primitives, same pages)
      and a bare-svgwrite floor (the same, plus pnp's embedded-font <style>)

@@ -3,7 +3,7 @@
 ``text_runs``: a text object of reportlab's (``canvas.beginText``) costs more than the glyphs it
 shows, and pnp draws a text per card face (twice per NetMatch card): with reportlab's text objects a
 10,000-word NetMatch PDF takes about 1.25 times the CPU time it takes with these runs (measured side
-by side, docs/cold-start.md).
+by side, docs/performance.md).
 So pnp.render.pdf writes each text's ``BT ... ET`` itself through the public ``canvas.addLiteral``,
 with the glyphs subset and encoded by reportlab: ``TTFont.splitString`` and
 ``TTFont.getSubsetInternalName`` (reportlab's documented way for dynamic TrueType fonts) need the
