@@ -228,8 +228,10 @@ def svg_drawing(facts: ImageFacts):
     return _drawing(facts.path, picture_bytes(facts), facts.root)
 
 
+@lru_cache(maxsize=64)
 def _drawing(path: Path, data: bytes, root: str | None):
-    """SVG bytes as a reportlab Drawing, None when they cannot be read. Entities are not resolved and
+    """SVG bytes as a reportlab Drawing, None when they cannot be read (the same bytes are parsed
+    once: the check and each drawing of a build share it). Entities are not resolved and
     no network is used (lxml's parser as svglib sets it up); external references outside ``root``
     (else the SVG's own folder) are not followed (svglib's ``external_reference_root``; read_image
     has checked every reference before)."""
