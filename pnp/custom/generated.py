@@ -68,6 +68,9 @@ def parts_of(spec: GeneratorSpec, ctx: KitContext, lines: dict, providers: Mappi
         raw, path = tuple(data.get("components") or ()), shipped
     if not raw:
         return None
+    if (path == ctx.spec_path and shipped is not None and shipped.is_file()
+            and not any((path.parent / t.name).is_file() for t in shipped.parent.glob("*.yaml") if t != shipped)):
+        path = shipped  # a copy of the shipped spec alone: its templates are the shipped folder's
     local = replace(ctx, spec_path=path)  # shares used and the memo: one build, one record of files read
 
     def parts(name: str, size: tuple[float, float] | None = None) -> list[Component]:
