@@ -62,10 +62,11 @@ def parts_of(spec: GeneratorSpec, ctx: KitContext, lines: dict, providers: Mappi
         SpecError: no component of that name, a bad component or template, a ``data:`` naming a
             table the generator does not compute, a template column the rows lack (file, line, field).
     """
-    raw, path, where = spec.components, ctx.spec_path, lines
+    raw, path, where = tuple(c.model_dump(exclude_none=True) for c in spec.components), ctx.spec_path, lines
     if not raw and shipped is not None and shipped.is_file() and shipped.resolve() != ctx.spec_path.resolve():
         data, where = load_yaml(shipped)
-        raw, path = tuple(data.get("components") or ()), shipped
+        raw = tuple(c.model_dump(exclude_none=True) for c in validate_model(type(spec), data, shipped, where).components)
+        path = shipped
     if not raw:
         return None
     if (path == ctx.spec_path and shipped is not None and shipped.is_file()
