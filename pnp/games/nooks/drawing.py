@@ -5,7 +5,7 @@ from __future__ import annotations
 from ...geometry import hexgrid, squaregrid
 from ...core.ir import Circle, Component, Rect, Text
 from ...engine import KitContext
-from .._pieces import counter, fit, hex_cell, star
+from .._pieces import fit, hex_cell
 from .spec import NooksSpec
 
 LABEL_AT = 0.64            # labels sit this many pitches beyond the centre of a line's end cell
