@@ -9,15 +9,7 @@ and exit code 2; a failed rules check exits 1. ``-q`` silences everything but er
 """
 from __future__ import annotations
 
-from .core import lazyimports
-
-lazyimports.install()  # before typer, pydantic and svgwrite are imported, so their stand-ins are found first
-
-import gc  # noqa: E402
-
-gc.disable()  # the imports below build long-lived modules, not garbage: no collection while they run
-
-import atexit  # noqa: E402
+import gc
 import json
 import os
 import sys
@@ -42,7 +34,6 @@ from .render.writers import SVG_TEXT_MODES, WRITERS, WriterSettings
 from .core.plaintext import plain
 from .core.units import fmt_mm, parse_length
 
-gc.enable()
 PAPERS = ", ".join(available_papers())
 app = typer.Typer(no_args_is_help=True, pretty_exceptions_enable=False, rich_markup_mode=None,
                   context_settings={"help_option_names": ["-h", "--help"]},
@@ -468,62 +459,42 @@ def list_games(as_json: bool = typer.Option(False, "--json", help="Print the gam
         typer.echo(json.dumps({"games": games}, indent=2, ensure_ascii=False))
 
 
-def _exit_status(code) -> int:
-    """The status Python itself gives ``sys.exit(code)``: None is 0, an int is itself, anything else
-    is printed on stderr and is 1."""
-    if code is None:
-        return 0
-    if isinstance(code, int):
-        return code
-    print(code, file=sys.stderr)
-    return 1
-
-
-def _end(status: int) -> None:
-    """End the process with ``status`` the way the interpreter would, less its teardown: run the
-    atexit handlers (temporary folders, log handlers), flush standard output and error, then
-    os._exit, which skips freeing every module and object one by one (about 0.045 s
-    CPU of a cold build of all kits; nothing a finished process needs). Everything pnp writes is closed and fsynced
-    before a command returns. With a thread still running, the interpreter ends as usual (it joins
-    it). Standard output failing here is handled as inside a command: a closed pipe ends quietly
-    (1), any other failure is reported (2)."""
-    import threading
-    if any(t.is_alive() and not t.daemon for t in threading.enumerate() if t is not threading.main_thread()):
-        sys.exit(status)
-    atexit._run_exitfuncs()  # CPython's own first step of an exit (tests/cli/test_cli_exit.py)
+def _flushed(status):
+    """``status`` (a SystemExit code), once standard output has taken what pnp printed: a closed
+    pipe ends quietly (1 unless the command already failed), any other failure is reported as inside
+    a command (2). Either way standard output then goes to /dev/null, so the interpreter's own flush
+    at exit has nothing left to fail on."""
     try:
         sys.stdout.flush()
     except BrokenPipeError:  # the reader went away
-        status = status or 1
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        return status or 1
     except OSError as exc:
-        status = _output_failed(exc)
+        return _output_failed(exc)
     except ValueError:  # standard output was closed
         pass
-    try:
-        sys.stderr.flush()
-    except (OSError, ValueError):
-        pass
-    os._exit(status)
+    return status
 
 
 def main() -> None:  # pragma: no cover - console-script entry point
+    """The `pnp` command: run the typer app and exit with its status (SystemExit)."""
     # everything imported so far (typer, pydantic, reportlab, the games) lives as long as the process:
     # move it out of the collector's reach, so the collections a build's drawing objects set off do
     # not walk it again each time (about 9 % of a 10,000-word build's CPU time)
     gc.freeze()
     # and collect the young generation every 10,000 new objects rather than 700: a build's drawing
     # objects mostly die young through their reference counts, and each collection also walks the
-    # survivors again (the collector's time in a cold build of all kits: 0.055 -> 0.021 s CPU)
+    # survivors again
     gc.set_threshold(10_000, 10, 10)
     try:
         app()
         status = 0
     except SystemExit as exc:
-        status = _exit_status(exc.code)
+        status = exc.code
     except OSError as exc:                  # stdout failing outside a command's guard (--json, -h, --version)
         status = _output_failed(exc)
-    _end(status)
+    raise SystemExit(_flushed(status))
 
 
 if __name__ == "__main__":  # pragma: no cover
-    sys.exit(main())
+    main()

@@ -19,7 +19,7 @@ def page_tiles(game: str, paper: str, component: str):
     imposing the built-in spec exactly as the kit does."""
     loaded = load_target(game)
     comps = loaded.game.components(loaded.spec, plan_context(loaded))
-    _, _, pages = impose(loaded.spec.title or loaded.game.title, comps, load_sheet(paper), ImposeOptions())
+    pages = impose(loaded.spec.title or loaded.game.title, comps, load_sheet(paper), ImposeOptions()).pages
     out = []
     for i, p in enumerate(pages):
         mine = [q for q in p.placements if q.name == component]
@@ -40,7 +40,7 @@ def placements(game: str, paper: str, component: str):
     shared with other components)."""
     loaded = load_target(game)
     comps = loaded.game.components(loaded.spec, plan_context(loaded))
-    _, _, pages = impose(loaded.spec.title or loaded.game.title, comps, load_sheet(paper), ImposeOptions())
+    pages = impose(loaded.spec.title or loaded.game.title, comps, load_sheet(paper), ImposeOptions()).pages
     out = {}
     for i, p in enumerate(pages):
         mine = [(q.x, q.y, q.w, q.h) for q in p.placements if q.name == component]

@@ -8,7 +8,7 @@ a stream.
 """
 from __future__ import annotations
 
-from dataclasses import replace
+from dataclasses import dataclass, replace
 from typing import Iterator, Sequence
 
 from ..core.ir import Circle, Component, Drawing, Group, Page, Placement, Rect, Text
@@ -40,6 +40,16 @@ def _sides(opts: ImposeOptions) -> int:
     return 2 if opts.duplex in ("long", "short") else 1
 
 
+@dataclass(frozen=True)
+class Imposition:
+    """An imposed kit: ``total`` pages (cover included), the ``plan`` (per component, in kit order,
+    the 1-based numbers of the pages it is printed on) and the ``pages`` themselves, a lazy iterator
+    that draws each page when it is asked for (a deck of any size is written as a stream)."""
+    total: int
+    plan: list[tuple[int, ...]]
+    pages: Iterator[Page]
+
+
 def page_plan(packing: Packing, count: int, opts: ImposeOptions, front_pages: int = 1) -> list[tuple[int, ...]]:
     """Per component (``count`` of them), the 1-based numbers of the pages it is printed on (in
     duplex mode a sheet's back page too), after ``front_pages`` cover pages. Pages may be shared by
@@ -55,9 +65,9 @@ def page_plan(packing: Packing, count: int, opts: ImposeOptions, front_pages: in
 
 def impose(title: str, components: Sequence[Component], sheet: Sheet,
            opts: ImposeOptions = ImposeOptions(), cover: Cover | None = None, packing: Packing | None = None
-           ) -> tuple[int, list[tuple[int, ...]], Iterator[Page]]:
-    """Impose a kit: returns (total pages, plan, lazy page iterator). The plan lists per component
-    the page numbers it is printed on (see page_plan). ``packing`` is the kit packed by the plan
+           ) -> Imposition:
+    """Impose a kit: its page count, its plan (per component the page numbers it is printed on, see
+    page_plan) and its pages, drawn lazily. ``packing`` is the kit packed by the plan
     (pack_kit, made here when None). With duplex "fold" the parts with backs
     are printed one-sided, each back beside its front across a fold line (pnp/layout/fold.py).
 
@@ -112,7 +122,7 @@ def impose(title: str, components: Sequence[Component], sheet: Sheet,
                                   with_backs)
                 number += 1
 
-    return total, plan, pages()
+    return Imposition(total, plan, pages())
 
 
 def _names(plan: SheetPlan, components: Sequence[Component]) -> str:

@@ -62,7 +62,8 @@ def execute_target(tp: TargetPlan, request: Request, out: Path, progress: Progre
         OutputError: the output folder cannot be written (the earlier kit is unchanged).
     """
     game, sheet, formats = tp.loaded.game, request.paper.sheet, request.formats
-    total, sheet_plan, pages = impose(tp.info.title, tp.components, sheet, tp.opts, tp.cover, tp.packing)
+    imposed = impose(tp.info.title, tp.components, sheet, tp.opts, tp.cover, tp.packing)
+    total, sheet_plan, pages = imposed.total, imposed.plan, imposed.pages
     stem = f"{game.name}-{sheet.name}"
     manifest_name = f"manifest-{sheet.name}.json"
 

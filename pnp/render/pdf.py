@@ -9,8 +9,11 @@ preference /PrintScaling /None and, for duplex kits, /Duplex. Output is determin
 (reportlab's invariant mode: no timestamps, fixed document ID; SOURCE_DATE_EPOCH sets the date).
 
 The whole document is one reportlab canvas. reportlab keeps every page until the file is saved, so
-each page's content stream is deflated as soon as the page is finished (``_compress_last_page``):
-a deck of 100,000 cards keeps only compressed pages in memory, and no join is needed.
+each page's content stream is deflated as soon as the page is finished
+(pnp.render.reportlab_adapter.compress_last_page): a deck of 100,000 cards keeps only compressed
+pages in memory, and no join is needed. A text is one ``BT ... ET`` written through the canvas's
+``addLiteral``, its glyphs subset and encoded by reportlab (pnp.render.reportlab_adapter.text_runs);
+everything else is drawn through the canvas's public API.
 
 Reuse: a ``Group`` with a ``key`` (pnp.core.ir) is drawn once per document as a Form
 XObject (reportlab's ``beginForm``/``endForm``) and placed with ``doForm`` wherever the key appears
@@ -18,14 +21,11 @@ again: crop-mark sets, the scale bar, repeated card faces and backs, a deck's te
 """
 from __future__ import annotations
 
-import math
-import zlib
 from functools import lru_cache
 
 from reportlab.lib.colors import HexColor
-from reportlab.lib.rl_accel import escapePDF, fp_str
+from reportlab.lib.rl_accel import fp_str
 from reportlab.pdfbase import pdfmetrics
-from reportlab.pdfbase.pdfdoc import PDFArray, PDFDictionary, PDFName, PDFStream
 from reportlab.pdfgen import canvas as rl_canvas
 
 from .. import __version__
@@ -34,62 +34,21 @@ from ..core.ir import Circle, Group, Image, Line, Page, Polygon, Rect, Text
 from ..core.units import mm_to_pt
 from ..inputs.images import picture_bytes, svg_drawing
 from .base import Renderer, place_image, place_text
+from .reportlab_adapter import compress_last_page, text_runs
 
 FORM_FAR = 10_000.0  # mm: a form's bounding box reaches this far each way (no page reaches past it)
-
-
-@lru_cache(maxsize=256)
-def _colour_ops(hex_colour: str) -> tuple[str, str]:
-    """The fill and stroke operators of a colour, as reportlab's setFillColor / setStrokeColor write
-    an RGB colour ("r g b rg", "r g b RG")."""
-    c = HexColor(hex_colour)
-    rgb = fp_str(c.red, c.green, c.blue)
-    return f"{rgb} rg", f"{rgb} RG"
-
-
-
-
-def _turn_ops(x: float, y: float, degrees: float) -> str:
-    """The operator reportlab writes for ``translate(x, y)`` then ``rotate(degrees)`` right after a
-    ``q`` (it merges the two into one ``cm``, from the translation as written): built here without
-    the canvas's state stack, for the rotated texts of a deck."""
-    c, s = math.cos(degrees * math.pi / 180), math.sin(degrees * math.pi / 180)
-    return f"q\n{fp_str(c, s, -s, c, float(fp_str(x)), float(fp_str(y)))} cm"
 
 
 DUPLEX_PREF = {"long": "DuplexFlipLongEdge", "short": "DuplexFlipShortEdge"}
 
 
-def _quarter_arcs() -> tuple:
-    """reportlab's pdfgeom.bezierArc for a whole ellipse (start 0, extent 360), split as it splits
-    it: four 90-degree arcs, each (cos, sin) of its start and end angle, with its kappa."""
-    half = 90.0 * math.pi / 360.0
-    kappa = abs(4.0 / 3.0 * (1.0 - math.cos(half)) / math.sin(half))
-    arcs = []
-    for i in range(4):
-        t0, t1 = (i * 90.0) * math.pi / 180.0, ((i + 1) * 90.0) * math.pi / 180.0
-        arcs.append((math.cos(t0), math.sin(t0), math.cos(t1), math.sin(t1)))
-    return kappa, tuple(arcs)
-
-
-_KAPPA, _ARCS = _quarter_arcs()
-
-
-def circle_ops(cx: float, cy: float, r: float) -> list[str]:
-    """The path operators (``n``, ``m`` and four ``c``) reportlab's ``canvas.circle(cx, cy, r)`` writes,
-    byte for byte: the same arithmetic in the same order as its ellipse and bezierArc, without
-    their per-call trigonometry and calls (a NetMatch board draws 448 circles; tests/render/test_reuse.py
-    compares the strings with reportlab's own)."""
-    x1, y1 = cx - r, cy - r                      # canvas.circle
-    x2, y2 = x1 + ((cx + r) - x1), y1 + ((cy + r) - y1)  # canvas.ellipse -> PDFPathObject.ellipse
-    x1, y1, x2, y2 = min(x1, x2), max(y1, y2), max(x1, x2), min(y1, y2)  # bezierArc
-    x_cen, y_cen, rx, ry = (x1 + x2) / 2.0, (y1 + y2) / 2.0, (x2 - x1) / 2.0, (y2 - y1) / 2.0
-    k = _KAPPA
-    c0, s0 = _ARCS[0][0], _ARCS[0][1]
-    ops = ["n", f"{fp_str(x_cen + rx * c0, y_cen - ry * s0)} m"]  # a path object starts with "n"
-    for c0, s0, c1, s1 in _ARCS:
-        ops.append(f"{fp_str(x_cen + rx * (c0 - k * s0), y_cen - ry * (s0 + k * c0), x_cen + rx * (c1 + k * s1), y_cen - ry * (s1 - k * c1), x_cen + rx * c1, y_cen - ry * s1)} c")
-    return ops
+@lru_cache(maxsize=256)
+def _rgb(hex_colour: str) -> tuple[float, float, float]:
+    """The red, green and blue of ``#rrggbb``, 0 to 1, as reportlab reads it (kept: a deck's texts
+    change colour at every text). Set with setFillColorRGB: a colour object carries an alpha, which
+    marks the PDF as version 1.4 (transparency) even when it is opaque."""
+    c = HexColor(hex_colour)
+    return c.red, c.green, c.blue
 
 
 def _box(box, page_h_mm: float):
@@ -158,19 +117,8 @@ class PdfWriter(Renderer):
         self.draw_all(page.items)
         c.restoreState()
         c.showPage()
-        self._compress_last_page()
+        compress_last_page(c)
         self.pages += 1
-
-    def _compress_last_page(self) -> None:
-        """Deflate the finished page's content stream now rather than when the file is saved, so a
-        deck of any size keeps only compressed pages in memory (reportlab holds every page until save)."""
-        page = self.canvas._doc.Pages.pages[-1]
-        stream = getattr(page, "stream", None)
-        if stream and not page.Contents:
-            data = stream.encode("utf8") if isinstance(stream, str) else stream
-            page.Contents = PDFStream(PDFDictionary({"Filter": PDFArray([PDFName("FlateDecode")])}),
-                                      zlib.compress(data, 6))
-            page.stream = None
 
     def close(self) -> None:
         """Finish and write the file."""
@@ -179,19 +127,17 @@ class PdfWriter(Renderer):
     # -- shapes ---------------------------------------------------------------------------------
     # The graphics state is tracked here (and saved/restored with the canvas), so colours and line
     # widths are written only when they change: most shapes then cost one operator.
-    # colours and widths go through addLiteral as the operators reportlab's setters write (cached
-    # per colour): a deck's texts change colour at every text
     def _fill(self, colour: str) -> None:
         if self._state[0] != colour:
-            self.canvas.addLiteral(_colour_ops(colour)[0])
+            self.canvas.setFillColorRGB(*_rgb(colour))
             self._state[0] = colour
 
     def _stroke(self, colour: str, width: float) -> None:
         if self._state[1] != colour:
-            self.canvas.addLiteral(_colour_ops(colour)[1])
+            self.canvas.setStrokeColorRGB(*_rgb(colour))
             self._state[1] = colour
         if self._state[2] != width:
-            self.canvas.addLiteral(f"{fp_str(width)} w")
+            self.canvas.setLineWidth(width)
             self._state[2] = width
 
     def _paint(self, fill, stroke, width) -> tuple[int, int]:
@@ -211,10 +157,8 @@ class PdfWriter(Renderer):
 
     def circle(self, s: Circle) -> None:
         fill, stroke = self._paint(s.fill, s.stroke, s.stroke_width)
-        if fill or stroke:  # what canvas.circle writes (circle_ops), then its paint operator
-            c = self.canvas
-            c._code.extend(circle_ops(s.cx, s.cy, s.r))
-            c._code.append(rl_canvas.PATH_OPS[stroke, fill, c._fillMode])
+        if fill or stroke:
+            self.canvas.circle(s.cx, s.cy, s.r, stroke=stroke, fill=fill)
 
     def polygon(self, s: Polygon) -> None:
         c = self.canvas
@@ -247,40 +191,25 @@ class PdfWriter(Renderer):
         self._close()
 
     def _open(self, s: Group) -> None:
-        """Save the state and set up a group's frame: its transform and clip. A frame that only moves
-        and clips (every placed part) is written as the operators canvas.saveState, translate and
-        clipPath write (``q``, ``1 0 0 1 dx dy cm``, ``n x y w h re W* n``), without the canvas's
-        state stack; close with ``_close``."""
+        """Save the state and set up a group's frame: its transform and clip; close with ``_close``."""
         c = self.canvas
-        if s.rotate or (s.sx, s.sy) != (1, 1):
-            c.saveState()
-            self._stack.append(list(self._state) + [True])
-            if s.dx or s.dy:
-                c.translate(s.dx, s.dy)
-            if s.rotate:
-                c.rotate(s.rotate)
-            if (s.sx, s.sy) != (1, 1):
-                c.scale(s.sx, s.sy)
-            if s.clip:
-                path = c.beginPath()
-                path.rect(*s.clip)
-                c.clipPath(path, stroke=0, fill=0)
-            return
-        ops = ["q"]
+        c.saveState()
+        self._stack.append(list(self._state))
         if s.dx or s.dy:
-            ops.append(f"{fp_str(1, 0, 0, 1, s.dx, s.dy)} cm")
+            c.translate(s.dx, s.dy)
+        if s.rotate:
+            c.rotate(s.rotate)
+        if (s.sx, s.sy) != (1, 1):
+            c.scale(s.sx, s.sy)
         if s.clip:
-            ops.append(f"n {fp_str(*s.clip)} re W* n")
-        c.addLiteral("\n".join(ops))
-        self._stack.append(list(self._state) + [False])
+            path = c.beginPath()
+            path.rect(*s.clip)
+            c.clipPath(path, stroke=0, fill=0)
 
     def _close(self) -> None:
         """Restore the state saved by ``_open``."""
-        *self._state, by_canvas = self._stack.pop()
-        if by_canvas:
-            self.canvas.restoreState()
-        else:
-            self.canvas.addLiteral("Q")
+        self._state = self._stack.pop()
+        self.canvas.restoreState()
 
     def _place_form(self, s: Group) -> None:
         """Draw a keyed group: its content as a Form XObject (made at the key's first use) placed
@@ -312,16 +241,13 @@ class PdfWriter(Renderer):
 
     def _shown(self, text: str, size: float, face: str = DEFAULT_FACE) -> str:
         """The font and show operators of ``text`` at ``size`` (mm) in the registered face ``face``:
-        per run of one font subset, "/F1+n SIZE Tf (bytes) Tj", as reportlab's PDFTextObject writes
-        them for a TrueType font (the way reportlab's ttfonts documents for dynamic fonts); each face
-        has its own subsets. Runs are kept per text and face (a word is drawn twice on a card; footers
-        repeat) in a table emptied at 8,192 entries."""
+        per run of one font subset, "/F1+n SIZE Tf (bytes) Tj", as reportlab's text object writes
+        them for a TrueType font; each face has its own subsets. Runs are kept per text and face (a
+        word is drawn twice on a card; footers repeat) in a table emptied at 8,192 entries."""
         key = text if face == DEFAULT_FACE else (text, face)
         runs = self._runs.get(key)
         if runs is None:
-            font, doc = (self.font if face == DEFAULT_FACE else ttfont(face)), self.canvas._doc
-            runs = [(font.getSubsetInternalName(subset, doc), escapePDF(chunk))
-                    for subset, chunk in font.splitString(text, doc)]
+            runs = text_runs(self.canvas, self.font if face == DEFAULT_FACE else ttfont(face), text)
             if len(self._runs) >= 8192:
                 self._runs.clear()
             self._runs[key] = runs
@@ -335,7 +261,7 @@ class PdfWriter(Renderer):
         facts, (x, y, w, h) = place_image(s)
         c = self.canvas
         c.saveState()
-        self._stack.append(list(self._state) + [True])  # closed by _close (canvas state)
+        self._stack.append(list(self._state))  # closed by _close
         clip = c.beginPath()
         clip.rect(s.x, s.y, s.w, s.h)
         c.clipPath(clip, stroke=0, fill=0)
@@ -368,8 +294,10 @@ class PdfWriter(Renderer):
         p = place_text(t)
         c = self.canvas
         rotated = bool(t.rotate)
-        if rotated:  # q, the turned frame, ... Q: as canvas.saveState, translate, rotate and restoreState write them
-            c.addLiteral(_turn_ops(t.x, t.y, t.rotate))
+        if rotated:
+            c.saveState()
+            c.translate(t.x, t.y)
+            c.rotate(t.rotate)
             outer = list(self._state)
             ox, oy = 0.0, 0.0
         else:
@@ -386,11 +314,9 @@ class PdfWriter(Renderer):
         if self._state[3] != mode:  # the render mode outlives the text object: written when ours changes
             tr = f" {mode} Tr"
             self._state[3] = mode
-        # the text object as pre-built operators: the same BT ... ET reportlab's text object
-        # writes, with the glyphs subset and encoded by reportlab (TTFont.splitString); the matrix
-        # undoes the page's y flip for glyphs
+        # the text object reportlab's beginText/textOut would write (the matrix undoes the page's y
+        # flip for glyphs), with the glyph runs from reportlab (pnp.render.reportlab_adapter)
         c.addLiteral(f"BT {fp_str(1, 0, 0, -1, ox + p.dx, oy + p.dy)} Tm{tr} {self._shown(t.text, p.size, t.font)} ET")
         if rotated:
-            c.addLiteral("Q")
+            c.restoreState()
             self._state = outer
-

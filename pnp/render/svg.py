@@ -13,10 +13,8 @@ from functools import lru_cache
 from pathlib import Path
 from xml.etree import ElementTree
 
-from ..core.lazyimports import import_svgwrite
-
-svgwrite = import_svgwrite()  # the svgwrite module, without importing urllib.request until it is used
-from svgwrite import container, shapes, text as svgtext  # noqa: E402
+import svgwrite
+from svgwrite import container, shapes, text as svgtext
 
 from ..core.fonts import DEFAULT_FACE, FONT_FAMILY, face as font_face
 from ..core.ir import Circle, Group, Image, Line, Page, Polygon, Rect, Text
@@ -112,59 +110,9 @@ def _transform(s: Group) -> str:
     return " ".join(transform)
 
 
-class _TextAttribs:
-    """An svgwrite element whose attributes pnp's renderer has all set as non-empty text: its
-    ``get_xml`` makes the ElementTree element straight from ``attribs`` (sorted, as svgwrite's own
-    does), without svgwrite's conversion and debug check of each value. The XML is the same; tests
-    compare it with svgwrite's own ``get_xml`` for every class here."""
-    __slots__ = ()
-
-    def get_xml(self):
-        xml = ElementTree.Element(self.elementname, dict(sorted(self.attribs.items())))
-        for element in self.elements:
-            xml.append(element.get_xml())
-        return xml
-
-
-class SvgRect(_TextAttribs, shapes.Rect):
-    pass
-
-
-class SvgCircle(_TextAttribs, shapes.Circle):
-    pass
-
-
-class SvgLine(_TextAttribs, shapes.Line):
-    pass
-
-
-class SvgPolygon(_TextAttribs, shapes.Polygon):
-    """A polygon whose ``points`` attribute the renderer writes (svgwrite's own sets it from
-    ``self.points`` in get_xml)."""
-
-
-class SvgText(_TextAttribs, svgtext.Text):
-    def get_xml(self):
-        xml = super().get_xml()
-        xml.text = self.text
-        return xml
-
-
-class SvgGroup(_TextAttribs, container.Group):
-    pass
-
-
-class Use(_TextAttribs, container.Use):
-    pass
-
-
-FAST_ELEMENTS = (SvgRect, SvgCircle, SvgLine, SvgPolygon, SvgText, SvgGroup, Use)
-"""The element classes the renderer builds (tests/render/test_svg_elements.py checks each against svgwrite)."""
-
-
 def _paint(el, fill, stroke, width):
-    """``el`` with its fill and stroke set (SVG attribute names, straight into svgwrite's ``attribs``:
-    the keyword path re-spells and re-checks every name, a third of the SVG backend's time)."""
+    """``el`` with its fill and stroke set (SVG attribute names, as text, into the element's
+    ``attribs``: svgwrite's keyword path re-spells every name)."""
     el.attribs["fill"] = fill or "none"
     return _stroked(el, stroke, width) if stroke and width > 0 else el
 
@@ -192,22 +140,21 @@ class SvgRenderer(Renderer):
         self.clip_ids: dict[tuple, str] = {}  # a group's clip rectangle -> id of its <clipPath> on this page
 
     def rect(self, s: Rect) -> None:
-        el = SvgRect((_n(s.x), _n(s.y)), (_n(s.w), _n(s.h)), factory=self.dwg)
+        el = shapes.Rect((_n(s.x), _n(s.y)), (_n(s.w), _n(s.h)), factory=self.dwg)
         if s.r > 0:
             el.attribs["rx"] = el.attribs["ry"] = _n(s.r)
         self.parent.add(_paint(el, s.fill, s.stroke, s.stroke_width))
 
     def circle(self, s: Circle) -> None:
-        el = SvgCircle((_n(s.cx), _n(s.cy)), _n(s.r), factory=self.dwg)
+        el = shapes.Circle((_n(s.cx), _n(s.cy)), _n(s.r), factory=self.dwg)
         self.parent.add(_paint(el, s.fill, s.stroke, s.stroke_width))
 
     def polygon(self, s: Polygon) -> None:
-        el = SvgPolygon(factory=self.dwg)
-        el.attribs["points"] = " ".join([f"{_n(x)},{_n(y)}" for x, y in s.points])
+        el = shapes.Polygon([(_n(x), _n(y)) for x, y in s.points], factory=self.dwg)
         self.parent.add(_paint(el, s.fill, s.stroke, s.stroke_width))
 
     def line(self, s: Line) -> None:
-        el = _stroked(SvgLine((_n(s.x1), _n(s.y1)), (_n(s.x2), _n(s.y2)), factory=self.dwg), s.stroke, s.stroke_width)
+        el = _stroked(shapes.Line((_n(s.x1), _n(s.y1)), (_n(s.x2), _n(s.y2)), factory=self.dwg), s.stroke, s.stroke_width)
         if s.dash:
             el.attribs["stroke-dasharray"] = " ".join(str(_n(d)) for d in s.dash)
         self.parent.add(el)
@@ -219,13 +166,13 @@ class SvgRenderer(Renderer):
             if ref is None:
                 ref = self.uses[s.key] = f"u{len(self.uses) + 1}"
                 self._content(s, dwg.defs.add(dwg.g(id=ref)))
-            el = Use(f"#{ref}", factory=dwg)
+            el = container.Use(f"#{ref}", factory=dwg)
             transform = _transform(s)
             if transform:
                 el.attribs["transform"] = transform
             self.parent.add(el)
             return
-        g = SvgGroup(factory=dwg)
+        g = container.Group(factory=dwg)
         transform = _transform(s)
         if transform:
             g.attribs["transform"] = transform
@@ -283,7 +230,7 @@ class SvgRenderer(Renderer):
                           fill=t.fill)
             attribs = el.attribs
         else:
-            el = SvgText(t.text, factory=dwg)
+            el = svgtext.Text(t.text, factory=dwg)
             attribs = el.attribs
             attribs.update({"x": "0", "y": _n(p.dy), "fill": t.fill, "font-size": _n(p.size), "text-anchor": t.anchor})
             if t.font == DEFAULT_FACE:
@@ -300,10 +247,10 @@ class SvgRenderer(Renderer):
             attribs["transform"] = transform
             self.parent.add(el)
             return
-        g = SvgGroup(factory=dwg)
+        g = container.Group(factory=dwg)
         g.attribs["transform"] = transform
         x1, x2, uy, thick = p.underline
-        g.add(_stroked(SvgLine((_n(x1), _n(uy)), (_n(x2), _n(uy)), factory=dwg), t.fill, thick))
+        g.add(_stroked(shapes.Line((_n(x1), _n(uy)), (_n(x2), _n(uy)), factory=dwg), t.fill, thick))
         g.add(el)
         self.parent.add(g)
 

@@ -1,6 +1,6 @@
-"""How a `pnp` process ends (pnp.cli._end): the interpreter's exit without its teardown. What the
-interpreter's own exit guarantees must still hold: atexit handlers run, a running thread is waited
-for, standard output is flushed, and the exit status is the command's."""
+"""How a `pnp` process ends (pnp.cli.main): the interpreter's own exit guarantees hold: atexit
+handlers run, a running thread is waited for, standard output is flushed, and the exit status is the
+command's."""
 from __future__ import annotations
 
 import subprocess
@@ -9,8 +9,6 @@ import textwrap
 from pathlib import Path
 
 import pytest
-
-from pnp import cli
 
 
 def _pnp_process(tmp_path: Path, body: str, *args: str) -> subprocess.CompletedProcess:
@@ -65,9 +63,3 @@ def test_a_failed_check_exits_1(tmp_path):
     res = _pnp_process(tmp_path, "", "validate", str(spec))
     assert res.returncode == 1 and "FAIL" in res.stdout, (res.stdout, res.stderr)
 
-
-def test_exit_status_of_a_message(capsys):
-    assert cli._exit_status(None) == 0
-    assert cli._exit_status(3) == 3
-    assert cli._exit_status("went wrong") == 1
-    assert capsys.readouterr().err == "went wrong\n"

@@ -76,7 +76,8 @@ def test_template_parts_go_through_impose_and_the_pdf_writer(tmp_path):
     components = game.components(spec, ctx)
     assert [c.name for c in components] == ["domino"]
     assert components[0].count == 10 and (components[0].width, components[0].height) == (20.0, 40.0)
-    total, plan, pages = impose(game.title, components, load_sheet("a4"), ImposeOptions())
+    imposed = impose(game.title, components, load_sheet("a4"), ImposeOptions())
+    total, plan, pages = imposed.total, imposed.plan, imposed.pages
     writer = PdfWriter(tmp_path / "dominoes.pdf", title=game.title)
     for page in pages:
         writer.add(page)

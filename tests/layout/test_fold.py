@@ -231,7 +231,7 @@ def test_back_reads_upright_when_turned_over(tmp_path, width, height, axis, on_s
     red = Rect(0, 0, 4, 4, fill="#ff0000", stroke=None)
     comp = Component("card", width, height, [(Rect(0, 0, width, height, fill="#ffffff", stroke=None), blue)] * 5,
                      back=(Rect(0, 0, width, height, fill="#00ff00", stroke=None), red))
-    _, _, pages = impose("test", [comp], load_sheet("a4"), FOLD)
+    pages = impose("test", [comp], load_sheet("a4"), FOLD).pages
     path = tmp_path / "fold.pdf"
     _write(list(pages), path)
     found = fold_pages(path)

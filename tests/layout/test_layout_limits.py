@@ -41,7 +41,7 @@ def test_estimate_bounds_the_imposed_pages_of_every_builtin_kit(game):
     loaded = load_target(game)
     comps = loaded.game.components(loaded.spec, plan_context(loaded, full=False))
     for opts in (ImposeOptions(), ImposeOptions(duplex="long", bleed=3)):
-        total, _, _ = impose("t", comps, A4, opts)
+        total = impose("t", comps, A4, opts).total
         budget = check_budget(comps, A4, opts, cover_pages=1)
         sides = 2 if effective_options(comps, opts).duplex != "none" else 1
         assert total <= budget.pages <= total + sides * len(comps)

@@ -23,7 +23,8 @@ TARGET_A4 = {"netmatch": 13, "nooks": 7, "numeria": 2, "nonaga": 2, "nonads": 1}
 def _kit(game, paper, opts=ImposeOptions()):
     loaded = load_target(game)
     comps = loaded.game.components(loaded.spec, plan_context(loaded))
-    total, plan, pages = impose("t", comps, load_sheet(paper), opts)
+    imposed = impose("t", comps, load_sheet(paper), opts)
+    total, plan, pages = imposed.total, imposed.plan, imposed.pages
     return comps, total, plan, list(pages)
 
 
@@ -148,7 +149,8 @@ def test_duplex_backs_mirror_each_mixed_sheet(duplex):
 def test_a_large_deck_is_packed_in_full_sheets():
     from pnp.core.ir import Component, Rect
     cards = Component("card", 63.5, 88.9, [(Rect(0, 0, 63.5, 88.9, fill="#ffffff"),)], copies=1000)
-    total, plan, pages = impose("t", [cards], load_sheet("a4"))
+    imposed = impose("t", [cards], load_sheet("a4"))
+    total, plan, pages = imposed.total, imposed.plan, imposed.pages
     pages = list(pages)
     per = len(next(p for p in pages if p.placements).placements)
     # 3 x 3 butted poker cards: 190.5 x 266.7 mm inside A4's 200 x 287 mm printable area (5 mm margin)

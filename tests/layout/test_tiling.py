@@ -85,7 +85,7 @@ def test_join_lines_keep_clear_of_labels():
 def test_board_that_fits_turned_is_one_rotated_page():
     sheet = load_sheet("a3")
     comp = _board(298.2, 259.5)  # the Nooks board: too wide for A3 upright
-    _, _, pages = impose("t", [comp], sheet)
+    pages = impose("t", [comp], sheet).pages
     pages = list(pages)[1:]
     assert len(pages) == 1 and pages[0].tile is None
     first = pages[0].placements[0]
@@ -95,7 +95,7 @@ def test_board_that_fits_turned_is_one_rotated_page():
 
 def test_assembly_map_and_names():
     sheet = load_sheet("a4")
-    _, _, pages = impose("t", [_board(400, 300)], sheet)
+    pages = impose("t", [_board(400, 300)], sheet).pages
     tiles = [p.tile for p in list(pages)[1:]]
     assert [t.name for t in tiles] == ["A1", "B1", "C1", "A2", "B2", "C2"]
     assert {(t.cols, t.rows) for t in tiles} == {(3, 2)}

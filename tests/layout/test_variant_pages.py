@@ -81,7 +81,7 @@ def _fills(game: str, paper: str, mix: bool = False) -> list[float]:
     p = _planned(game)
     sheet = load_sheet(paper)
     _, _, pw, ph = sheet.printable
-    _, _, pages = impose("t", p.components, sheet, ImposeOptions(mix_papers=mix))
+    pages = impose("t", p.components, sheet, ImposeOptions(mix_papers=mix)).pages
     return [sum(q.w * q.h for q in page.placements) / (pw * ph) for page in pages if page.placements]
 
 

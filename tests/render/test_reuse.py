@@ -1,7 +1,7 @@
-"""Reuse: a keyed Group is drawn once per PDF as a Form XObject and once per SVG page in
-<defs>, placed again wherever the key appears; what is drawn is the same as without the key. Also
-the reportlab internals pnp/render/pdf.py relies on (pinned in pyproject.toml): these tests fail when
-a reportlab release changes them."""
+"""Reuse: a keyed Group is drawn once per PDF as a Form XObject and once per SVG page in <defs>,
+placed again wherever the key appears; what is drawn is the same as without the key. Also the one
+reportlab internal pnp relies on (pnp/render/reportlab_adapter.py): pages deflated as they are
+finished."""
 from __future__ import annotations
 
 import dataclasses
@@ -18,14 +18,13 @@ import pdfplumber
 import pypdf
 import pypdfium2 as pdfium
 import pytest
-from reportlab.pdfgen import canvas as rl_canvas
 
 from pnp.pipeline.plan import Request, load_paper, plan
 from pnp.core.fonts import DEFAULT_FACE, FONT_NAME
 from pnp.core.ir import Circle, Group, Line, Page, Rect, Text
 from pnp.core.units import MM_PER_PT
 from pnp.layout.impose import impose
-from pnp.render.pdf import PdfWriter, _colour_ops, _turn_ops
+from pnp.render.pdf import PdfWriter
 from pnp.render.svg import page_to_svg
 
 SVG = "{http://www.w3.org/2000/svg}"
@@ -115,7 +114,7 @@ def test_kit_furniture_is_drawn_once_per_document():
     """The NetMatch kit: every keyed group of the imposed pages is one form, and every use of a key
     is one `Do`; crop marks read back from a later page lie where the IR put them (in mm)."""
     [tp] = plan(["netmatch"], Request(load_paper("a4"))).targets
-    _, _, pages = impose(tp.info.title, tp.components, load_paper("a4").sheet, tp.opts, tp.cover)
+    pages = impose(tp.info.title, tp.components, load_paper("a4").sheet, tp.opts, tp.cover).pages
     pages = list(pages)
     keys, uses = set(), []
 
@@ -205,44 +204,10 @@ def test_one_canvas_for_a_long_document(tmp_path):
     assert subprocess.run(["qpdf", "--check", str(path)], capture_output=True).returncode == 0
 
 
-# -- the reportlab internals pnp/render/pdf.py depends on -----------------------------------------------
-def _code_of(draw) -> str:
-    """The operators a fresh reportlab canvas writes for ``draw(canvas)``."""
-    c = rl_canvas.Canvas(io.BytesIO())
-    c._code = []
-    draw(c)
-    return "\n".join(c._code)
-
-
-@pytest.mark.parametrize("x,y,degrees", [(10, 20, 180), (3.3333333, 7.123456789, 90), (50.5, 0.25, -90),
-                                         (1e-7, 12, 30), (12.3456789, 3.3, 45)])
-def test_rotated_text_frame_is_what_reportlab_writes(x, y, degrees):
-    assert _turn_ops(x, y, degrees) == _code_of(lambda c: (c.saveState(), c.translate(x, y), c.rotate(degrees)))
-
-
-def test_group_frame_and_colours_are_what_reportlab_writes():
-    buf = io.BytesIO()
-    w = PdfWriter(buf)
-    w.canvas._code = []
-    w._open(Group((), dx=12.3456789, dy=3.5, clip=(-3, -3, 66, 94)))
-    ours = "\n".join(w.canvas._code)
-    assert ours == _code_of(lambda c: (c.saveState(), c.translate(12.3456789, 3.5),
-                                       c.clipPath(_rect_path(c, (-3, -3, 66, 94)), stroke=0, fill=0)))
-    from reportlab.lib.colors import HexColor
-    for colour in ("#000000", "#555555", "#3366cc"):
-        assert _colour_ops(colour) == (_code_of(lambda c: c.setFillColor(HexColor(colour))),
-                                       _code_of(lambda c: c.setStrokeColor(HexColor(colour))))
-
-
-def _rect_path(c, rect):
-    p = c.beginPath()
-    p.rect(*rect)
-    return p
-
-
-def test_text_operators_are_what_reportlabs_text_object_writes():
-    """The glyph runs pnp writes through addLiteral equal what PDFTextObject.textOut writes for the
-    same text and size (same subset font names, same encoded bytes) in a document, in any order."""
+def test_text_runs_are_what_reportlabs_text_object_writes():
+    """reportlab_adapter.text_runs, as PdfWriter writes them, equal what reportlab's text object
+    writes for the same text and size (same subset font names, same encoded bytes) in one document,
+    in any order: Latin, Greek, Cyrillic, PDF string escapes, a text drawn twice."""
     texts = ["Hello", "W\u00f6rd \u03a9\u03bc", "(a\\b)", "\u0416\u0443\u043a", "Hello"]
     w = PdfWriter(io.BytesIO())
     ours = [w._shown(t, 3.5) for t in texts]
@@ -252,14 +217,13 @@ def test_text_operators_are_what_reportlabs_text_object_writes():
         obj = c.beginText()
         obj.setFont(FONT_NAME, 3.5)
         obj.textOut(t)
-        code = obj.getCode()
-        theirs.append(" ".join(re.findall(r"/\S+ [\d.]+ Tf|\((?:[^()\\]|\\.)*\) Tj", code)))
+        theirs.append(" ".join(re.findall(r"/\S+ [\d.]+ Tf|\((?:[^()\\]|\\.)*\) Tj", obj.getCode())))
     assert ours == theirs
 
 
 def test_pages_are_compressed_as_they_are_finished():
-    """_compress_last_page reaches reportlab's page objects (canvas._doc.Pages.pages, page.stream,
-    page.Contents): after add(), the finished page holds only a deflated stream."""
+    """reportlab_adapter.compress_last_page reaches reportlab's page objects (canvas._doc.Pages.pages,
+    page.stream, page.Contents): after add(), the finished page holds only a deflated stream."""
     w = PdfWriter(io.BytesIO())
     w.add(Page(50, 50, (Rect(1, 1, 5, 5, fill="#000000"),), "p"))
     page = w.canvas._doc.Pages.pages[-1]
@@ -336,7 +300,7 @@ def _deck(tmp_path):
                                      "## Setup\nNone.\n\n## A turn\nNone.\n\n## End and winner\nNone.\n\n## Fine points\n- None.\n",
                                      encoding="utf-8")
     [tp] = plan([str(folder / "deck.yaml")], Request(load_paper("a4"))).targets
-    return tp, list(impose(tp.info.title, tp.components, load_paper("a4").sheet, tp.opts, tp.cover)[2])
+    return tp, list(impose(tp.info.title, tp.components, load_paper("a4").sheet, tp.opts, tp.cover).pages)
 
 
 def _streams(data: bytes) -> tuple[list[bytes], list[bytes]]:
@@ -436,18 +400,3 @@ def test_a_decks_furniture_is_defined_once_per_svg_page(tmp_path):
     words = [t for t in root.iter(f"{SVG}text") if "".join(t.itertext()) in DECK_WORDS]
     assert len(uses) == len(words) == len(page.placements) > 1
 
-
-def test_circle_operators_are_reportlabs_byte_for_byte():
-    """pdf.circle_ops writes what reportlab's canvas.circle writes (the PDF backend draws every
-    circle through it), for random centres and radii, tiny and large."""
-    import random
-    from reportlab.pdfgen import canvas as rl_canvas
-    from pnp.render.pdf import circle_ops
-    rng = random.Random(24)
-    for _ in range(2000):
-        cx, cy = rng.uniform(-500, 500), rng.uniform(-500, 500)
-        r = rng.choice([rng.uniform(0.001, 1), rng.uniform(1, 300), 2.5, 0.35])
-        c = rl_canvas.Canvas(io.BytesIO())
-        start = len(c._code)
-        c.circle(cx, cy, r, stroke=1, fill=0)
-        assert c._code[start:-1] == circle_ops(cx, cy, r), (cx, cy, r)

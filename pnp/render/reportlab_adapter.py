@@ -1,0 +1,47 @@
+"""The one place pnp reaches inside reportlab: what its public API does not offer.
+
+``text_runs``: a text object of reportlab's (``canvas.beginText``) costs more than the glyphs it
+shows, and pnp draws a text per card face (twice per NetMatch card): with reportlab's text objects a
+10,000-word NetMatch PDF takes about 1.25 times the CPU time it takes with these runs (measured side
+by side, docs/cold-start.md).
+So pnp.render.pdf writes each text's ``BT ... ET`` itself through the public ``canvas.addLiteral``,
+with the glyphs subset and encoded by reportlab: ``TTFont.splitString`` and
+``TTFont.getSubsetInternalName`` (reportlab's documented way for dynamic TrueType fonts) need the
+canvas's document, ``canvas._doc``. tests/test_reuse.py checks the runs against what reportlab's own
+text object writes for the same texts.
+
+``compress_last_page``: reportlab keeps every page of a canvas (its content stream as text) until
+the document is saved, and deflates them only then. For a deck of 100,000 cards that is hundreds of
+megabytes held for nothing, so pnp.render.pdf deflates each page's stream as soon as the page is
+finished. This reads the canvas's document (``canvas._doc``: its page list and a page's ``stream``
+and ``Contents``) and builds the compressed stream from reportlab's pdfdoc classes. Tested by
+tests/test_reuse.py (pages compressed as they are finished; the PDF reads back) against the installed
+reportlab; CI also runs the suite against the newest reportlab.
+"""
+from __future__ import annotations
+
+import zlib
+
+from reportlab.lib.rl_accel import escapePDF
+from reportlab.pdfbase.pdfdoc import PDFArray, PDFDictionary, PDFName, PDFStream
+
+
+def text_runs(canvas, font, text: str) -> list[tuple[str, str]]:
+    """``text`` in the TrueType ``font`` (a registered reportlab TTFont) on ``canvas``'s document, as
+    runs of one font subset each: (the subset's font resource name, e.g. "/F1+0", the run's bytes
+    escaped for a PDF string). Registers the glyphs with the document's subsets, as drawing the text
+    with reportlab's text object does."""
+    doc = canvas._doc
+    return [(font.getSubsetInternalName(subset, doc), escapePDF(chunk)) for subset, chunk in font.splitString(text, doc)]
+
+
+def compress_last_page(canvas) -> None:
+    """Deflate the content stream of ``canvas``'s last finished page (call right after ``showPage``)
+    in place; a page already compressed, or without a stream, is left as it is."""
+    page = canvas._doc.Pages.pages[-1]
+    stream = getattr(page, "stream", None)
+    if stream and not page.Contents:
+        data = stream.encode("utf8") if isinstance(stream, str) else stream
+        page.Contents = PDFStream(PDFDictionary({"Filter": PDFArray([PDFName("FlateDecode")])}),
+                                  zlib.compress(data, 6))
+        page.stream = None
