@@ -98,3 +98,25 @@ def test_a_generator_component_naming_a_table_it_does_not_compute_is_refused(tmp
         loaded.game.components(loaded.spec, context(loaded))
     assert err.value.field == "components.0.data" and err.value.line == spec.read_text().splitlines().index(
         "    data: generator:pebbles") + 1
+
+
+def test_a_template_column_the_generator_does_not_compute_is_refused(tmp_path):
+    folder = tmp_path / "nonaga"
+    shutil.copytree(SPECS / "nonaga", folder)
+    disc = folder / "disc.yaml"
+    disc.write_text(disc.read_text(encoding="utf-8").replace('"{ring}"', '"{rim}"'), encoding="utf-8")
+    loaded = load_target(str(folder / "nonaga.yaml"))
+    with pytest.raises(SpecError, match="'rim'.*generator:discs.*colour, ring") as err:
+        loaded.game.components(loaded.spec, context(loaded))
+    assert err.value.field == "components.0.data"
+
+
+def test_a_generator_spec_s_component_takes_only_its_templates(tmp_path):
+    folder = tmp_path / "nooks"
+    shutil.copytree(SPECS / "nooks", folder)
+    spec = folder / "nooks.yaml"
+    spec.write_text(spec.read_text(encoding="utf-8").replace("    front: stone.yaml", "    front: stone.yaml\n"
+                                                             "    copies: 3"), encoding="utf-8")
+    with pytest.raises(SpecError, match="copies") as err:
+        load_target(str(spec))
+    assert err.value.line == spec.read_text(encoding="utf-8").splitlines().index("    copies: 3") + 1
