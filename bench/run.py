@@ -202,7 +202,7 @@ def case_b(tmp: Path, reps: int) -> dict:
     from pnp.engine import registry
     from pnp.pipeline.execute import build_kit
     from pnp.pipeline.plan import load_target
-    from pnp.engine import KitContext
+    from pnp.pipeline.plan import context as plan_context
     from pnp.layout.impose import impose
     from pnp.layout.paper import load_sheet
     from pnp.render.svg import BASE_CHARS
@@ -217,7 +217,7 @@ def case_b(tmp: Path, reps: int) -> dict:
     counts, pages = [], []
     for g in games:  # the primitives pnp draws, page by page, for the floors to copy
         loaded = load_target(g)
-        comps = loaded.game.components(loaded.spec, KitContext(loaded.path))
+        comps = loaded.game.components(loaded.spec, plan_context(loaded))
         pages += list(impose(loaded.spec.title or loaded.game.title, comps, load_sheet("a4")).pages)
     counts = count_primitives(pages)
     css = font_face_css(BASE_CHARS)

@@ -9,8 +9,7 @@ import re
 from dataclasses import dataclass, field
 
 from conftest import PT, open_pdf, pdf_of
-from pnp.pipeline.plan import load_target
-from pnp.engine import KitContext
+from pnp.pipeline.plan import context as plan_context, load_target
 from pnp.layout.impose import ImposeOptions, impose
 from pnp.layout.paper import load_sheet
 
@@ -19,7 +18,7 @@ def page_tiles(game: str, paper: str, component: str):
     """[(page index 0-based, TileInfo or None, placement)] of every page of ``component``, from
     imposing the built-in spec exactly as the kit does."""
     loaded = load_target(game)
-    comps = loaded.game.components(loaded.spec, KitContext(loaded.path))
+    comps = loaded.game.components(loaded.spec, plan_context(loaded))
     pages = impose(loaded.spec.title or loaded.game.title, comps, load_sheet(paper), ImposeOptions()).pages
     out = []
     for i, p in enumerate(pages):
@@ -40,7 +39,7 @@ def placements(game: str, paper: str, component: str):
     """{page index 0-based: [(x, y, w, h)]}: where every part of ``component`` sits (pages may be
     shared with other components)."""
     loaded = load_target(game)
-    comps = loaded.game.components(loaded.spec, KitContext(loaded.path))
+    comps = loaded.game.components(loaded.spec, plan_context(loaded))
     pages = impose(loaded.spec.title or loaded.game.title, comps, load_sheet(paper), ImposeOptions()).pages
     out = {}
     for i, p in enumerate(pages):

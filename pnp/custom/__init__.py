@@ -70,6 +70,12 @@ def load(path: Path, data: dict, lines: dict) -> tuple[Game, CustomSpec]:
     Raises:
         SpecError: unknown key, bad value or unusable name, naming the file, line and field.
     """
+    for i, comp in enumerate(data.get("components") or ()):
+        table = comp.get("data") if isinstance(comp, dict) else None
+        if isinstance(table, str) and table.startswith("generator:"):
+            raise SpecError(f"component {i + 1} draws {table}, a table a generator computes, but the spec has no "
+                            "game: naming the generator.", file=path, line=lines.get(("components", i, "data")),
+                            field="game", hint="add game: <generator> (pnp list shows them), or give data: a file")
     spec = validate_model(CustomSpec, data, path, lines)
     name = kit_name(spec, path, lines)
     with_data = [c.name for c in spec.components if c.data is not None]

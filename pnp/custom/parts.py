@@ -101,15 +101,16 @@ def fonts(spec: CustomSpec, ctx: KitContext, lines: dict) -> dict[str, FontFile]
     return ctx.once(("custom-fonts", id(spec)), load)
 
 
-def ready(spec: CustomSpec, ctx: KitContext, lines: dict) -> list[Ready]:
-    """Every component of ``spec`` read and bound (once per build).
+def ready(spec: CustomSpec, ctx: KitContext, lines: dict, tables: dict[str, Table] | None = None) -> list[Ready]:
+    """Every component of ``spec`` read and bound (once per build). ``tables``: tables a generator
+    computed, by the ``data:`` value that names them (pnp.custom.generated), read in place of a file.
 
     Raises:
         SpecError: a template is missing or malformed, names a column the data lacks, loops.
         DataError: the data cannot be read, lacks a column, has too many rows, a bad copies cell.
     """
     def load() -> list[Ready]:
-        out = [_ready(spec, i, c, ctx, lines) for i, c in enumerate(spec.components)]
+        out = [_ready(spec, i, c, ctx, lines, tables or {}) for i, c in enumerate(spec.components)]
         if not any(sum(r.copies) for r in out):
             first = out[0]
             where = (f" (every row of {first.table.path.name} has copies 0)" if first.table is not None and
@@ -121,7 +122,8 @@ def ready(spec: CustomSpec, ctx: KitContext, lines: dict) -> list[Ready]:
     return ctx.once(("custom", id(spec)), load)
 
 
-def _ready(spec: CustomSpec, index: int, comp: ComponentSpec, ctx: KitContext, lines: dict) -> Ready:
+def _ready(spec: CustomSpec, index: int, comp: ComponentSpec, ctx: KitContext, lines: dict,
+           tables: dict[str, Table]) -> Ready:
     spec_dir = ctx.spec_path.parent
     line = lines.get(("components", index))
     loaded: dict[Path, list[Placed]] = {}
@@ -162,7 +164,16 @@ def _ready(spec: CustomSpec, index: int, comp: ComponentSpec, ctx: KitContext, l
                 needed.setdefault(key(c), f"{ctx.spec_path.name}, a {chk.check} check")
     table = None
     rows: list[Row | None] = [None]
-    if comp.data is not None:
+    if comp.data in tables:
+        table = tables[comp.data]
+        lacking = sorted(c for c in needed if c not in table.position)
+        if lacking:
+            raise SpecError(f"{needed[lacking[0]]} names the column {lacking[0]!r}, which the generator's table "
+                            f"{comp.data} does not have (its columns: {', '.join(table.headers)}).",
+                            file=ctx.spec_path, line=lines.get(("components", index, "data"), line),
+                            field=f"components.{index}.data", hint="use one of the table's columns")
+        rows = list(table.rows)
+    elif comp.data is not None:
         first = next(c for c in spec.components if c.data is not None) is comp
         path = ctx.input_path("data" if first else f"data.{comp.name}", comp.data,  # --set data=FILE: the first
                               line=lines.get(("components", index, "data"), line), field=f"components.{index}.data")
@@ -237,7 +248,8 @@ def text_fit_work(spec: CustomSpec, ctx: KitContext, lines: dict) -> float:
                for r in ready(spec, ctx, lines) for row, (f, b) in zip(r.rows, r.paths))
 
 
-def build_components(spec: CustomSpec, ctx: KitContext, lines: dict) -> list[Component]:
+def build_components(spec: CustomSpec, ctx: KitContext, lines: dict,
+                     tables: dict[str, Table] | None = None) -> list[Component]:
     """The kit's Components, in spec order: fronts drawn from every row (repeated for its copies),
     sizes in mm, each front titled by its row's cell in title_column() (``Component.titles``); a
     component whose rows have different backs becomes one Component per back.
@@ -248,7 +260,7 @@ def build_components(spec: CustomSpec, ctx: KitContext, lines: dict) -> list[Com
             more than MAX_BACKS different backs.
     """
     out: list[Component] = []
-    for r in ready(spec, ctx, lines):
+    for r in ready(spec, ctx, lines, tables):
         comp = r.spec
         w, h = comp.size
         groups: dict[tuple | None, list] = {}

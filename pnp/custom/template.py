@@ -16,7 +16,7 @@ so six templates that each include the next twenty times are refused after MAX_L
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Annotated, Any, Literal
 
@@ -43,18 +43,29 @@ def shipped_dir() -> Path:
 
 @dataclass(frozen=True)
 class Dim:
-    """A coordinate: ``value`` mm, or ``value`` percent of the part's width or height when ``pct``."""
+    """A coordinate: ``value`` mm, or ``value`` percent of the part's width or height when ``pct``,
+    plus ``offset`` mm (written "50% - 0.1mm")."""
     value: float
     pct: bool = False
+    offset: float = 0.0
 
     def mm(self, ref: float) -> float:
         """The coordinate in mm, for a part ``ref`` mm along this axis."""
-        return self.value * ref / 100.0 if self.pct else self.value
+        return (self.value * ref / 100.0 + self.offset) if self.pct else self.value
 
 
 def _dim(value: Any) -> Dim:
     if isinstance(value, Dim):
         return value
+    if isinstance(value, str) and "%" in value and not value.strip().endswith("%"):  # "P% + L" or "P% - L"
+        pct, _, rest = value.partition("%")
+        sign, length = rest.strip()[:1], rest.strip()[1:]
+        if sign not in "+-" or not sign:
+            raise FieldError("is not a percentage plus or minus a length", "write e.g. 50% - 0.1mm")
+        offset = _dim(length.strip())
+        if offset.pct:
+            raise FieldError("adds two percentages", "write e.g. 50% - 0.1mm")
+        return replace(_dim(pct.strip() + "%"), offset=offset.value if sign == "+" else -offset.value)
     if isinstance(value, str) and value.strip().endswith("%"):
         try:
             number = float(value.strip()[:-1])

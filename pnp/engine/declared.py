@@ -30,9 +30,26 @@ class CountCheck(DeclaredCheck):
     equals: Count(0, 10_000_000)
 
 
+MAX_COMPONENTS = 20
+
+
+class TemplatedComponent(SpecModel):
+    """A part a generator's spec draws with its folder's templates: ``name`` (the generator asks for
+    it by name), ``data`` (``generator:<table>``, rows the generator computes), ``front`` and ``back``
+    (template files, with ``{column}`` placeholders as in a designer's deck: docs/templates.md). Its
+    size, copies and shape are the generator's."""
+    name: str
+    data: str
+    front: str
+    back: str | None = None
+
+
 class GeneratorSpec(SpecBase):
-    """The header of a spec whose ``game:`` names a generator: SpecBase and its declared ``checks``."""
+    """The header of a spec whose ``game:`` names a generator: SpecBase, its declared ``checks`` and
+    the ``components`` its templates draw from the generator's rows (each a data-driven component,
+    read and checked by pnp.custom when the generator asks for it: KitContext.parts)."""
     checks: Items(tuple[CountCheck, ...], 0, MAX_CHECKS, f"at most {MAX_CHECKS} checks") = ()
+    components: Items(tuple[TemplatedComponent, ...], 0, MAX_COMPONENTS, f"at most {MAX_COMPONENTS} components") = ()
 
 
 def rule_of(path: Path, lines: Mapping, i: int) -> str:

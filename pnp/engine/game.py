@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Callable
+from typing import Any, Callable, Mapping
 
 from ..core.findings import Finding
 from ..core.ir import Component
@@ -25,11 +25,18 @@ class KitContext:
             and runs only the checks that decide whether the kit may be printed.
         used: every input file resolved through ``input_path`` (in order, no repeats): the build plan
             lists them and `pnp watch` watches them.
+        parts: set by the plan for a generator whose spec declares ``components:`` (its own or, when it
+            declares none, those of the game's shipped spec folder): ``parts(name, size=(w, h))`` is
+            the Components of the declared component ``name`` (size in mm, given by the generator
+            when the component's ``size:`` is absent), drawn from its templates the way a designer's
+            deck is (pnp.custom), its rows from the generator's provider that ``data:
+            generator:<table>`` names (``Game.rows``). None for a data-driven game.
     """
     spec_path: Path
     overrides: dict[str, Path] = field(default_factory=dict)
     full: bool = True
     used: list[Path] = field(default_factory=list)
+    parts: Callable[..., list[Component]] | None = None
     _memo: dict[Any, Any] = field(default_factory=dict, repr=False)
 
     def input_path(self, name: str, spec_value: str, fallback_dir: Path | None = None, *, line: int | None = None,
@@ -88,3 +95,4 @@ class Game:
     inputs: dict[str, str] = field(default_factory=dict)
     credits: Callable[[SpecBase], tuple[str, ...]] = lambda spec: ()
     fit_work: Callable[[SpecBase, KitContext], float] | None = None
+    rows: Mapping[str, Callable[[SpecBase, KitContext], list[dict[str, str]]]] = field(default_factory=dict)

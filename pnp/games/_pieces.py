@@ -1,4 +1,4 @@
-"""Drawing helpers shared by the board games (Nooks, Nonaga): round counters, hex cells and fitting
+"""Drawing helpers shared by the board games (Nooks, Nonaga): stars, hex cells and fitting
 a board drawing into its trim. All lengths in mm, y down. Not a game (the registry skips _modules).
 """
 from __future__ import annotations
@@ -8,20 +8,8 @@ from typing import Iterable, Sequence
 
 from ..core.fonts import text_width_mm
 from ..geometry import hexgrid
-from ..core.ir import Circle, Drawing, Group, Polygon, Text
+from ..core.ir import Drawing, Group, Polygon, Text
 from ..core.units import pt_to_mm
-
-
-def counter(diameter: float, fill: str, mark: Sequence = (), edge: str | None = None) -> Drawing:
-    """A round counter of ``diameter`` mm: a full-bleed disc of ``fill`` plus ``mark`` shapes drawn
-    in coordinates centred on the counter (0, 0 = centre). ``edge`` adds a thin inner ring."""
-    r = diameter / 2
-    out: list = [Circle(r, r, r, fill=fill, stroke=None, bleed=True)]
-    if edge:
-        out.append(Circle(r, r, r - 1.0, fill=None, stroke=edge, stroke_width=0.3))
-    if mark:
-        out.append(Group(tuple(mark), dx=r, dy=r))
-    return tuple(out)
 
 
 def star(radius: float, points: int = 5, inner: float = 0.45, **paint) -> Polygon:

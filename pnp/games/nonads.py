@@ -16,6 +16,7 @@ from pydantic import ValidationInfo, field_validator
 from ..geometry.symmetry import (
     VECTOR_THRESHOLD, apply, burnside_count, burnside_terms, canonical, enumerate_classes, group_permutations,
     symmetry_order)
+from ..core.errors import SpecError
 from ..core.findings import Finding, verdict
 from ..core.ir import WHITE, Component, Rect, Text
 from ..engine.declared import GeneratorSpec
@@ -41,6 +42,7 @@ class NonadsSpec(GeneratorSpec):
     black: Count(0, MAX_GRID * MAX_GRID, "black cells per tile: the seed's game has 4") = 4
     group: Literal["C4", "D4"] = "C4"
     cell_border: Length = 0.25
+    """The cell borders' width, mm: drawn by the tile templates (tile-<grid>.yaml), which say 0.25 mm."""
     border_colour: Colour = "#808080"
     black_colour: Colour = "#000000"
     backs: Flag = True
@@ -67,24 +69,21 @@ def tile_masks(spec: NonadsSpec) -> list[int]:
     return enumerate_classes(spec.grid, spec.black, spec.group)
 
 
-def draw_tile(mask: int, spec: NonadsSpec):
-    """One tile front: n x n cells, black where the mask has a bit, with thin cell borders."""
-    n = spec.grid
-    cell = spec.tile_size / n
-    shapes = []
-    for i in range(n * n):
-        r, c = divmod(i, n)
-        black = bool(mask >> i & 1)
-        shapes.append(Rect(c * cell, r * cell, cell, cell, fill=spec.black_colour if black else WHITE,
-                           stroke=None, bleed=True))
-    for i in range(1, n):  # interior cell borders, drawn over the fills
-        shapes.append(Rect(i * cell - spec.cell_border / 2, 0, spec.cell_border, spec.tile_size,
-                           fill=spec.border_colour, stroke=None))
-        shapes.append(Rect(0, i * cell - spec.cell_border / 2, spec.tile_size, spec.cell_border,
-                           fill=spec.border_colour, stroke=None))
-    shapes.append(Rect(0, 0, spec.tile_size, spec.tile_size, fill=None, stroke=spec.border_colour,
-                       stroke_width=spec.cell_border))
-    return tuple(shapes)
+TEMPLATE_BORDER = 0.25  # mm: the cell borders of specs/nonads/tile-<grid>.yaml
+
+
+def tile_rows(spec: NonadsSpec, ctx: KitContext) -> list[dict[str, str]]:
+    """The table ``generator:tiles``: one row per tile in print order, ``c1``..``cN`` the colour of
+    each cell row by row (black_colour where the mask has a bit, else white), ``border`` the cell
+    borders' colour and ``grid`` the cells per side (the spec's templates tile-<grid>.yaml draw them)."""
+    if abs(spec.cell_border - TEMPLATE_BORDER) > 1e-9:
+        raise SpecError(f"cell_border is {spec.cell_border:g} mm; the tiles are drawn by the templates "
+                        f"tile-<grid>.yaml, whose borders are {TEMPLATE_BORDER:g} mm.", file=ctx.spec_path,
+                        field="cell_border", hint="remove cell_border, and edit the templates' 0.25mm for other borders")
+    cells = spec.grid * spec.grid
+    return [{"grid": str(spec.grid), "border": spec.border_colour,
+             **{f"c{i + 1}": spec.black_colour if mask >> i & 1 else WHITE for i in range(cells)}}
+            for mask in tile_masks(spec)]
 
 
 def draw_back(spec: NonadsSpec):
@@ -96,9 +95,9 @@ def draw_back(spec: NonadsSpec):
 
 
 def components(spec: NonadsSpec, ctx: KitContext) -> list[Component]:
-    """[tile]: one Component with a front per canonical pattern, size tile_size x tile_size mm."""
-    masks = tile_masks(spec)
-    fronts = [draw_tile(m, spec) for m in masks]
+    """[tile]: one Component with a front per canonical pattern, size tile_size x tile_size mm, drawn
+    by the spec folder's component ``tile`` (its templates, from the rows of tile_rows())."""
+    fronts = [f for c in ctx.parts("tile", (spec.tile_size, spec.tile_size)) for f in c.fronts]
     return [Component("tile", spec.tile_size, spec.tile_size, fronts,
                       back=draw_back(spec) if spec.backs else None,
                       note=f"{spec.grid}x{spec.grid} cells, {spec.black} black; every pattern once "
@@ -172,4 +171,5 @@ def check(spec: NonadsSpec, ctx: KitContext) -> list[Finding]:
     return out
 
 
-GAME = Game("nonads", "Nonads", NonadsSpec, components, check, __doc__.strip().splitlines()[0])
+GAME = Game("nonads", "Nonads", NonadsSpec, components, check, __doc__.strip().splitlines()[0],
+            rows={"tiles": tile_rows})

@@ -20,7 +20,7 @@ from ..core.ir import Circle, Component, Group, Text
 from ..engine.declared import GeneratorSpec
 from ..inputs.specfields import Colour, Count, Flag, Length
 from ..engine import Game, KitContext
-from ._pieces import counter, fit, star
+from ._pieces import fit, star
 
 RULE = "Nonaga rules (seed 004)"
 DOC = "docs/games/nonaga.md"
@@ -74,21 +74,27 @@ def win_shapes() -> set[tuple]:
     return shapes
 
 
-RING_IN = 2.0  # mm: the disc's decorative ring sits this far inside the trim
 
 
 def pawn_mark(side: str, diameter: float) -> tuple:
     """The white mark of a pawn, centred on (0, 0), so red and black differ without colour too:
-    red pawns carry a star, black pawns a ring."""
+    red pawns carry a star, black pawns a ring (the setup sheet's pawns; the pawn counters are
+    drawn by specs/nonaga/pawn.yaml)."""
     r = diameter / 2
     if side == "red":
         return (star(r * 0.5, fill="#ffffff", stroke=None),)
     return (Circle(0, 0, r * 0.38, fill=None, stroke="#ffffff", stroke_width=max(0.6, r * 0.12)),)
 
 
-def _pawn(side: str, spec: NonagaSpec):
-    colour = spec.red_colour if side == "red" else spec.black_colour
-    return counter(spec.pawn, colour, pawn_mark(side, spec.pawn), edge="#ffffff")
+def disc_rows(spec: NonagaSpec, ctx: KitContext) -> list[dict[str, str]]:
+    """The table ``generator:discs``: one row, the disc's ``colour`` and its decorative ``ring`` (the
+    disc colour mixed 35 % toward the edge colour)."""
+    return [{"colour": spec.disc_colour, "ring": mix(spec.disc_colour, spec.edge_colour, 0.35)}]
+
+
+def pawn_rows(spec: NonagaSpec, ctx: KitContext) -> list[dict[str, str]]:
+    """The table ``generator:pawns``: one row per side (red, black) with its ``colour``."""
+    return [{"side": "red", "colour": spec.red_colour}, {"side": "black", "colour": spec.black_colour}]
 
 
 def setup_drawing(spec: NonagaSpec):
@@ -120,13 +126,12 @@ def components(spec: NonagaSpec, ctx: KitContext) -> list[Component]:
     """[disc, pawn, setup sheet]: disc and pawn as round parts (diameter in mm), and the setup
     sheet as a board (tiled over pages when it is larger than the printable area). The setup sheet
     is an aid the game can do without (``variant``), so discs and pawns print without it."""
-    # a faint decorative ring: lighter and thinner than the grey cut circle imposition adds at the trim
-    ring = (Circle(spec.disc / 2, spec.disc / 2, spec.disc / 2 - RING_IN, fill=None,
-                   stroke=mix(spec.disc_colour, spec.edge_colour, 0.35), stroke_width=0.1),)
-    out = [Component("disc", spec.disc, spec.disc, [counter(spec.disc, spec.disc_colour) + ring],
+    discs = [f for c in ctx.parts("disc", (spec.disc, spec.disc)) for f in c.fronts]
+    pawns = [f for c in ctx.parts("pawn", (spec.pawn, spec.pawn)) for f in c.fronts]
+    out = [Component("disc", spec.disc, spec.disc, discs,
                      copies=spec.discs, shape="circle",
                      note=f"{spec.discs} discs, diameter {spec.disc:g} mm: glue onto card or thin board before cutting"),
-           Component("pawn", spec.pawn, spec.pawn, [_pawn("red", spec), _pawn("black", spec)],
+           Component("pawn", spec.pawn, spec.pawn, pawns,
                      copies=3, shape="circle", note="3 red (star) + 3 black (ring) pawn counters")]
     if spec.setup_sheet:
         w, h, drawing, _ = setup_drawing(spec)
@@ -167,4 +172,5 @@ def check(spec: NonagaSpec, ctx: KitContext) -> list[Finding]:
     return out
 
 
-GAME = Game("nonaga", "Nonaga", NonagaSpec, components, check, __doc__.strip().splitlines()[0])
+GAME = Game("nonaga", "Nonaga", NonagaSpec, components, check, __doc__.strip().splitlines()[0],
+            rows={"discs": disc_rows, "pawns": pawn_rows})

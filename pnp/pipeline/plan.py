@@ -159,7 +159,12 @@ def context(loaded: LoadedSpec, overrides: Mapping[str, Path] | None = None, ful
     go with a build of every game (plan() refuses a name no target takes)."""
     taken = {k: Path(v) for k, v in (overrides or {}).items()
              if k in loaded.game.inputs or k in COMMON_INPUTS}
-    return KitContext(loaded.path, taken, full)
+    ctx = KitContext(loaded.path, taken, full)
+    if isinstance(loaded.spec, GeneratorSpec):  # the components its templates draw from the generator's rows
+        from ..custom.generated import parts_of
+        shipped = builtin_spec(loaded.game.name) if loaded.game.name in game_names() else None
+        ctx.parts = parts_of(loaded.spec, ctx, loaded.lines, loaded.game.rows, shipped)
+    return ctx
 
 
 def _check_override_names(games: Sequence[Game], overrides: Mapping[str, Path]) -> None:

@@ -22,6 +22,7 @@ from pnp.core.errors import PnpError, SpecError
 from pnp.core.findings import FAIL
 from pnp.engine import KitContext, registry
 from pnp.layout.limits import check_budget
+from pnp.pipeline.plan import LoadedSpec, context as plan_context
 from pnp.layout.paper import CropMarkStyle, Sheet, load_sheet
 from pnp.inputs.resources import builtin_spec
 from pnp.inputs.specfields import Bounds, SpecModel, load_yaml, validate_model
@@ -141,7 +142,7 @@ def test_extreme_values_are_cheap_and_fail_cleanly(game, path, value):
     ctx = KitContext(spec_path, full=True)
     try:  # as `pnp validate` and `pnp build` do: the parts are made only when no check fails
         if not any(f.status == FAIL for f in registry()[game].check(spec, ctx)):
-            components = registry()[game].components(spec, KitContext(spec_path, full=False))
+            components = registry()[game].components(spec, plan_context(LoadedSpec(registry()[game], spec, spec_path, lines), full=False))
             check_budget(components, load_sheet("a4"))
     except PnpError:
         pass
@@ -202,7 +203,7 @@ def test_random_values_within_the_bounds_never_crash(game):
         start = time.perf_counter()
         try:
             if not any(f.status == FAIL for f in registry()[game].check(spec, KitContext(spec_path, full=True))):
-                check_budget(registry()[game].components(spec, KitContext(spec_path, full=False)), load_sheet("a4"))
+                check_budget(registry()[game].components(spec, plan_context(LoadedSpec(registry()[game], spec, spec_path, lines), full=False)), load_sheet("a4"))
         except PnpError:
             pass
         assert time.perf_counter() - start < SECONDS, data

@@ -98,7 +98,9 @@ def test_a_generator_kit_takes_the_designer_s_count_checks(tmp_path):
     """The checks a designer declares (docs/templates.md) work on a generator's parts too: counted from
     the components the generator made, cited by the spec's own line; a failing one refuses the build."""
     text = builtin_spec("nonads").read_text(encoding="utf-8")
-    spec = tmp_path / "nonads.yaml"
+    import shutil
+    shutil.copytree(builtin_spec("nonads").parent, tmp_path / "nonads")  # with the tiles' templates
+    spec = tmp_path / "nonads" / "nonads.yaml"
     spec.write_text(text + "checks:\n  - {check: count, component: tile, equals: 34}\n"
                     "  - {check: count, component: tile, equals: 35}\n", encoding="utf-8")
     last = len(spec.read_text(encoding="utf-8").splitlines())

@@ -10,9 +10,8 @@ import pytest
 
 from boardread import assemble, circles, dist, polygons, read_piece, targets_on
 from conftest import PT, open_pdf, pdf_of
-from pnp.engine import KitContext
 from pnp.core.ir import Circle, Group, Polygon, Rect
-from pnp.pipeline.plan import load_target
+from pnp.pipeline.plan import context as plan_context, load_target
 
 TOLERANCE = 0.2  # mm
 BOARDS = [("netmatch", "board"), ("nooks", "board"), ("nooks", "square board")]
@@ -38,7 +37,7 @@ def _flatten(shapes, dx=0.0, dy=0.0):
 def truth(game: str, board: str):
     """(kind, size, centres): the board's playing field, its most common filled shape."""
     loaded = load_target(game)
-    comp = next(c for c in loaded.game.components(loaded.spec, KitContext(loaded.path)) if c.name == board)
+    comp = next(c for c in loaded.game.components(loaded.spec, plan_context(loaded)) if c.name == board)
     found = list(_flatten(comp.fronts[0]))
     (kind, size), _ = Counter((k, s) for k, s, _, _ in found).most_common(1)[0]
     return kind, size, [(x, y) for k, s, x, y in found if (k, s) == (kind, size)]

@@ -7,9 +7,9 @@ import time
 import pytest
 
 from pnp.core.errors import LayoutError
-from pnp.engine import KitContext, registry
+from pnp.engine import registry
 from pnp.core.ir import Component, LazyFronts, Rect, Text
-from pnp.pipeline.plan import load_target
+from pnp.pipeline.plan import context as plan_context, load_target
 from pnp.layout import marks
 from pnp.layout.impose import effective_options, impose
 from pnp.layout.packing import grid_for
@@ -39,7 +39,7 @@ def test_estimate_bounds_the_imposed_pages_of_every_builtin_kit(game):
     """Each component alone on its sheets, as estimate() counts, never takes fewer pages than impose,
     which may share sheets between components; and not many more."""
     loaded = load_target(game)
-    comps = loaded.game.components(loaded.spec, KitContext(loaded.path, full=False))
+    comps = loaded.game.components(loaded.spec, plan_context(loaded, full=False))
     for opts in (ImposeOptions(), ImposeOptions(duplex="long", bleed=3)):
         total = impose("t", comps, A4, opts).total
         budget = check_budget(comps, A4, opts, cover_pages=1)

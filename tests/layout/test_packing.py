@@ -6,9 +6,9 @@ from itertools import combinations
 
 import pytest
 
-from pnp.engine import KitContext, registry
+from pnp.engine import registry
 from pnp.core.ir import Group, Line
-from pnp.pipeline.plan import load_target
+from pnp.pipeline.plan import context as plan_context, load_target
 from pnp.layout.impose import ImposeOptions, impose
 from pnp.layout.paper import load_sheet
 
@@ -22,7 +22,7 @@ TARGET_A4 = {"netmatch": 13, "nooks": 7, "numeria": 2, "nonaga": 2, "nonads": 1}
 
 def _kit(game, paper, opts=ImposeOptions()):
     loaded = load_target(game)
-    comps = loaded.game.components(loaded.spec, KitContext(loaded.path))
+    comps = loaded.game.components(loaded.spec, plan_context(loaded))
     imposed = impose("t", comps, load_sheet(paper), opts)
     total, plan, pages = imposed.total, imposed.plan, imposed.pages
     return comps, total, plan, list(pages)

@@ -66,11 +66,11 @@ def test_each_seam_has_one_line_at_one_board_coordinate(paper):
 def test_join_lines_keep_clear_of_labels():
     """A join line does not run through the board's text where it can avoid it (the Nooks column
     label "d" once sat on one)."""
-    from pnp.engine import KitContext
+    from pnp.pipeline.plan import context as plan_context
     from pnp.pipeline.plan import load_target
     from pnp.layout import artwork
     boards = [c for game in ("netmatch", "nooks") for loaded in [load_target(game)]
-              for c in loaded.game.components(loaded.spec, KitContext(loaded.path)) if c.board]
+              for c in loaded.game.components(loaded.spec, plan_context(loaded)) if c.board]
     for comp in boards:
         marks = artwork.Marks(comp.fronts[0])
         for paper in ("a4", "letter"):

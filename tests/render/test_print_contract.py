@@ -13,9 +13,9 @@ import pypdf
 import pytest
 
 from conftest import PT, open_pdf, pdf_of
-from pnp.engine import KitContext, registry
+from pnp.engine import registry
 from pnp.pipeline.execute import build_kit
-from pnp.pipeline.plan import load_target
+from pnp.pipeline.plan import context as plan_context, load_target
 from pnp.layout.impose import ImposeOptions
 
 GAMES = sorted(registry())
@@ -30,7 +30,7 @@ def board_names(game: str) -> frozenset[str]:
     """Names of the game's board components (board=True): they may be tiled over pages, carry
     alignment targets inside the trim and are printed at their trim without bleed."""
     loaded = load_target(game)
-    return frozenset(c.name for c in loaded.game.components(loaded.spec, KitContext(loaded.path)) if c.board)
+    return frozenset(c.name for c in loaded.game.components(loaded.spec, plan_context(loaded)) if c.board)
 
 
 def board_pages(result) -> set[int]:

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from ...engine import Game
 from .checks import check, check_board
-from .drawing import components, hex_board_drawing, square_board_drawing, stone_fronts
+from .drawing import components, hex_board_drawing, square_board_drawing, stone_fronts, stone_rows
 from .spec import NooksSpec, SquareVariant, Stones
 from .walls import WallBoard, blocked_board, free_walls, hex_board, square_board, wall_bound
 
@@ -21,4 +21,5 @@ __all__ = ["GAME", "NooksSpec", "SquareVariant", "Stones", "WallBoard", "blocked
            "components", "free_walls", "hex_board", "hex_board_drawing", "square_board", "square_board_drawing",
            "stone_fronts", "wall_bound"]
 
-GAME = Game("nooks", "Nooks", NooksSpec, components, check, __doc__.strip().splitlines()[0])
+GAME = Game("nooks", "Nooks", NooksSpec, components, check, __doc__.strip().splitlines()[0],
+            rows={"stones": stone_rows})

@@ -5,7 +5,7 @@ from __future__ import annotations
 from ...geometry import hexgrid, squaregrid
 from ...core.ir import Circle, Component, Rect, Text
 from ...engine import KitContext
-from .._pieces import counter, fit, hex_cell, star
+from .._pieces import fit, hex_cell
 from .spec import NooksSpec
 
 LABEL_AT = 0.64            # labels sit this many pitches beyond the centre of a line's end cell
@@ -88,18 +88,23 @@ def square_board_drawing(spec: NooksSpec):
     return w, h, drawing, centres
 
 
-def stone_fronts(spec: NooksSpec) -> dict[str, tuple]:
-    """The three stone faces (diameter from the spec): neutral with a square, red with a ring,
-    gold with a star, so they differ in print without colour too."""
+STONE_KINDS = ("neutral", "red", "gold")
+
+
+def stone_rows(spec: NooksSpec, ctx: KitContext) -> list[dict[str, str]]:
+    """The table ``generator:stones``: one row per kind of stone (neutral, red, gold), its ``colour``
+    and the ``mark`` colour; specs/nooks/stone.yaml draws each (a square, a ring, a star), so they
+    differ in print without colour too."""
     st = spec.stones
-    d = st.diameter
-    m = d * 0.22
-    ink = st.mark_colour
-    return {
-        "neutral": counter(d, st.neutral_colour, (Rect(-m, -m, 2 * m, 2 * m, fill=None, stroke=ink, stroke_width=0.6),)),
-        "red": counter(d, st.red_colour, (Circle(0, 0, m * 1.1, fill=None, stroke="#ffffff", stroke_width=0.9),)),
-        "gold": counter(d, st.gold_colour, (star(m * 1.4, fill=ink, stroke=None),)),
-    }
+    colours = {"neutral": st.neutral_colour, "red": st.red_colour, "gold": st.gold_colour}
+    return [{"kind": k, "colour": colours[k], "mark": st.mark_colour} for k in STONE_KINDS]
+
+
+def stone_fronts(spec: NooksSpec, ctx: KitContext) -> dict[str, tuple]:
+    """The three stone faces by kind, drawn by the spec folder's component ``stone`` (stone_rows())."""
+    d = spec.stones.diameter
+    fronts = [f for c in ctx.parts("stone", (d, d)) for f in c.fronts]
+    return dict(zip(STONE_KINDS, fronts))
 
 
 SQUARE_VARIANT = "square variant"  # the designer's simpler game on an 11x11 board (seed 001, Variant)
@@ -120,7 +125,7 @@ def components(spec: NooksSpec, ctx: KitContext) -> list[Component]:
         out.append(Component("square board", w, h, [drawing], board=True,
                              note=f"{k}x{k} squares of {spec.cell_size:g} mm, orthogonal walls only",
                              variant=SQUARE_VARIANT))
-    faces = stone_fronts(spec)
+    faces = stone_fronts(spec, ctx)
     st = spec.stones
     d = st.diameter
     if st.neutral:
