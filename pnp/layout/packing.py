@@ -442,8 +442,8 @@ def sheet_counts(components: Sequence[Component], sheet: Sheet, opts: ImposeOpti
             plain = choose_footer([comp], sheet.model_copy(update={"butt": True}), ImposeOptions())
             most = grid_for(comp, plain, 0.0).per_page
             if most > grid.per_page:
-                cause = f"{fmt_mm(opts.bleed)} bleed" if opts.bleed > 0 else "a gutter between parts for the cutter"
-                why.append(f"{most} without the {cause}")
+                cause = f"the {fmt_mm(opts.bleed)} bleed" if opts.bleed > 0 else "a gutter between parts for the cutter"
+                why.append(f"{most} without {cause}")
         side = ", footer along the side" if paper.footer == "side" else ""
         said.append(f"{comp.name} {grid.per_page} ({grid.cols} x {grid.rows}{side}"
                     + (f"; {'; '.join(why)}" if why else "") + ")")
