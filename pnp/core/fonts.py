@@ -4,8 +4,11 @@ A face is a name (``"NotoSans"``, ``"NotoSans-Italic"``) for one TrueType file; 
 ``pnp.core.ir.Text.font`` holds, what reportlab registers the font under, and what the SVG backend
 derives its ``@font-face`` family from. Two faces are built in, both from fontpkg-noto-sans (Latin,
 Greek and Cyrillic): Noto Sans regular (:data:`DEFAULT_FACE`, every text's default) and its italic
-(:data:`ITALIC_FACE`). Both files are variable fonts; reportlab, the SVG subsets and the cutter
-outlines all use their default instance (wght 400, wdth 100). :func:`register_face` adds a face
+(:data:`ITALIC_FACE`), variable fonts of which reportlab, the SVG subsets and the cutter outlines
+all use the default instance (wght 400, wdth 100); and their bold (:data:`BOLD_FACE`,
+:data:`BOLD_ITALIC_FACE`), static wght 700 instances of the same files shipped in pnp/fonts
+(made once by pnp/fonts/make_bold.py). Bold text (``Text.bold``) is set in the bold face of its
+face (:func:`styled_face`): nothing is stroked to look bold. :func:`register_face` adds a face
 (a designer's own TTF or OTF), from a file or from bytes already checked (``data``: no copy of
 a declared font is ever written to disk).
 
@@ -27,6 +30,9 @@ FONT_FAMILY = "Noto Sans"
 CAP_HEIGHT = 0.714  # Noto Sans cap height, as a fraction of the em
 DEFAULT_FACE = FONT_NAME
 ITALIC_FACE = "NotoSans-Italic"
+BOLD_FACE = "NotoSans-Bold"
+BOLD_ITALIC_FACE = "NotoSans-BoldItalic"
+_BOLD_OF = {DEFAULT_FACE: BOLD_FACE, ITALIC_FACE: BOLD_ITALIC_FACE}
 _FACE_NAME = re.compile(r"[A-Za-z][A-Za-z0-9_-]{0,62}")
 _FAMILY = re.compile(r"[A-Za-z0-9][A-Za-z0-9 _-]{0,62}")  # written into SVG font-family values as is
 
@@ -53,7 +59,8 @@ def font_path() -> Path:
 class Face:
     """One registered face: ``name`` (the registry key and reportlab font name), the TrueType file
     ``path``, ``family`` (a human family name, e.g. "Noto Sans") and ``style`` ("normal" or
-    "italic"; the SVG ``font-style`` of the face); ``data``, when given, is the TrueType file's bytes
+    "italic"; the SVG ``font-style`` of the face), ``weight`` (its CSS ``font-weight``: 400, or 700 for the bold
+    faces); ``data``, when given, is the TrueType file's bytes
     as they were checked, used instead of reading ``path`` (then only the name messages show). Metrics are read on first use: ``ttfont`` (the
     reportlab TTFont, registered with pdfmetrics), ``cmap`` (code points it draws), ``cap_height``,
     ``ascent`` and ``descent`` (fractions of the em, descent positive), ``widths`` (code point ->
@@ -62,6 +69,7 @@ class Face:
     path: Path
     family: str
     style: str = "normal"
+    weight: int = 400
     data: bytes | None = field(default=None, repr=False)
     _font: object = field(default=None, repr=False)
     _cmap: frozenset | None = field(default=None, repr=False)
@@ -109,7 +117,7 @@ class Face:
         """How messages name the face: "Noto Sans", "Noto Sans italic", or a registered face's name
         with its file."""
         if self.family == FONT_FAMILY:
-            return FONT_FAMILY + (" italic" if self.style == "italic" else "")
+            return FONT_FAMILY + (" bold" if self.weight >= 700 else "") + (" italic" if self.style == "italic" else "")
         return f"{self.name} ({self.path.name})"
 
     @property
@@ -134,7 +142,17 @@ class Face:
 
 
 _FACES: dict[str, Face] = {}
-_BUILTIN = {DEFAULT_FACE: ("NotoSans[[]*.ttf", "normal"), ITALIC_FACE: ("NotoSans-Italic[[]*.ttf", "italic")}
+_BUILTIN = {DEFAULT_FACE: ("NotoSans[[]*.ttf", "normal", 400), ITALIC_FACE: ("NotoSans-Italic[[]*.ttf", "italic", 400),
+            BOLD_FACE: ("NotoSans-Bold.ttf", "normal", 700), BOLD_ITALIC_FACE: ("NotoSans-BoldItalic.ttf", "italic", 700)}
+_SHIPPED = Path(__file__).resolve().parent.parent / "fonts"
+"""pnp/fonts: the static bold faces pnp ships (SIL Open Font License 1.1, OFL.txt there)."""
+
+
+def styled_face(font: str, bold: bool) -> str:
+    """The face a text in ``font`` is drawn and measured in: with ``bold``, the built-in bold of a
+    built-in face (Noto Sans -> :data:`BOLD_FACE`, its italic -> :data:`BOLD_ITALIC_FACE`); else,
+    and for a registered face (which has no bold of its own), ``font`` itself."""
+    return _BOLD_OF.get(font, font) if bold else font
 
 
 def register_face(name: str, path: Path, family: str | None = None, style: str = "normal",
@@ -167,15 +185,16 @@ def register_face(name: str, path: Path, family: str | None = None, style: str =
         raise ValueError(f"the font name {name!r} is already used for {got.path.name}")
     if data is None and not path.is_file():
         raise ValueError(f"the font file {path} does not exist")
-    got = _FACES[name] = Face(name, path, family or name, style, data)
+    got = _FACES[name] = Face(name, path, family or name, style, data=data)
     return got
 
 
 def _builtin(name: str) -> Face:
     got = _FACES.get(name)
     if got is None:
-        pattern, style = _BUILTIN[name]
-        got = _FACES[name] = Face(name, _noto(pattern), FONT_FAMILY, style)
+        pattern, style, weight = _BUILTIN[name]
+        path = _SHIPPED / pattern if weight == 700 else _noto(pattern)
+        got = _FACES[name] = Face(name, path, FONT_FAMILY, style, weight)
     return got
 
 

@@ -14,8 +14,8 @@ and italic, docs/rules-text.md):
   gives an icon lookup; without one it is plain text.
 * ``\\*``, ``\\:`` and ``\\\\`` print ``*``, ``:`` and ``\\``; any other backslash prints as typed.
 
-Bold is drawn as pnp has always drawn it: the regular face filled and stroked (``Text.bold``; Noto
-Sans ships as one variable font, and reportlab reads only its default instance). Italic is the face
+Bold is set in a bold face (``Text.bold``; pnp.core.fonts.styled_face: Noto Sans Bold, or Bold
+Italic, static instances pnp ships) and measured with that face's advances. Italic is the face
 ``NotoSans-Italic`` of pnp.core.fonts. An icon is as tall as the cap height of the text around it,
 sits on the baseline, keeps its picture's proportions, has ICON_GAP em of room on each side and
 flows with the words when lines wrap (an icon is part of the word it touches).
@@ -30,7 +30,7 @@ import re
 from dataclasses import dataclass
 from typing import Callable
 
-from .fonts import DEFAULT_FACE, ITALIC_FACE, cap_height, face, missing_glyphs, text_width_mm
+from .fonts import DEFAULT_FACE, ITALIC_FACE, cap_height, face, missing_glyphs, styled_face, text_width_mm
 from .ir import Image, Text
 from .units import MM_PER_PT
 
@@ -69,6 +69,11 @@ class Span:
     def font(self) -> str:
         """The face the span is set in."""
         return self.face or (ITALIC_FACE if self.italic else DEFAULT_FACE)
+
+    @property
+    def drawn(self) -> str:
+        """The face the span's glyphs are drawn and measured in: :attr:`font`, or its bold face."""
+        return styled_face(self.font, self.bold)
 
 
 class MarkupError(ValueError):
@@ -174,7 +179,7 @@ def missing(paras: tuple[Paragraph, ...]) -> tuple[Span, str] | None:
     for para in paras:
         for span in para:
             if span.text:
-                lacking = missing_glyphs(span.text, span.font)
+                lacking = missing_glyphs(span.text, span.drawn)
                 if lacking:
                     return span, lacking[0]
     return None
@@ -195,7 +200,7 @@ def width(span: Span, size_pt: float) -> float:
     """Advance width of a span at ``size_pt``, mm."""
     if span.icon is not None:
         return icon_size(span, size_pt)[0]
-    return text_width_mm(span.text, size_pt, span.font)
+    return text_width_mm(span.text, size_pt, span.drawn)
 
 
 @dataclass(frozen=True)
@@ -294,7 +299,7 @@ class Fitted:
 
 
 def _metrics(paras: tuple[Paragraph, ...]) -> tuple[float, float]:
-    faces = {s.font for p in paras for s in p} or {DEFAULT_FACE}
+    faces = {s.drawn for p in paras for s in p} or {DEFAULT_FACE}
     return (max(face(f).ascent for f in faces), max(face(f).descent for f in faces))
 
 
@@ -438,7 +443,7 @@ def draw_line(line: Line, x: float, baseline: float, size_pt: float, fill: str) 
             out.append(Image(x + dx + (adv - w) / 2, baseline - h, w, h, span.icon.src, "contain", root=span.icon.root))
         elif span.text.strip():  # leading spaces become an offset: no viewer can collapse them
             text = span.text.lstrip(" ")
-            skip = text_width_mm(span.text[:len(span.text) - len(text)], size_pt, span.font)
+            skip = text_width_mm(span.text[:len(span.text) - len(text)], size_pt, span.drawn)
             out.append(Text(x + dx + skip, baseline, text.rstrip(" "), size_pt=size_pt, fill=fill, bold=span.bold,
                             font=span.font))
     return out

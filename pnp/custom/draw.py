@@ -14,7 +14,7 @@ from typing import Callable
 from ..core.errors import SpecError
 from ..core import richtext
 from ..core.colour import colour_of
-from ..core.fonts import DEFAULT_FACE, ITALIC_FACE, face as font_face, missing_glyphs
+from ..core.fonts import DEFAULT_FACE, ITALIC_FACE, face as font_face, missing_glyphs, styled_face
 from ..core.ir import Circle, Group, Image, Line, Polygon, Rect, Text
 from ..inputs.images import ImageFacts
 from .icons import IconFolder
@@ -280,7 +280,7 @@ class BoundLayer:
         smallest = self.smallest
         try:
             if paras is None:
-                got = fit(text, L.size, smallest, bw, bh, L.wrap, L.line_spacing, self.face)
+                got = fit(text, L.size, smallest, bw, bh, L.wrap, L.line_spacing, styled_face(self.face, L.bold))
             else:
                 got = richtext.fit(paras, L.size, smallest, bw, bh, L.wrap, L.line_spacing)
         except richtext.TooManySizes as stop:

@@ -6,7 +6,7 @@ from __future__ import annotations
 import math
 from typing import Iterable, Sequence
 
-from ..core.fonts import text_width_mm
+from ..core.fonts import styled_face, text_width_mm
 from ..geometry import hexgrid
 from ..core.ir import Drawing, Group, Polygon, Text
 from ..core.units import pt_to_mm
@@ -31,7 +31,7 @@ def hex_cell(cell: hexgrid.Hex, pitch: float, pointy: bool, fill: str | None, st
 
 def text_box(t: Text) -> tuple[float, float, float, float]:
     """Approximate (x0, y0, x1, y1) of an unrotated Text, mm."""
-    w = text_width_mm(t.text, t.size_pt)
+    w = text_width_mm(t.text, t.size_pt, styled_face(t.font, t.bold))
     h = pt_to_mm(t.size_pt) * 0.75
     x0 = {"start": t.x, "middle": t.x - w / 2, "end": t.x - w}[t.anchor]
     y0 = t.y - h / 2 if t.valign == "middle" else t.y - h

@@ -24,12 +24,11 @@ from __future__ import annotations
 import io
 import unicodedata
 
-from ..core.fonts import missing_glyphs, text_width_mm
+from ..core.fonts import BOLD_FACE, DEFAULT_FACE, missing_glyphs, text_width_mm
 
 COVER_TITLE_PT = 20.0
 COVER_CREDIT_PT = 11.0
 COVER_DESCRIPTION_PT = 9.0
-BOLD_EXTRA = 0.035  # a bold line is drawn with a stroke this fraction of the size wide (pnp.render.base)
 REFERENCE_WIDTH_MM = 190.0
 MAX_TITLE_CHARS = 80  # characters of a title, checked before measuring (a 900 KB title is refused at once)
 MAX_DESIGNER_CHARS = 120
@@ -113,9 +112,8 @@ def text_problem(text: str, what: str, max_chars: int, size_pt: float, printed: 
 
 
 def line_width_mm(text: str, size_pt: float, bold: bool = False) -> float:
-    """Width in mm of one line of Noto Sans at ``size_pt``, with the stroke a bold line is drawn with."""
-    width = text_width_mm(text, size_pt)
-    return width + (BOLD_EXTRA * size_pt * 25.4 / 72 if bold else 0.0)
+    """Width in mm of one line of Noto Sans at ``size_pt``, in Noto Sans Bold when ``bold``."""
+    return text_width_mm(text, size_pt, BOLD_FACE if bold else DEFAULT_FACE)
 
 
 def title_line(title: str) -> str:

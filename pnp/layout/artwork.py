@@ -12,7 +12,7 @@ import math
 from bisect import bisect_left, bisect_right
 from typing import Iterable, Iterator
 
-from ..core.fonts import cap_height, text_width_mm
+from ..core.fonts import cap_height, styled_face, text_width_mm
 from ..core.ir import Circle, Group, Image, Polygon, Text
 from ..core.units import MM_PER_PT
 
@@ -48,7 +48,7 @@ def text_corners(t: Text) -> list[tuple[float, float]]:
     """The four corners of ``t``'s ink box (cap height above the baseline, DESCENT below), in the
     coordinates ``t`` is drawn in, turned by its rotation about its anchor point."""
     size = t.size_pt * MM_PER_PT
-    width = text_width_mm(t.text, t.size_pt, t.font)
+    width = text_width_mm(t.text, t.size_pt, styled_face(t.font, t.bold))
     cap = cap_height(t.font)
     x0 = {"start": 0.0, "middle": -width / 2, "end": -width}[t.anchor]
     base = cap * size / 2 if t.valign == "middle" else 0.0

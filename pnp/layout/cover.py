@@ -19,7 +19,7 @@ from ..core.errors import LayoutError
 from ..inputs.rulestext import Block, Rules
 from ..inputs.textcheck import credit_line, line_width_mm, title_line
 from ..core import richtext
-from ..core.fonts import text_width_mm, wrap
+from ..core.fonts import BOLD_FACE, wrap
 from ..core.ir import Component, Line, Page, Text
 from ..core.units import MM_PER_PT, fmt_mm
 from . import marks
@@ -274,7 +274,7 @@ class KitCover:
                          for line in richtext.break_lines(para, size, self.col_w - indent)]
                 return [(line, size, False, indent, block.kind == "bullet" and i == 0) for i, line in enumerate(lines)]
             if block.kind == "heading":
-                return [(t, HEAD_PT, True, 0.0, False) for t in wrap(block.text, HEAD_PT, self.col_w)]
+                return [(t, HEAD_PT, True, 0.0, False) for t in wrap(block.text, HEAD_PT, self.col_w, BOLD_FACE)]
             if block.kind == "bullet":
                 return [(t, BODY_PT, False, BULLET_INDENT, i == 0)
                         for i, t in enumerate(wrap(block.text, BODY_PT, self.col_w - BULLET_INDENT))]
@@ -305,7 +305,7 @@ class KitCover:
                     width = text.width
                 else:
                     flow.columns[col].append(Text(x0 + indent, y, text, size_pt=size, bold=bold))
-                    width = text_width_mm(text, size)
+                    width = line_width_mm(text, size, bold)
                 if width > self.col_w - indent + 1e-6:
                     shown = text if isinstance(text, str) else "".join(s.text for _, s in text.pieces)
                     raise LayoutError(f"the word {shown!r} is wider than a rules column ({fmt_mm(self.col_w)}).",

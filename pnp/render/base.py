@@ -3,7 +3,7 @@
 Modelled on reportlab's ``graphics.renderbase.Renderer``: ``draw(shape)`` dispatches on the shape's
 type to ``rect``, ``circle``, ``polygon``, ``line``, ``text``, ``group`` or ``image``; a backend
 (pdf.py, svg.py) implements those seven methods and nothing else decides how a shape is drawn. Text placement (font
-size in mm, advance width, anchor shift, baseline shift, glyph check, bold stroke, underline) is
+size in mm, advance width, anchor shift, baseline shift, glyph check, bold face, underline) is
 computed here once, so the PDF and the SVG of a page put every glyph in the same place.
 """
 from __future__ import annotations
@@ -12,13 +12,12 @@ from pathlib import Path
 from typing import NamedTuple
 
 from ..core.errors import LayoutError
-from ..core.fonts import cap_height, face, missing_glyphs, text_width_mm
+from ..core.fonts import cap_height, face, missing_glyphs, styled_face, text_width_mm
 from ..core.ir import Circle, Group, Image, Line, Polygon, Rect, Text
 from ..inputs.images import ImageFacts, read_image
 from ..inputs.safefile import LinkFree
 from ..core.units import MM_PER_PT
 
-BOLD_STROKE = 0.035      # bold = fill + a stroke this fraction of the font size wide (Noto Sans is one variable font)
 UNDERLINE_DROP = 0.12    # underline: this fraction of the size below the baseline
 UNDERLINE_WIDTH = 0.06   # and this fraction of the size thick
 
@@ -27,14 +26,15 @@ class TextPlacement(NamedTuple):
     """Where a Text's glyphs go, in mm, relative to its anchor point (x, y) before rotation.
 
     ``size`` is the font size in mm; ``width`` the advance width of the whole text; the glyphs start
-    at (dx, dy) with dy the baseline (y down); ``bold_stroke`` is the outline width for bold text (0
-    otherwise); ``underline`` is (x1, x2, y, thickness) or None.
+    at (dx, dy) with dy the baseline (y down); ``font`` is the face the glyphs are set in (the bold
+    face of ``Text.font`` for bold text, pnp.core.fonts.styled_face); ``underline`` is
+    (x1, x2, y, thickness) or None.
     """
     size: float
     width: float
     dx: float
     dy: float
-    bold_stroke: float
+    font: str
     underline: tuple[float, float, float, float] | None
 
 
@@ -42,7 +42,8 @@ _PLACED: dict[tuple, TextPlacement] = {}
 
 
 def place_text(t: Text) -> TextPlacement:
-    """Place ``t`` with the metrics of its face (``t.font``).
+    """Place ``t`` with the metrics of the face it is drawn in (``t.font``, or its bold face when
+    ``t.bold``).
 
     Memoised per (text, size, anchor, valign, bold, underline, font) in a table that is emptied when it
     reaches 8,192 entries: furniture texts (footers, labels) repeat and are found there; the words of
@@ -69,6 +70,7 @@ _SHIFT = {"start": 0.0, "middle": -0.5, "end": -1.0}
 def _place(text: str, size_pt: float, anchor: str, valign: str, bold: bool, underline: bool,
            font: str) -> TextPlacement:
     try:
+        font = styled_face(font, bold)
         missing = missing_glyphs(text, font)
     except KeyError as exc:
         raise LayoutError(f"the text {text!r} is set in {exc.args[0]}", field="font",
@@ -82,7 +84,7 @@ def _place(text: str, size_pt: float, anchor: str, valign: str, bold: bool, unde
     dx = _SHIFT[anchor] * width
     dy = cap_height(font) * size / 2 if valign == "middle" else 0.0
     rule = (dx, dx + width, dy + size * UNDERLINE_DROP, size * UNDERLINE_WIDTH) if underline else None
-    return TextPlacement(size, width, dx, dy, size * BOLD_STROKE if bold else 0.0, rule)
+    return TextPlacement(size, width, dx, dy, font, rule)
 
 
 class Renderer:

@@ -2,7 +2,7 @@
 
 Web font services split a face into chunks of code points, each a small font declared with a CSS
 ``unicode-range``, so a page loads only the chunks its text touches. pnp does the same for its two
-built-in faces (Noto Sans, :data:`pnp.core.fonts.DEFAULT_FACE`, and Noto Sans italic,
+built-in faces (Noto Sans, :data:`pnp.core.fonts.DEFAULT_FACE`, its bold and bold italic, and Noto Sans italic,
 :data:`pnp.core.fonts.ITALIC_FACE`): an SVG page embeds one ``@font-face`` per chunk its characters
 fall in, and no font is subset (and fontTools not imported) while a kit is built, even into a new
 ``--out``.
@@ -31,9 +31,9 @@ from functools import lru_cache
 from pathlib import Path
 from typing import Iterable, NamedTuple
 
-from ..core.fonts import DEFAULT_FACE, ITALIC_FACE, face as font_face
+from ..core.fonts import BOLD_FACE, BOLD_ITALIC_FACE, DEFAULT_FACE, ITALIC_FACE, face as font_face
 
-BUILT_IN = (DEFAULT_FACE, ITALIC_FACE)
+BUILT_IN = (DEFAULT_FACE, ITALIC_FACE, BOLD_FACE, BOLD_ITALIC_FACE)
 """The faces whose chunks ship with pnp."""
 BASE_CHARS = frozenset(chr(c) for c in range(0x20, 0x7f)) | frozenset("\u2014\u2013\u2022\u00d7\u2026\u2018\u2019\u201c\u201d\u00b0\u00b2\u00b7")
 """The characters of the ``base`` chunk (ASCII and pnp's typography), which most pages need alone."""
@@ -148,7 +148,7 @@ def unicode_range(cps: Iterable[int]) -> str:
 def _rule(face: str, chunk: Chunk) -> str:
     from .svgfont import css_family
     return (f"@font-face {{ font-family: '{css_family(face)}'; font-style: {font_face(face).style}; "
-            f"font-weight: 400; unicode-range: {unicode_range(chunk.cps)}; "
+            f"font-weight: {font_face(face).weight}; unicode-range: {unicode_range(chunk.cps)}; "
             f"src: url(data:font/woff2;base64,{chunk.data}) format('woff2'); }}")
 
 

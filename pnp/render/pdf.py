@@ -75,7 +75,7 @@ class PdfWriter(Renderer):
         self.author, self.subject, self.keywords = author, subject, keywords
         self.canvas = self._new_canvas(path)
         self.pages = 0
-        self._state = [None, None, None, 0]  # fill, stroke, line width, text render mode
+        self._state = [None, None, None]  # fill, stroke, line width
         self._stack: list[list] = []
         self.forms: dict[str, str] = {}  # Group.key -> name of its Form XObject in this document
         self.font = pdfmetrics.getFont(FONT_NAME)
@@ -113,7 +113,7 @@ class PdfWriter(Renderer):
         c.translate(0, mm_to_pt(page.height))
         c.scale(mm_to_pt(1), -mm_to_pt(1))
         c.setLineCap(0)
-        self._state = [None, None, None, 0]
+        self._state = [None, None, None]
         self.draw_all(page.items)
         c.restoreState()
         c.showPage()
@@ -232,7 +232,7 @@ class PdfWriter(Renderer):
         inherits whatever state the page has where it is placed."""
         c = self.canvas
         name = self.forms[s.key] = f"pnp{len(self.forms)}"  # named first: a keyed group inside makes its own
-        outer, self._state = self._state, [None, None, None, None]
+        outer, self._state = self._state, [None, None, None]
         c.beginForm(name, -FORM_FAR, -FORM_FAR, FORM_FAR, FORM_FAR)
         self.draw_all(s.children)
         c.endForm()
@@ -307,16 +307,10 @@ class PdfWriter(Renderer):
             x1, x2, uy, thick = p.underline
             self._stroke(t.fill, thick)
             c.line(ox + x1, oy + uy, ox + x2, oy + uy)
-        if p.bold_stroke:  # Noto Sans ships as one variable font: bold is fill + a thin stroke (render mode 2)
-            self._stroke(t.fill, p.bold_stroke)
-        mode = 2 if p.bold_stroke else 0
-        tr = ""
-        if self._state[3] != mode:  # the render mode outlives the text object: written when ours changes
-            tr = f" {mode} Tr"
-            self._state[3] = mode
         # the text object reportlab's beginText/textOut would write (the matrix undoes the page's y
-        # flip for glyphs), with the glyph runs from reportlab (pnp.render.reportlab_adapter)
-        c.addLiteral(f"BT {fp_str(1, 0, 0, -1, ox + p.dx, oy + p.dy)} Tm{tr} {self._shown(t.text, p.size, t.font)} ET")
+        # flip for glyphs), with the glyph runs from reportlab (pnp.render.reportlab_adapter); bold
+        # text is set in the bold face (p.font), filled like any text (render mode 0, never changed)
+        c.addLiteral(f"BT {fp_str(1, 0, 0, -1, ox + p.dx, oy + p.dy)} Tm {self._shown(t.text, p.size, p.font)} ET")
         if rotated:
             c.restoreState()
             self._state = outer

@@ -43,7 +43,7 @@ def page_to_svg(page: Page, title: str = "", desc: str = "", outline_text: bool 
     """Serialise one Page as an SVG document (a string), with ``<title>`` and ``<desc>`` when given.
 
     Text travels with the page, so a viewer without Noto Sans draws the same letters: one ``<style>``
-    per face used on the page (Noto Sans first, then by name). A built-in face (Noto Sans, its italic)
+    per face used on the page (Noto Sans first, then by name). A built-in face (Noto Sans, its italic, bold, bold italic)
     gets an ``@font-face`` per shipped chunk its characters touch, each with its ``unicode-range``
     (pnp.render.fontchunks; no subsetting); a registered font, or a built-in face whose installed
     file is not the one the chunks were made from, one ``@font-face`` with a subset of BASE_CHARS plus
@@ -225,24 +225,26 @@ class SvgRenderer(Renderer):
         transform = f"translate({_n(t.x)},{_n(t.y)})"
         if t.rotate:
             transform += f" rotate({_n(t.rotate)})"
+        font = p.font  # the bold face for bold text: its own glyphs, nothing stroked
         if self.outline_text:  # glyph outlines in the text's own frame: no program can swap the font
-            el = dwg.path(d=text_outline_path(t.text, t.size_pt, 0.0, 0.0, t.anchor, t.valign, font=t.font),
+            el = dwg.path(d=text_outline_path(t.text, t.size_pt, 0.0, 0.0, t.anchor, t.valign, font=font),
                           fill=t.fill)
             attribs = el.attribs
         else:
             el = svgtext.Text(t.text, factory=dwg)
             attribs = el.attribs
             attribs.update({"x": "0", "y": _n(p.dy), "fill": t.fill, "font-size": _n(p.size), "text-anchor": t.anchor})
-            if t.font == DEFAULT_FACE:
+            if font == DEFAULT_FACE:
                 self.chars.update(t.text)
                 attribs["font-family"] = FONT_STACK
             else:
-                self.faces.setdefault(t.font, set()).update(t.text)
-                attribs["font-family"] = font_stack(t.font)
-                if font_face(t.font).style == "italic":  # matches the italic @font-face; nothing synthesised
+                self.faces.setdefault(font, set()).update(t.text)
+                attribs["font-family"] = font_stack(font)
+                drawn = font_face(font)
+                if drawn.style == "italic":  # matches the italic @font-face; nothing synthesised
                     attribs["font-style"] = "italic"
-        if p.bold_stroke:  # the same bold as the PDF: fill plus an outline of the same colour
-            _stroked(el, t.fill, p.bold_stroke)
+                if drawn.weight != 400:  # matches the bold @font-face (font-weight: 700)
+                    attribs["font-weight"] = str(drawn.weight)
         if p.underline is None:
             attribs["transform"] = transform
             self.parent.add(el)

@@ -23,14 +23,11 @@ Choices worth knowing:
   variable subset is several times larger.
 * The subset has no GSUB/GPOS/GDEF: reportlab neither kerns nor forms ligatures, so a browser
   must not either, or text-anchor="middle"/"end" lands differently from the PDF.
-* Bold: the PDF backend draws bold as the regular outlines filled *and* stroked with a line
-  :data:`BOLD_STROKE_EM` x the font size wide, and the SVG backend should do the same (fill plus a
-  stroke of the text colour), with no font-weight: then ``font_face_css(chars)`` alone covers bold
-  text too. ``font_face_css(chars, bold=True)`` gives a true bold face (a wght=700 instance,
-  declared ``font-weight: 700``) for text that asks for ``font-weight: bold``; measured in
-  Chromium it is about 5% wider than the regular advances the layout fitted text with, so pnp's
-  pages should not use it. :func:`text_outline_path` draws the regular outlines for bold too;
-  stroke the path with :func:`bold_stroke_mm` to get the PDF's bold.
+* Bold: bold text is set in the static bold faces pnp ships (pnp.core.fonts.BOLD_FACE, made from
+  the same variable files at wght 700): a face of its own, declared ``font-weight: 700``
+  (:func:`css_rule`), whose advances are the ones the layout measured bold text with; its outlines
+  are that face's too. ``font_face_css(chars, bold=True)`` instances a variable face at wght 700
+  itself (not used for pages: they name the shipped bold face).
 * Viewers: browsers honour the @font-face; cutter software (LightBurn, Silhouette Studio, and
   Inkscape as far as we know) does not load fonts from CSS, hence :func:`text_outline_path`.
 * For browsers to match the PDF to the pixel, the ``<text>`` elements also want
@@ -49,7 +46,6 @@ from ..core.fonts import DEFAULT_FACE, cap_height, face as font_face, missing_gl
 
 FAMILY = "pnp Noto Sans"
 PT_TO_MM = 25.4 / 72.0
-BOLD_STROKE_EM = 0.035  # pdf.py: bold = fill + stroke of width 0.035 x font size
 REGULAR, BOLD = 400, 700
 # name records kept in the subset: family/style/version names plus the copyright (0) and the
 # licence (13, 14), which the SIL Open Font License asks every copy of the font to carry
@@ -190,9 +186,12 @@ def _face_css(chars: frozenset[str], weight: int, face: str = DEFAULT_FACE) -> s
 
 
 def css_rule(payload: str, weight: int = REGULAR, face: str = DEFAULT_FACE) -> str:
-    """The ``@font-face`` rule :func:`font_face_css` writes for the base64 WOFF2 ``payload``."""
-    return (f"@font-face {{ font-family: '{css_family(face)}'; font-style: {font_face(face).style}; "
-            f"font-weight: {weight}; src: url(data:font/woff2;base64,{payload}) format('woff2'); }}")
+    """The ``@font-face`` rule :func:`font_face_css` writes for the base64 WOFF2 ``payload``: the
+    face's style, and ``weight`` or the face's own weight (700 for the shipped bold faces),
+    whichever is more."""
+    f = font_face(face)
+    return (f"@font-face {{ font-family: '{css_family(face)}'; font-style: {f.style}; "
+            f"font-weight: {max(weight, f.weight)}; src: url(data:font/woff2;base64,{payload}) format('woff2'); }}")
 
 
 def subset_matches(woff2: bytes, chars: Iterable[str], face: str = DEFAULT_FACE) -> bool:
@@ -246,11 +245,6 @@ def _reportlab_widths(face: str = DEFAULT_FACE):
     return f.widths, f.default_width  # 1/1000 em, as reportlab's stringWidth sums them
 
 
-def bold_stroke_mm(size_pt: float) -> float:
-    """Width of the stroke the PDF backend adds to bold text of ``size_pt`` points, in mm."""
-    return BOLD_STROKE_EM * size_pt * PT_TO_MM
-
-
 def _num(v: float) -> str:
     r = round(v, 3)
     if r == 0:
@@ -260,7 +254,7 @@ def _num(v: float) -> str:
 
 
 def text_outline_path(text: str, size_pt: float, x: float, y: float, anchor: str = "start",
-                      valign: str = "baseline", rotate: float = 0.0, bold: bool = False,
+                      valign: str = "baseline", rotate: float = 0.0,
                       font: str = DEFAULT_FACE) -> str:
     """SVG path data (``d``) in page mm, y down, tracing the glyph outlines of ``text`` set in the
     registered face ``font`` (Noto Sans by default) at ``size_pt``, placed as the PDF/SVG backends place ``Text(x, y, text, size_pt, anchor,
@@ -269,9 +263,8 @@ def text_outline_path(text: str, size_pt: float, x: float, y: float, anchor: str
     that width, ``valign="middle"`` moves the baseline down by half the cap height, and ``rotate``
     turns the text clockwise by degrees about (x, y). Coordinates are rounded to 0.001 mm.
 
-    Fill the path with the text colour (nonzero fill rule). ``bold`` does not change the outlines:
-    the PDF backend's bold is the regular outlines plus a stroke, so also stroke the path in the
-    text colour with width :func:`bold_stroke_mm` (round joins are closest). Raises ValueError for
+    Fill the path with the text colour (nonzero fill rule); for bold text pass the bold face
+    (pnp.core.fonts.styled_face), as the backends do. Raises ValueError for
     a character the face cannot draw, as the PDF backend does (KeyError for an unknown face).
     """
     from fontTools.pens.svgPathPen import SVGPathPen

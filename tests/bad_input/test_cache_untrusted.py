@@ -22,7 +22,8 @@ from pnp.render import fontcache, fontchunks
 from sentinel import make_sentinel, tree_hash
 
 SVG = "{http://www.w3.org/2000/svg}"
-GOOD = re.compile(r"@font-face \{ font-family: 'pnp Noto Sans'; font-style: normal; font-weight: 400; "
+GOOD = re.compile(r"@font-face \{ font-family: 'pnp (Noto Sans|NotoSans-Bold|NotoSans-Italic|NotoSans-BoldItalic)'; "
+                  r"font-style: (normal|italic); font-weight: (400|700); "
                   r"src: url\(data:font/woff2;base64,[A-Za-z0-9+/]+={0,2}\) format\('woff2'\); \}")
 PLANTS = [
     "svg * {display: none}",

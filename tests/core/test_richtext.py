@@ -130,11 +130,12 @@ def _cards(page):
 
 
 def _spans(page):
-    """(text, font, stroked, size pt, [(char, x0, x1, baseline) mm]) of every text run drawn."""
+    """(text, font, bold, size pt, [(char, x0, x1, baseline) mm], text render type) of every text run
+    drawn; bold: set in a bold face (its PostScript name says Bold)."""
     out = []
     for s in page.get_texttrace():
         chars = [(chr(c[0]), _mm(c[3][0]), _mm(c[3][2]), _mm(c[2][1])) for c in s["chars"]]
-        out.append(("".join(c[0] for c in chars), s["font"], s["type"] == 1, s["size"], chars, s.get("linewidth")))
+        out.append(("".join(c[0] for c in chars), s["font"], "Bold" in s["font"], s["size"], chars, s["type"]))
     return out
 
 
@@ -146,25 +147,25 @@ def _icons_drawn(page):
     return boxes
 
 
-def test_each_run_is_drawn_in_its_face_and_bold_is_stroked(deck):
+def test_each_run_is_drawn_in_its_face_and_bold_in_the_bold_face(deck):
     page, _ = deck
     spans = _spans(page)
     filled = [s for s in spans if not s[2]]
     italic = {w for text, font, *_ in filled if font == "NotoSans-Italic" for w in text.split()}
-    assert italic == {"two", "one", "pass", "three", "for"}
+    assert italic == {"two", "pass", "three", "for"}  # and "one", in bold italic
     assert {font for _, font, *_ in filled} == {"NotoSans-Regular", "NotoSans-Italic"}
-    stroked = [s for s in spans if s[2]]
-    assert {w for text, *_ in stroked for w in text.split()} == {"3", "discard", "one", "card", "two"}
-    assert any(text.strip() == "one" and font == "NotoSans-Italic" for text, font, *_ in stroked)  # bold italic
-    for text, _, _, size, _, width in stroked:  # fill + a stroke about 3.5 % of the size (docs: bold)
-        assert 0.02 < width / _mm(size) < 0.05, (text, width, size)
+    bold = [s for s in spans if s[2]]
+    assert {w for text, *_ in bold for w in text.split()} == {"3", "discard", "one", "card", "two"}
+    assert any(text.strip() == "one" and font == "NotoSans-BoldItalic" for text, font, *_ in bold)  # bold italic
+    assert {font for _, font, *_ in bold} == {"NotoSans-Bold", "NotoSans-BoldItalic"}
+    assert all(kind == 0 for *_, kind in spans)  # every run filled, none stroked
     plain = [text for text, font, stroked_, *_ in spans if "plain" in text]
     assert plain and all("*" not in t for t, *_ in spans)  # the markup itself is never printed
 
 
 def test_icons_sit_on_the_baseline_at_cap_height_between_their_words(deck):
     page, _ = deck
-    chars = [c + (size,) for _, _, stroked, size, cs, _ in _spans(page) if not stroked for c in cs]
+    chars = [c + (size,) for _, _, stroked, size, cs, _ in _spans(page) for c in cs]
     icons = _icons_drawn(page)
     assert len(icons) == 4  # two coins and a gem in the long text, a gem in the foot
     cap = _cap_height("NotoSans")
@@ -188,7 +189,7 @@ def test_wrapped_lines_never_leave_their_box(deck):
     assert len(boxes) == 2
     for bx0, by0, bx1, by1 in boxes:
         assert abs((bx1 - bx0) - BOX[2]) < TOL and abs((by1 - by0) - BOX[3]) < TOL
-        inside = [c + (size,) for _, font, stroked, size, cs, _ in _spans(page) if not stroked for c in cs
+        inside = [c + (size,) for _, font, stroked, size, cs, _ in _spans(page) for c in cs
                   if bx0 - 1 < c[1] < bx1 + 1 and by0 - 1 < c[3] < by1 + 1]
         assert inside
         for ch, x0, x1, base, size in inside:
@@ -255,10 +256,11 @@ def test_the_svg_sets_the_same_runs_and_icons(deck):
     italic = {w for el, _ in drawn if el.tag == f"{SVG}text" and el.get("font-style") == "italic"
               for w in el.text.split()}
     assert italic == {"two", "one", "pass", "three", "for"}
-    assert all(el.get("font-family").startswith("'pnp NotoSans-Italic'") for el, _ in drawn
-               if el.get("font-style") == "italic")
-    stroked = {w for el, _ in drawn if el.tag == f"{SVG}text" and el.get("stroke") for w in el.text.split()}
-    assert stroked == {"3", "discard", "one", "card", "two"}
+    assert all(el.get("font-family").startswith(("'pnp NotoSans-Italic'", "'pnp NotoSans-BoldItalic'"))
+               for el, _ in drawn if el.get("font-style") == "italic")
+    bold = {w for el, _ in drawn if el.tag == f"{SVG}text" and el.get("font-weight") == "700" for w in el.text.split()}
+    assert bold == {"3", "discard", "one", "card", "two"}
+    assert not any(el.get("stroke") for el, _ in drawn if el.tag == f"{SVG}text")
     svg_icons = []
     for el, (a, b, c, d, e, f) in drawn:
         if el.tag == f"{SVG}image":
@@ -375,9 +377,10 @@ def cover(tmp_path_factory):
 def test_cover_rules_set_bold_and_italic_runs(cover):
     spans = _spans(cover)
     para = [s for s in spans if any(w in s[0] for w in ("Shuffle", "target", "build", "face down", "tiles"))]
-    italic = {w for text, font, stroked, *_ in spans if font == "NotoSans-Italic" and not stroked for w in text.split()}
-    assert italic == {"target", "build"}
-    bold = {w for text, font, stroked, *_ in para if stroked for w in text.split()}
+    italic = {w for text, font, *_ in spans if font == "NotoSans-Italic" for w in text.split()}
+    assert italic == {"target"}
+    assert {w for text, font, *_ in spans if font == "NotoSans-BoldItalic" for w in text.split()} == {"build"}
+    bold = {w for text, font, is_bold, *_ in para if is_bold for w in text.split()}
     assert {"all", "tiles", "build"} <= bold and "Shuffle" not in bold and "target" not in bold
     text = cover.get_text()
     assert "3 * 4 cells" in text and "**" not in text and "*target*" not in text
@@ -387,7 +390,7 @@ def test_cover_rich_paragraph_reads_in_order_and_stays_in_its_column(cover):
     """The marked-up paragraph wraps like the plain ones: its words in reading order with one space
     between runs of different styles, every line inside the left rules column (which ends 6 mm,
     the column gap, before the right column starts)."""
-    chars = [c for _, _, stroked, _, cs, _ in _spans(cover) if not stroked for c in cs]
+    chars = [c for _, _, stroked, _, cs, _ in _spans(cover) for c in cs]
     start = next(c for c in chars if c[0] == "S" and "".join(
         x[0] for x in chars[chars.index(c):chars.index(c) + 7]) == "Shuffle")
     lines: dict[float, list] = {}
@@ -466,7 +469,7 @@ def test_right_centre_and_turned_rich_lines_keep_to_their_box(tmp_path):
     assert dirs == {(1.0, 0.0), (0.0, 1.0)}  # upright lines and the turned box (running down)
 
     def extent(y0, y1):
-        xs = [(c[1], c[2]) for _, _, stroked, _, cs, _ in spans if not stroked for c in cs
+        xs = [(c[1], c[2]) for _, _, stroked, _, cs, _ in spans for c in cs
               if cy + y0 <= c[3] <= cy + y1 and c[0].strip()]
         xs += [(b[0], b[2]) for b in icons if cy + y0 <= b[3] <= cy + y1 and b[2] - b[0] < b[3] - b[1]]
         return min(x for x, _ in xs) - cx, max(x for _, x in xs) - cx

@@ -184,16 +184,16 @@ def test_rebuild_is_byte_identical(tmp_path, monkeypatch):
         assert fa.read_bytes() == fb.read_bytes(), fa.name
 
 
-def test_only_bold_text_is_stroked(built):
-    """Bold is drawn as fill + stroke (text render mode 2); the mode must not leak into the normal
-    text that follows (that outlined every small label once)."""
+def test_bold_is_a_face_and_no_text_is_stroked(built):
+    """Bold is the bold face, filled (text render mode 0) like every text; the large word on a
+    card is bold, the upside-down word and the "NetMatch" label are not."""
     import pymupdf
     result = built("netmatch")
     first = next(c["pages"][0] for c in result.manifest["components"] if c["name"] == "word card")
     with pymupdf.open(pdf_of(result)) as doc:
         traces = doc[first - 1].get_texttrace()
-    stroked = {"".join(chr(c[0]) for c in t["chars"]) for t in traces if t["type"] == 1}
     small = [t for t in traces if t["size"] < 12]
-    assert small and stroked
-    assert all(t["type"] == 0 for t in small)  # the upside-down word and the "NetMatch" label
-    assert stroked <= {"".join(chr(c[0]) for c in t["chars"]) for t in traces if t["size"] > 30}
+    large = [t for t in traces if t["size"] > 30]
+    assert small and large
+    assert all(t["type"] == 0 for t in traces)  # filled, never stroked
+    assert all("Bold" in t["font"] for t in large) and not any("Bold" in t["font"] for t in small)

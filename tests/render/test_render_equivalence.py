@@ -178,27 +178,38 @@ def test_text_origin_size_and_anchor_match():
             assert abs(word["size"] - t["size"]) <= TOL
 
 
-def test_bold_is_the_same_outline_in_both():
+def test_bold_is_the_bold_face_in_both():
+    """Bold text is set in the bold face, filled and not stroked: its PostScript name in the PDF,
+    the bold @font-face (font-weight 700) in the SVG."""
+    _, _, pdf_words = _pdf_objects()
+    assert next(w for w in pdf_words if w["text"] == "End")["font"] == "NotoSans-Bold"
+    assert next(w for w in pdf_words if w["text"] == "Leaning")["font"] == "NotoSans-BoldItalic"
     svg = page_to_svg(PAGE)
     el = next(e for e in ET.fromstring(svg).iter(f"{SVG}text") if e.text == "End")
-    assert el.get("font-weight") is None and float(el.get("stroke-width")) == pytest.approx(14 * MM_PER_PT * 0.035, abs=1e-3)
+    assert el.get("font-weight") == "700" and el.get("stroke") is None and el.get("stroke-width") is None
+    assert el.get("font-family").startswith("'pnp NotoSans-Bold'")
 
 
 def test_italic_is_set_in_the_italic_face_by_both():
     """The italic texts are drawn with the italic font program in the PDF (its PostScript name) and
-    with the italic @font-face in the SVG (family and style); the upright ones with the regular."""
+    with the italic @font-face in the SVG (family and style); the upright ones with the regular (bold
+    ones with their bold: test_bold_is_the_bold_face_in_both)."""
     _, _, pdf_words = _pdf_objects()
     _, _, svg_texts = _svg_objects()
     slanted = {"Slanted", "Leaning"}
+    bold = {"End", "Leaning"}
     for word in pdf_words:
-        assert word["font"] == ("NotoSans-Italic" if word["text"] in slanted else "NotoSans-Regular"), word
+        if word["text"] not in bold:
+            assert word["font"] == ("NotoSans-Italic" if word["text"] in slanted else "NotoSans-Regular"), word
     for t in svg_texts:
         italic = t["text"] in slanted
-        assert t["family"].startswith("'pnp NotoSans-Italic'" if italic else "'pnp Noto Sans'"), t
+        if t["text"] not in bold:
+            assert t["family"].startswith("'pnp NotoSans-Italic'" if italic else "'pnp Noto Sans'"), t
         assert t["style"] == ("italic" if italic else None), t
     css = "".join(e.text or "" for e in ET.fromstring(page_to_svg(PAGE)).iter(f"{SVG}style"))
     assert re.findall(r"font-family: '([^']+)'; font-style: (\w+)", css) == [
-        ("pnp Noto Sans", "normal"), ("pnp NotoSans-Italic", "italic")]
+        ("pnp Noto Sans", "normal"), ("pnp NotoSans-Bold", "normal"), ("pnp NotoSans-BoldItalic", "italic"),
+        ("pnp NotoSans-Italic", "italic")]
 
 
 def test_italic_advances_are_the_italic_face_s():

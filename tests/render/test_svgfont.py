@@ -18,9 +18,9 @@ from fontTools.pens.transformPen import TransformPen
 from fontTools.svgLib.path import parse_path
 from fontTools.ttLib import TTFont
 
-from pnp.core.fonts import CAP_HEIGHT, FONT_NAME, font_path, text_width_mm, ttfont
+from pnp.core.fonts import BOLD_FACE, CAP_HEIGHT, FONT_NAME, font_path, styled_face, text_width_mm, ttfont
 from pnp.render import svgfont
-from pnp.render.svgfont import FAMILY, bold_stroke_mm, font_face_css, subset_font, text_outline_path
+from pnp.render.svgfont import FAMILY, css_family, font_face_css, subset_font, text_outline_path
 
 PT = 25.4 / 72.0  # mm per point
 SVG_NS = "http://www.w3.org/2000/svg"
@@ -125,18 +125,18 @@ def test_outline_hello_width_and_anchors(full_font):
     ymax = max(_glyph_box(full_font, c)[3] for c in text)
     ymin = min(_glyph_box(full_font, c)[1] for c in text)
 
-    x0, y0, x1, y1 = _bounds(text_outline_path(text, size_pt, x, y, "start", "baseline", 0, False))
+    x0, y0, x1, y1 = _bounds(text_outline_path(text, size_pt, x, y, "start", "baseline", 0))
     assert x1 - x0 == pytest.approx(width - (lsb + rsb) * scale, abs=0.3)
     assert x1 - x0 == pytest.approx(width - (lsb + rsb) * scale, abs=0.003)
     assert x0 == pytest.approx(x + lsb * scale, abs=0.002)
     assert (y0, y1) == pytest.approx((y - ymax * scale, y - ymin * scale), abs=0.002)  # y down
 
-    mx0, my0, mx1, my1 = _bounds(text_outline_path(text, size_pt, x, y, "middle", "baseline", 0, False))
+    mx0, my0, mx1, my1 = _bounds(text_outline_path(text, size_pt, x, y, "middle", "baseline", 0))
     assert mx0 == pytest.approx(x - width / 2 + lsb * scale, abs=0.002)  # the advance box is centred on x
     assert mx1 == pytest.approx(x + width / 2 - rsb * scale, abs=0.002)
     assert (my0, my1) == pytest.approx((y0, y1), abs=0.001)
 
-    ex0, _, ex1, _ = _bounds(text_outline_path(text, size_pt, x, y, "end", "baseline", 0, False))
+    ex0, _, ex1, _ = _bounds(text_outline_path(text, size_pt, x, y, "end", "baseline", 0))
     assert ex1 == pytest.approx(x - rsb * scale, abs=0.002)
     assert ex1 - ex0 == pytest.approx(x1 - x0, abs=0.002)
 
@@ -146,7 +146,7 @@ def test_outline_valign_middle_centres_the_cap_height(full_font):
     size = size_pt * PT
     h_top = _glyph_box(full_font, "H")[3] / full_font["head"].unitsPerEm
     assert h_top == pytest.approx(CAP_HEIGHT, abs=0.001)
-    _, top, _, bottom = _bounds(text_outline_path("H", size_pt, x, y, "middle", "middle", 0, False))
+    _, top, _, bottom = _bounds(text_outline_path("H", size_pt, x, y, "middle", "middle", 0))
     assert top == pytest.approx(y - CAP_HEIGHT * size / 2, abs=0.002)
     assert bottom == pytest.approx(y + CAP_HEIGHT * size / 2, abs=0.002)
 
@@ -169,8 +169,8 @@ def test_outline_advances_are_reportlabs():
 @pytest.mark.parametrize("angle", [90, -90, 30, 180])
 def test_outline_rotation_is_clockwise_about_the_anchor(angle):
     x, y = 50.0, 60.0
-    plain = text_outline_path("Rot", 12, x, y, "middle", "middle", 0, False)
-    turned = text_outline_path("Rot", 12, x, y, "middle", "middle", angle, False)
+    plain = text_outline_path("Rot", 12, x, y, "middle", "middle", 0)
+    turned = text_outline_path("Rot", 12, x, y, "middle", "middle", angle)
     t = math.radians(angle)
     c, s = math.cos(t), math.sin(t)
     # SVG's rotate(angle) about (x, y), y down: clockwise on the page
@@ -188,28 +188,25 @@ def test_outline_rotation_is_clockwise_about_the_anchor(angle):
 
 
 def test_outline_rounding_and_refusals():
-    d = text_outline_path("Ag", 9.5, 1 / 3, 2 / 3, "end", "middle", 17, True)
+    d = text_outline_path("Ag", 9.5, 1 / 3, 2 / 3, "end", "middle", 17, font=BOLD_FACE)
     numbers = re.findall(r"-?\d+(?:\.\d+)?", d)
     assert numbers and all(len(n.split(".")[1]) <= 3 for n in numbers if "." in n)
     assert "e" not in d.lower()  # no exponents
-    assert text_outline_path("A", 10, 0, 0, bold=True) == text_outline_path("A", 10, 0, 0)
+    assert text_outline_path("A", 10, 0, 0, font=BOLD_FACE) != text_outline_path("A", 10, 0, 0)  # its own glyphs
     assert text_outline_path("   ", 10, 0, 0) == ""
     with pytest.raises(ValueError, match="cannot draw"):
         text_outline_path("日本", 10, 0, 0)
     with pytest.raises(ValueError):
         text_outline_path("x", 10, 0, 0, anchor="left")
-    assert bold_stroke_mm(10) == pytest.approx(0.035 * 10 * PT)
 
 
 def _outline_svg(lines, width_mm, height_mm) -> str:
-    """A cutter-style SVG page: every line of text as a filled path, bold ones also stroked."""
+    """A cutter-style SVG page: every line of text as a filled path, bold ones in the bold face."""
     parts = [f'<svg xmlns="{SVG_NS}" width="{width_mm}mm" height="{height_mm}mm" '
              f'viewBox="0 0 {width_mm} {height_mm}">']
     for x, y, text, size_pt, anchor, valign, bold in lines:
-        d = text_outline_path(text, size_pt, x, y, anchor, valign, 0, bold)
-        stroke = (f' stroke="#000000" stroke-width="{bold_stroke_mm(size_pt):.4f}" stroke-linejoin="miter"'
-                  if bold else "")
-        parts.append(f'<path d="{d}" fill="#000000"{stroke}/>')
+        d = text_outline_path(text, size_pt, x, y, anchor, valign, 0, font=styled_face(FONT_NAME, bold))
+        parts.append(f'<path d="{d}" fill="#000000"/>')
     parts.append("</svg>")
     return "".join(parts)
 
@@ -238,22 +235,20 @@ def _pdf_png(lines, path: Path) -> np.ndarray:
     from reportlab.pdfgen import canvas
 
     ttfont()
+    ttfont(BOLD_FACE)
     c = canvas.Canvas(str(path.with_suffix(".pdf")), pagesize=(PAGE_W / PT, PAGE_H / PT), invariant=1)
     c.translate(0, PAGE_H / PT)
     c.scale(1 / PT, -1 / PT)  # mm, y down, as pdf.py
     for x, y, text, size_pt, anchor, valign, bold in lines:
         size = size_pt * PT
-        width = text_width_mm(text, size_pt)
+        face = styled_face(FONT_NAME, bold)
+        width = text_width_mm(text, size_pt, face)
         dx = {"start": 0.0, "middle": -width / 2, "end": -width}[anchor]
         dy = CAP_HEIGHT * size / 2 if valign == "middle" else 0.0
         c.setFillColorRGB(0, 0, 0)
-        c.setStrokeColorRGB(0, 0, 0)
         obj = c.beginText()
         obj.setTextTransform(1, 0, 0, -1, x + dx, y + dy)
-        obj.setFont(FONT_NAME, size)
-        if bold:
-            c.setLineWidth(bold_stroke_mm(size_pt))
-        obj.setTextRenderMode(2 if bold else 0)
+        obj.setFont(face, size)
         obj.textOut(text)
         c.drawText(obj)
     c.showPage()
@@ -304,17 +299,18 @@ def test_outline_svg_matches_the_pdf(tmp_path):
 
 def _text_svg(lines, embed: bool) -> str:
     """An SVG page whose text is <text> as pnp's SVG backend writes it (translate, text-anchor,
-    font-size in mm, bold as fill plus stroke), with or without the embedded @font-face."""
+    font-size in mm, bold in the bold face at font-weight 700), with or without the embedded @font-face."""
     chars = "".join(line[2] for line in lines)
-    style = f"<style>{font_face_css(chars)}</style>" if embed else ""
+    style = f"<style>{font_face_css(chars)}{font_face_css(chars, face=BOLD_FACE)}</style>" if embed else ""
     els = []
     for x, y, text, size_pt, anchor, valign, bold in lines:
         size = size_pt * PT
         dy = CAP_HEIGHT * size / 2 if valign == "middle" else 0.0
-        stroke = f' stroke="#000000" stroke-width="{bold_stroke_mm(size_pt):.4f}"' if bold else ""
+        family = css_family(styled_face(FONT_NAME, bold))
+        weight = ' font-weight="700"' if bold else ""
         els.append(f'<text x="0" y="{dy:.4f}" transform="translate({x},{y})" font-size="{size:.4f}" '
-                   f'font-family="\'{FAMILY}\', \'Noto Sans\', sans-serif" text-anchor="{anchor}" '
-                   f'text-rendering="geometricPrecision" xml:space="preserve" fill="#000000"{stroke}>{text}</text>')
+                   f'font-family="\'{family}\', \'Noto Sans\', sans-serif" text-anchor="{anchor}"{weight} '
+                   f'text-rendering="geometricPrecision" xml:space="preserve" fill="#000000">{text}</text>')
     return (f'<svg xmlns="{SVG_NS}" width="{PAGE_W}mm" height="{PAGE_H}mm" viewBox="0 0 {PAGE_W} {PAGE_H}">'
             + style + "".join(els) + "</svg>")
 
@@ -349,7 +345,7 @@ def test_browser_font_embedding(tmp_path):
     assert iou_bare < iou_embedded - 0.3, (iou_bare, iou_embedded)
     for got, want in zip(_line_extents(embedded), _line_extents(pdf)):
         assert got is not None and abs(got[0] - want[0]) <= 2 and abs(got[1] - want[1]) <= 2, (got, want)
-    assert abs(embedded.sum() - pdf.sum()) < 0.05 * pdf.sum()  # as much ink: bold as thick as the PDF's
+    assert abs(embedded.sum() - pdf.sum()) < 0.05 * pdf.sum()  # as much ink: the same bold face as the PDF's
 
     # the usual case: the reader has other fonts but not Noto Sans
     fallback = _fallback_font_dir()

@@ -6,6 +6,7 @@ import math
 from functools import lru_cache, partial
 
 from ...core.colour import tint
+from ...core.fonts import BOLD_FACE
 from ...core.safearea import SAFE_MM
 from ...core.textfit import size_for_width
 from ...geometry.planargraph import START, Network, Node
@@ -28,7 +29,7 @@ def draw_card(word: str, spec: NetMatchSpec):
     The white card and its "NetMatch" footer are the same on every card: one Group with a reuse key,
     drawn once per document; the footer sits clear of both words."""
     w, h = spec.card.width, spec.card.height
-    size = size_for_width(word, w - 2 * SAFE - 2, spec.word_size_pt)
+    size = size_for_width(word, w - 2 * SAFE - 2, spec.word_size_pt, BOLD_FACE)
     small = size_for_width(word, w / 2, 11.0)
     return (_card_template(w, h),
             Text(w / 2, h / 2, word, size_pt=size, anchor="middle", valign="middle", bold=True),

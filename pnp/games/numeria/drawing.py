@@ -6,7 +6,7 @@ import math
 from collections import Counter
 from functools import lru_cache
 
-from ...core.fonts import CAP_HEIGHT, text_width_mm
+from ...core.fonts import BOLD_FACE, CAP_HEIGHT, styled_face, text_width_mm
 from ...core.safearea import SAFE_MM
 from ...core.textfit import largest_fitting, size_for_width
 from ...geometry import squaregrid
@@ -104,7 +104,7 @@ def draw_tile(n: int, spec: NumeriaSpec):
     underlined everywhere."""
     t = tile_size(spec)
     under = ambiguous(n, range(1, spec.tiles + 1))
-    big = size_for_width(str(n), t - 8.0, t * 0.42 / (CAP_HEIGHT * PT_MM))
+    big = size_for_width(str(n), t - 8.0, t * 0.42 / (CAP_HEIGHT * PT_MM), BOLD_FACE)
     small = min(6.5, max(LABEL_MIN_PT, t * 6.0 / 16.0))  # 6 pt on a 16 mm tile, never less
     shapes: list = [Rect(0, 0, t, t, fill=TILE_FILL, stroke=None, bleed=True),
                     Rect(0.4, 0.4, t - 0.8, t - 0.8, fill=None, stroke="#b9ad93", stroke_width=0.3),
@@ -180,7 +180,7 @@ CARD_STEP_PT = 0.5   # and shrinks in these steps
 def _card_size_pt(tiles: int, trope_length: int, width: float, height: float, min_pt: float) -> float | None:
     def fits(size: float) -> float | None:
         shapes, bottom = _laid_out(tiles, trope_length, width, size)
-        wide = max(s.x + text_width_mm(s.text, s.size_pt) / (2 if s.anchor == "middle" else 1)
+        wide = max(s.x + text_width_mm(s.text, s.size_pt, styled_face(s.font, s.bold)) / (2 if s.anchor == "middle" else 1)
                    for s in shapes if isinstance(s, Text))
         return size if bottom <= height and wide <= width - SAFE else None
     lowest = CARD_TOP_PT - math.floor((CARD_TOP_PT - min_pt + 1e-9) / CARD_STEP_PT) * CARD_STEP_PT
