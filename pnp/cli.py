@@ -149,12 +149,14 @@ def _offset(text: str) -> tuple[float, float]:
                        hint="write e.g. --back-offset 1.5,-0.5 (read it off `pnp calibrate`)") from None
 
 
-def _options(bleed: str, duplex: str, back_offset: str, mix_papers: bool = False) -> ImposeOptions:
+def _options(bleed: str, duplex: str, back_offset: str, mix_papers: bool = False, cut_lines: bool = False
+             ) -> ImposeOptions:
     try:
         bleed_mm = parse_length(bleed)
     except ValueError as exc:
         raise PnpError(f"--bleed: {exc}.", field="--bleed", hint="write e.g. --bleed 3") from None
-    opts = ImposeOptions(bleed=bleed_mm, duplex=duplex, back_offset=_offset(back_offset), mix_papers=mix_papers)
+    opts = ImposeOptions(bleed=bleed_mm, duplex=duplex, back_offset=_offset(back_offset), mix_papers=mix_papers,
+                         cut_lines=cut_lines)
     if opts.back_offset != (0.0, 0.0) and duplex not in ("long", "short"):
         raise PnpError(f"--back-offset {back_offset} moves the backs of a two-sided print, but --duplex is {duplex}.",
                        field="--back-offset", hint="add --duplex long or --duplex short, or drop --back-offset")
@@ -214,6 +216,9 @@ def build(
     back_offset: str = typer.Option("0,0", "--back-offset", help="DX,DY mm added to back sheets (see `pnp calibrate`)."),
     mix_papers: bool = typer.Option(False, "--mix-papers", help="Let parts of different paper (card stock, plain "
                                                                "paper for boards) share a sheet: fewer sheets."),
+    cut_lines: bool = typer.Option(False, "--cut-lines", help="Draw a thin grey line at the trim of round and "
+                                                             "rounded parts (over the artwork; crop marks are "
+                                                             "always drawn outside the trim)."),
     tts_url: Optional[str] = typer.Option(None, "--tts-url", help="--format tts: base URL where you host the images "
                                                                  "(default: file:/// paths on this computer)."),
     service: Optional[str] = typer.Option(None, "--service", help="--format pod: " + SERVICE_NAMES + "."),
@@ -228,7 +233,7 @@ def build(
     STATE["quiet"] |= quiet
     with _guard():
         settings = replace(_destination_settings(tts_url, service), svg_text=_svg_text(svg_text))
-        request = _with_cutter(_request(paper, fmt, sets, words, _options(bleed, duplex, back_offset, mix_papers),
+        request = _with_cutter(_request(paper, fmt, sets, words, _options(bleed, duplex, back_offset, mix_papers, cut_lines),
                                         settings), cutter)
         out = _out(out_dir)
         _run(plan(_targets(games), request, _note), out)
@@ -299,6 +304,11 @@ def validate(
     as_json: bool = typer.Option(False, "--json", help="Print the findings as JSON (for scripts and CI)."),
     service: Optional[str] = typer.Option(None, "--service", help="Also check card text against a print service's "
                                                                    "safe area: " + SERVICE_NAMES + "."),
+    preflight: bool = typer.Option(False, "--preflight", help="Also draw the kit and check its pages as a print "
+                                   "shop would: ink coverage, text size, line width, picture resolution, colours, "
+                                   "fonts, safe area, bleed, text contrast and colour-blind safety (docs/print.md)."),
+    bleed: Optional[str] = typer.Option(None, "--bleed", help="--preflight: bleed past the trim, mm (default: the "
+                                                              "--service's, else 0)."),
     quiet: bool = typer.Option(False, "--quiet", "-q", help=QUIET_HELP),
 ) -> None:
     """Run every check a build runs (rules checks, inputs, page budget, cover) and report whether each
@@ -308,12 +318,17 @@ def validate(
     report = []
     with _guard():
         settings = _destination_settings(None, service)
-        checked = plan(_targets(games), _request(paper, list(DEFAULT_FORMATS), sets, words, settings=settings, full=True))
+        if bleed is None:
+            bleed = str(settings.service.bleed) if preflight and settings.service is not None else "0"
+        request = _request(paper, list(DEFAULT_FORMATS), sets, words, _options(bleed, "none", "0,0"), settings, True)
+        checked = plan(_targets(games), request)
         for tp in checked.targets:
             loaded, findings = tp.loaded, tp.findings
-            failed |= bool(tp.failed)
+            if preflight and tp.components is not None:
+                findings = findings + _preflight(tp, request)
+            failed |= any(f.status == FAIL for f in findings)
             report.append({"game": loaded.game.name, "title": loaded.game.title, "spec": str(loaded.path),
-                           "findings": [{"status": f.status, "check": f.check, "rule": f.rule} for f in findings]})
+                           "findings": [_finding_json(f) for f in findings]})
             if as_json:
                 continue
             _say(f"{plain(loaded.game.title)} ({plain(str(loaded.path))})")
@@ -325,6 +340,23 @@ def validate(
     if as_json:
         typer.echo(json.dumps({"ok": not failed, "games": report}, indent=2, ensure_ascii=False))
     raise typer.Exit(1 if failed else 0)
+
+
+def _preflight(tp, request: Request) -> list:
+    """The preflight findings of one planned kit (pnp.preflight), with a progress line."""
+    from .preflight.run import preflight
+    with _progress(f"preflight {tp.target}") as progress:
+        return preflight(tp.info.title, tp.components, request.paper.sheet, tp.opts, tp.cover, tp.packing,
+                         request.settings, tp.loaded.path, progress)
+
+
+def _finding_json(f) -> dict:
+    """A finding for --json; a preflight finding adds where it was measured (component, card, page, mm)."""
+    out = {"status": f.status, "check": f.check, "rule": f.rule}
+    where = getattr(f, "where", None)
+    if where is not None:
+        out["where"] = where.as_json()
+    return out
 
 
 @app.command()

@@ -119,10 +119,11 @@ ALLOWED = {
     "checks": {"core", "inputs", "layout", "checks"},
     "render": {"core", "inputs", "layout", "render", "pnp"},
     "store": {"core", "store"},
+    "preflight": {"core", "inputs", "layout", "render", "preflight"},
     "fonts": {"fonts"},
     "pipeline": {"core", "inputs", "engine", "games", "custom", "layout", "checks", "render", "store", "pipeline"},
     "cli": {"core", "inputs", "engine", "games", "custom", "layout", "checks", "render", "store", "pipeline", "cli",
-            "pnp"},
+            "preflight", "pnp"},
     "__main__": {"cli"},
     "pnp": set(),
 }
@@ -169,9 +170,9 @@ def test_layer_check_catches_custom_importing_games_and_engine_importing_games()
 
 
 def is_check(module: str) -> bool:
-    """A module that decides findings: the checks folder, pnp.custom.checks, any game's checks."""
+    """A module that decides findings: the checks and preflight folders, pnp.custom.checks, any game's checks."""
     parts = module.split(".")
-    return len(parts) > 1 and (parts[1] == "checks" or parts[-1] == "checks")
+    return len(parts) > 1 and (parts[1] in ("checks", "preflight") or parts[-1] == "checks")
 
 
 def renderer_check_imports(graph: dict[str, set[str]]) -> list[str]:

@@ -203,13 +203,15 @@ class CutShape:
 @dataclass(frozen=True)
 class Placement:
     """One trimmed part on a page: its component's ``name``, its trim box (``x``, ``y``, ``w``,
-    ``h``, mm from the page's top-left corner) and the ``cut`` outline."""
+    ``h``, mm from the page's top-left corner), the ``cut`` outline and ``face``, the index of the
+    component's front drawn there (None for a back or a board piece)."""
     name: str
     x: float
     y: float
     w: float
     h: float
     cut: CutShape = CutShape()
+    face: int | None = None
 
 
 @dataclass(frozen=True)

@@ -39,6 +39,7 @@ MAX_SVG_BYTES = 4 * 1024 * 1024
 MIN_SVG_PT, MAX_SVG_PT = 0.01, 100_000.0  # SVG art's intrinsic size, each side (100,000 pt: 35 m)
 WARN_DPI, FAIL_DPI = 300.0, 150.0
 MM_PER_INCH = 25.4
+DPI_DIGITS = 6  # a resolution is exact to a millionth of a dot per inch; float noise is below it
 
 
 @dataclass(frozen=True)
@@ -57,10 +58,12 @@ class ImageFacts:
 
     def dpi_at(self, w_mm: float, h_mm: float) -> float | None:
         """Effective resolution when printed at ``w_mm`` x ``h_mm`` (the smaller of the two axes), or
-        None for vector art (SVG), which has none."""
+        None for vector art (SVG), which has none. Rounded to DPI_DIGITS decimals: a picture of
+        exactly 300 dpi at its size (750 px over 63.5 mm, 1050 px over 88.9 mm) is 300, where the
+        float division alone leaves 299.99999999999994, under a 300 dpi threshold."""
         if not self.raster or w_mm <= 0 or h_mm <= 0:
             return None
-        return min(self.size[0] / (w_mm / MM_PER_INCH), self.size[1] / (h_mm / MM_PER_INCH))
+        return round(min(self.size[0] * MM_PER_INCH / w_mm, self.size[1] * MM_PER_INCH / h_mm), DPI_DIGITS)
 
 
 def _refuse(message: str, path: Path, field: str | None, hint: str) -> SpecError:

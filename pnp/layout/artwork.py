@@ -20,11 +20,11 @@ MARK_MAX = 16.0  # mm: circles and polygons up to this size are playing marks
 DESCENT = 0.25   # of the font size: room below the baseline
 
 Box = tuple[float, float, float, float]
-_Affine = tuple[float, float, float, float, float, float]  # x' = a x + b y + e, y' = c x + d y + f
-_IDENTITY: _Affine = (1.0, 0.0, 0.0, 1.0, 0.0, 0.0)
+Affine = tuple[float, float, float, float, float, float]  # x' = a x + b y + e, y' = c x + d y + f
+IDENTITY: Affine = (1.0, 0.0, 0.0, 1.0, 0.0, 0.0)
 
 
-def _compose(outer: _Affine, g: Group) -> _Affine:
+def compose(outer: Affine, g: Group) -> Affine:
     """``outer`` after the group's own transform: translate, then rotate (clockwise), then scale."""
     t = math.radians(g.rotate)
     cos, sin = math.cos(t), math.sin(t)
@@ -35,7 +35,8 @@ def _compose(outer: _Affine, g: Group) -> _Affine:
             a * ie + b * if_ + e, c * ie + d * if_ + f)
 
 
-def _apply(m: _Affine, pts: Iterable[tuple[float, float]]) -> Box:
+def box_of(m: Affine, pts: Iterable[tuple[float, float]]) -> Box:
+    """The box (x0, y0, x1, y1) of ``pts`` mapped through ``m``."""
     a, b, c, d, e, f = m
     xs, ys = [], []
     for x, y in pts:
@@ -59,27 +60,27 @@ def text_corners(t: Text) -> list[tuple[float, float]]:
                                                                              (x0 + width, y1), (x0, y1))]
 
 
-def image_boxes(shapes, m: _Affine = _IDENTITY) -> Iterator[tuple[Image, Box]]:
+def image_boxes(shapes, m: Affine = IDENTITY) -> Iterator[tuple[Image, Box]]:
     """Every Image of a drawing with its box (x0, y0, x1, y1) mm in the drawing's coordinates
     (Group transforms applied; the layer's box, which clips the picture)."""
     for s in shapes:
         if isinstance(s, Group):
-            yield from image_boxes(s.children, _compose(m, s))
+            yield from image_boxes(s.children, compose(m, s))
         elif isinstance(s, Image):
-            yield s, _apply(m, ((s.x, s.y), (s.x + s.w, s.y), (s.x, s.y + s.h), (s.x + s.w, s.y + s.h)))
+            yield s, box_of(m, ((s.x, s.y), (s.x + s.w, s.y), (s.x, s.y + s.h), (s.x + s.w, s.y + s.h)))
 
 
-def _walk(shapes, m: _Affine) -> Iterator[tuple[bool, Box]]:
+def _walk(shapes, m: Affine) -> Iterator[tuple[bool, Box]]:
     for s in shapes:
         if isinstance(s, Group):
-            yield from _walk(s.children, _compose(m, s))
+            yield from _walk(s.children, compose(m, s))
         elif isinstance(s, Text):
-            yield True, _apply(m, text_corners(s))
+            yield True, box_of(m, text_corners(s))
         elif isinstance(s, Circle) and 2 * s.r <= MARK_MAX:
-            yield False, _apply(m, ((s.cx - s.r, s.cy - s.r), (s.cx + s.r, s.cy + s.r),
+            yield False, box_of(m, ((s.cx - s.r, s.cy - s.r), (s.cx + s.r, s.cy + s.r),
                                     (s.cx - s.r, s.cy + s.r), (s.cx + s.r, s.cy - s.r)))
         elif isinstance(s, Polygon) and s.points:
-            box = _apply(m, s.points)
+            box = box_of(m, s.points)
             if box[2] - box[0] <= MARK_MAX and box[3] - box[1] <= MARK_MAX:
                 yield False, box
 
@@ -91,7 +92,7 @@ class Marks:
     def __init__(self, drawing) -> None:
         self.texts: list[Box] = []
         self.shapes: list[Box] = []
-        for is_text, box in _walk(drawing, _IDENTITY):
+        for is_text, box in _walk(drawing, IDENTITY):
             (self.texts if is_text else self.shapes).append(box)
         self.all = self.texts + self.shapes
 

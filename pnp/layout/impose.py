@@ -171,8 +171,9 @@ def _front(plan: SheetPlan, components: Sequence[Component], tilings: dict[int, 
             comp = components[ci]
             face = comp.fronts[k // comp.copies] if len(comp.fronts) else ()
             key = f"{comp.name}\x1ffront {k // comp.copies}" if comp.copies > 1 else None  # keyed: drawn once
-            items.append(_place(extend_for_bleed(face, comp.width, comp.height, b), x, y, comp, b, key))
-            placements.append(Placement(comp.name, x, y, comp.width, comp.height, comp.cut_shape))
+            items.append(_place(extend_for_bleed(face, comp.width, comp.height, b), x, y, comp, b, key,
+                                cut_lines=opts.cut_lines))
+            placements.append(Placement(comp.name, x, y, comp.width, comp.height, comp.cut_shape, k // comp.copies))
             xs |= {x, x + block.w}
             ys |= {y, y + block.h}
         items.extend(marks.crop_marks(sorted(xs), sorted(ys), block.trim, offset, cm.length, cm.width))
@@ -208,8 +209,9 @@ def _folded(plan: FoldSheet, components: Sequence[Component], sheet: Sheet, opts
                                    comp)
             for back, (px, py), drawing in ((False, (x, y), face), (True, (bx, by), backs[ci, inner])):
                 clip = plan.back_clip(w, h, b, reach) if back and inner else None
-                items.append(_place(drawing, px, py, laid, b, clip=clip))
-                placements.append(Placement(comp.name, px, py, w, h, comp.cut_shape))
+                items.append(_place(drawing, px, py, laid, b, clip=clip, cut_lines=opts.cut_lines))
+                placements.append(Placement(comp.name, px, py, w, h, comp.cut_shape,
+                                            None if back else k // comp.copies))
                 cuts[back][0].update((px, px + block.w))
                 cuts[back][1].update((py, py + block.h))
         for back, trim in ((False, block.trim), (True, plan.mirror_rect(block.trim))):
@@ -248,7 +250,7 @@ def _back(plan: SheetPlan, components: Sequence[Component], sheet: Sheet, opts: 
             else:
                 y = sheet.height - y - comp.height
             x, y = x + dx, y + dy
-            items.append(_place(backs[ci], x, y, comp, b, f"{comp.name}\x1fback"))  # keyed: drawn once
+            items.append(_place(backs[ci], x, y, comp, b, f"{comp.name}\x1fback", cut_lines=opts.cut_lines))  # keyed
             placements.append(Placement(comp.name, x, y, comp.width, comp.height, comp.cut_shape))
             trims.append((x, y, comp.width, comp.height))
     if not items:
@@ -259,16 +261,18 @@ def _back(plan: SheetPlan, components: Sequence[Component], sheet: Sheet, opts: 
 
 
 def _place(drawing: Drawing, x: float, y: float, comp: Component, bleed: float, key: str | None = None,
-           clip: tuple[float, float, float, float] | None = None) -> Group:
+           clip: tuple[float, float, float, float] | None = None, cut_lines: bool = False) -> Group:
     """The drawing at (x, y), clipped to trim + bleed (or to ``clip``, in the part's coordinates).
-    Round parts get a grey cut circle at the trim, drawn last and heavier than any decorative ring
-    near the edge, because crop marks can only show their bounding square. ``key``: the reuse key of
-    a face that repeats in the kit (pnp.core.ir.Group)."""
+    With ``cut_lines`` (``pnp build --cut-lines``), round and rounded parts get a grey line at the
+    trim, drawn last and heavier than any decorative ring near the edge; by default none: the crop
+    marks outside the trim (at the part's bounding square) are the guides, and no line is printed
+    over the artwork, where an off cut would show it. ``key``: the reuse key of a face that repeats
+    in the kit (pnp.core.ir.Group)."""
     children = tuple(drawing)
-    if comp.shape == "circle":
+    if cut_lines and comp.shape == "circle":
         children += (Circle(comp.width / 2, comp.height / 2, comp.width / 2, fill=None, stroke=CUT_GUIDE,
                             stroke_width=CUT_GUIDE_WIDTH),)
-    elif comp.shape == "rounded":
+    elif cut_lines and comp.shape == "rounded":
         children += (Rect(0, 0, comp.width, comp.height, fill=None, stroke=CUT_GUIDE, stroke_width=CUT_GUIDE_WIDTH,
                           r=comp.radius),)
     clip = clip or (-bleed, -bleed, comp.width + 2 * bleed, comp.height + 2 * bleed)

@@ -281,3 +281,25 @@ def _check_poster(comp: Component, sheet: Sheet, cols: int, rows: int, file: str
                       f"columns x {rows:,} rows = {cols * rows:,} pieces on {sheet.name}; {limit}.", file=file,
                       field=comp.name,
                       hint="make the board smaller in the spec, or use larger paper (--paper a3)")
+
+
+MAX_PREFLIGHT_PAGES = 1_000  # pages `pnp validate --preflight` renders at PREFLIGHT_DPI (about 1 s each)
+PREFLIGHT_DPI = 300
+
+
+def check_preflight(pages: int, sheet: Sheet, file: str | Path | None = None) -> None:
+    """Refuse a preflight of more than MAX_PREFLIGHT_PAGES pages, or of pages over MAX_RASTER_PIXELS at
+    PREFLIGHT_DPI, before anything is drawn.
+
+    Raises:
+        LayoutError: naming the spec ``file``, the pages or the paper, and the limit.
+    """
+    if pages > MAX_PREFLIGHT_PAGES:
+        raise LayoutError(f"the kit has {pages:,} pages on {sheet.name}; a preflight renders at most "
+                          f"{MAX_PREFLIGHT_PAGES:,} (each at {PREFLIGHT_DPI} dpi).", file=file, field="--preflight",
+                          hint="preflight a smaller kit (fewer copies or words), or check it without --preflight")
+    pixels = (sheet.width / 25.4 * PREFLIGHT_DPI) * (sheet.height / 25.4 * PREFLIGHT_DPI)
+    if pixels > MAX_RASTER_PIXELS:
+        raise LayoutError(f"a {sheet.width:,.0f} x {sheet.height:,.0f} mm page at {PREFLIGHT_DPI} dpi would be "
+                          f"{pixels / 1e6:,.0f} megapixels (limit {MAX_RASTER_PIXELS / 1e6:.0f}).", file=file,
+                          field="--paper", hint="preflight on a smaller paper (a4, letter or a3)")

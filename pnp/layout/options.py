@@ -19,7 +19,9 @@ class ImposeOptions:
     two-sided print) | "fold" (fold-over backs on one side of the paper), ``back_offset`` (dx, dy) in mm
     (each at most 20) added to back sheets to correct a printer's misregistration (two-sided only),
     ``overlap`` of poster pieces in mm, ``mix_papers``: parts of different paper (card stock, plain
-    paper for boards) may share a sheet (by default never: pnp.layout.packing.paper_of).
+    paper for boards) may share a sheet (by default never: pnp.layout.packing.paper_of), ``cut_lines``:
+    a thin grey line drawn at the trim of round and rounded parts (off by default: cut lines belong in
+    crop marks and cutter files, and a line over the artwork shows when a cut is off; docs/output.md).
 
     Raises:
         SpecError: on construction, naming the command-line option that is out of range.
@@ -29,6 +31,7 @@ class ImposeOptions:
     back_offset: tuple[float, float] = (0.0, 0.0)
     overlap: float = 10.0
     mix_papers: bool = False
+    cut_lines: bool = False
 
     def __post_init__(self) -> None:
         if self.duplex not in DUPLEX_MODES:
