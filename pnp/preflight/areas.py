@@ -16,14 +16,16 @@ from .scene import PageScene
 
 TRIM_EPS = 0.01    # mm: a picture this close to the trim reaches it (background art, meant to bleed)
 PAPER = 245        # a pixel with every channel at least this light is bare paper
-INSIDE = 0.3       # mm inside the trim where art is looked for
+INNER = (0.5, 1.0)  # mm inside the trim where art is looked for (past any frame line drawn at the trim)
+OUTER = 0.3         # mm outside the trim where the bleed band starts (clear of anti-aliasing)
 GAP_MM = 1.0       # mm of bleed band left bare, next to inked trim, that counts as art stopping short
 
 
 def safe_area(scenes: Iterable[PageScene], safe: float, rule: str) -> list[Finding]:
-    """A WARN for every text whose ink box, and every picture that stops short of the trim, reaching
-    past the line ``safe`` mm inside its part's trim (round parts: inside the circle), once per card."""
-    found, seen = [], set()
+    """A WARN for every card (face and side of a component) with a text whose ink box, or a picture
+    that stops short of the trim, reaches past the line ``safe`` mm inside its part's trim (round
+    parts: inside the circle); the one reaching farthest is named."""
+    worst: dict[tuple, tuple[float, tuple]] = {}  # per card and side: the text or picture farthest past the line
     for sc in scenes:
         for m in sc.marks:
             if m.kind not in ("text", "image") or m.part is None:
@@ -37,14 +39,14 @@ def safe_area(scenes: Iterable[PageScene], safe: float, rule: str) -> list[Findi
             if m.kind == "image":
                 edges = {e: d for e, d in edges.items() if d > TRIM_EPS}  # art that reaches the trim bleeds
             past = past_safe_line(edges, safe)
-            key = (p.name, p.face, sc.page.side, m.shape)
-            if past is None or key in seen:
+            key = (p.name, p.face, sc.page.side)
+            if past is None or (key in worst and worst[key][0] >= past[1]):
                 continue
-            seen.add(key)
             what = f"text {m.shape.text!r}" if m.kind == "text" else f"picture {Path(m.shape.src).name!r}"
-            found.append((WARN, sc.where(m.box[0], m.box[1], m.part),
-                          f"{what} reaches {past[1]:.2f} mm past the safe area ({safe:g} mm inside the trim) at "
-                          f"the {past[0]} edge"))
+            worst[key] = (past[1], (WARN, sc.where(m.box[0], m.box[1], m.part),
+                                    f"{what} reaches {past[1]:.2f} mm past the safe area ({safe:g} mm inside the "
+                                    f"trim) at the {past[0]} edge"))
+    found = [entry for _by, entry in worst.values()]
     return listed(found, rule, f"all text and pictures lie {safe:g} mm or more inside their part's trim")
 
 
@@ -65,7 +67,7 @@ def bleed_gaps(sc: PageScene, raster: Raster, bleed: float) -> list[tuple[str, o
             if a.size == 0 or b.size == 0:
                 continue
             n = min(a.shape[1 if along == "x" else 0], b.shape[1 if along == "x" else 0])
-            inked = (a.min(axis=2) < PAPER).any(axis=0 if along == "x" else 1)[:n]
+            inked = (a.min(axis=2) < PAPER).all(axis=0 if along == "x" else 1)[:n]
             bare = (b.min(axis=2) >= PAPER).all(axis=0 if along == "x" else 1)[:n]
             short = inked & bare
             run = _longest(short)
@@ -81,15 +83,16 @@ def bleed_gaps(sc: PageScene, raster: Raster, bleed: float) -> list[tuple[str, o
 
 
 def _bands(p, b: float):
-    """Per edge: (name, band just inside the trim, band reaching the bleed line, axis it runs along);
-    each band stops 2 x INSIDE short of the corners."""
+    """Per edge: (name, band INNER mm inside the trim, band from OUTER outside the trim to the bleed
+    line, axis it runs along); each band stops short of the corners (and a rounded corner's arc)."""
     x0, y0, x1, y1 = p.x, p.y, p.x + p.w, p.y + p.h
-    c = 2 * INSIDE + (p.cut.radius if p.cut.kind == "rounded" else 0.0)
-    o = b - INSIDE  # the outer band: from INSIDE outside the trim to the bleed line
-    return (("top", (x0 + c, y0 + 0.05, x1 - c, y0 + INSIDE), (x0 + c, y0 - b + 0.05, x1 - c, y0 - b + o), "x"),
-            ("bottom", (x0 + c, y1 - INSIDE, x1 - c, y1 - 0.05), (x0 + c, y1 + INSIDE, x1 - c, y1 + b - 0.05), "x"),
-            ("left", (x0 + 0.05, y0 + c, x0 + INSIDE, y1 - c), (x0 - b + 0.05, y0 + c, x0 - INSIDE, y1 - c), "y"),
-            ("right", (x1 - INSIDE, y0 + c, x1 - 0.05, y1 - c), (x1 + INSIDE, y0 + c, x1 + b - 0.05, y1 - c), "y"))
+    c = INNER[1] + (p.cut.radius if p.cut.kind == "rounded" else 0.0)
+    i0, i1 = INNER
+    o0, o1 = OUTER, b - 0.05
+    return (("top", (x0 + c, y0 + i0, x1 - c, y0 + i1), (x0 + c, y0 - o1, x1 - c, y0 - o0), "x"),
+            ("bottom", (x0 + c, y1 - i1, x1 - c, y1 - i0), (x0 + c, y1 + o0, x1 - c, y1 + o1), "x"),
+            ("left", (x0 + i0, y0 + c, x0 + i1, y1 - c), (x0 - o1, y0 + c, x0 - o0, y1 - c), "y"),
+            ("right", (x1 - i1, y0 + c, x1 - i0, y1 - c), (x1 + o0, y0 + c, x1 + o1, y1 - c), "y"))
 
 
 def _longest(flags: np.ndarray) -> int:

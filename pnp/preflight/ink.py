@@ -24,6 +24,7 @@ from .scene import PageScene
 DEFAULT_LIMIT = 300.0  # % : the usual sheet-fed offset limit (docs/print.md, Preflight)
 MIN_AREA_MM2 = 1.0     # mm² above the limit before it counts (a dot of anti-aliasing does not)
 MAX_SWATCHES = 4096
+NAIVE_MAX = 300.0      # % : the naive conversion of RGB stays under this (K takes the common part of C, M, Y)
 # Per print service (pnp.render.pod.SERVICES names): (limit %, where the figure comes from). None of the
 # card services publishes a figure (docs/print.md, Preflight): they keep the default.
 SERVICE_LIMITS = {
@@ -81,6 +82,8 @@ class Coverage:
 def over_limit(sc: PageScene, raster: Raster, coverage: Coverage, limit: float) -> list[tuple[str, object, str]]:
     """(FAIL, where, what) for each part (and the sheet furniture) of this page with more than
     MIN_AREA_MM2 above ``limit`` %."""
+    if not coverage.cmyk and limit >= NAIVE_MAX:
+        return []  # the naive conversion never reaches it: nothing to measure
     tac = coverage.of(raster.rgb)
     over = tac > limit + 1e-6
     if not over.any():
