@@ -170,13 +170,20 @@ class KitCover:
             " No card stock? Glue the printed sheet onto thin card before cutting." if parts else ""))
         out.append("Cut on the crop marks: the short lines outside each block of parts, in line with every cut.")
         round_parts = plural([c for c in comps if c.shape == "circle"])
-        if round_parts:
+        if round_parts and opts.cut_lines:
             out.append(f"Round parts ({round_parts}): cut along the thin grey circle; the crop marks "
                        "show only the square around it.")
-        rounded = [c.name for c in comps if c.shape == "rounded"]
+        elif round_parts:
+            out.append(f"Round parts ({round_parts}): cut the square on the crop marks, then the circle inside it, "
+                       "which touches the middle of each side (a circle punch of the part's diameter does it at "
+                       "once).")
+        rounded = [c for c in comps if c.shape == "rounded"]
         if rounded:
-            out.append(f"Rounded corners ({', '.join(rounded)}): cut straight on the crop marks, then round each "
-                       "corner along the thin grey arc (a corner punch of the same radius does it at once).")
+            out.append(f"Rounded corners ({', '.join(c.name for c in rounded)}): cut straight on the crop marks, then "
+                       + ("round each corner along the thin grey arc (a corner punch of the same radius does it at "
+                          "once)." if opts.cut_lines else
+                          f"round each corner with a corner punch of {fmt_mm(max(c.radius for c in rounded))} "
+                          "radius."))
         tiled = [c for c in comps if c.board and piece_grid(c, self.sheet, opts.overlap) != (1, 1)]
         for c in tiled:
             cols, rows = piece_grid(c, self.sheet, opts.overlap)
