@@ -483,3 +483,16 @@ def test_bleed_on_a_turned_picture_is_refused(tmp_path):
     r = runner.invoke(app, ["build", str(spec), "--out", str(out)])
     assert r.exit_code == 2 and "front.yaml" in r.output and "line 2" in r.output and "bleed" in r.output, r.output
     assert not out.exists() or not any(out.iterdir())
+
+
+@pytest.mark.parametrize("px, status", [((750, 1050), "pass"), ((749, 1049), "warning")])
+def test_a_picture_of_exactly_300_dpi_at_its_printed_size_passes(px, status):
+    """750 x 1050 px over a 63.5 x 88.9 mm poker card is exactly 300 dpi (the float division alone
+    gives 299.99999999999994): no warning; one pixel fewer is under 300 dpi and warns."""
+    from pnp.custom.imagecheck import PictureUse, printed_size, quality
+    from pathlib import Path
+    from pnp.inputs.images import ImageFacts
+    facts = ImageFacts(Path("card.png"), "png", px, "0" * 64)
+    size = printed_size(facts.size, 63.5, 88.9, "contain")
+    use = PictureUse("front.yaml layer 1 (image)", "card.png", facts, size, facts.dpi_at(*size), 150)
+    assert [f.status for f in quality("card", [use])] == [status]
