@@ -188,10 +188,12 @@ def test_no_renderer_imports_a_check():
 def test_renderer_check_finder_finds_planted_imports():
     graph = {"pnp.render.pod": {"pnp.checks.safearea", "pnp.layout.bleed"},
              "pnp.render.pdf": {"pnp.custom.checks", "pnp.games.netmatch.checks"},
+             "pnp.render.svg": {"pnp.preflight.contrast"},
              "pnp.pipeline.plan": {"pnp.checks.safearea"}}
     assert renderer_check_imports(graph) == ["pnp.render.pdf imports pnp.custom.checks",
                                              "pnp.render.pdf imports pnp.games.netmatch.checks",
-                                             "pnp.render.pod imports pnp.checks.safearea"]
+                                             "pnp.render.pod imports pnp.checks.safearea",
+                                             "pnp.render.svg imports pnp.preflight.contrast"]
 
 
 def test_only_cli_imports_typer():

@@ -90,29 +90,27 @@ def over_limit(sc: PageScene, raster: Raster, coverage: Coverage, limit: float) 
         return []
     px_mm2 = (25.4 / raster.dpi) ** 2
     out = []
-    claimed = np.zeros_like(over)
+    left = over.copy()  # what no part's trim has claimed yet: the sheet furniture's
     boxes = [(i, (p.x, p.y, p.x + p.w, p.y + p.h)) for i, p in enumerate(sc.placements)] + [(None, None)]
     for i, box in boxes:
-        if box is None:
-            region, oy, ox = over & ~claimed, 0, 0
-        else:
-            y0, x0 = raster.px(box[1]), raster.px(box[0])
+        region = left
+        if box is not None:
+            y0, y1, x0, x1 = raster.px(box[1]), raster.px(box[3]), raster.px(box[0]), raster.px(box[2])
             region = np.zeros_like(over)
-            region[y0:raster.px(box[3]), x0:raster.px(box[2])] = over[y0:raster.px(box[3]), x0:raster.px(box[2])]
-            claimed |= region
-            oy, ox = 0, 0
+            region[y0:y1, x0:x1] = left[y0:y1, x0:x1]
+            left[y0:y1, x0:x1] = False
         count = int(region.sum())
         if count * px_mm2 < MIN_AREA_MM2:
             continue
         ys, xs = np.nonzero(region)
-        y, x = ys[0] + oy, xs[0] + ox
-        peak = float(tac[region].max())
-        out.append((FAIL, sc.where(x * 25.4 / raster.dpi, y * 25.4 / raster.dpi, i),
-                    f"ink coverage up to {peak:.0f} % over {count * px_mm2:.1f} mm², above {limit:g} %"))
+        out.append((FAIL, sc.where(xs[0] * 25.4 / raster.dpi, ys[0] * 25.4 / raster.dpi, i),
+                    f"ink coverage up to {float(tac[region].max()):.0f} % over {count * px_mm2:.1f} mm², above "
+                    f"{limit:g} %"))
     return out
 
 
 def findings(found, limit: float, source: str, coverage: Coverage) -> list[Finding]:
+    """The coverage findings of a kit from the (status, where, what) of every page (over_limit)."""
     rule = f"total area coverage at most {limit:g} % ({source}; docs/print.md, Preflight)"
     return listed(found, rule, f"ink coverage stays at or under {limit:g} % ({coverage.method})")
 
