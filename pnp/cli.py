@@ -233,8 +233,8 @@ def build(
     STATE["quiet"] |= quiet
     with _guard():
         settings = replace(_destination_settings(tts_url, service), svg_text=_svg_text(svg_text))
-        request = _with_cutter(_request(paper, fmt, sets, words, _options(bleed, duplex, back_offset, mix_papers, cut_lines),
-                                        settings), cutter)
+        opts = _options(bleed, duplex, back_offset, mix_papers, cut_lines)
+        request = _with_cutter(_request(paper, fmt, sets, words, opts, settings), cutter)
         out = _out(out_dir)
         _run(plan(_targets(games), request, _note), out)
 

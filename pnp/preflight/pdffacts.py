@@ -178,7 +178,8 @@ class _Reader:
         elif x.get("/Subtype") == "/Image":
             family = _family(x.get("/ColorSpace"))
             if family == "DeviceRGB":
-                self.rgb(f"image {x.objgen}", m, 0, 1, f"RGB picture {name} ({x.get('/Width')} x {x.get('/Height')} px)")
+                size = f"{x.get('/Width')} x {x.get('/Height')} px"
+                self.rgb(f"image {x.objgen}", m, 0, 1, f"RGB picture {name} ({size})")
             elif family == "DeviceCMYK":
                 self.cmyk(None, f"CMYK picture {name}")
 

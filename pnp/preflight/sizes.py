@@ -16,7 +16,8 @@ MIN_TEXT_PT = 6.0    # smallest legible print size: the usual print-shop minimum
 MIN_LINE_PT = 0.25   # 0.09 mm: thinner lines break up on press (docs/print.md, Preflight)
 EPS = 1e-6
 TEXT_RULE = f"print-shop minimum: text at least {MIN_TEXT_PT:g} pt (docs/print.md, Preflight)"
-LINE_RULE = f"print-shop minimum: lines at least {MIN_LINE_PT:g} pt ({MIN_LINE_PT * MM_PER_PT:.2f} mm) (docs/print.md, Preflight)"
+LINE_RULE = (f"print-shop minimum: lines at least {MIN_LINE_PT:g} pt ({MIN_LINE_PT * MM_PER_PT:.2f} mm) "
+             "(docs/print.md, Preflight)")
 PICTURE_RULE = (f"docs/templates.md, Images: pictures at {WARN_DPI:g} dpi or more at their printed size; under "
                 f"{FAIL_DPI:g} dpi they print blurred")
 

@@ -102,3 +102,18 @@ def test_ink_coverage_over_300_percent_fails_measured_from_cmyk_pixels(tmp_path)
 def test_ink_coverage_at_280_percent_passes(tmp_path):
     found, _ = _coverage(tmp_path / "light.pdf", (0.7, 0.7, 0.4, 1.0))
     assert [f.status for f in found] == [PASS]
+
+
+def test_an_rgb_picture_in_a_cmyk_kit_fails_at_its_corner(tmp_path):
+    from PIL import Image as PILImage
+    from reportlab.lib.utils import ImageReader
+
+    def draw(c):
+        c.setFillColorCMYK(0, 0, 0, 1)
+        c.rect(72, 600, 100, 100, stroke=0, fill=1)
+        c.drawImage(ImageReader(PILImage.new("RGB", (8, 8), (200, 30, 30))), 300, 200, 40, 40)
+    facts = read_facts(pdf_with(tmp_path / "picture.pdf", draw))
+    bad = [f for f in colour_spaces(facts, []) if f.status != PASS]
+    assert [f.status for f in bad] == [FAIL] and "RGB picture" in bad[0].check and "8 x 8 px" in bad[0].check
+    assert bad[0].where.x == pytest.approx(300 * PT, abs=0.01)
+    assert bad[0].where.y == pytest.approx((A4_H - 240) * PT, abs=0.01)  # the picture's top-left corner
