@@ -112,7 +112,8 @@ def over_limit(sc: PageScene, raster: Raster, coverage: Coverage, limit: float) 
 def findings(found, limit: float, source: str, coverage: Coverage) -> list[Finding]:
     """The coverage findings of a kit from the (status, where, what) of every page (over_limit)."""
     rule = f"total area coverage at most {limit:g} % ({source}; docs/print.md, Preflight)"
-    return listed(found, rule, f"ink coverage stays at or under {limit:g} % ({coverage.method})")
+    return listed([(s, w, f"{what} ({coverage.method})") for s, w, what in found], rule,
+                  f"ink coverage stays at or under {limit:g} % ({coverage.method})")
 
 
 def _key(rgb: np.ndarray) -> np.ndarray:
