@@ -192,7 +192,8 @@ class ContactSheet:
         self.sheet.save(fh, format="PNG", optimize=False)
 
 
-def write_component(comp: Component, service: Service, folder: Path, stem: str) -> list[Path]:
+def write_component(comp: Component, service: Service, folder: Path, stem: str, press=None,
+                    pdfx: bool = False) -> list[Path]:
     """Write the PNGs, per-card PDF and contact sheet of one card-like component; return the paths."""
     check_size(comp, service)
     folder.mkdir(parents=True, exist_ok=True)
@@ -211,7 +212,7 @@ def write_component(comp: Component, service: Service, folder: Path, stem: str) 
         written.append(folder / name)
         contact.add(img)
     pdf_path = checked_path(folder, f"{base}.pdf")
-    pdf = PdfWriter(pdf_path, title=f"{comp.name} for {service.title}", part_boxes=True)
+    pdf = PdfWriter(pdf_path, title=f"{comp.name} for {service.title}", part_boxes=True, press=press, pdfx=pdfx)
     for i in range(comp.count):
         if service.back_first and back is not None:
             pdf.add(back)
