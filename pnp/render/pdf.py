@@ -6,7 +6,8 @@ and its crop marks show where to cut (a TrimBox round the parts makes print filt
 pdftopdf scale or centre that box instead of the sheet: cards 133 % large, the scale bar off the
 paper). The per-part trims stay in ``Page.placements``. The document sets the viewer
 preference /PrintScaling /None and, for duplex kits, /Duplex. Output is deterministic
-(reportlab's invariant mode: no timestamps, fixed document ID; SOURCE_DATE_EPOCH sets the date).
+(reportlab's invariant mode: no timestamps; SOURCE_DATE_EPOCH sets the date; the document ID is
+derived from the content by pnp.render.pdfpost).
 
 The whole document is one reportlab canvas. reportlab keeps every page until the file is saved, so
 each page's content stream is deflated as soon as the page is finished

@@ -194,7 +194,8 @@ class ContactSheet:
 
 def write_component(comp: Component, service: Service, folder: Path, stem: str, press=None,
                     pdfx: bool = False) -> list[Path]:
-    """Write the PNGs, per-card PDF and contact sheet of one card-like component; return the paths."""
+    """Write the PNGs, per-card PDF and contact sheet of one card-like component; return the paths.
+    ``press`` and ``pdfx``: the per-card PDF's colour (pnp.render.pdf.PdfWriter); the PNGs stay sRGB."""
     check_size(comp, service)
     folder.mkdir(parents=True, exist_ok=True)
     base = f"{stem}-{service.name}-{_slug(comp.name)}"

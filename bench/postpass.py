@@ -1,0 +1,61 @@
+"""The cost of the pikepdf pass over every saved PDF (pnp/render/pdfpost.py: content-derived subset
+tags; with --pdfx the output intent and XMP too) on the 10,000-word NetMatch PDF.
+
+    python -m bench.postpass [--words 10000] [--reps 5]
+
+Measures, alternately in the same run: the whole `pnp build netmatch --words W -f pdf` process (which
+includes the pass), and the pass alone, in this process, on the PDF that build wrote (finish_pdf run
+again on it does the same work: open, retag every subset, save without decoding a stream), plus the
+pass with --pdfx's marks. Prints CPU and wall medians and the pass's share of the build's CPU time.
+"""
+from __future__ import annotations
+
+import argparse
+import io
+import shutil
+import statistics
+import tempfile
+import time
+from pathlib import Path
+
+from .run import run_process, word_list
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--words", type=int, default=10_000)
+    parser.add_argument("--reps", type=int, default=5)
+    args = parser.parse_args()
+    from pnp.colour.press import shipped_press
+    from pnp.render.pdfpost import finish_pdf
+
+    build_cpu, build_wall, post_cpu, post_wall, x4_cpu = [], [], [], [], []
+    with tempfile.TemporaryDirectory() as tmp_name:
+        tmp = Path(tmp_name)
+        words = word_list(args.words, tmp / "words.txt")
+        press = shipped_press()
+        for i in range(args.reps):
+            out = tmp / f"o{i}"
+            wall, cpu, _ = run_process(["build", "netmatch", "--words", str(words), "--out", str(out),
+                                        "--format", "pdf", "-q"], tmp)
+            build_wall.append(wall)
+            build_cpu.append(cpu)
+            data = next((out / "netmatch").glob("*.pdf")).read_bytes()
+            t, c = time.perf_counter(), time.process_time()
+            finish_pdf(data, io.BytesIO())
+            post_wall.append(time.perf_counter() - t)
+            post_cpu.append(time.process_time() - c)
+            c = time.process_time()
+            finish_pdf(data, io.BytesIO(), press=press, pdfx=True)
+            x4_cpu.append(time.process_time() - c)
+            shutil.rmtree(out)
+    med = statistics.median
+    print(f"NetMatch, {args.words} words, PDF only, {args.reps} runs each ({len(data) / 1e6:.1f} MB PDF)")
+    print(f"  whole build (process):   CPU {med(build_cpu):.2f} s, wall {med(build_wall):.2f} s")
+    print(f"  post-pass (retag):       CPU {med(post_cpu):.3f} s, wall {med(post_wall):.3f} s "
+          f"= {med(post_cpu) / med(build_cpu):.1%} of the build's CPU")
+    print(f"  post-pass with --pdfx:   CPU {med(x4_cpu):.3f} s = {med(x4_cpu) / med(build_cpu):.1%}")
+
+
+if __name__ == "__main__":
+    main()
