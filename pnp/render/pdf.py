@@ -346,6 +346,9 @@ class PdfWriter(Renderer):
         pictures are converted to CMYK (on a copy: the drawing is shared)."""
         from reportlab.graphics.shapes import Group as RlGroup, Image as RlImage, String
 
+        if self.press is not None:  # Drawing.copy() shares the children
+            import copy
+            drawing = copy.deepcopy(drawing)
         drawing.initialFontName = FONT_NAME
         standard = set(pdfmetrics.standardFonts)
 
@@ -357,8 +360,6 @@ class PdfWriter(Renderer):
                     child.fontName = _embedded_face(child.fontName)
                 elif isinstance(child, RlImage) and self.press is not None:
                     child.path = self._svg_picture(child.path)
-        if self.press is not None:
-            drawing = drawing.copy()
         visit(drawing)
         return drawing
 

@@ -218,6 +218,34 @@ def test_svg_art_text_in_a_standard_font_is_embedded(tmp_path):
         assert "NotoSans-Bold" in names and "NotoSans-Regular" in names, names
 
 
+def test_svg_art_pictures_are_converted_and_the_shared_drawing_is_not(tmp_path):
+    """A raster inside SVG art is drawn in CMYK in a CMYK file, and still in RGB in an RGB file made
+    after it from the same (cached) drawing."""
+    import base64
+    png = io.BytesIO()
+    Image.new("RGB", (8, 8), (0, 114, 178)).save(png, format="PNG")
+    art = tmp_path / "pic.svg"
+    art.write_text('<svg xmlns="http://www.w3.org/2000/svg" xmlns:xlink="http://www.w3.org/1999/xlink" width="20" '
+                   'height="20" viewBox="0 0 20 20"><image x="0" y="0" width="20" height="20" xlink:href="data:image/png;'
+                   f'base64,{base64.b64encode(png.getvalue()).decode()}"/></svg>', encoding="utf-8")
+    spaces = {}
+    for press in (shipped_press(), None):
+        path = tmp_path / f"{press is None}.pdf"
+        w = PdfWriter(path, press=press)
+        w.add(Page(30, 30, (IrImage(5, 5, 20, 20, str(art)),), "p"))
+        w.close()
+        with pikepdf.open(path) as pdf:
+            found = set()
+            for ops, _ in _walk(pdf):
+                for op in ops:
+                    if isinstance(op, pikepdf.ContentStreamInlineImage):
+                        found.add(str(op.iimage.obj.get("/CS", op.iimage.obj.get("/ColorSpace"))))
+            found |= {str(i.ColorSpace) for i in _images(pdf)}
+        spaces[press is None] = found
+    assert spaces[False] and all("CMYK" in s for s in spaces[False]), spaces
+    assert spaces[True] and all("RGB" in s for s in spaces[True]), spaces
+
+
 def _ink(pdf_path: Path) -> list[tuple[float, float, float, float]]:
     run = subprocess.run([GS, "-q", "-dNOPAUSE", "-dBATCH", "-dSAFER", "-sDEVICE=inkcov", "-o", "-", str(pdf_path)],
                          capture_output=True, text=True, timeout=120)
