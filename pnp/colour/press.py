@@ -96,14 +96,17 @@ def _checked(data: bytes, source: str) -> Press:
         _refuse(source, f"its header says {declared} bytes but the file has {len(data)} (truncated or damaged)")
     space, kind = data[16:20].decode("latin-1").strip(), data[12:16].decode("latin-1")
     if space != "CMYK":
-        _refuse(source, f"it is a {space or 'colourless'} profile, not a CMYK one")
+        _refuse(source, f"its colour space is {space or 'unnamed'}, not CMYK (not a CMYK one)")
     if kind != "prtr":
         _refuse(source, f"it is a {kind!r} profile, not an output (printer, 'prtr') profile")
     press = Press(data, "", source=source)
     try:
-        from PIL import ImageCms
+        from PIL import Image, ImageCms
         profile = press.cms_profile()
-        ImageCms.buildTransform(ImageCms.createProfile("sRGB"), profile, "RGB", "CMYK")
+        transform = ImageCms.buildTransform(ImageCms.createProfile("sRGB"), profile, "RGB", "CMYK",
+                                            renderingIntent=ImageCms.Intent.RELATIVE_COLORIMETRIC,
+                                            flags=ImageCms.Flags.BLACKPOINTCOMPENSATION)
+        ImageCms.applyTransform(Image.new("RGB", (1, 1)), transform)  # as pnp.colour.convert uses it
         press.description = (profile.profile.profile_description or Path(source).name).strip()
     except (OSError, ValueError, ImageCms.PyCMSError) as exc:
         _refuse(source, f"LittleCMS cannot use it ({exc})")

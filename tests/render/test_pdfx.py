@@ -383,6 +383,22 @@ def test_bad_icc_exits_2_naming_the_file_and_writes_nothing(case, tmp_path):
     assert not out.exists()
 
 
+GS_PROFILES = Path("/usr/share/color/icc/ghostscript")  # AGPL: used here, never copied into pnp
+
+
+@pytest.mark.skipif(not (GS_PROFILES / "ps_cmyk.icc").is_file(), reason="Ghostscript's profiles are not installed")
+def test_system_profiles_one_usable_one_refused_before_writing(tmp_path):
+    """Ghostscript's default_cmyk.icc works; its ps_cmyk.icc passes the header checks but LittleCMS cannot
+    convert with it: refused up front (exit 2, nothing written), not halfway through the kit."""
+    r = runner.invoke(app, ["build", "nonaga", "--pdfx", "--icc", str(GS_PROFILES / "default_cmyk.icc"), "-f", "pdf",
+                            "-o", str(tmp_path / "ok"), "-q"])
+    assert r.exit_code == 0, r.output
+    r = runner.invoke(app, ["build", "nonaga", "--pdfx", "--icc", str(GS_PROFILES / "ps_cmyk.icc"), "-f", "pdf",
+                            "-o", str(tmp_path / "bad")])
+    assert r.exit_code == 2 and "ps_cmyk.icc" in r.output and "LittleCMS cannot use it" in r.output, r.output
+    assert not (tmp_path / "bad").exists()
+
+
 def test_colour_rgb_with_pdfx_is_refused(tmp_path):
     r = runner.invoke(app, ["build", "nonads", "--pdfx", "--colour", "rgb", "-o", str(tmp_path / "o")])
     assert r.exit_code == 2 and "--colour" in r.output and not (tmp_path / "o").exists()
