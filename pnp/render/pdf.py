@@ -34,6 +34,7 @@ from __future__ import annotations
 
 from functools import lru_cache
 from io import BytesIO
+from pathlib import Path
 
 from reportlab.lib.colors import HexColor
 from reportlab.lib.rl_accel import fp_str
@@ -101,8 +102,10 @@ class PdfWriter(Renderer):
         self.author, self.subject, self.keywords = author, subject, keywords
         self.press, self.pdfx = press, pdfx
         self.masks: dict = {}  # picture form name -> alpha (mode "L") of a picture drawn in CMYK
-        self.buffer = BytesIO()  # reportlab saves here; pnp.render.pdfpost writes ``path``
-        self.canvas = self._new_canvas(self.buffer)
+        # reportlab saves to ``path`` (pnp.render.pdfpost then replaces it), or, for a file object, to
+        # memory (the pass writes the file object)
+        self.buffer = BytesIO() if hasattr(path, "write") else None
+        self.canvas = self._new_canvas(str(path) if self.buffer is None else self.buffer)
         self.pages = 0
         self._state = [None, None, None]  # fill, stroke, line width
         self._stack: list[list] = []
@@ -156,9 +159,15 @@ class PdfWriter(Renderer):
     def close(self) -> None:
         """Finish and write the file (through pnp.render.pdfpost)."""
         self.canvas.save()
-        target = self.path if hasattr(self.path, "write") else str(self.path)
-        finish_pdf(self.buffer.getvalue(), target, press=self.press, pdfx=self.pdfx, masks=self.masks)
-        self.buffer = None
+        # reportlab's document (every page, font and form) is no longer needed: let it go before the
+        # pass holds the file's objects (a 100,000-card deck: tens of MiB)
+        self.canvas = None
+        self._runs.clear()
+        if self.buffer is None:
+            finish_pdf(Path(self.path), press=self.press, pdfx=self.pdfx, masks=self.masks)
+        else:
+            data, self.buffer = self.buffer.getvalue(), None
+            finish_pdf(data, self.path, press=self.press, pdfx=self.pdfx, masks=self.masks)
 
     # -- shapes ---------------------------------------------------------------------------------
     # The graphics state is tracked here (and saved/restored with the canvas), so colours and line

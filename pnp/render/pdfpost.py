@@ -20,10 +20,14 @@ from __future__ import annotations
 
 import hashlib
 import io
+import os
 import re
 import uuid
 import warnings
 import zlib
+from pathlib import Path
+
+from ..core.safepath import open_write
 
 PDFX_VERSION = "PDF/X-4"
 _TAGGED = re.compile(r"/[A-Z]{6}\+(.+)")
@@ -35,22 +39,46 @@ def content_tag(font_program: bytes) -> str:
     return "".join(chr(65 + (h >> (5 * i)) % 26) for i in range(6))
 
 
-def finish_pdf(data: bytes, target, *, press=None, pdfx: bool = False, masks: dict | None = None) -> None:
-    """Write the PDF ``data`` (as reportlab saved it) to ``target`` (a path or a binary file object)
-    with content-derived subset tags, the soft masks ``masks`` ({form name: mode "L" alpha image} of
-    pictures drawn in CMYK, see pnp.render.pdf) and, when ``pdfx``, the PDF/X-4 identification for the
-    pnp.colour.press.Press ``press``."""
+def finish_pdf(source, target=None, *, press=None, pdfx: bool = False, masks: dict | None = None) -> None:
+    """Finish the PDF ``source`` as reportlab saved it: bytes, written to ``target`` (a path or a binary
+    file object); or the path of the file, which is replaced (``target`` None; read from disk, which
+    holds less in memory than bytes). Adds content-derived subset tags, the soft masks ``masks``
+    ({form name: mode "L" alpha image} of pictures drawn in CMYK, see pnp.render.pdf) and, when
+    ``pdfx``, the PDF/X-4 identification for the pnp.colour.press.Press ``press``.
+
+    Raises:
+        OutputError: the file cannot be replaced (pnp.core.safepath).
+    """
     import pikepdf
-    with pikepdf.open(io.BytesIO(data)) as pdf:
+    in_place = not isinstance(source, (bytes, bytearray))
+    options = dict(deterministic_id=True, compress_streams=False, stream_decode_level=pikepdf.StreamDecodeLevel.none,
+                   object_stream_mode=pikepdf.ObjectStreamMode.preserve, min_version="1.4" if masks else "",
+                   force_version="1.6" if pdfx else None)
+    with pikepdf.open(Path(source) if in_place else io.BytesIO(source)) as pdf:
         retag_subsets(pdf)
         if masks:
             _attach_masks(pdf, masks)
         if pdfx:
-            _mark_pdfx(pdf, press, hashlib.sha256(data).digest())
-        pdf.save(target, deterministic_id=True, compress_streams=False,
-                 stream_decode_level=pikepdf.StreamDecodeLevel.none,
-                 object_stream_mode=pikepdf.ObjectStreamMode.preserve,
-                 min_version="1.4" if masks else "", force_version="1.6" if pdfx else None)
+            _mark_pdfx(pdf, press, _digest(source))
+        if not in_place:
+            pdf.save(target, **options)
+            return
+        path = Path(source)
+        temporary = f".{path.name}.tmp-{os.getpid()}"
+        with open_write(path.parent, temporary) as f:
+            pdf.save(f, **options)
+    os.replace(path.parent / temporary, path)
+
+
+def _digest(source) -> bytes:
+    h = hashlib.sha256()
+    if isinstance(source, (bytes, bytearray)):
+        h.update(source)
+    else:
+        with open(source, "rb") as f:
+            for block in iter(lambda: f.read(1 << 20), b""):
+                h.update(block)
+    return h.digest()
 
 
 def retag_subsets(pdf) -> int:
