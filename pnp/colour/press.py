@@ -96,7 +96,7 @@ def _checked(data: bytes, source: str) -> Press:
         _refuse(source, f"its header says {declared} bytes but the file has {len(data)} (truncated or damaged)")
     space, kind = data[16:20].decode("latin-1").strip(), data[12:16].decode("latin-1")
     if space != "CMYK":
-        _refuse(source, f"its colour space is {space or 'unnamed'}, not CMYK (not a CMYK one)")
+        _refuse(source, f"its colour space is {space or 'unnamed'}, not CMYK")
     if kind != "prtr":
         _refuse(source, f"it is a {kind!r} profile, not an output (printer, 'prtr') profile")
     press = Press(data, "", source=source)

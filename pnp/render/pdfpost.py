@@ -47,7 +47,8 @@ def finish_pdf(source, target=None, *, press=None, pdfx: bool = False, masks: di
     ``pdfx``, the PDF/X-4 identification for the pnp.colour.press.Press ``press``.
 
     Raises:
-        OutputError: the file cannot be replaced (pnp.core.safepath).
+        OutputError: the temporary file cannot be made (pnp.core.safepath).
+        OSError: writing or replacing the file fails (pnp.pipeline.execute reports it for the kit).
     """
     import pikepdf
     in_place = not isinstance(source, (bytes, bytearray))

@@ -361,7 +361,7 @@ def _rgb_profile() -> bytes:
 BAD_ICC = {
     "missing": (None, "no such file"),
     "text": (b"not a profile at all\n" * 10, "not an ICC profile"),
-    "rgb": (_rgb_profile(), "not a CMYK one"),
+    "rgb": (_rgb_profile(), "colour space is RGB, not CMYK"),
     "truncated": (SHIPPED.read_bytes()[:5000], "truncated or damaged"),
     "folder": ("dir", "not a file"),
 }
