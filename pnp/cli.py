@@ -226,13 +226,20 @@ def build(
     cutter: Optional[str] = typer.Option(None, "--cutter", help="Print-then-cut: silhouette (registration marks on "
                                                                  "every sheet and in the cutter SVG), or cricut (one "
                                                                  "Print Then Cut image and cut SVG per sheet)."),
+    colour: Optional[str] = typer.Option(None, "--colour", help="PDF colour: rgb (sRGB as designed) or cmyk (every colour "
+                                                       "and picture converted with a press profile; black K only)."),
+    pdfx: bool = typer.Option(False, "--pdfx", help="PDF/X-4 for a print shop (implies --colour cmyk; "
+                                                    "docs/print.md)."),
+    icc: Optional[Path] = typer.Option(None, "--icc", help="CMYK press profile (.icc) for --colour cmyk / --pdfx "
+                                                           "(default: pnp's SWOP, CGATS TR 003)."),
     quiet: bool = typer.Option(False, "--quiet", "-q", help=QUIET_HELP),
 ) -> None:
     """Build kits into OUT/<game>/: the PDF, one SVG per page and a manifest. Every target is checked
     before any is written."""
     STATE["quiet"] |= quiet
     with _guard():
-        settings = replace(_destination_settings(tts_url, service), svg_text=_svg_text(svg_text))
+        settings = replace(_destination_settings(tts_url, service), svg_text=_svg_text(svg_text),
+                           **_colour_settings(colour, pdfx, icc))
         opts = _options(bleed, duplex, back_offset, mix_papers, cut_lines)
         request = _with_cutter(_request(paper, fmt, sets, words, opts, settings), cutter)
         out = _out(out_dir)
@@ -249,6 +256,26 @@ def _svg_text(svg_text: str) -> str:
         raise PnpError(f"--svg-text {svg_text!r} is not one of {', '.join(SVG_TEXT_MODES)}.", field="--svg-text",
                        hint="write --svg-text outlines for Inkscape, or leave it out")
     return svg_text
+
+
+def _colour_settings(colour: str | None, pdfx: bool, icc: Path | None) -> dict:
+    """``--colour``, ``--pdfx`` and ``--icc`` as WriterSettings fields (``--pdfx`` and ``--icc`` imply
+    cmyk); the profile is read and checked here, before anything is planned or written.
+
+    Raises:
+        PnpError: a colour other than rgb or cmyk, or --colour rgb with --pdfx or --icc (field named).
+        SpecError: an --icc file that is not a usable CMYK output profile (pnp.colour.press.load_press).
+    """
+    if colour not in (None, "rgb", "cmyk"):
+        raise PnpError(f"--colour {colour!r} is not rgb or cmyk.", field="--colour",
+                       hint="write --colour cmyk for a print shop, or leave it out")
+    if colour == "rgb" and (pdfx or icc is not None):
+        raise PnpError(f"--colour rgb contradicts {'--pdfx' if pdfx else '--icc'}, which makes CMYK.",
+                       field="--colour", hint="drop --colour rgb")
+    if colour != "cmyk" and not pdfx and icc is None:
+        return {}
+    from .colour.press import load_press, shipped_press
+    return {"press": shipped_press() if icc is None else load_press(icc), "pdfx": pdfx}
 
 
 def _destination_settings(tts_url: str | None, service: str | None) -> WriterSettings:

@@ -106,7 +106,7 @@ def test_cycle_finder_finds_a_planted_cycle():
 
 # Folder rules (docs/architecture.md, "Layering"): each folder of pnp may import only the folders listed.
 # core <- inputs <- engine <- games, custom; core <- geometry <- games; core, inputs <- layout <- render;
-# core, inputs, layout <- checks; core, inputs, layout, render <- preflight <- cli; core <- store; fonts (the shipped bold faces and their maker) imports no pnp; everything <- pipeline (plan, execute) <- cli.
+# core, inputs, layout <- checks; core, inputs <- colour <- render; core, inputs, layout, colour, render <- preflight <- cli; core <- store; fonts (the shipped bold faces and their maker) imports no pnp; everything <- pipeline (plan, execute) <- cli.
 # A designer's game (custom) is a guest of the engine, never of pnp's own games.
 ALLOWED = {
     "core": {"core"},
@@ -117,13 +117,15 @@ ALLOWED = {
     "custom": {"core", "inputs", "engine", "custom"},
     "layout": {"core", "inputs", "layout"},
     "checks": {"core", "inputs", "layout", "checks"},
-    "render": {"core", "inputs", "layout", "render", "pnp"},
+    "colour": {"core", "inputs", "colour"},
+    "render": {"core", "inputs", "layout", "colour", "render", "pnp"},
     "store": {"core", "store"},
-    "preflight": {"core", "inputs", "layout", "render", "preflight"},
+    "preflight": {"core", "inputs", "layout", "colour", "render", "preflight"},
     "fonts": {"fonts"},
-    "pipeline": {"core", "inputs", "engine", "games", "custom", "layout", "checks", "render", "store", "pipeline"},
-    "cli": {"core", "inputs", "engine", "games", "custom", "layout", "checks", "render", "store", "pipeline", "cli",
-            "preflight", "pnp"},
+    "pipeline": {"core", "inputs", "engine", "games", "custom", "layout", "checks", "colour", "render", "store",
+                 "pipeline"},
+    "cli": {"core", "inputs", "engine", "games", "custom", "layout", "checks", "colour", "render", "store", "pipeline",
+            "cli", "preflight", "pnp"},
     "__main__": {"cli"},
     "pnp": set(),
 }

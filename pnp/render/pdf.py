@@ -6,7 +6,8 @@ and its crop marks show where to cut (a TrimBox round the parts makes print filt
 pdftopdf scale or centre that box instead of the sheet: cards 133 % large, the scale bar off the
 paper). The per-part trims stay in ``Page.placements``. The document sets the viewer
 preference /PrintScaling /None and, for duplex kits, /Duplex. Output is deterministic
-(reportlab's invariant mode: no timestamps, fixed document ID; SOURCE_DATE_EPOCH sets the date).
+(reportlab's invariant mode: no timestamps; SOURCE_DATE_EPOCH sets the date; the document ID is
+derived from the content by pnp.render.pdfpost).
 
 The whole document is one reportlab canvas. reportlab keeps every page until the file is saved, so
 each page's content stream is deflated as soon as the page is finished
@@ -18,10 +19,22 @@ everything else is drawn through the canvas's public API.
 Reuse: a ``Group`` with a ``key`` (pnp.core.ir) is drawn once per document as a Form
 XObject (reportlab's ``beginForm``/``endForm``) and placed with ``doForm`` wherever the key appears
 again: crop-mark sets, the scale bar, repeated card faces and backs, a deck's template furniture.
+
+Fonts: every font is embedded, forms and SVG art included: the canvas's initial font is pnp's own
+(``initialFontName``), an SVG drawing starts in it (its public ``initialFontName``), and a text in SVG
+art set in one of PDF's standard 14 fonts (never embedded) is set in pnp's face instead.
+
+Colour: with a press profile (``press``, pnp.colour) every colour the canvas sets is converted to
+DeviceCMYK by reportlab's public ``enforceColorSpace`` hook (pnp.colour.convert: neutrals K only),
+the text runs pnp writes itself carry no colour operator, and each raster picture is converted
+once to a DeviceCMYK image (its alpha kept as a soft mask). The saved file then goes through
+pnp.render.pdfpost (content-derived subset tags, always; PDF/X-4 with ``pdfx``).
 """
 from __future__ import annotations
 
 from functools import lru_cache
+from io import BytesIO
+from pathlib import Path
 
 from reportlab.lib.colors import HexColor
 from reportlab.lib.rl_accel import fp_str
@@ -29,11 +42,12 @@ from reportlab.pdfbase import pdfmetrics
 from reportlab.pdfgen import canvas as rl_canvas
 
 from .. import __version__
-from ..core.fonts import DEFAULT_FACE, FONT_NAME, ttfont
+from ..core.fonts import BOLD_FACE, DEFAULT_FACE, FONT_NAME, ttfont
 from ..core.ir import Circle, Group, Image, Line, Page, Polygon, Rect, Text
 from ..core.units import mm_to_pt
 from ..inputs.images import picture_bytes, svg_drawing
 from .base import Renderer, place_image, place_text
+from .pdfpost import finish_pdf
 from .reportlab_adapter import compress_last_page, text_runs
 
 FORM_FAR = 10_000.0  # mm: a form's bounding box reaches this far each way (no page reaches past it)
@@ -51,6 +65,14 @@ def _rgb(hex_colour: str) -> tuple[float, float, float]:
     return c.red, c.green, c.blue
 
 
+def _embedded_face(standard: str) -> str:
+    """pnp's face (registered with reportlab) for a standard 14 font name: bold for a bold one, else
+    the regular face."""
+    name = BOLD_FACE if "Bold" in standard else DEFAULT_FACE
+    ttfont(name)
+    return name
+
+
 def _box(box, page_h_mm: float):
     x, y, w, h = box
     return (mm_to_pt(x), mm_to_pt(page_h_mm - y - h), mm_to_pt(x + w), mm_to_pt(page_h_mm - y))
@@ -66,14 +88,24 @@ class PdfWriter(Renderer):
         duplex: "none", "long" or "short"; sets the /Duplex viewer preference.
         part_boxes: write each page's own ``trim_box`` / ``bleed_box`` as its TrimBox / BleedBox: for
             files of one part per page (print-on-demand cards), never for imposed sheets.
+        press: a pnp.colour.press.Press: every colour and picture in DeviceCMYK through its profile
+            (None: sRGB colours as given, DeviceRGB).
+        pdfx: make the file PDF/X-4 with ``press`` as its output intent (pnp.render.pdfpost).
     """
 
     def __init__(self, path, title: str = "", duplex: str = "none", author: str = "", subject: str = "",
-                 keywords: str = "", part_boxes: bool = False) -> None:
+                 keywords: str = "", part_boxes: bool = False, press=None, pdfx: bool = False) -> None:
         ttfont()
+        if pdfx and press is None:
+            raise ValueError("pdfx needs a press profile")
         self.path, self.title, self.duplex, self.part_boxes = path, title, duplex, part_boxes
         self.author, self.subject, self.keywords = author, subject, keywords
-        self.canvas = self._new_canvas(path)
+        self.press, self.pdfx = press, pdfx
+        self.masks: dict = {}  # picture form name -> alpha (mode "L") of a picture drawn in CMYK
+        # reportlab saves to ``path`` (pnp.render.pdfpost then replaces it), or, for a file object, to
+        # memory (the pass writes the file object)
+        self.buffer = BytesIO() if hasattr(path, "write") else None
+        self.canvas = self._new_canvas(str(path) if self.buffer is None else self.buffer)
         self.pages = 0
         self._state = [None, None, None]  # fill, stroke, line width
         self._stack: list[list] = []
@@ -82,8 +114,12 @@ class PdfWriter(Renderer):
         self._runs: dict = {}  # text (or (text, face)) -> [(subset font name, escaped bytes)]
 
     def _new_canvas(self, target):
-        c = rl_canvas.Canvas(target if hasattr(target, "write") else str(target), invariant=1, pageCompression=1,
-                             initialFontName=FONT_NAME)
+        enforce = None
+        if self.press is not None:
+            from ..colour.convert import colour_enforcer
+            enforce = colour_enforcer(self.press)
+        c = rl_canvas.Canvas(target, invariant=1, pageCompression=1, initialFontName=FONT_NAME,
+                             enforceColorSpace=enforce)
         c.setTitle(self.title)
         if self.author:
             c.setAuthor(self.author)
@@ -121,8 +157,17 @@ class PdfWriter(Renderer):
         self.pages += 1
 
     def close(self) -> None:
-        """Finish and write the file."""
+        """Finish and write the file (through pnp.render.pdfpost)."""
         self.canvas.save()
+        # reportlab's document (every page, font and form) is no longer needed: let it go before the
+        # pass holds the file's objects (a 100,000-card deck: tens of MiB)
+        self.canvas = None
+        self._runs.clear()
+        if self.buffer is None:
+            finish_pdf(Path(self.path), press=self.press, pdfx=self.pdfx, masks=self.masks)
+        else:
+            data, self.buffer = self.buffer.getvalue(), None
+            finish_pdf(data, self.path, press=self.press, pdfx=self.pdfx, masks=self.masks)
 
     # -- shapes ---------------------------------------------------------------------------------
     # The graphics state is tracked here (and saved/restored with the canvas), so colours and line
@@ -270,11 +315,9 @@ class PdfWriter(Renderer):
         if facts.raster:  # a Form XObject of the image at 1 x 1, once per document, scaled to the box
             name = f"img{facts.sha256[:24]}"
             if not c.hasForm(name):
-                from io import BytesIO
-
                 from reportlab.lib.utils import ImageReader
                 c.beginForm(name, 0, 0, 1, 1)
-                c.drawImage(ImageReader(BytesIO(picture_bytes(facts))), 0, 0, 1, 1, mask="auto")
+                c.drawImage(ImageReader(self._picture(name, picture_bytes(facts))), 0, 0, 1, 1, mask="auto")
                 c.endForm()
             c.scale(w, h)
             c.doForm(name)
@@ -283,12 +326,63 @@ class PdfWriter(Renderer):
             name = f"svg{facts.sha256[:24]}"
             if not c.hasForm(name):
                 from reportlab.graphics import renderPDF
+                drawing = self._svg_art(drawing)
                 c.beginForm(name, 0, 0, drawing.width, drawing.height)
                 renderPDF.draw(drawing, c, 0, 0)
                 c.endForm()
             c.scale(w / drawing.width, h / drawing.height)
             c.doForm(name)
         self._close()
+
+    def _picture(self, name: str, data: bytes):
+        """The picture to draw for the checked bytes ``data``: as they are (sRGB), or with a press
+        profile a CMYK PIL image whose alpha is kept in ``masks[name]`` for the soft mask."""
+        if self.press is None:
+            return BytesIO(data)
+        from PIL import Image
+
+        from ..colour.convert import cmyk_picture
+        with Image.open(BytesIO(data)) as im:
+            im.load()
+            image, alpha = cmyk_picture(self.press, im)
+        if alpha is not None and alpha.getextrema() != (255, 255):
+            self.masks[name] = alpha
+        return image
+
+    def _svg_art(self, drawing):
+        """``drawing`` (svglib's) ready to draw: it starts in pnp's font, and text in a standard 14
+        font (never embedded) is set in pnp's regular or bold face; with a press profile, its raster
+        pictures are converted to CMYK (on a copy: the drawing is shared)."""
+        from reportlab.graphics.shapes import Group as RlGroup, Image as RlImage, String
+
+        if self.press is not None:  # Drawing.copy() shares the children
+            import copy
+            drawing = copy.deepcopy(drawing)
+        drawing.initialFontName = FONT_NAME
+        standard = set(pdfmetrics.standardFonts)
+
+        def visit(node):
+            for child in getattr(node, "contents", ()):
+                if isinstance(child, RlGroup):
+                    visit(child)
+                elif isinstance(child, String) and child.fontName in standard:
+                    child.fontName = _embedded_face(child.fontName)
+                elif isinstance(child, RlImage) and self.press is not None:
+                    child.path = self._svg_picture(child.path)
+        visit(drawing)
+        return drawing
+
+    def _svg_picture(self, source):
+        """A raster picture inside SVG art (a file name or PIL image, as svglib gives it) in CMYK,
+        composited onto white where it is transparent (reportlab draws no soft mask for it)."""
+        from PIL import Image
+
+        from ..colour.convert import cmyk_picture
+        im = source if isinstance(source, Image.Image) else Image.open(source)
+        image, alpha = cmyk_picture(self.press, im)
+        if alpha is not None:
+            image = Image.composite(image, Image.new("CMYK", image.size, 0), alpha)
+        return image
 
     def text(self, t: Text) -> None:
         p = place_text(t)

@@ -192,8 +192,10 @@ class ContactSheet:
         self.sheet.save(fh, format="PNG", optimize=False)
 
 
-def write_component(comp: Component, service: Service, folder: Path, stem: str) -> list[Path]:
-    """Write the PNGs, per-card PDF and contact sheet of one card-like component; return the paths."""
+def write_component(comp: Component, service: Service, folder: Path, stem: str, press=None,
+                    pdfx: bool = False) -> list[Path]:
+    """Write the PNGs, per-card PDF and contact sheet of one card-like component; return the paths.
+    ``press`` and ``pdfx``: the per-card PDF's colour (pnp.render.pdf.PdfWriter); the PNGs stay sRGB."""
     check_size(comp, service)
     folder.mkdir(parents=True, exist_ok=True)
     base = f"{stem}-{service.name}-{_slug(comp.name)}"
@@ -211,7 +213,7 @@ def write_component(comp: Component, service: Service, folder: Path, stem: str) 
         written.append(folder / name)
         contact.add(img)
     pdf_path = checked_path(folder, f"{base}.pdf")
-    pdf = PdfWriter(pdf_path, title=f"{comp.name} for {service.title}", part_boxes=True)
+    pdf = PdfWriter(pdf_path, title=f"{comp.name} for {service.title}", part_boxes=True, press=press, pdfx=pdfx)
     for i in range(comp.count):
         if service.back_first and back is not None:
             pdf.add(back)

@@ -35,12 +35,22 @@ class WriterSettings:
     embedded) or "outlines" (glyph outlines, ``--svg-text outlines``); ``tts_url``, the base URL of
     hosted Tabletop Simulator images (None: ``file:///`` paths on this computer); ``service``, the
     print service card images are made for (a pnp.render.pod.Service, ``--service``); ``cutter``,
-    the cutting machine whose marks are printed (a pnp.layout.cutter_marks.Cutter, ``--cutter``)."""
+    the cutting machine whose marks are printed (a pnp.layout.cutter_marks.Cutter, ``--cutter``);
+    ``press``, the CMYK press profile every PDF's colours and pictures are converted with (a
+    pnp.colour.press.Press, ``--colour cmyk``, ``--icc``; None: sRGB); ``pdfx``, PDFs made PDF/X-4
+    with that profile (``--pdfx``)."""
     dpi: float = 50
     svg_text: str = "text"
     tts_url: str | None = None
     service: Any = None
     cutter: Any = None
+    press: Any = None
+    pdfx: bool = False
+
+    @property
+    def pdf_colour(self) -> dict:
+        """The keyword arguments of pnp.render.pdf.PdfWriter for these settings' colour."""
+        return {"press": self.press, "pdfx": self.pdfx}
 
 
 @dataclass
@@ -178,7 +188,8 @@ class PdfKitWriter(KitWriter):
         from .pdf import PdfWriter
         self.path = checked_path(job.staging, f"{job.stem}.pdf")  # reportlab opens it (and its chunks) by name
         meta = job.metadata
-        self.pdf = PdfWriter(self.path, duplex=job.opts.duplex, **{k: meta[k] for k in PDF_METADATA if k in meta})
+        self.pdf = PdfWriter(self.path, duplex=job.opts.duplex, **{k: meta[k] for k in PDF_METADATA if k in meta},
+                             **job.settings.pdf_colour)
 
     def page(self, number: int, page: Page) -> None:
         self.pdf.add(self.prepared(page))
@@ -281,7 +292,7 @@ class PodKitWriter(KitWriter):
             if why_not(comp) is None:
                 self.written += [p.relative_to(self.job.staging) for p in
                                  write_component(comp, service, self.job.kit_folder(f"{self.folder}/{self.job.stem}"),
-                                                 self.job.stem)]
+                                                 self.job.stem, **self.job.settings.pdf_colour)]
         return self.written
 
     @classmethod
