@@ -196,6 +196,10 @@ DUPLEX_HELP = f"Backs for duplex printing: {', '.join(DUPLEX_MODES)} (the flip e
 SET_HELP = ("Replace an input file: NAME=FILE (every game: rules=FILE; NetMatch: words=FILE; a data-driven game: "
             "data=FILE). Repeatable.")
 OUT_HELP = "Output folder (created if missing); kits go to OUT/<game>/."
+COLOUR_HELP = ("PDF colour: rgb (sRGB as designed) or cmyk (every colour and picture converted with a press "
+               "profile; black K only).")
+PDFX_HELP = "PDF/X-4 for a print shop (implies --colour cmyk; docs/print.md)."
+ICC_HELP = "CMYK press profile (.icc) for --colour cmyk / --pdfx (default: pnp's SWOP, CGATS TR 003)."
 QUIET_HELP = "Print nothing but errors (also accepted before the command: pnp -q build)."
 SERVICE_NAMES = "tgc, mpc, drivethru, printerstudio, or custom:DPI,BLEED,SAFE (e.g. custom:300,3mm,3mm)"
 WORDS_HELP = "Shorthand for --set words=FILE: a NetMatch word list (.txt, .csv, .tsv, .xlsx, .ods)."
@@ -226,12 +230,9 @@ def build(
     cutter: Optional[str] = typer.Option(None, "--cutter", help="Print-then-cut: silhouette (registration marks on "
                                                                  "every sheet and in the cutter SVG), or cricut (one "
                                                                  "Print Then Cut image and cut SVG per sheet)."),
-    colour: Optional[str] = typer.Option(None, "--colour", help="PDF colour: rgb (sRGB as designed) or cmyk (every colour "
-                                                       "and picture converted with a press profile; black K only)."),
-    pdfx: bool = typer.Option(False, "--pdfx", help="PDF/X-4 for a print shop (implies --colour cmyk; "
-                                                    "docs/print.md)."),
-    icc: Optional[Path] = typer.Option(None, "--icc", help="CMYK press profile (.icc) for --colour cmyk / --pdfx "
-                                                           "(default: pnp's SWOP, CGATS TR 003)."),
+    colour: Optional[str] = typer.Option(None, "--colour", help=COLOUR_HELP),
+    pdfx: bool = typer.Option(False, "--pdfx", help=PDFX_HELP),
+    icc: Optional[Path] = typer.Option(None, "--icc", help=ICC_HELP),
     quiet: bool = typer.Option(False, "--quiet", "-q", help=QUIET_HELP),
 ) -> None:
     """Build kits into OUT/<game>/: the PDF, one SVG per page and a manifest. Every target is checked
@@ -336,6 +337,9 @@ def validate(
                                    "fonts, safe area, bleed, text contrast and colour-blind safety (docs/print.md)."),
     bleed: Optional[str] = typer.Option(None, "--bleed", help="--preflight: bleed past the trim, mm (default: the "
                                                               "--service's, else 0)."),
+    colour: Optional[str] = typer.Option(None, "--colour", help="--preflight: " + COLOUR_HELP),
+    pdfx: bool = typer.Option(False, "--pdfx", help="--preflight: " + PDFX_HELP),
+    icc: Optional[Path] = typer.Option(None, "--icc", help="--preflight: " + ICC_HELP),
     quiet: bool = typer.Option(False, "--quiet", "-q", help=QUIET_HELP),
 ) -> None:
     """Run every check a build runs (rules checks, inputs, page budget, cover) and report whether each
@@ -344,7 +348,7 @@ def validate(
     failed = False
     report = []
     with _guard():
-        settings = _destination_settings(None, service)
+        settings = replace(_destination_settings(None, service), **_colour_settings(colour, pdfx, icc))
         if bleed is None:
             bleed = str(settings.service.bleed) if preflight and settings.service is not None else "0"
         request = _request(paper, list(DEFAULT_FORMATS), sets, words, _options(bleed, "none", "0,0"), settings, True)

@@ -46,3 +46,20 @@ def test_a_planted_4pt_text_fails_the_cli_and_is_placed(tmp_path):
     where = small[0]["where"]
     assert where["component"] == "card" and where["card"].startswith("card 1") and where["page"] == 2
     assert 10 <= where["x_mm"] <= 200 and 80 <= where["y_mm"] <= 290
+
+
+def test_preflight_of_a_cmyk_kit_checks_the_cmyk_pdf():
+    """`validate --preflight --colour cmyk` checks the PDF a `build --colour cmyk` writes: its colour-space
+    check reports a CMYK kit (no RGB left), where the default preflight reports an RGB kit."""
+    def colour_check(*extra):
+        code, report, result = _validate("nonads", *extra)
+        assert code == 0, result.output
+        checks = [f["check"] for f in report["games"][0]["findings"] if "ISO 15930" in f["rule"]]
+        return " ".join(checks)
+    assert "every colour and picture is CMYK" in colour_check("--colour", "cmyk")
+    assert "an RGB kit" in colour_check() and "an RGB kit" not in colour_check("--colour", "cmyk")
+
+
+def test_preflight_refuses_contradicting_colour_options():
+    code, _, result = _validate("nonads", "--colour", "rgb", "--pdfx")
+    assert code == 2 and "--colour rgb" in result.output and "Traceback" not in result.output
