@@ -1,4 +1,4 @@
-"""The `pnp` command (typer): build, validate, list, watch, calibrate, preview. Commands stay thin:
+"""The `pnp` command (typer): build, validate, diff, list, watch, calibrate, preview. Commands stay thin:
 each turns its options into typed values once, here at the edge (a loaded paper, lengths in mm,
 ImposeOptions, checked format names), then calls pnp.pipeline.plan.plan() and, to write,
 pnp.pipeline.execute.
@@ -221,6 +221,11 @@ def build(
     cutter: Optional[str] = typer.Option(None, "--cutter", help="Print-then-cut: silhouette (registration marks on "
                                                                  "every sheet and in the cutter SVG), or cricut (one "
                                                                  "Print Then Cut image and cut SVG per sheet)."),
+    reprint: bool = typer.Option(False, "--reprint", help="Also write <game>-reprint-<paper>.pdf: only the parts new "
+                                                          "or changed since the kit this build replaces, and what to "
+                                                          "take out of the deck."),
+    proof: bool = typer.Option(False, "--proof", help="Print the kit's version (fingerprint and date) small and grey "
+                                                      "on every part and sheet."),
     quiet: bool = typer.Option(False, "--quiet", "-q", help=QUIET_HELP),
 ) -> None:
     """Build kits into OUT/<game>/: the PDF, one SVG per page and a manifest. Every target is checked
@@ -230,6 +235,7 @@ def build(
         settings = replace(_destination_settings(tts_url, service), svg_text=_svg_text(svg_text))
         request = _with_cutter(_request(paper, fmt, sets, words, _options(bleed, duplex, back_offset, mix_papers),
                                         settings), cutter)
+        request = replace(request, reprint=reprint, proof=proof)
         out = _out(out_dir)
         _run(plan(_targets(games), request, _note), out)
 
@@ -325,6 +331,45 @@ def validate(
     if as_json:
         typer.echo(json.dumps({"ok": not failed, "games": report}, indent=2, ensure_ascii=False))
     raise typer.Exit(1 if failed else 0)
+
+
+@app.command()
+def diff(
+    games: Optional[List[str]] = typer.Argument(None, help="Games or spec files to compare (default: every game)."),
+    paper: str = typer.Option("a4", "--paper", "-p", help=PAPER_HELP + " The kit on this paper is compared."),
+    out_dir: str = typer.Option("output", "--out", "-o", help="Output folder holding the kits, OUT/<game>/."),
+    sets: List[str] = typer.Option([], "--set", help=SET_HELP),
+    words: Optional[Path] = typer.Option(None, "--words", help=WORDS_HELP),
+    since: Optional[int] = typer.Option(None, "--from", min=1, help="Compare with this earlier generation of the kit "
+                                                                    "(its manifest's generation) that OUT still holds."),
+    as_json: bool = typer.Option(False, "--json", help="Print the changes as JSON."),
+    quiet: bool = typer.Option(False, "--quiet", "-q", help=QUIET_HELP),
+) -> None:
+    """Which parts a build would add, remove or change in the kit in OUT/<game>: one line each with
+    its key, data row and the fields that changed. Exit 0 if none, 1 if some, 2 on bad input."""
+    from .pipeline.diff import compare, read_old
+    from .pipeline.parts import parts_of
+    STATE["quiet"] |= quiet
+    changed = False
+    report = []
+    with _guard():
+        out = _out(out_dir)
+        planned = plan(_targets(games), _request(paper, ["pdf"], sets, words), _note)
+        for tp in planned.targets:
+            game, sheet = tp.loaded.game.name, planned.request.paper.sheet.name
+            found = compare(game, sheet, read_old(out, game, sheet, since), parts_of(tp.components))
+            changed |= bool(found.changes)
+            report.append(found.record())
+            if as_json:
+                continue
+            counts = {k: sum(c.kind == k for c in found.changes) for k in ("added", "removed", "changed")}
+            _say(f"{plain(game)} on {sheet}, against generation {found.old.generation}: "
+                 + (", ".join(f"{n} {k}" for k, n in counts.items()) if found.changes else "no part changed"))
+            for change in found.changes:
+                _say(f"  {plain(change.line())}")
+    if as_json:
+        typer.echo(json.dumps({"changed": changed, "kits": report}, indent=2, ensure_ascii=False))
+    raise typer.Exit(1 if changed else 0)
 
 
 @app.command()

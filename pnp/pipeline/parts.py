@@ -1,0 +1,138 @@
+"""Every part of a kit by a stable key, with a fingerprint of what is drawn on it.
+
+A part is one distinct front of a component (its copies count once). Its identity is (group, key):
+the group is the spec's component name, the key the data row's key (pnp.custom.parts.row_keys: the
+``key:`` column, else the first column whose cells all differ, else the row number); a built-in
+game's parts are keyed by their titles when these all differ (a NetMatch card's word), else by their
+number in the component (1, 2, ...). A board or any single-front component is key "1".
+
+The fingerprint is the sha256 of the part's drawing serialised canonically (pnp.core.ir shapes with
+their fields in order, lengths rounded to 0.1 µm, a picture by the sha256 of its bytes, never its
+path; a Group's render cache key left out): trim size, shape, the front and the back. It does not
+depend on the paper, the imposition or the PDF around the part, so re-imposing or changing the paper
+marks nothing changed.
+"""
+from __future__ import annotations
+
+import dataclasses
+import hashlib
+import json
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Iterator, Sequence
+
+from ..core.errors import SpecError
+from ..core.ir import Component, Image, PartSource
+from ..inputs.safefile import read_regular
+
+MAX_PICTURE_BYTES = 256 * 1024 * 1024  # a picture file hashed for a fingerprint (pictures are checked far below this)
+_SKIPPED = {"key", "root"}  # Group.key: a render cache key (holds paths); Image.root: where SVG art may reach
+
+
+@dataclass(frozen=True)
+class Part:
+    """One part: its ``group`` (component name) and ``key``, the data ``row`` (None without data),
+    ``count`` (its copies in the kit), the ``fingerprint`` (sha256 hex of what is drawn), the
+    ``fields`` (column key -> sha256 hex prefix of the cell) and where it is in the kit: component
+    index ``comp`` and the indices of its fronts ``fronts``."""
+    group: str
+    key: str
+    row: int | None
+    count: int
+    fingerprint: str
+    fields: dict[str, str]
+    comp: int
+    fronts: tuple[int, ...]
+
+    @property
+    def ident(self) -> tuple[str, str]:
+        return (self.group, self.key)
+
+    def record(self) -> dict:
+        """The part as the manifest holds it."""
+        return {"component": self.group, "key": self.key, "row": self.row, "count": self.count,
+                "fingerprint": self.fingerprint, "fields": self.fields}
+
+
+def field_hash(value: str) -> str:
+    """A cell's text as the manifest keeps it: the first 16 hex digits of its sha256."""
+    return hashlib.sha256(value.encode("utf-8")).hexdigest()[:16]
+
+
+class _Canon:
+    """Canonical JSON-able form of IR shapes; each picture file hashed once."""
+
+    def __init__(self) -> None:
+        self.pictures: dict[str, str] = {}
+
+    def __call__(self, value):
+        if isinstance(value, Image):
+            return ["Image", *[self(getattr(value, f.name)) if f.name != "src" else self._picture(value.src)
+                               for f in dataclasses.fields(value) if f.name not in _SKIPPED]]
+        if dataclasses.is_dataclass(value):
+            return [type(value).__name__, *[self(getattr(value, f.name)) for f in dataclasses.fields(value)
+                                            if f.name not in _SKIPPED]]
+        if isinstance(value, float):
+            return round(value, 4)
+        if isinstance(value, (tuple, list)):
+            return [self(v) for v in value]
+        return value
+
+    def _picture(self, src: str) -> str:
+        if src not in self.pictures:
+            try:
+                data = read_regular(Path(src), MAX_PICTURE_BYTES)
+            except OSError as exc:
+                raise SpecError(f"cannot read the picture {src} to fingerprint its part: {exc.strerror or exc}.",
+                                file=src, hint="do not change the game folder while pnp runs") from None
+            self.pictures[src] = hashlib.sha256(data).hexdigest()
+        return "sha256:" + self.pictures[src]
+
+
+def fingerprint(comp: Component, front, canon: _Canon | None = None) -> str:
+    """The sha256 (hex) of what is drawn on one part of ``comp`` whose front is ``front``."""
+    canon = canon or _Canon()
+    form = [comp.width, comp.height, comp.shape, comp.radius, canon(tuple(front)),
+            None if comp.back is None else canon(tuple(comp.back))]
+    text = json.dumps(canon(form), separators=(",", ":"), ensure_ascii=False)
+    return hashlib.sha256(text.encode("utf-8")).hexdigest()
+
+
+def _sources(comp: Component) -> Sequence[PartSource]:
+    if comp.sources:
+        return comp.sources
+    n = len(comp.fronts)
+    if len(comp.titles) == n and all(comp.titles) and len(set(comp.titles)) == n:
+        return [PartSource(t, None, (), comp.name) for t in comp.titles]
+    return [PartSource(str(i), None, (), comp.name) for i in range(1, n + 1)]
+
+
+def parts_of(components: Sequence[Component]) -> list[Part]:
+    """Every part of the kit, in kit order, each key once per group (copies counted, a copy's
+    fingerprint taken from its first front). Draws every front (the IR only, no PDF)."""
+    canon = _Canon()
+    found: dict[tuple[str, str], Part] = {}
+    for ci, comp in enumerate(components):
+        for fi, (front, src) in enumerate(zip(_iter(comp.fronts), _sources(comp))):
+            ident = (src.group or comp.name, src.key)
+            old = found.get(ident)
+            if old is not None and old.comp == ci:
+                found[ident] = dataclasses.replace(old, count=old.count + comp.copies, fronts=old.fronts + (fi,))
+                continue
+            if old is not None:  # the same key in another run of the group (another back): a new identity
+                ident = (ident[0], f"{src.key} ({comp.name})")
+            found[ident] = Part(ident[0], ident[1], src.row, comp.copies, fingerprint(comp, front, canon),
+                                {k: field_hash(v) for k, v in src.fields}, ci, (fi,))
+    return list(found.values())
+
+
+def _iter(fronts) -> Iterator:
+    for i in range(len(fronts)):
+        yield fronts[i]
+
+
+def kit_fingerprint(parts: Sequence[Part]) -> str:
+    """The sha256 (hex) of every part's identity, count and fingerprint: the kit's version."""
+    text = json.dumps(sorted([p.group, p.key, p.count, p.fingerprint] for p in parts), separators=(",", ":"),
+                      ensure_ascii=False)
+    return hashlib.sha256(text.encode("utf-8")).hexdigest()
