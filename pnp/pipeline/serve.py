@@ -5,6 +5,9 @@ reloads itself within a second of each rebuild: the browser listens to Server-Se
 (sse-starlette) that carry a version number the watch loop increases after every round. A bad edit
 shows its error (file, line, field) above the last good pages, which stay.
 
+Parts added or changed since the previous build of the session (the manifests' parts, pnp.pipeline.
+parts) are listed under a badge and their components' pages outlined, on the page only (never in the kit).
+
 Served: ``/`` (the page), ``/events`` (SSE), ``/state`` (JSON) and ``/kit/<n>/<file>``, where
 ``<file>`` must be one of the files the build of target ``n`` wrote (its manifest, kept in memory):
 nothing else under --out is read. A kit file is opened through pnp.core.safepath.open_read (no
@@ -75,6 +78,9 @@ class KitView:
     bom: list[dict] = field(default_factory=list)
     verdict: str = ""
     error: str = ""
+    parts: dict = field(default_factory=dict)          # (component, key) -> (fingerprint, count), last good build
+    changed: tuple[str, ...] = ()                      # "component: key (added|changed|removed)" since the build before
+    changed_pages: frozenset = frozenset()             # pages holding a component with a changed part
 
 
 class PreviewState:
@@ -93,6 +99,10 @@ class PreviewState:
             v.files = tuple(f["path"] for f in manifest.get("files", ()))
             v.bom = [{"name": c["name"], "count": c["count"], "trim_mm": c["trim_mm"], "pages": c["pages"]}
                      for c in manifest.get("components", ())]
+            parts = {(p["component"], p["key"]): (p["fingerprint"], p["count"]) for p in manifest.get("parts", ())}
+            if v.parts:  # the first build of this session has nothing to compare with
+                v.changed, v.changed_pages = changes(v.parts, parts, manifest.get("components", ()))
+            v.parts = parts
 
     def kit_error(self, index: int, error: PnpError) -> None:
         """Target ``index`` failed: show the error above its last good pages."""
@@ -109,6 +119,22 @@ class PreviewState:
             return self.version, [KitView(**vars(v)) for v in self.views]
 
 
+def changes(old: dict, new: dict, components) -> tuple[tuple[str, ...], frozenset]:
+    """The parts that differ between two builds' ``parts`` ((component, key) -> (fingerprint, count)),
+    as "component: key (added|changed|removed)" lines, and the pages of the components (by manifest
+    ``components``, a component's runs by back included) that hold an added or changed part."""
+    lines, groups = [], set()
+    for ident, value in new.items():
+        kind = "added" if ident not in old else "changed" if old[ident] != value else None
+        if kind:
+            lines.append(f"{ident[0]}: {ident[1]} ({kind})")
+            groups.add(ident[0])
+    lines += [f"{ident[0]}: {ident[1]} (removed)" for ident in old if ident not in new]
+    pages = {n for c in components for n in c.get("pages", ())
+             if c.get("name") in groups or str(c.get("name", "")).split(" (back ")[0] in groups}
+    return tuple(lines), frozenset(pages)
+
+
 PAGE = Template("""<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><title>pnp preview</title>
 <style>
@@ -119,6 +145,8 @@ td, th { border: 1px solid #bbb; padding: .2em .6em; text-align: left; }
 .pages { display: flex; flex-wrap: wrap; gap: 12px; }
 .page { background: white; box-shadow: 0 1px 4px #999; width: 420px; }
 .page svg { width: 100%; height: auto; display: block; }
+.page.changed { outline: 3px solid #e69f00; }
+.badge { display: inline-block; background: #e69f00; color: #000; border-radius: .8em; padding: 0 .6em; }
 </style></head>
 <body data-version="$version">
 <h1>pnp preview</h1>
@@ -148,12 +176,16 @@ def _kit_html(index: int, view: KitView) -> str:
                        f"<td>{esc(', '.join(map(str, c['pages'])))}</td></tr>" for c in view.bom)
         parts.append("<table><tr><th>component</th><th>count</th><th>trim</th><th>pages</th></tr>"
                      f"{rows}</table>")
+    if view.changed:
+        listed = "".join(f"<li>{esc(line)}</li>" for line in view.changed[:MAX_PAGES_SHOWN])
+        parts.append(f'<details class="changes"><summary><span class="badge">{len(view.changed)} changed</span> '
+                     f'since the previous build (outlined pages)</summary><ul>{listed}</ul></details>')
     pages = [f for f in view.files if f.startswith("svg/") and f.endswith(".svg")]
     if len(pages) > MAX_PAGES_SHOWN:
         parts.append(f"<p>the first {MAX_PAGES_SHOWN} of {len(pages)} pages</p>")
     parts.append('<div class="pages">' + "".join(
-        f'<div class="page" data-src="/kit/{index}/{esc(p, quote=True)}"></div>' for p in pages[:MAX_PAGES_SHOWN])
-        + "</div></section>")
+        f'<div class="page{" changed" if n in view.changed_pages else ""}" data-src="/kit/{index}/{esc(p, quote=True)}">'
+        "</div>" for n, p in enumerate(pages[:MAX_PAGES_SHOWN], start=1)) + "</div></section>")
     return "".join(parts)
 
 
@@ -175,7 +207,8 @@ def make_app(state: PreviewState, port: int):
         version, views = state.snapshot()
         return JSONResponse({"version": version, "kits": [
             {"target": v.target, "title": v.title, "error": v.error, "verdict": v.verdict, "bom": v.bom,
-             "files": list(v.files)} for v in views]})
+             "files": list(v.files), "changed": list(v.changed), "changed_pages": sorted(v.changed_pages)}
+            for v in views]})
 
     async def events(request):
         async def stream():

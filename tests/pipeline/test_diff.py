@@ -1,0 +1,250 @@
+"""`pnp diff`, `pnp build --reprint` and `--proof`, end to end through the CLI, on a small data-driven
+deck and on NetMatch's word cards. PDFs are read back with pdfplumber: what a reprint holds is
+the cards' own printed text, not anything pnp reports."""
+from __future__ import annotations
+
+import json
+import re
+
+import pdfplumber
+import pytest
+from typer.testing import CliRunner
+
+from pnp.cli import app
+from pnp.inputs.resources import specs_dir
+
+runner = CliRunner()
+
+FRONT = """layers:
+  - {type: rect, fill: "#ffffff"}
+  - {type: text, text: "CARD-{id}", x: 4mm, y: 6mm, w: 55mm, h: 8mm, size: 12}
+  - {type: text, text: "{name}", x: 4mm, y: 20mm, w: 55mm, h: 10mm, size: 10}
+  - {type: text, text: "power {power}", x: 4mm, y: 40mm, w: 55mm, h: 10mm, size: 10, colour: "{colour}"}
+"""
+BACK = """layers:
+  - {type: rect, fill: "#dddddd"}
+  - {type: text, text: "BACKSIDE", x: 4mm, y: 40mm, w: 55mm, h: 10mm, size: 10}
+"""
+SPEC = """title: Diff deck
+components:
+  - name: card
+    size: [63mm, 88mm]
+    data: cards.csv
+    key: id
+    front: front.yaml
+    back: back.yaml
+"""
+ROWS = [("a1", "Archer", "3", "#000000"), ("b2", "Baker", "1", "#000000"), ("c3", "Cook", "2", "#000000"),
+        ("d4", "Diver", "5", "#000000"), ("e5", "Engineer", "4", "#000000"), ("f6", "Farmer", "2", "#000000")]
+
+
+def write_deck(folder, rows, front=FRONT, spec=SPEC):
+    folder.mkdir(exist_ok=True)
+    (folder / "deck.yaml").write_text(spec, encoding="utf-8")
+    (folder / "front.yaml").write_text(front, encoding="utf-8")
+    (folder / "back.yaml").write_text(BACK, encoding="utf-8")
+    (folder / "rules.md").write_text((specs_dir() / "questions" / "rules.md").read_text(encoding="utf-8"),
+                                     encoding="utf-8")
+    (folder / "cards.csv").write_text("id,name,power,colour\n" + "".join(",".join(r) + "\n" for r in rows),
+                                      encoding="utf-8")
+    return folder / "deck.yaml"
+
+
+def run(*args):
+    r = runner.invoke(app, [str(a) for a in args])
+    assert "Traceback" not in r.output
+    return r
+
+
+def diff_json(spec, out, *more):
+    r = run("diff", spec, "--out", out, "--json", *more)
+    assert r.exit_code in (0, 1), r.output
+    return r.exit_code, json.loads(r.stdout)["kits"][0]["changes"]
+
+
+def cards_in(pdf_path, first_page=0):
+    """The card ids printed on the PDF's pages from ``first_page`` (0-based), in page order."""
+    with pdfplumber.open(pdf_path) as pdf:
+        return [m for page in pdf.pages[first_page:] for m in re.findall(r"CARD-(\w+)", page.extract_text() or "")]
+
+
+def page_texts(pdf_path):
+    with pdfplumber.open(pdf_path) as pdf:
+        return [page.extract_text() or "" for page in pdf.pages]
+
+
+@pytest.fixture()
+def deck(tmp_path):
+    spec = write_deck(tmp_path / "deck", ROWS)
+    out = tmp_path / "out"
+    r = run("build", spec, "--out", out, "--format", "pdf")
+    assert r.exit_code == 0, r.output
+    return spec, out
+
+
+def edited_rows():
+    """b2's power edited, d4 deleted, g7 added."""
+    rows = [r if r[0] != "b2" else ("b2", "Baker", "9", "#000000") for r in ROWS if r[0] != "d4"]
+    return rows + [("g7", "Gardener", "6", "#000000")]
+
+
+def test_diff_names_exactly_the_edited_deleted_and_added_rows(deck):
+    spec, out = deck
+    r = run("diff", spec, "--out", out)
+    assert r.exit_code == 0 and "no part changed" in r.stdout
+    write_deck(spec.parent, edited_rows())
+    code, changes = diff_json(spec, out)
+    assert code == 1
+    got = {(c["change"], c["key"]) for c in changes}
+    assert got == {("changed", "b2"), ("removed", "d4"), ("added", "g7")}
+    [changed] = [c for c in changes if c["change"] == "changed"]
+    assert changed["fields"] == ["power"] and changed["row"] == 3 and not changed["drawing_changed"]
+    text = run("diff", spec, "--out", out).stdout
+    lines = [line.strip() for line in text.splitlines()[1:]]
+    assert sorted(lines) == sorted(["changed  card: b2 (row 3): fields power", "removed  card: d4 (row 5)",
+                                    "added    card: g7 (row 7)"])
+
+
+def test_rows_moved_keep_their_keys(deck):
+    spec, out = deck
+    write_deck(spec.parent, list(reversed(ROWS)))
+    code, changes = diff_json(spec, out)
+    assert code == 0 and changes == []
+
+
+def test_a_template_change_marks_every_part_it_draws(deck):
+    spec, out = deck
+    write_deck(spec.parent, ROWS, front=FRONT.replace("size: 12}", "size: 11}"))
+    code, changes = diff_json(spec, out)
+    assert code == 1
+    assert {c["key"] for c in changes} == {r[0] for r in ROWS}
+    assert all(c["change"] == "changed" and c["fields"] == [] and c["drawing_changed"] for c in changes)
+    assert "drawing changed" in run("diff", spec, "--out", out).stdout
+
+
+def test_a_field_no_template_draws_changes_no_part(deck):
+    spec, out = deck
+    (spec.parent / "cards.csv").write_text("id,name,power,colour,comment\n" + "".join(",".join(r) + ",x\n" for r in ROWS))
+    code, changes = diff_json(spec, out)
+    assert code == 0 and changes == []
+
+
+def test_reprint_holds_exactly_the_new_and_changed_parts(deck):
+    spec, out = deck
+    write_deck(spec.parent, edited_rows())
+    r = run("build", spec, "--out", out, "--format", "pdf", "--reprint")
+    assert r.exit_code == 0, r.output
+    reprint = out / "deck" / "deck-reprint-a4.pdf"
+    texts = page_texts(reprint)
+    cover = texts[0]
+    assert sorted(cards_in(reprint, 1)) == ["b2", "g7"]
+    take_out = cover.split("Take out")[1].split("Put in")[0]
+    put_in = cover.split("Put in")[1]
+    assert re.findall(r"card: (\w+) \((\w+)", take_out) == [("b2", "replaced"), ("d4", "removed")]
+    assert sorted(re.findall(r"card: (\w+) \((\w+)", put_in)) == [("b2", "replacement"), ("g7", "new")]
+    # the whole kit still holds every card
+    assert sorted(cards_in(out / "deck" / "deck-a4.pdf", 1)) == sorted(r[0] for r in edited_rows())
+    # after the build nothing differs, and --from 1 still sees the change
+    assert run("diff", spec, "--out", out).exit_code == 0
+    code, changes = diff_json(spec, out, "--from", "1")
+    assert code == 1 and {c["key"] for c in changes} == {"b2", "d4", "g7"}
+
+
+def test_no_reprint_when_nothing_changed(deck):
+    spec, out = deck
+    r = run("build", spec, "--out", out, "--format", "pdf", "--reprint")
+    assert r.exit_code == 0 and "nothing changed" in r.output
+    assert not (out / "deck" / "deck-reprint-a4.pdf").exists()
+
+
+def test_a_later_build_removes_an_old_reprint(deck):
+    spec, out = deck
+    write_deck(spec.parent, edited_rows())
+    assert run("build", spec, "--out", out, "--format", "pdf", "--reprint").exit_code == 0
+    assert (out / "deck" / "deck-reprint-a4.pdf").exists()
+    assert run("build", spec, "--out", out, "--format", "pdf").exit_code == 0
+    assert not (out / "deck" / "deck-reprint-a4.pdf").exists()
+
+
+def test_duplex_reprint_has_the_backs(deck):
+    spec, out = deck
+    write_deck(spec.parent, edited_rows())
+    r = run("build", spec, "--out", out, "--format", "pdf", "--reprint", "--duplex", "long")
+    assert r.exit_code == 0, r.output
+    texts = page_texts(out / "deck" / "deck-reprint-a4.pdf")
+    assert len(texts) % 2 == 0
+    fronts = [t for t in texts if "CARD-" in t]
+    backs = [t for t in texts if "BACKSIDE" in t]
+    assert len(fronts) == 1 and len(backs) == 1 and backs[0].count("BACKSIDE") == 2
+
+
+def test_paper_and_imposition_change_no_part(deck):
+    spec, out = deck
+    assert run("build", spec, "--out", out, "--format", "pdf", "--paper", "letter", "--duplex", "long").exit_code == 0
+    r = run("diff", spec, "--out", out, "--paper", "letter")
+    assert r.exit_code == 0, r.output
+
+
+def test_proof_on_every_page_and_part_and_absent_without(deck):
+    spec, out = deck
+    assert not any("proof" in t for t in page_texts(out / "deck" / "deck-a4.pdf"))
+    assert "version" not in json.loads((out / "deck" / "manifest-a4.json").read_text())
+    r = run("build", spec, "--out", out, "--format", "pdf", "--proof")
+    assert r.exit_code == 0, r.output
+    manifest = json.loads((out / "deck" / "manifest-a4.json").read_text())
+    version = manifest["version"]
+    assert re.fullmatch(r"proof [0-9a-f]{8} \d{4}-\d\d-\d\d", version)
+    short = version.split()[1]
+    assert short == manifest["fingerprint"][:8]
+    card_w, card_h = 63 / 25.4 * 72, 88 / 25.4 * 72
+    with pdfplumber.open(out / "deck" / "deck-a4.pdf") as pdf:
+        for page in pdf.pages:
+            words = page.extract_words(extra_attrs=["size"])
+            stamps = [w for w in words if w["text"] == short]
+            cards = [w for w in words if w["text"].startswith("CARD-")]
+            assert len(stamps) == len(cards) + 1, page.page_number  # each card's, and the sheet's
+            assert all(abs(w["size"] - 6.0) < 0.05 for w in stamps)
+            for card in cards:  # its stamp: inside the card, at least 3 mm (8.5 pt) from its edges
+                x0, top = card["x0"] - 4 / 25.4 * 72, card["top"] - 6 / 25.4 * 72  # the card's corner
+                assert any(x0 + 8.4 <= s["x0"] and s["x1"] <= x0 + card_w - 8.4 and top < s["top"]
+                           and s["bottom"] <= top + card_h - 8.4 for s in stamps), (page.page_number, card["text"])
+    grey = {c["non_stroking_color"] for c in pdf_chars(out / "deck" / "deck-a4.pdf", short)}  # #808080
+    assert grey and all(g is not None and len(set(g)) == 1 and 0.4 < g[0] < 0.6 for g in grey)
+
+
+def pdf_chars(path, text):
+    """The characters of every occurrence of the word ``text``."""
+    out = []
+    with pdfplumber.open(path) as pdf:
+        for page in pdf.pages:
+            for w in page.extract_words():
+                if w["text"] == text:
+                    out += [tuple_colour(c) for c in page.chars if w["x0"] - 0.01 <= c["x0"] < w["x1"]
+                            and abs(c["top"] - w["top"]) < 0.5]
+    return out
+
+
+def tuple_colour(c):
+    colour = c["non_stroking_color"]
+    return {"non_stroking_color": tuple(colour) if isinstance(colour, (list, tuple)) else (colour,)}
+
+
+def test_netmatch_words_swapped(tmp_path):
+    words = tmp_path / "words.txt"
+    original = [w for w in (specs_dir() / "netmatch" / "netmatch-words.txt").read_text().split()
+                if w.isalpha() and w.isupper() and len(w) == 4]
+    words.write_text("\n".join(original) + "\n")
+    out = tmp_path / "out"
+    assert run("build", "netmatch", "--words", words, "--out", out, "--format", "pdf").exit_code == 0
+    new = [w for w in ("QUIZ", "JAZZ") if w not in original]
+    assert len(new) == 2
+    swapped = [new[0] if w == original[3] else new[1] if w == original[10] else w for w in original]
+    words.write_text("\n".join(swapped) + "\n")
+    code, changes = diff_json("netmatch", out, "--words", words)
+    assert code == 1
+    assert sorted((c["change"], c["key"]) for c in changes) == sorted(
+        [("removed", original[3]), ("removed", original[10]), ("added", new[0]), ("added", new[1])])
+    assert all(c["component"] == "word card" for c in changes)
+    # the same words in another order: nothing to reprint
+    words.write_text("\n".join(reversed(original)) + "\n")
+    assert diff_json("netmatch", out, "--words", words) == (0, [])
