@@ -23,12 +23,11 @@ MAX_KEY = 70  # characters of a key shown (a longer one ends with an ellipsis)
 
 @dataclass(frozen=True)
 class Entry:
-    """One listed part: its component ``group``, ``key``, what it is (``why``: "new", "replacement",
-    "removed", "replaced") and, for a part put in, the index of its Component in the reprint."""
+    """One listed part: its component ``group``, ``key`` and what it is (``why``: "new",
+    "replacement", "removed", "replaced")."""
     group: str
     key: str
     why: str
-    comp: int | None = None
 
 
 def _short(key: str) -> str:
@@ -37,32 +36,33 @@ def _short(key: str) -> str:
 
 class ReprintCover:
     """Cover pages listing ``take_out`` and ``put_in`` (Entry lists) for a reprint of ``title``,
-    replacing the kit's generation ``old_gen`` by ``new_gen``."""
+    replacing the kit's generation ``old_gen`` by ``new_gen``. ``pages_of`` ((group, key) -> page
+    numbers in the reprint), set once the parts are packed, adds each part's pages to its line."""
 
     def __init__(self, title: str, take_out: Sequence[Entry], put_in: Sequence[Entry], sheet: Sheet,
                  old_gen: int, new_gen: int) -> None:
         self.title, self.take_out, self.put_in = title, list(take_out), list(put_in)
         self.old_gen, self.new_gen = old_gen, new_gen
+        self.pages_of: dict[tuple[str, str], tuple[int, ...]] = {}
         _, _, _, h = sheet.content_area
         self._per_page = max(1, int((h - 30.0) // LEAD))
-        self.count = max(1, -(-(len(self._lines(None))) // self._per_page))
+        self.count = max(1, -(-(len(self._lines())) // self._per_page))
 
-    def _lines(self, plan: Sequence[tuple[int, ...]] | None) -> list[tuple[str, bool]]:
-        """(text, is_heading) lines of the lists; page numbers once the plan is known."""
+    def _lines(self) -> list[tuple[str, bool]]:
+        """(text, is_heading) lines of the lists, each part put in with its pages (pages_of)."""
         lines: list[tuple[str, bool]] = [(f"Take out of the deck ({len(self.take_out)})", True)]
         lines += [(f"{e.group}: {_short(e.key)} ({e.why})", False) for e in self.take_out] or [("nothing", False)]
         lines.append(("", False))
         lines.append((f"Put in ({len(self.put_in)})", True))
         for e in self.put_in:
-            where = ""
-            if plan is not None and e.comp is not None and plan[e.comp]:
-                where = f", page {marks.page_ranges(plan[e.comp])}"
+            pages = self.pages_of.get((e.group, e.key))
+            where = f", page {marks.page_ranges(pages)}" if pages else ""
             lines.append((f"{e.group}: {_short(e.key)} ({e.why}{where})", False))
         return lines
 
     def pages(self, components: Sequence[Component], plan, sheet: Sheet, opts: ImposeOptions, total: int) -> list[Page]:
         x, y, w, _ = sheet.content_area
-        lines = self._lines(plan)
+        lines = self._lines()
         out = []
         for i in range(self.count):
             items: list = [Text(x, y + 8, f"{self.title} \u2014 reprint", size_pt=TITLE_PT, bold=True),

@@ -27,7 +27,7 @@ from ..render.writers import WRITERS, WriteJob, WriterSettings
 from ..store.kitstore import KitStore
 from ..store.recovery import read_only_view
 from .diff import HISTORY, OldKit, compare, held_generations, history_generation, history_name, read_old
-from .parts import kit_fingerprint, parts_of
+from .parts import kit_fingerprint, part_pages, parts_of
 from .plan import DEFAULT_FORMATS, BuildPlan, Request, TargetPlan, load_paper, plan
 
 LOCK_WAIT = 120.0  # s: a second build into the same game folder waits this long for the first, then says "busy"
@@ -80,6 +80,8 @@ def execute_target(tp: TargetPlan, request: Request, out: Path, progress: Progre
     components = stamp_components(tp.components, version) if version else tp.components
     imposed = impose(tp.info.title, components, sheet, tp.opts, tp.cover, tp.packing, proof=version)
     total, sheet_plan, pages = imposed.total, imposed.plan, imposed.pages
+    where = part_pages(tp.packing, components, tp.cover.count, 2 if tp.opts.duplex in ("long", "short") else 1)
+    parts = [p.placed(where) for p in parts]
     stem = f"{game.name}-{sheet.name}"
     manifest_name = f"manifest-{sheet.name}.json"
     reprint_name = f"{game.name}-reprint-{sheet.name}.pdf"
@@ -150,16 +152,20 @@ def _reprint(tp: TargetPlan, request: Request, components: list[Component], part
     if not diff.changes:
         return f"--reprint: nothing changed since generation {old.generation}; no reprint written.", []
     chosen = reprint_components(components, parts, diff.put_in)
-    position = {ci: n for n, (ci, _) in enumerate(chosen)}  # a kit component's index in the reprint
-    comp_of = {p.ident: position.get(p.comp) for p in parts}
-    put_in = [Entry(c.group, c.key, "new" if c.kind == "added" else "replacement", comp_of[c.group, c.key])
+    put_in = [Entry(c.group, c.key, "new" if c.kind == "added" else "replacement")
               for c in diff.changes if c.kind != "removed"]
     take_out = [Entry(c.group, c.key, "removed" if c.kind == "removed" else "replaced")
                 for c in diff.changes if c.kind != "added"]
-    comps = [c for _, c in chosen]
+    comps = [c for _, _, c in chosen]
     cover = ReprintCover(tp.info.title, take_out, put_in, sheet, old.generation, generation)
     if comps:
-        imposed = impose(tp.info.title, comps, sheet, tp.opts, cover, pack_kit(comps, sheet, tp.opts))
+        packing = pack_kit(comps, sheet, tp.opts)
+        where = part_pages(packing, comps, cover.count, 2 if tp.opts.duplex in ("long", "short") else 1)
+        moved = {ci: (n, {f: j for j, f in enumerate(idx)}) for n, (ci, idx, _) in enumerate(chosen)}
+        cover.pages_of = {p.ident: p.placed(where).pages for p in (
+            replace(p, comp=moved[p.comp][0], fronts=tuple(moved[p.comp][1][f] for f in p.fronts))
+            for p in parts if p.ident in diff.put_in)}
+        imposed = impose(tp.info.title, comps, sheet, tp.opts, cover, packing)
         total, pages = imposed.total, imposed.pages
     else:  # only removals: the cover alone
         total = cover.count
@@ -171,9 +177,11 @@ def _reprint(tp: TargetPlan, request: Request, components: list[Component], part
             written)
 
 
-def reprint_components(components: Sequence[Component], parts, keys: set) -> list[tuple[int, Component]]:
+def reprint_components(components: Sequence[Component], parts,
+                       keys: set) -> list[tuple[int, list[int], Component]]:
     """The components cut down to the fronts of the parts ``keys`` names ((group, key) pairs), each
-    with its index in ``components``; components left with no front are dropped."""
+    with its index in ``components`` and the indices of the fronts kept; components left with no
+    front are dropped."""
     fronts: dict[int, list[int]] = {}
     for p in parts:
         if p.ident in keys:
@@ -182,7 +190,7 @@ def reprint_components(components: Sequence[Component], parts, keys: set) -> lis
     for ci, idx in sorted(fronts.items()):
         comp = components[ci]
         idx = sorted(idx)
-        out.append((ci, replace(comp, fronts=LazyFronts(idx, lambda i, f=comp.fronts: f[i]),
+        out.append((ci, idx, replace(comp, fronts=LazyFronts(idx, lambda i, f=comp.fronts: f[i]),
                                 titles=tuple(comp.titles[i] for i in idx) if comp.titles else (),
                                 sources=tuple(comp.sources[i] for i in idx) if comp.sources else ())))
     return out

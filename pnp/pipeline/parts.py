@@ -24,6 +24,7 @@ from typing import Iterator, Sequence
 from ..core.errors import SpecError
 from ..core.ir import Component, Image, PartSource
 from ..inputs.safefile import read_regular
+from ..layout.sheetspace import BoardBlock
 
 MAX_PICTURE_BYTES = 256 * 1024 * 1024  # a picture file hashed for a fingerprint (pictures are checked far below this)
 _SKIPPED = {"key", "root"}  # Group.key: a render cache key (holds paths); Image.root: where SVG art may reach
@@ -43,6 +44,7 @@ class Part:
     fields: dict[str, str]
     comp: int
     fronts: tuple[int, ...]
+    pages: tuple[int, ...] = ()
 
     @property
     def ident(self) -> tuple[str, str]:
@@ -51,7 +53,11 @@ class Part:
     def record(self) -> dict:
         """The part as the manifest holds it."""
         return {"component": self.group, "key": self.key, "row": self.row, "count": self.count,
-                "fingerprint": self.fingerprint, "fields": self.fields}
+                "fingerprint": self.fingerprint, "fields": self.fields, "pages": list(self.pages)}
+
+    def placed(self, pages: dict[tuple[int, int], tuple[int, ...]]) -> "Part":
+        """This part with the pages its fronts are printed on (from part_pages)."""
+        return dataclasses.replace(self, pages=tuple(sorted({n for f in self.fronts for n in pages.get((self.comp, f), ())})))
 
 
 def field_hash(value: str) -> str:
@@ -124,6 +130,25 @@ def parts_of(components: Sequence[Component]) -> list[Part]:
             found[ident] = Part(ident[0], ident[1], src.row, comp.copies, fingerprint(comp, front, canon),
                                 {k: field_hash(v) for k, v in src.fields}, ci, (fi,))
     return list(found.values())
+
+
+def part_pages(packing, components: Sequence[Component], cover_pages: int,
+               sides: int) -> dict[tuple[int, int], tuple[int, ...]]:
+    """The 1-based page numbers each front of ``components`` is printed on, by (component index,
+    front index): its sheets' pages after ``cover_pages`` cover pages, ``sides`` pages per sheet (2 in
+    duplex: the back page too); a board's, every piece's. ``packing``: the kit's Packing
+    (pnp.layout.kitpacking)."""
+    out: dict[tuple[int, int], set[int]] = {}
+    for i, sheet in enumerate(packing.sheets):
+        first = 1 + (cover_pages + i) * sides
+        numbers = set(range(first, first + sides))
+        for block in sheet.blocks:
+            if isinstance(block, BoardBlock):
+                out.setdefault((block.comp, 0), set()).update(numbers)
+                continue
+            for (ci, k), _, _ in block.slots():
+                out.setdefault((ci, k // components[ci].copies), set()).update(numbers)
+    return {key: tuple(sorted(v)) for key, v in out.items()}
 
 
 def _iter(fronts) -> Iterator:

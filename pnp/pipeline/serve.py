@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import asyncio
 import html
+import re
 import socket
 import threading
 import time
@@ -78,9 +79,9 @@ class KitView:
     bom: list[dict] = field(default_factory=list)
     verdict: str = ""
     error: str = ""
-    parts: dict = field(default_factory=dict)          # (component, key) -> (fingerprint, count), last good build
-    changed: tuple[str, ...] = ()                      # "component: key (added|changed|removed)" since the build before
-    changed_pages: frozenset = frozenset()             # pages holding a component with a changed part
+    parts: dict = field(default_factory=dict)   # (component, key) -> (fingerprint, count, pages), last good build
+    changed: tuple[str, ...] = ()               # "component: key (added|changed|removed)" since the build before
+    changed_pages: frozenset = frozenset()      # pages holding an added or changed part
 
 
 class PreviewState:
@@ -99,9 +100,10 @@ class PreviewState:
             v.files = tuple(f["path"] for f in manifest.get("files", ()))
             v.bom = [{"name": c["name"], "count": c["count"], "trim_mm": c["trim_mm"], "pages": c["pages"]}
                      for c in manifest.get("components", ())]
-            parts = {(p["component"], p["key"]): (p["fingerprint"], p["count"]) for p in manifest.get("parts", ())}
+            parts = {(p["component"], p["key"]): (p["fingerprint"], p["count"], tuple(p.get("pages", ())))
+                     for p in manifest.get("parts", ())}
             if v.parts:  # the first build of this session has nothing to compare with
-                v.changed, v.changed_pages = changes(v.parts, parts, manifest.get("components", ()))
+                v.changed, v.changed_pages = changes(v.parts, parts)
             v.parts = parts
 
     def kit_error(self, index: int, error: PnpError) -> None:
@@ -119,19 +121,17 @@ class PreviewState:
             return self.version, [KitView(**vars(v)) for v in self.views]
 
 
-def changes(old: dict, new: dict, components) -> tuple[tuple[str, ...], frozenset]:
-    """The parts that differ between two builds' ``parts`` ((component, key) -> (fingerprint, count)),
-    as "component: key (added|changed|removed)" lines, and the pages of the components (by manifest
-    ``components``, a component's runs by back included) that hold an added or changed part."""
-    lines, groups = [], set()
-    for ident, value in new.items():
-        kind = "added" if ident not in old else "changed" if old[ident] != value else None
+def changes(old: dict, new: dict) -> tuple[tuple[str, ...], frozenset]:
+    """The parts that differ between two builds' ``parts`` ((component, key) -> (fingerprint, count,
+    pages)), as "component: key (added|changed|removed)" lines, and the pages of the new kit that hold
+    an added or changed part."""
+    lines, pages = [], set()
+    for ident, (fp, count, where) in new.items():
+        kind = "added" if ident not in old else "changed" if old[ident][:2] != (fp, count) else None
         if kind:
             lines.append(f"{ident[0]}: {ident[1]} ({kind})")
-            groups.add(ident[0])
+            pages.update(where)
     lines += [f"{ident[0]}: {ident[1]} (removed)" for ident in old if ident not in new]
-    pages = {n for c in components for n in c.get("pages", ())
-             if c.get("name") in groups or str(c.get("name", "")).split(" (back ")[0] in groups}
     return tuple(lines), frozenset(pages)
 
 
@@ -163,6 +163,12 @@ for (const div of document.querySelectorAll(".page[data-src]")) {
 """)
 
 
+def _number(svg: str) -> int | None:
+    """The page number of an SVG page's file name (``svg/<stem>-pNN.svg``)."""
+    m = re.search(r"-p(\d+)\.svg$", svg)
+    return int(m.group(1)) if m else None
+
+
 def _kit_html(index: int, view: KitView) -> str:
     esc = html.escape
     parts = [f'<section id="kit-{index}"><h2>{esc(view.title or view.target)}</h2>']
@@ -184,8 +190,8 @@ def _kit_html(index: int, view: KitView) -> str:
     if len(pages) > MAX_PAGES_SHOWN:
         parts.append(f"<p>the first {MAX_PAGES_SHOWN} of {len(pages)} pages</p>")
     parts.append('<div class="pages">' + "".join(
-        f'<div class="page{" changed" if n in view.changed_pages else ""}" data-src="/kit/{index}/{esc(p, quote=True)}">'
-        "</div>" for n, p in enumerate(pages[:MAX_PAGES_SHOWN], start=1)) + "</div></section>")
+        f'<div class="page{" changed" if _number(p) in view.changed_pages else ""}" '
+        f'data-src="/kit/{index}/{esc(p, quote=True)}"></div>' for p in pages[:MAX_PAGES_SHOWN]) + "</div></section>")
     return "".join(parts)
 
 

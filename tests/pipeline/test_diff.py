@@ -150,6 +150,37 @@ def test_reprint_holds_exactly_the_new_and_changed_parts(deck):
     assert code == 1 and {c["key"] for c in changes} == {"b2", "d4", "g7"}
 
 
+def pages_of_cards(pdf_path):
+    """card id -> the 1-based pages its CARD-id text is printed on."""
+    out = {}
+    for number, text in enumerate(page_texts(pdf_path), start=1):
+        for card in re.findall(r"CARD-(\w+)", text):
+            out.setdefault(card, []).append(number)
+    return out
+
+
+def test_each_part_is_listed_with_the_pages_it_is_printed_on(tmp_path):
+    rows = [(f"k{i:02d}", f"Name {i}", str(i), "#000000") for i in range(20)]  # 9 to a sheet: 3 sheets
+    spec = write_deck(tmp_path / "deck", rows)
+    out = tmp_path / "out"
+    assert run("build", spec, "--out", out, "--format", "pdf", "--duplex", "long").exit_code == 0
+    manifest = json.loads((out / "deck" / "manifest-a4.json").read_text())
+    printed = pages_of_cards(out / "deck" / "deck-a4.pdf")
+    assert len(printed) == 20
+    for part in manifest["parts"]:  # the front page, and its back (the next page)
+        assert part["pages"] == [printed[part["key"]][0], printed[part["key"]][0] + 1], part["key"]
+    # the reprint's cover names the page each part put in is printed on
+    rows[4] = ("k04", "Renamed", "4", "#000000")
+    rows[17] = ("k17", "Renamed too", "17", "#000000")
+    write_deck(spec.parent, rows)
+    assert run("build", spec, "--out", out, "--format", "pdf", "--reprint").exit_code == 0
+    reprint = out / "deck" / "deck-reprint-a4.pdf"
+    cover = page_texts(reprint)[0].split("Put in")[1]
+    listed = dict(re.findall(r"card: (\w+) \(replacement, page (\d+)\)", cover))
+    assert listed == {card: str(pages[0]) for card, pages in pages_of_cards(reprint).items()}
+    assert sorted(listed) == ["k04", "k17"]
+
+
 def test_no_reprint_when_nothing_changed(deck):
     spec, out = deck
     r = run("build", spec, "--out", out, "--format", "pdf", "--reprint")
