@@ -1,9 +1,10 @@
 """Which parts changed: a planned kit's parts (pnp.pipeline.parts) against an earlier kit's manifest.
 
 The earlier kit is ``OUT/<game>/manifest-<paper>.json`` (the current kit) or, for ``--from GEN``,
-``OUT/<game>/history/manifest-<paper>-g<GEN>.json``: every build numbers its manifest (``generation``,
-1 for the first kit of a game and paper) and keeps a copy in ``history/``; the last HISTORY copies
-stay. A manifest is untrusted input: at most MAX_MANIFEST_BYTES, read without following links, and
+``OUT/<game>/history/manifest-<paper>-g<GEN>.json``: every build keeps a copy of its manifest in
+``history/``, numbered one past the highest number there (1 for the first kit of a game and paper);
+the last HISTORY copies stay. The manifest itself holds no number, so the same inputs still give the
+same manifest. A manifest is untrusted input: at most MAX_MANIFEST_BYTES, read without following links, and
 checked field by field before it is compared (a wrong one is an OutputError naming the file and field).
 
 A part is added (its key is new), removed (its key is gone) or changed (what is drawn on it or its
@@ -156,6 +157,7 @@ def read_old(out: Path, game: str, paper: str, generation: int | None = None) ->
     """
     rel = manifest_name(paper) if generation is None else history_name(paper, generation)
     with read_only_view(out, game) as root:
+        number = generation if generation is not None else max([1, *held_generations(root, paper)])
         try:
             with open_read(root, rel) as f:
                 data = f.read(MAX_MANIFEST_BYTES + 1)
@@ -176,7 +178,7 @@ def read_old(out: Path, game: str, paper: str, generation: int | None = None) ->
         doc = json.loads(data.decode("utf-8"))
     except (UnicodeDecodeError, ValueError) as exc:
         raise _bad(path, None, f"is not JSON ({exc})") from None
-    return _validated(doc, path, game, paper)
+    return _validated(doc, path, game, paper, number)
 
 
 def held_generations(root: Path, paper: str) -> list[int]:
@@ -194,7 +196,7 @@ def _bad(path: Path, fld: str | None, what: str) -> OutputError:
                        field=fld, hint="build the kit again to write a new manifest")
 
 
-def _validated(doc, path: Path, game: str, paper: str) -> OldKit:
+def _validated(doc, path: Path, game: str, paper: str, gen: int) -> OldKit:
     if not isinstance(doc, dict):
         raise _bad(path, None, "is not a JSON object")
     if doc.get("game") != game or doc.get("paper") != paper:
@@ -203,9 +205,6 @@ def _validated(doc, path: Path, game: str, paper: str) -> OldKit:
     if "parts" not in doc:
         raise OutputError("the kit was built by a pnp that did not record its parts, so there is nothing to compare "
                           "with.", file=path, field="parts", hint="build it once more, then `pnp diff` compares")
-    gen = doc.get("generation", 1)
-    if not isinstance(gen, int) or isinstance(gen, bool) or gen < 1:
-        raise _bad(path, "generation", "is not a whole number from 1")
     raw = doc["parts"]
     if not isinstance(raw, list):
         raise _bad(path, "parts", "is not a list")

@@ -61,9 +61,9 @@ def execute_target(tp: TargetPlan, request: Request, out: Path, progress: Progre
 
     Writes, per format (see pnp.render.writers): ``<game>-<paper>.pdf``, ``svg/<game>-<paper>-pNN.svg``
     (one per page), cutter SVGs, TTS decks or previews, and ``manifest-<paper>.json`` (game, paper, pages,
-    components with count, trim size in mm and pages, board fit, every file with its sha256, the build's
-    ``generation``, the kit's ``fingerprint`` and every part with its key and fingerprint: pnp.pipeline.parts)
-    with a copy in ``history/`` (pnp.pipeline.diff). With ``request.reprint``, also
+    components with count, trim size in mm and pages, board fit, every file with its sha256, the kit's
+    ``fingerprint`` and every part with its key, fingerprint and pages: pnp.pipeline.parts) with a
+    numbered copy in ``history/`` (pnp.pipeline.diff). With ``request.reprint``, also
     ``<game>-reprint-<paper>.pdf``: the parts new or changed since the kit it replaces (none when nothing
     changed; a note says so). With ``request.proof``, every part and sheet carries the kit's version
     (pnp.layout.proof), also in the manifest. ``progress(done, total)`` is called after each page;
@@ -109,7 +109,7 @@ def execute_target(tp: TargetPlan, request: Request, out: Path, progress: Progre
                 written += extra
             manifest = _manifest(game.name, sheet.name, total, tp.components, sheet_plan, tp.opts, tp.fit,
                                  staging, written)
-            manifest.update({"generation": generation, "fingerprint": fingerprint, "parts": [p.record() for p in parts]})
+            manifest.update({"fingerprint": fingerprint, "parts": [p.record() for p in parts]})
             if version:
                 manifest["version"] = version
             data = (json.dumps(manifest, indent=2, ensure_ascii=False) + "\n").encode()
@@ -128,16 +128,14 @@ def execute_target(tp: TargetPlan, request: Request, out: Path, progress: Progre
 
 def previous(out: Path, game: str, paper: str) -> tuple[OldKit | None, int]:
     """The kit a build replaces (None: none, or its manifest is unreadable or lacks parts) and the
-    new build's generation (one more than the last one recorded)."""
+    new build's generation (one past the highest the kit's history holds)."""
     try:
         old = read_old(out, game, paper)
     except OutputError:
         old = None
-    if old is not None:
-        return old, old.generation + 1
     with contextlib.suppress(OutputError, OSError), read_only_view(out, game) as root:
-        return None, max([0, *held_generations(root, paper)]) + 1
-    return None, 1
+        return old, max([0, *held_generations(root, paper)]) + 1
+    return old, 1
 
 
 def _reprint(tp: TargetPlan, request: Request, components: list[Component], parts, old: OldKit | None,

@@ -6,7 +6,8 @@ reloads itself within a second of each rebuild: the browser listens to Server-Se
 shows its error (file, line, field) above the last good pages, which stay.
 
 Parts added or changed since the previous build of the session (the manifests' parts, pnp.pipeline.
-parts) are listed under a badge and their components' pages outlined, on the page only (never in the kit).
+parts) are listed under a badge (removed ones counted) and the pages printing them outlined, on the
+page only (never in the kit).
 
 Served: ``/`` (the page), ``/events`` (SSE), ``/state`` (JSON) and ``/kit/<n>/<file>``, where
 ``<file>`` must be one of the files the build of target ``n`` wrote (its manifest, kept in memory):
@@ -80,7 +81,8 @@ class KitView:
     verdict: str = ""
     error: str = ""
     parts: dict = field(default_factory=dict)   # (component, key) -> (fingerprint, count, pages), last good build
-    changed: tuple[str, ...] = ()               # "component: key (added|changed|removed)" since the build before
+    changed: tuple[str, ...] = ()               # "component: key (added|changed)" since the build before
+    removed: int = 0                            # parts the build before had and this one has not
     changed_pages: frozenset = frozenset()      # pages holding an added or changed part
 
 
@@ -104,6 +106,7 @@ class PreviewState:
                      for p in manifest.get("parts", ())}
             if v.parts:  # the first build of this session has nothing to compare with
                 v.changed, v.changed_pages = changes(v.parts, parts)
+                v.removed = sum(ident not in parts for ident in v.parts)
             v.parts = parts
 
     def kit_error(self, index: int, error: PnpError) -> None:
@@ -122,16 +125,15 @@ class PreviewState:
 
 
 def changes(old: dict, new: dict) -> tuple[tuple[str, ...], frozenset]:
-    """The parts that differ between two builds' ``parts`` ((component, key) -> (fingerprint, count,
-    pages)), as "component: key (added|changed|removed)" lines, and the pages of the new kit that hold
-    an added or changed part."""
+    """The parts added or changed between two builds' ``parts`` ((component, key) -> (fingerprint,
+    count, pages)), as "component: key (added|changed)" lines, and the pages of the new kit that hold
+    them."""
     lines, pages = [], set()
     for ident, (fp, count, where) in new.items():
         kind = "added" if ident not in old else "changed" if old[ident][:2] != (fp, count) else None
         if kind:
             lines.append(f"{ident[0]}: {ident[1]} ({kind})")
             pages.update(where)
-    lines += [f"{ident[0]}: {ident[1]} (removed)" for ident in old if ident not in new]
     return tuple(lines), frozenset(pages)
 
 
@@ -182,10 +184,11 @@ def _kit_html(index: int, view: KitView) -> str:
                        f"<td>{esc(', '.join(map(str, c['pages'])))}</td></tr>" for c in view.bom)
         parts.append("<table><tr><th>component</th><th>count</th><th>trim</th><th>pages</th></tr>"
                      f"{rows}</table>")
-    if view.changed:
+    if view.changed or view.removed:
         listed = "".join(f"<li>{esc(line)}</li>" for line in view.changed[:MAX_PAGES_SHOWN])
-        parts.append(f'<details class="changes"><summary><span class="badge">{len(view.changed)} changed</span> '
-                     f'since the previous build (outlined pages)</summary><ul>{listed}</ul></details>')
+        gone = f", {view.removed} removed" if view.removed else ""
+        parts.append(f'<details class="changes"><summary><span class="badge">{len(view.changed)} changed</span>'
+                     f'{gone} since the previous build (outlined pages)</summary><ul>{listed}</ul></details>')
     pages = [f for f in view.files if f.startswith("svg/") and f.endswith(".svg")]
     if len(pages) > MAX_PAGES_SHOWN:
         parts.append(f"<p>the first {MAX_PAGES_SHOWN} of {len(pages)} pages</p>")
@@ -213,7 +216,7 @@ def make_app(state: PreviewState, port: int):
         version, views = state.snapshot()
         return JSONResponse({"version": version, "kits": [
             {"target": v.target, "title": v.title, "error": v.error, "verdict": v.verdict, "bom": v.bom,
-             "files": list(v.files), "changed": list(v.changed), "changed_pages": sorted(v.changed_pages)}
+             "files": list(v.files), "changed": list(v.changed), "removed": v.removed, "changed_pages": sorted(v.changed_pages)}
             for v in views]})
 
     async def events(request):

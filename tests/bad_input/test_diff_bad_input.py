@@ -122,8 +122,6 @@ CASES = {
     "repeated key": (lambda p: _rewrite(p.parent.parent, lambda d: d["parts"].append(d["parts"][0])), "repeats",
                      "parts[3].key"),
     "no parts": (lambda p: _rewrite(p.parent.parent, lambda d: d.pop("parts")), "did not record its parts", "parts"),
-    "bad generation": (lambda p: _rewrite(p.parent.parent, lambda d: d.update(generation=-1)), "whole number",
-                       "generation"),
 }
 
 

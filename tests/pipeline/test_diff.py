@@ -279,3 +279,18 @@ def test_netmatch_words_swapped(tmp_path):
     # the same words in another order: nothing to reprint
     words.write_text("\n".join(reversed(original)) + "\n")
     assert diff_json("netmatch", out, "--words", words) == (0, [])
+
+
+def test_history_keeps_the_last_manifests(deck, monkeypatch):
+    import pnp.pipeline.execute as execute
+    spec, out = deck
+    monkeypatch.setattr(execute, "HISTORY", 2)
+    for power in ("7", "8", "9"):
+        write_deck(spec.parent, [("a1", "Archer", power, "#000000"), *ROWS[1:]])
+        assert run("build", spec, "--out", out, "--format", "pdf").exit_code == 0
+    held = sorted(p.name for p in (out / "deck" / "history").iterdir())
+    assert held == ["manifest-a4-g3.json", "manifest-a4-g4.json"]
+    assert (out / "deck" / "history" / "manifest-a4-g4.json").read_bytes() == \
+        (out / "deck" / "manifest-a4.json").read_bytes()
+    code, changes = diff_json(spec, out, "--from", "3")
+    assert code == 1 and [(c["key"], c["fields"]) for c in changes] == [("a1", ["power"])]
