@@ -346,7 +346,8 @@ def diff(
     quiet: bool = typer.Option(False, "--quiet", "-q", help=QUIET_HELP),
 ) -> None:
     """Which parts a build would add, remove or change in the kit in OUT/<game>: one line each with
-    its key, data row and the fields that changed. Exit 0 if none, 1 if some, 2 on bad input."""
+    its key, data row and the fields that changed. Exit 0 if none, 1 if some, 2 on bad input (a failed
+    rules check included)."""
     from .pipeline.diff import compare, read_old
     from .pipeline.parts import parts_of
     STATE["quiet"] |= quiet
@@ -354,7 +355,11 @@ def diff(
     report = []
     with _guard():
         out = _out(out_dir)
-        planned = plan(_targets(games), _request(paper, ["pdf"], sets, words), _note)
+        try:
+            planned = plan(_targets(games), _request(paper, ["pdf"], sets, words), _note)
+        except ValidationFailed as exc:  # exit 1 means "parts differ" here
+            typer.echo(f"error: {plain(str(exc))}", err=True)
+            raise typer.Exit(2) from None
         for tp in planned.targets:
             game, sheet = tp.loaded.game.name, planned.request.paper.sheet.name
             found = compare(game, sheet, read_old(out, game, sheet, since), parts_of(tp.components))

@@ -19,7 +19,7 @@ from ..core.ir import Component, LazyFronts
 from ..core.safepath import write_bytes
 from ..layout.impose import impose
 from ..layout.kitpacking import pack_kit
-from ..layout.proof import stamp_components, version as proof_version
+from ..layout.proof import sheet_stamp, stamp_components, version as proof_version
 from ..layout.reprint_cover import Entry, ReprintCover
 from ..layout.packing import paper_of
 from ..layout.options import ImposeOptions
@@ -104,7 +104,7 @@ def execute_target(tp: TargetPlan, request: Request, out: Path, progress: Progre
 
             written = _write(job, formats, pages, progress)
             if request.reprint:
-                note, extra = _reprint(tp, request, components, parts, old, generation, job, reprint_name)
+                note, extra = _reprint(tp, request, components, parts, old, generation, job, reprint_name, version)
                 notes.append(note)
                 written += extra
             manifest = _manifest(game.name, sheet.name, total, tp.components, sheet_plan, tp.opts, tp.fit,
@@ -139,9 +139,10 @@ def previous(out: Path, game: str, paper: str) -> tuple[OldKit | None, int]:
 
 
 def _reprint(tp: TargetPlan, request: Request, components: list[Component], parts, old: OldKit | None,
-             generation: int, job: WriteJob, name: str) -> tuple[str, list[Path]]:
+             generation: int, job: WriteJob, name: str, proof: str | None) -> tuple[str, list[Path]]:
     """Write the reprint of the parts new or changed since ``old`` into the job's staging folder
-    as ``name`` (PDF), with its cover (pnp.layout.reprint_cover); a note saying what it holds."""
+    as ``name`` (PDF), with its cover (pnp.layout.reprint_cover), every sheet stamped with ``proof``
+    when set; a note saying what it holds."""
     game, sheet = tp.loaded.game.name, request.paper.sheet
     if old is None:
         return (f"--reprint: no earlier kit of {game} on {sheet.name} with a parts list to compare with, so no reprint "
@@ -163,11 +164,13 @@ def _reprint(tp: TargetPlan, request: Request, components: list[Component], part
         cover.pages_of = {p.ident: p.placed(where).pages for p in (
             replace(p, comp=moved[p.comp][0], fronts=tuple(moved[p.comp][1][f] for f in p.fronts))
             for p in parts if p.ident in diff.put_in)}
-        imposed = impose(tp.info.title, comps, sheet, tp.opts, cover, packing)
+        imposed = impose(tp.info.title, comps, sheet, tp.opts, cover, packing, proof=proof)
         total, pages = imposed.total, imposed.pages
     else:  # only removals: the cover alone
         total = cover.count
         pages = iter(cover.pages([], [], sheet, tp.opts, total))
+        if proof:
+            pages = (replace(p, items=p.items + (sheet_stamp(sheet, proof),)) for p in pages)
     stem = name[:-len(".pdf")]
     sub = replace(job, stem=stem, total=total, components=comps)
     written = _write(sub, ("pdf",), pages, None)

@@ -168,3 +168,10 @@ def test_from_a_generation_not_held(built):
     r = run("diff", spec, "--out", out, "--from", "7")
     assert r.exit_code == 2 and "no generation 7" in r.output and "holds 1" in r.output
     assert run("diff", spec, "--out", out, "--from", "0").exit_code == 2
+
+
+def test_a_failed_rules_check_exits_2_not_1(built):
+    spec, out = built
+    spec.write_text(spec.read_text() + "checks:\n  - {check: count, component: card, equals: 4}\n")
+    r = run("diff", spec, "--out", out)
+    assert r.exit_code == 2 and "fails 1 rules check" in r.output

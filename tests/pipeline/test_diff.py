@@ -294,3 +294,22 @@ def test_history_keeps_the_last_manifests(deck, monkeypatch):
         (out / "deck" / "manifest-a4.json").read_bytes()
     code, changes = diff_json(spec, out, "--from", "3")
     assert code == 1 and [(c["key"], c["fields"]) for c in changes] == [("a1", ["power"])]
+
+
+def test_a_reprint_of_removals_only_is_its_cover(deck):
+    spec, out = deck
+    write_deck(spec.parent, [r for r in ROWS if r[0] != "c3"])
+    assert run("build", spec, "--out", out, "--format", "pdf", "--reprint", "--proof").exit_code == 0
+    texts = page_texts(out / "deck" / "deck-reprint-a4.pdf")
+    version = json.loads((out / "deck" / "manifest-a4.json").read_text())["version"]
+    assert len(texts) == 1 and "card: c3 (removed)" in texts[0] and "Put in (0)" in texts[0]
+    assert version.split()[1] in texts[0]
+
+
+def test_reprint_sheets_and_parts_carry_the_proof(deck):
+    spec, out = deck
+    write_deck(spec.parent, edited_rows())
+    assert run("build", spec, "--out", out, "--format", "pdf", "--reprint", "--proof").exit_code == 0
+    short = json.loads((out / "deck" / "manifest-a4.json").read_text())["version"].split()[1]
+    texts = page_texts(out / "deck" / "deck-reprint-a4.pdf")
+    assert [t.count(short) for t in texts] == [1, 1 + len(re.findall("CARD-", texts[1]))]
