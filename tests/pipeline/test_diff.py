@@ -313,3 +313,13 @@ def test_reprint_sheets_and_parts_carry_the_proof(deck):
     short = json.loads((out / "deck" / "manifest-a4.json").read_text())["version"].split()[1]
     texts = page_texts(out / "deck" / "deck-reprint-a4.pdf")
     assert [t.count(short) for t in texts] == [1, 1 + len(re.findall("CARD-", texts[1]))]
+
+
+def test_nonads_tiles_are_keyed_by_their_pattern():
+    from pnp.pipeline.parts import parts_of
+    from pnp.pipeline.plan import Request, load_paper, plan
+    [tp] = plan(["nonads"], Request(load_paper("a4"))).targets
+    keys = [p.key for p in parts_of(tp.components) if p.group == "tile"]
+    black = tp.loaded.spec.black
+    assert len(keys) == len(set(keys)) == len(tp.components[0].fronts)
+    assert all(re.fullmatch(r"[#.]{3}/[#.]{3}/[#.]{3}", k) and k.count("#") == black for k in keys)
