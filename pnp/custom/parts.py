@@ -314,8 +314,10 @@ def build_components(spec: CustomSpec, ctx: KitContext, lines: dict,
             back = r.faces[bpath].draw(row) if bpath is not None else None
             groups.setdefault(back, []).extend([front] * n)
             titles.setdefault(back, []).extend([row.values.get(col, "").strip() if row and col else ""] * n)
+            box = ctx.once(("template loads",), Loads).proof(fpath)
             source = PartSource(part_key, row.number if row else None,
-                                tuple(sorted(row.values.items())) if row else (), comp.name)
+                                tuple(sorted(row.values.items())) if row else (), comp.name,
+                                box.box(w, h) if box is not None else None)
             sources.setdefault(back, []).extend([source] * n)
         if len(groups) > MAX_BACKS:
             raise SpecError(f"component {comp.name!r} has {len(groups)} different backs (limit {MAX_BACKS}).",

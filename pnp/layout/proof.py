@@ -4,7 +4,8 @@ The version is "proof <first 8 hex digits of the kit's fingerprint> <date>" (pnp
 kit_fingerprint; the date is the day of SOURCE_DATE_EPOCH when set, else today, UTC). It is set in
 PROOF_PT Noto Sans, grey, inside each part's safe area: SAFE mm inside the trim (the print services'
 and PRINT.md's safe area, about 3 mm), centred at the foot of the part, on its front only; a part
-too narrow for the whole version there gets the fingerprint alone. On a sheet it sits at the right
+too narrow for the whole version there gets the fingerprint alone. A template may set the spot
+(``proof: {x, y, w, h}``, carried by ir.PartSource.proof): the stamp is centred in that box. On a sheet it sits at the right
 of the footer band, above the page footer. Without --proof nothing is added.
 """
 from __future__ import annotations
@@ -45,8 +46,16 @@ def _width_at_foot(comp: Component, depth: float) -> float:
     return comp.width - 2 * SAFE
 
 
-def part_stamp(comp: Component, text: str) -> Text | None:
-    """The stamp of one part of ``comp`` (local mm), or None when not even the fingerprint fits."""
+def part_stamp(comp: Component, text: str, box: tuple[float, float, float, float] | None = None) -> Text | None:
+    """The stamp of one part of ``comp`` (local mm), or None when not even the fingerprint fits. In
+    a template's ``box`` (x, y, w, h mm): centred in it, the fingerprint alone when the whole text is
+    wider than the box."""
+    if box is not None:
+        x, y, w, h = box
+        short = text.split(" ")[1] if " " in text else text
+        fitting = text if text_width_mm(text, PROOF_PT) <= w else short
+        return Text(x + w / 2, y + h / 2, fitting, size_pt=PROOF_PT, anchor="middle", valign="middle",
+                    fill=PROOF_GREY)
     cap = PROOF_PT * MM_PER_PT
     depth = SAFE + cap  # the text's top: the narrowest line it spans on a round part
     for candidate in (text, text.split(" ")[1] if " " in text else text):
@@ -57,16 +66,19 @@ def part_stamp(comp: Component, text: str) -> Text | None:
 
 
 def stamp_components(components: Iterable[Component], text: str) -> list[Component]:
-    """Every component with the stamp drawn on top of each front (boards too)."""
+    """Every component with the stamp drawn on top of each front (boards too), in the ``proof``
+    box of the front's PartSource when its template sets one."""
     out = []
     for comp in components:
-        stamp = part_stamp(comp, text)
-        if stamp is None:
+        default = part_stamp(comp, text)
+        boxes = [s.proof for s in comp.sources] if any(s.proof for s in comp.sources) else None
+        if default is None and boxes is None:
             out.append(comp)
             continue
-        fronts = comp.fronts
-        out.append(replace(comp, fronts=LazyFronts(range(len(fronts)),
-                                                   lambda i, f=fronts, s=stamp: tuple(f[i]) + (s,))))
+        stamps = [default] * len(comp.fronts) if boxes is None else \
+            [part_stamp(comp, text, b) if b is not None else default for b in boxes]
+        out.append(replace(comp, fronts=LazyFronts(range(len(comp.fronts)), lambda i, f=comp.fronts, s=stamps:
+                                                   tuple(f[i]) + ((s[i],) if s[i] is not None else ()))))
     return out
 
 

@@ -323,3 +323,25 @@ def test_nonads_tiles_are_keyed_by_their_pattern():
     black = tp.loaded.spec.black
     assert len(keys) == len(set(keys)) == len(tp.components[0].fronts)
     assert all(re.fullmatch(r"[#.]{3}/[#.]{3}/[#.]{3}", k) and k.count("#") == black for k in keys)
+
+
+def test_a_template_proof_box_places_the_stamp(deck):
+    spec, out = deck
+    write_deck(spec.parent, ROWS, front=FRONT + "proof: {x: 10mm, y: 60mm, w: 43mm, h: 6mm}\n")
+    r = run("build", spec, "--out", out, "--format", "pdf", "--proof")
+    assert r.exit_code == 0, r.output
+    short = json.loads((out / "deck" / "manifest-a4.json").read_text())["version"].split()[1]
+    mm = 72 / 25.4
+    with pdfplumber.open(out / "deck" / "deck-a4.pdf") as pdf:
+        page = pdf.pages[1]
+        words = page.extract_words()
+        cards = [w for w in words if w["text"].startswith("CARD-")]
+        stamps = [w for w in words if w["text"] == short]
+        assert cards and len(stamps) == len(cards) + 1
+        for card in cards:  # the card's corner is 4 mm left of and 6 mm above its CARD- text box
+            x0, top = card["x0"] - 4 * mm, card["top"] - 6 * mm
+            box = (x0 + 10 * mm, top + 60 * mm, x0 + 53 * mm, top + 66 * mm)
+            assert any(box[0] - 0.5 <= s["x0"] and s["x1"] <= box[2] + 0.5 and box[1] - 0.5 <= s["top"]
+                       and s["bottom"] <= box[3] + 0.5 for s in stamps), card["text"]
+    # the box draws nothing without --proof: against the build before it, no part changed
+    assert run("diff", spec, "--out", out, "--from", "1").exit_code == 0
