@@ -22,11 +22,12 @@ from pathlib import Path
 from typing import Iterator, Sequence
 
 from ..core.errors import SpecError
-from ..core.ir import Component, Image, PartSource
+from ..core.ir import Component, Group, Image, PartSource
 from ..inputs.safefile import read_regular
 from ..layout.sheetspace import BoardBlock
 
 MAX_PICTURE_BYTES = 256 * 1024 * 1024  # a picture file hashed for a fingerprint (pictures are checked far below this)
+_PLAIN = {str, int, bool, type(None)}
 _SKIPPED = {"key", "root"}  # Group.key: a render cache key (holds paths); Image.root: where SVG art may reach
 
 
@@ -66,23 +67,40 @@ def field_hash(value: str) -> str:
 
 
 class _Canon:
-    """Canonical JSON-able form of IR shapes; each picture file hashed once."""
+    """Canonical JSON-able form of IR shapes: each dataclass as [type name, its fields in order]
+    (render cache keys and SVG roots left out), floats rounded, a picture by the sha256 of its bytes.
+    A Group, often the same object on every part (a template's furniture, a common back), is
+    serialised once: its form is kept with the object itself (so its id is never reused)."""
 
     def __init__(self) -> None:
         self.pictures: dict[str, str] = {}
+        self.names: dict[type, tuple[str, ...]] = {}
+        self.groups: dict[int, tuple[object, object]] = {}
 
     def __call__(self, value):
-        if isinstance(value, Image):
-            return ["Image", *[self(getattr(value, f.name)) if f.name != "src" else self._picture(value.src)
-                               for f in dataclasses.fields(value) if f.name not in _SKIPPED]]
-        if dataclasses.is_dataclass(value):
-            return [type(value).__name__, *[self(getattr(value, f.name)) for f in dataclasses.fields(value)
-                                            if f.name not in _SKIPPED]]
-        if isinstance(value, float):
+        t = type(value)
+        if t in _PLAIN:
+            return value
+        if t is float:
             return round(value, 4)
-        if isinstance(value, (tuple, list)):
+        if t is tuple or t is list:
             return [self(v) for v in value]
-        return value
+        names = self.names.get(t)
+        if names is None:
+            if not dataclasses.is_dataclass(t):
+                return value
+            names = self.names[t] = tuple(f.name for f in dataclasses.fields(t) if f.name not in _SKIPPED)
+        if t is Group:
+            kept = self.groups.get(id(value))
+            if kept is not None and kept[0] is value:
+                return kept[1]
+        if t is Image:
+            form = ["Image", *[self._picture(value.src) if n == "src" else self(getattr(value, n)) for n in names]]
+        else:
+            form = [t.__name__, *[self(getattr(value, n)) for n in names]]
+        if t is Group:
+            self.groups[id(value)] = (value, form)
+        return form
 
     def _picture(self, src: str) -> str:
         if src not in self.pictures:
@@ -94,14 +112,25 @@ class _Canon:
             self.pictures[src] = hashlib.sha256(data).hexdigest()
         return "sha256:" + self.pictures[src]
 
+    def digest(self, value) -> str:
+        """The sha256 (hex) of ``value``'s canonical form; a back (one object, shared by every front
+        of its component) is digested once."""
+        kept = self.groups.get(id(value))
+        if kept is not None and kept[0] is value:
+            return kept[1]
+        text = json.dumps(self(value), separators=(",", ":"), ensure_ascii=False)
+        got = hashlib.sha256(text.encode("utf-8")).hexdigest()
+        if isinstance(value, tuple):
+            self.groups[id(value)] = (value, got)
+        return got
+
 
 def fingerprint(comp: Component, front, canon: _Canon | None = None) -> str:
     """The sha256 (hex) of what is drawn on one part of ``comp`` whose front is ``front``."""
     canon = canon or _Canon()
-    form = [comp.width, comp.height, comp.shape, comp.radius, canon(tuple(front)),
-            None if comp.back is None else canon(tuple(comp.back))]
-    text = json.dumps(canon(form), separators=(",", ":"), ensure_ascii=False)
-    return hashlib.sha256(text.encode("utf-8")).hexdigest()
+    back = None if comp.back is None else canon.digest(comp.back)
+    form = [round(comp.width, 4), round(comp.height, 4), comp.shape, round(comp.radius, 4), canon(tuple(front)), back]
+    return hashlib.sha256(json.dumps(form, separators=(",", ":"), ensure_ascii=False).encode("utf-8")).hexdigest()
 
 
 def _sources(comp: Component) -> Sequence[PartSource]:
