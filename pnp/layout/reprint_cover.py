@@ -10,6 +10,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Sequence
 
+from ..core.fonts import missing_glyphs
 from ..core.ir import Component, Line, Page, Text
 from ..core.units import MM_PER_PT
 from . import marks
@@ -31,7 +32,10 @@ class Entry:
 
 
 def _short(key: str) -> str:
-    return key if len(key) <= MAX_KEY else key[:MAX_KEY - 1] + "\u2026"
+    """The key as listed: at most MAX_KEY characters, each the font lacks shown as U+XXXX."""
+    key = key if len(key) <= MAX_KEY else key[:MAX_KEY - 1] + "\u2026"
+    lacking = set(missing_glyphs(key))
+    return "".join(f"U+{ord(c):04X}" if c in lacking else c for c in key) if lacking else key
 
 
 class ReprintCover:

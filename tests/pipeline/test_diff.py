@@ -345,3 +345,13 @@ def test_a_template_proof_box_places_the_stamp(deck):
                        and s["bottom"] <= box[3] + 0.5 for s in stamps), card["text"]
     # the box draws nothing without --proof: against the build before it, no part changed
     assert run("diff", spec, "--out", out, "--from", "1").exit_code == 0
+
+
+def test_a_key_the_font_cannot_draw_is_listed_by_code_point(deck):
+    spec, out = deck
+    write_deck(spec.parent, [("\u6f22", "Kanji", "7", "#000000"), *ROWS[1:]])  # the key is not drawn
+    (spec.parent / "front.yaml").write_text(FRONT.replace("CARD-{id}", "CARD-{name}"))
+    r = run("build", spec, "--out", out, "--format", "pdf", "--reprint")
+    assert r.exit_code == 0, r.output
+    cover = page_texts(out / "deck" / "deck-reprint-a4.pdf")[0]
+    assert "card: U+6F22 (new" in cover and "card: a1 (removed)" in cover
