@@ -1,4 +1,4 @@
-"""The `pnp` command (typer): build, validate, list, watch, calibrate, preview. Commands stay thin:
+"""The `pnp` command (typer): build, validate, diff, list, watch, calibrate, preview. Commands stay thin:
 each turns its options into typed values once, here at the edge (a loaded paper, lengths in mm,
 ImposeOptions, checked format names), then calls pnp.pipeline.plan.plan() and, to write,
 pnp.pipeline.execute.
@@ -233,6 +233,11 @@ def build(
     colour: Optional[str] = typer.Option(None, "--colour", help=COLOUR_HELP),
     pdfx: bool = typer.Option(False, "--pdfx", help=PDFX_HELP),
     icc: Optional[Path] = typer.Option(None, "--icc", help=ICC_HELP),
+    reprint: bool = typer.Option(False, "--reprint", help="Also write <game>-reprint-<paper>.pdf: only the parts new "
+                                                          "or changed since the kit this build replaces, and what to "
+                                                          "take out of the deck."),
+    proof: bool = typer.Option(False, "--proof", help="Print the kit's version (fingerprint and date) small and grey "
+                                                      "on every part and sheet."),
     quiet: bool = typer.Option(False, "--quiet", "-q", help=QUIET_HELP),
 ) -> None:
     """Build kits into OUT/<game>/: the PDF, one SVG per page and a manifest. Every target is checked
@@ -243,6 +248,7 @@ def build(
                            **_colour_settings(colour, pdfx, icc))
         opts = _options(bleed, duplex, back_offset, mix_papers, cut_lines)
         request = _with_cutter(_request(paper, fmt, sets, words, opts, settings), cutter)
+        request = replace(request, reprint=reprint, proof=proof)
         out = _out(out_dir)
         _run(plan(_targets(games), request, _note), out)
 
@@ -388,6 +394,50 @@ def _finding_json(f) -> dict:
     if where is not None:
         out["where"] = where.as_json()
     return out
+
+
+@app.command()
+def diff(
+    games: Optional[List[str]] = typer.Argument(None, help="Games or spec files to compare (default: every game)."),
+    paper: str = typer.Option("a4", "--paper", "-p", help=PAPER_HELP + " The kit on this paper is compared."),
+    out_dir: str = typer.Option("output", "--out", "-o", help="Output folder holding the kits, OUT/<game>/."),
+    sets: List[str] = typer.Option([], "--set", help=SET_HELP),
+    words: Optional[Path] = typer.Option(None, "--words", help=WORDS_HELP),
+    since: Optional[int] = typer.Option(None, "--from", min=1, help="Compare with this earlier generation of the kit "
+                                                                    "(its manifest's generation) that OUT still holds."),
+    as_json: bool = typer.Option(False, "--json", help="Print the changes as JSON."),
+    quiet: bool = typer.Option(False, "--quiet", "-q", help=QUIET_HELP),
+) -> None:
+    """Which parts a build would add, remove or change in the kit in OUT/<game>: one line each with
+    its key, data row and the fields that changed. Exit 0 if none, 1 if some, 2 on bad input (a failed
+    rules check included)."""
+    from .pipeline.diff import compare, read_old
+    from .pipeline.parts import parts_of
+    STATE["quiet"] |= quiet
+    changed = False
+    report = []
+    with _guard():
+        out = _out(out_dir)
+        try:
+            planned = plan(_targets(games), _request(paper, ["pdf"], sets, words), _note)
+        except ValidationFailed as exc:  # exit 1 means "parts differ" here
+            typer.echo(f"error: {plain(str(exc))}", err=True)
+            raise typer.Exit(2) from None
+        for tp in planned.targets:
+            game, sheet = tp.loaded.game.name, planned.request.paper.sheet.name
+            found = compare(game, sheet, read_old(out, game, sheet, since), parts_of(tp.components))
+            changed |= bool(found.changes)
+            report.append(found.record())
+            if as_json:
+                continue
+            counts = {k: sum(c.kind == k for c in found.changes) for k in ("added", "removed", "changed")}
+            _say(f"{plain(game)} on {sheet}, against generation {found.old.generation}: "
+                 + (", ".join(f"{n} {k}" for k, n in counts.items()) if found.changes else "no part changed"))
+            for change in found.changes:
+                _say(f"  {plain(change.line())}")
+    if as_json:
+        typer.echo(json.dumps({"changed": changed, "kits": report}, indent=2, ensure_ascii=False))
+    raise typer.Exit(1 if changed else 0)
 
 
 @app.command()

@@ -151,6 +151,9 @@ class Component:
         titles: optional, one title per front (a NetMatch card's word, a data-driven card's name
             column), for outputs that name each part (Tabletop Simulator's Nickname); () when the
             game gives none. Drawing never reads it.
+        sources: optional, one PartSource per front (its key, data row and fields), set by the
+            data-driven engine; () when the game gives none (pnp.pipeline.parts then keys the fronts
+            by their titles, else by their numbers). Drawing never reads it.
     """
     name: str
     width: float
@@ -164,6 +167,7 @@ class Component:
     variant: str = ""
     radius: float = 0.0
     titles: tuple[str, ...] = ()
+    sources: tuple["PartSource", ...] = ()
 
     @property
     def cut_shape(self) -> "CutShape":
@@ -174,6 +178,21 @@ class Component:
     def count(self) -> int:
         """Total number of physical parts: distinct fronts x copies."""
         return len(self.fronts) * self.copies
+
+
+@dataclass(frozen=True)
+class PartSource:
+    """Where one front comes from, for telling which parts changed between two builds: its ``key``
+    (stable across edits of the data: the spec's ``key:`` column, else the first column whose values
+    all differ, else the row number), the 1-based data ``row`` (None without data), the ``fields``
+    (column key, cell text) of that row, the ``group`` its keys are unique in (the spec's component
+    name) and the ``proof`` box (x, y, w, h) in mm where `--proof` stamps it (its template's
+    ``proof:``; None: the default spot)."""
+    key: str
+    row: int | None = None
+    fields: tuple[tuple[str, str], ...] = ()
+    group: str = ""
+    proof: tuple[float, float, float, float] | None = None
 
 
 class LazyFronts(Sequence):

@@ -14,7 +14,7 @@ from pathlib import Path
 
 from ..core.errors import SpecError
 from ..core.fonts import register_face
-from ..core.ir import Component
+from ..core.ir import Component, PartSource
 from ..engine import KitContext
 from ..inputs.fontfile import FontFile, read_font
 from ..inputs.gamefolder import inside
@@ -158,6 +158,8 @@ def _ready(spec: CustomSpec, index: int, comp: ComponentSpec, ctx: KitContext, l
             layers = loaded[template(name, "front" if name is comp.front else "back")]
             for col, origin in template_columns(layers).items():
                 needed.setdefault(col, origin)
+    for col in key_columns(comp):
+        needed.setdefault(col, f"{ctx.spec_path.name}, line {lines.get(('components', index, 'key'), line)}, field key")
     for chk in spec.checks:
         if chk.component == comp.name:
             for c in (getattr(chk, "columns", None) or ([chk.column] if hasattr(chk, "column") else [])):
@@ -237,6 +239,46 @@ def title_column(table: Table | None) -> str | None:
     return next((k for k in TITLE_COLUMNS if k in keys), keys[0] if keys else None)
 
 
+def key_columns(comp: ComponentSpec) -> tuple[str, ...]:
+    """The column keys ``key:`` names, () when it is not set."""
+    if comp.key is None:
+        return ()
+    return tuple(key(c) for c in ((comp.key,) if isinstance(comp.key, str) else comp.key))
+
+
+def row_keys(comp: ComponentSpec, table: Table | None, rows: list[Row | None]) -> list[str]:
+    """Each row's key, the name its part keeps across builds: the cells of the ``key:`` columns
+    (joined by a space), else the cell of the first column whose cells all differ (and none is
+    empty), else the row number; "1" without data.
+
+    Raises:
+        DataError: ``key:`` is declared and two rows share a key, or a key is empty (naming the rows).
+    """
+    if table is None:
+        return ["1"] * len(rows)
+    cols = key_columns(comp)
+    if cols:
+        seen: dict[str, int] = {}
+        out = []
+        for row in rows:
+            cell = " ".join(c for c in (row.values.get(col, "").strip() for col in cols) if c)
+            if not cell:
+                raise table.error(row.number, cols[0], "the key is empty.",
+                                  "give every row its own key (the key: column names each part)", field="key")
+            if cell in seen:
+                raise table.error(row.number, cols[0], f"the key {cell!r} is already row {seen[cell]}'s; each part "
+                                  "needs its own key.", "make the key cells differ, or name other columns in key:",
+                                  field="key")
+            seen[cell] = row.number
+            out.append(cell)
+        return out
+    for header in table.headers:
+        cells = [row.values.get(key(header), "").strip() for row in rows]
+        if key(header) and all(cells) and len(set(cells)) == len(cells):
+            return cells
+    return [str(row.number) for row in rows]
+
+
 def text_fit_work(spec: CustomSpec, ctx: KitContext, lines: dict) -> float:
     """About how many characters build_components() lays out to fit the kit's texts (each row's
     front and back once, pnp.custom.draw.Face.fit_work), from the tables and templates alone.
@@ -265,12 +307,18 @@ def build_components(spec: CustomSpec, ctx: KitContext, lines: dict,
         w, h = comp.size
         groups: dict[tuple | None, list] = {}
         titles: dict[tuple | None, list[str]] = {}
+        sources: dict[tuple | None, list[PartSource]] = {}
         col = title_column(r.table)
-        for row, n, (fpath, bpath) in zip(r.rows, r.copies, r.paths):
+        for row, n, (fpath, bpath), part_key in zip(r.rows, r.copies, r.paths, row_keys(comp, r.table, r.rows)):
             front = r.faces[fpath].draw(row)
             back = r.faces[bpath].draw(row) if bpath is not None else None
             groups.setdefault(back, []).extend([front] * n)
             titles.setdefault(back, []).extend([row.values.get(col, "").strip() if row and col else ""] * n)
+            box = ctx.once(("template loads",), Loads).proof(fpath)
+            source = PartSource(part_key, row.number if row else None,
+                                tuple(sorted(row.values.items())) if row else (), comp.name,
+                                box.box(w, h) if box is not None else None)
+            sources.setdefault(back, []).extend([source] * n)
         if len(groups) > MAX_BACKS:
             raise SpecError(f"component {comp.name!r} has {len(groups)} different backs (limit {MAX_BACKS}).",
                             file=ctx.spec_path, line=r.line, field="back",
@@ -280,5 +328,5 @@ def build_components(spec: CustomSpec, ctx: KitContext, lines: dict,
             if fronts:
                 out.append(Component(name, w, h, fronts, 1, back, comp.shape, comp.board, comp.note,
                                      radius=comp.radius if comp.shape == "rounded" else 0.0,
-                                     titles=tuple(titles[back]) if col else ()))
+                                     titles=tuple(titles[back]) if col else (), sources=tuple(sources[back])))
     return out

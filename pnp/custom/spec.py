@@ -149,6 +149,9 @@ class ComponentSpec(SpecModel):
     delimiter: Annotated[str, BeforeValidator(_delimiter)] | None = None
     """The cell separator of a .csv or .tsv (detected when absent): one of DELIMITERS."""
     copies: Annotated[int | str, BeforeValidator(_copies)] = 1
+    key: str | tuple[str, ...] | None = None
+    """The column (or columns, their cells joined by a space) that names each row's part across builds
+    (`pnp diff`, `--reprint`); no two rows may share a key."""
     front: str
     back: str | None = None
     board: Flag = False
@@ -164,6 +167,8 @@ class ComponentSpec(SpecModel):
                              f"({min(w, h) / 2:g} mm)")
         if self.data is None and (self.sheet or self.header_row or self.delimiter):
             raise ValueError("sheet:, header_row: and delimiter: need data:")
+        if self.data is None and self.key is not None:
+            raise ValueError("key: names a column of data:; add data: or remove key:")
         if self.board and self.back:
             raise ValueError("a board has no printed back; remove back:")
         return self

@@ -1,7 +1,7 @@
 """Card templates: YAML layouts of layers (rect, circle, polygon, line, text, image) in mm or % of the part.
 
 A template file holds ``layers:`` (drawn in order, later on top) and may ``include:`` other template
-files, whose layers are drawn first. A layer may have a ``name`` and a later layer may ``extends:``
+files, whose layers are drawn first; ``proof: {x, y, w, h}`` sets where `--proof` stamps its parts. A layer may have a ``name`` and a later layer may ``extends:``
 it, taking every field it does not set itself (a box moved, a colour changed). A template file name
 resolves beside the including file, then beside the spec, then in pnp's shipped templates folder.
 Every string may hold ``{column}`` placeholders (``{{`` and ``}}`` are literal braces); see
@@ -202,9 +202,22 @@ LAYER_TYPES: dict[str, type[_Layer]] = {"rect": RectLayer, "rounded": RectLayer,
                                         "image": ImageLayer}
 
 
+class ProofBox(SpecModel):
+    """Where `pnp build --proof` stamps the kit's version on parts this template draws (pnp.layout.proof)."""
+    x: D
+    y: D
+    w: D
+    h: D
+
+    def box(self, width: float, height: float) -> tuple[float, float, float, float]:
+        """(x, y, w, h) in mm on a part ``width`` x ``height`` mm."""
+        return (self.x.mm(width), self.y.mm(height), self.w.mm(width), self.h.mm(height))
+
+
 class _TemplateFile(SpecModel):
     include: Items(tuple[str, ...], 0, 20, "include at most 20 templates") = ()
     layers: Items(tuple[dict, ...], 0, MAX_LAYERS, f"a template has at most {MAX_LAYERS} layers") = ()
+    proof: ProofBox | None = None
 
 
 @dataclass(frozen=True)
@@ -269,6 +282,11 @@ def resolve(name: str, beside: Path, spec_dir: Path, file: Path | None = None, l
 class Loads:
     """A build's template files: each parsed once (``parsed``: resolved path -> validated top level
     and its line map) and ``count``, how many times templates were expanded (at most MAX_LOADS)."""
+
+    def proof(self, path: Path) -> ProofBox | None:
+        """The ``proof:`` box of the template at ``path`` (loaded), None when it sets none."""
+        got = self.parsed.get(path.resolve())
+        return got[0].proof if got else None
 
     def __init__(self) -> None:
         self.parsed: dict[Path, tuple[_TemplateFile, dict]] = {}

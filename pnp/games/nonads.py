@@ -75,13 +75,18 @@ TEMPLATE_BORDER = 0.25  # mm: the cell borders of specs/nonads/tile-<grid>.yaml
 def tile_rows(spec: NonadsSpec, ctx: KitContext) -> list[dict[str, str]]:
     """The table ``generator:tiles``: one row per tile in print order, ``c1``..``cN`` the colour of
     each cell row by row (black_colour where the mask has a bit, else white), ``border`` the cell
-    borders' colour and ``grid`` the cells per side (the spec's templates tile-<grid>.yaml draw them)."""
+    borders' colour, ``grid`` the cells per side (the spec's templates tile-<grid>.yaml draw them) and
+    ``pattern`` the tile's key across builds (`pnp diff`): its cells row by row, ``#`` black, ``.`` white,
+    rows joined by ``/``."""
     if abs(spec.cell_border - TEMPLATE_BORDER) > 1e-9:
         raise SpecError(f"cell_border is {spec.cell_border:g} mm; the tiles are drawn by the templates "
                         f"tile-<grid>.yaml, whose borders are {TEMPLATE_BORDER:g} mm.", file=ctx.spec_path,
                         field="cell_border", hint="remove cell_border, and edit the templates' 0.25mm for other borders")
     cells = spec.grid * spec.grid
-    return [{"grid": str(spec.grid), "border": spec.border_colour,
+    def pattern(mask: int) -> str:
+        cells_of = "".join("#" if mask >> i & 1 else "." for i in range(cells))
+        return "/".join(cells_of[r:r + spec.grid] for r in range(0, cells, spec.grid))
+    return [{"grid": str(spec.grid), "border": spec.border_colour, "pattern": pattern(mask),
              **{f"c{i + 1}": spec.black_colour if mask >> i & 1 else WHITE for i in range(cells)}}
             for mask in tile_masks(spec)]
 
@@ -97,9 +102,11 @@ def draw_back(spec: NonadsSpec):
 def components(spec: NonadsSpec, ctx: KitContext) -> list[Component]:
     """[tile]: one Component with a front per canonical pattern, size tile_size x tile_size mm, drawn
     by the spec folder's component ``tile`` (its templates, from the rows of tile_rows())."""
-    fronts = [f for c in ctx.parts("tile", (spec.tile_size, spec.tile_size)) for f in c.fronts]
+    drawn = ctx.parts("tile", (spec.tile_size, spec.tile_size))
+    fronts = [f for c in drawn for f in c.fronts]
     return [Component("tile", spec.tile_size, spec.tile_size, fronts,
                       back=draw_back(spec) if spec.backs else None,
+                      sources=tuple(s for c in drawn for s in c.sources),  # keyed by pattern (tile_rows)
                       note=f"{spec.grid}x{spec.grid} cells, {spec.black} black; every pattern once "
                       f"({'turns' if spec.group == 'C4' else 'turns and mirror images'} count as the same)")]
 

@@ -20,6 +20,7 @@ from .kitpacking import Packing, pack_kit
 from .options import ImposeOptions
 from .packing import BoardBlock, PartBlock, SheetPlan
 from .paper import Sheet
+from .proof import sheet_stamp
 from .tiling import Tiling, cut_rect, piece_items
 
 CUT_GUIDE = "#9a9a9a"
@@ -64,8 +65,8 @@ def page_plan(packing: Packing, count: int, opts: ImposeOptions, front_pages: in
 
 
 def impose(title: str, components: Sequence[Component], sheet: Sheet,
-           opts: ImposeOptions = ImposeOptions(), cover: Cover | None = None, packing: Packing | None = None
-           ) -> Imposition:
+           opts: ImposeOptions = ImposeOptions(), cover: Cover | None = None, packing: Packing | None = None,
+           proof: str | None = None) -> Imposition:
     """Impose a kit: its page count, its plan (per component the page numbers it is printed on, see
     page_plan) and its pages, drawn lazily. ``packing`` is the kit packed by the plan
     (pack_kit, made here when None). With duplex "fold" the parts with backs
@@ -75,7 +76,8 @@ def impose(title: str, components: Sequence[Component], sheet: Sheet,
     has a footer "<title> — <components> — page i of n" and the 50 mm scale check. In duplex mode
     every page is followed by its back: the mirrored backs of the sheet's parts that have one, else
     a blank, so that fronts and backs always share a sheet of paper. ``opts`` are the effective
-    options (see effective_options, applied once by pnp.pipeline.plan).
+    options (see effective_options, applied once by pnp.pipeline.plan). ``proof``: a version stamped
+    in every page's footer band (pnp.layout.proof.sheet_stamp; the parts are stamped by the caller).
 
     Raises:
         LayoutError: a component does not fit (checked before any page is made).
@@ -94,13 +96,20 @@ def impose(title: str, components: Sequence[Component], sheet: Sheet,
                                                      size_pt=9, anchor="middle", fill="#888888"),)
                     + marks.footer(sheet, text), "blank", side="back")
 
+    def stamped(page: Page, paper: Sheet) -> Page:
+        return page if proof is None else replace(page, items=page.items + (sheet_stamp(paper, proof),))
+
     def pages() -> Iterator[Page]:
+        for page in _pages():
+            yield stamped(*page)
+
+    def _pages() -> Iterator[tuple[Page, Sheet]]:
         number = 1
         for page in cover.pages(components, plan, sheet, opts, total):
-            yield page
+            yield page, sheet
             number += 1
             if sides == 2:
-                yield blank(number)
+                yield blank(number), sheet
                 number += 1
         for plan_ in sheets:
             paper = plan_.sheet or sheet  # the sheet with its footer placed (bottom or side)
@@ -110,16 +119,16 @@ def impose(title: str, components: Sequence[Component], sheet: Sheet,
             else:
                 front = _front(plan_, components, tilings, paper, opts)
                 names = _names(plan_, components)
-            yield _finish(front, paper, f"{title} \u2014 {names} \u2014 page {number} of {total}", names)
+            yield _finish(front, paper, f"{title} \u2014 {names} \u2014 page {number} of {total}", names), paper
             number += 1
             if sides == 2:
                 back = _back(plan_, components, paper, opts)
                 if back is None:
-                    yield blank(number)
+                    yield blank(number), sheet
                 else:
                     with_backs = ", ".join(dict.fromkeys(p.name for p in back.placements))
                     yield _finish(back, paper, f"{title} \u2014 {with_backs} (backs) \u2014 page {number} of {total}",
-                                  with_backs)
+                                  with_backs), paper
                 number += 1
 
     return Imposition(total, plan, pages())

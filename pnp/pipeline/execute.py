@@ -6,21 +6,28 @@ kill -9, a full disk or two builds at once (they take turns on a per-game lock).
 """
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import json
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Callable, Iterator, Mapping, Sequence
 
 from ..core.errors import OutputError
 from ..core.findings import Finding
-from ..core.ir import Component
+from ..core.ir import Component, LazyFronts
 from ..core.safepath import write_bytes
 from ..layout.impose import impose
+from ..layout.kitpacking import pack_kit
+from ..layout.proof import sheet_stamp, stamp_components, version as proof_version
+from ..layout.reprint_cover import Entry, ReprintCover
 from ..layout.packing import paper_of
 from ..layout.options import ImposeOptions
 from ..render.writers import WRITERS, WriteJob, WriterSettings
 from ..store.kitstore import KitStore
+from ..store.recovery import read_only_view
+from .diff import HISTORY, OldKit, compare, held_generations, history_generation, history_name, read_old
+from .parts import kit_fingerprint, part_pages, parts_of
 from .plan import DEFAULT_FORMATS, BuildPlan, Request, TargetPlan, load_paper, plan
 
 LOCK_WAIT = 120.0  # s: a second build into the same game folder waits this long for the first, then says "busy"
@@ -54,33 +61,60 @@ def execute_target(tp: TargetPlan, request: Request, out: Path, progress: Progre
 
     Writes, per format (see pnp.render.writers): ``<game>-<paper>.pdf``, ``svg/<game>-<paper>-pNN.svg``
     (one per page), cutter SVGs, TTS decks or previews, and ``manifest-<paper>.json`` (game, paper, pages,
-    components with count, trim size in mm and pages, board fit, and every file with its sha256).
-    ``progress(done, total)`` is called after each page; ``on_wait(message)`` while another build
-    holds the game's lock (default: a note on stderr; see pnp.store.lock).
+    components with count, trim size in mm and pages, board fit, every file with its sha256, the kit's
+    ``fingerprint`` and every part with its key, fingerprint and pages: pnp.pipeline.parts) with a
+    numbered copy in ``history/`` (pnp.pipeline.diff). With ``request.reprint``, also
+    ``<game>-reprint-<paper>.pdf``: the parts new or changed since the kit it replaces (none when nothing
+    changed; a note says so). With ``request.proof``, every part and sheet carries the kit's version
+    (pnp.layout.proof), also in the manifest. ``progress(done, total)`` is called after each page;
+    ``on_wait(message)`` while another build holds the game's lock (default: a note on stderr; see
+    pnp.store.lock).
 
     Raises:
         OutputError: the output folder cannot be written (the earlier kit is unchanged).
     """
     game, sheet, formats = tp.loaded.game, request.paper.sheet, request.formats
-    imposed = impose(tp.info.title, tp.components, sheet, tp.opts, tp.cover, tp.packing)
+    parts = parts_of(tp.components)
+    fingerprint = kit_fingerprint(parts)
+    version = proof_version(fingerprint) if request.proof else None
+    components = stamp_components(tp.components, version) if version else tp.components
+    imposed = impose(tp.info.title, components, sheet, tp.opts, tp.cover, tp.packing, proof=version)
     total, sheet_plan, pages = imposed.total, imposed.plan, imposed.pages
+    where = part_pages(tp.packing, components, tp.cover.count, 2 if tp.opts.duplex in ("long", "short") else 1)
+    parts = [p.placed(where) for p in parts]
     stem = f"{game.name}-{sheet.name}"
     manifest_name = f"manifest-{sheet.name}.json"
-
-    def owns(rel: str) -> bool:
-        """The files of the earlier kit (this game and paper, the formats built) that this build replaces."""
-        return rel in (manifest_name, "manifest.json") or any(WRITERS[f].owns(rel, stem) for f in formats)
+    reprint_name = f"{game.name}-reprint-{sheet.name}.pdf"
+    notes = list(tp.notes)
 
     with KitStore(Path(out), game.name, wait=LOCK_WAIT, on_wait=on_wait) as store:
+        old, generation = previous(Path(out), game.name, sheet.name)
+
+        def owns(rel: str) -> bool:
+            """The files of the earlier kit (this game and paper, the formats built) that this build
+            replaces, its reprint, and history copies past the last HISTORY."""
+            gen = history_generation(rel, sheet.name)
+            return (rel in (manifest_name, "manifest.json", reprint_name) or any(WRITERS[f].owns(rel, stem) for f in formats)
+                    or (gen is not None and gen <= generation - HISTORY))
+
         staging = store.staging()
         try:
-            job = WriteJob(staging, stem, total, tp.opts, tp.components, metadata(tp), request.settings,
+            job = WriteJob(staging, stem, total, tp.opts, components, metadata(tp), request.settings,
                            cache=store.store / "cache")  # font subsets kept between builds, inside --out
 
             written = _write(job, formats, pages, progress)
+            if request.reprint:
+                note, extra = _reprint(tp, request, components, parts, old, generation, job, reprint_name, version)
+                notes.append(note)
+                written += extra
             manifest = _manifest(game.name, sheet.name, total, tp.components, sheet_plan, tp.opts, tp.fit,
                                  staging, written)
-            write_bytes(staging, manifest_name, (json.dumps(manifest, indent=2, ensure_ascii=False) + "\n").encode())
+            manifest.update({"fingerprint": fingerprint, "parts": [p.record() for p in parts]})
+            if version:
+                manifest["version"] = version
+            data = (json.dumps(manifest, indent=2, ensure_ascii=False) + "\n").encode()
+            write_bytes(staging, manifest_name, data)
+            write_bytes(staging, history_name(sheet.name, generation), data)
         except OSError as exc:
             raise OutputError(f"writing the kit failed: {exc.strerror or exc}; the earlier kit is unchanged.",
                               file=Path(out) / game.name, field="--out",
@@ -88,8 +122,79 @@ def execute_target(tp: TargetPlan, request: Request, out: Path, progress: Progre
         written.append(Path(manifest_name))
         store.commit(staging, owns)
     target_dir = Path(out) / game.name
-    return KitResult(game.name, sheet.name, total, [target_dir / p for p in written], manifest, list(tp.notes),
+    return KitResult(game.name, sheet.name, total, [target_dir / p for p in written], manifest, notes,
                      list(tp.inputs))
+
+
+def previous(out: Path, game: str, paper: str) -> tuple[OldKit | None, int]:
+    """The kit a build replaces (None: none, or its manifest is unreadable or lacks parts) and the
+    new build's generation (one past the highest the kit's history holds)."""
+    try:
+        old = read_old(out, game, paper)
+    except OutputError:
+        old = None
+    with contextlib.suppress(OutputError, OSError), read_only_view(out, game) as root:
+        return old, max([0, *held_generations(root, paper)]) + 1
+    return old, 1
+
+
+def _reprint(tp: TargetPlan, request: Request, components: list[Component], parts, old: OldKit | None,
+             generation: int, job: WriteJob, name: str, proof: str | None) -> tuple[str, list[Path]]:
+    """Write the reprint of the parts new or changed since ``old`` into the job's staging folder
+    as ``name`` (PDF), with its cover (pnp.layout.reprint_cover), every sheet stamped with ``proof``
+    when set; a note saying what it holds."""
+    game, sheet = tp.loaded.game.name, request.paper.sheet
+    if old is None:
+        return (f"--reprint: no earlier kit of {game} on {sheet.name} with a parts list to compare with, so no reprint "
+                "was written (print the whole kit).", [])
+    diff = compare(game, sheet.name, old, parts)
+    if not diff.changes:
+        return f"--reprint: nothing changed since generation {old.generation}; no reprint written.", []
+    chosen = reprint_components(components, parts, diff.put_in)
+    put_in = [Entry(c.group, c.key, "new" if c.kind == "added" else "replacement")
+              for c in diff.changes if c.kind != "removed"]
+    take_out = [Entry(c.group, c.key, "removed" if c.kind == "removed" else "replaced")
+                for c in diff.changes if c.kind != "added"]
+    comps = [c for _, _, c in chosen]
+    cover = ReprintCover(tp.info.title, take_out, put_in, sheet, old.generation, generation)
+    if comps:
+        packing = pack_kit(comps, sheet, tp.opts)
+        where = part_pages(packing, comps, cover.count, 2 if tp.opts.duplex in ("long", "short") else 1)
+        moved = {ci: (n, {f: j for j, f in enumerate(idx)}) for n, (ci, idx, _) in enumerate(chosen)}
+        cover.pages_of = {p.ident: p.placed(where).pages for p in (
+            replace(p, comp=moved[p.comp][0], fronts=tuple(moved[p.comp][1][f] for f in p.fronts))
+            for p in parts if p.ident in diff.put_in)}
+        imposed = impose(tp.info.title, comps, sheet, tp.opts, cover, packing, proof=proof)
+        total, pages = imposed.total, imposed.pages
+    else:  # only removals: the cover alone
+        total = cover.count
+        pages = iter(cover.pages([], [], sheet, tp.opts, total))
+        if proof:
+            pages = (replace(p, items=p.items + (sheet_stamp(sheet, proof),)) for p in pages)
+    stem = name[:-len(".pdf")]
+    sub = replace(job, stem=stem, total=total, components=comps)
+    written = _write(sub, ("pdf",), pages, None)
+    return (f"--reprint: {name} holds {len(put_in)} new or changed part(s) and lists {len(take_out)} to take out.",
+            written)
+
+
+def reprint_components(components: Sequence[Component], parts,
+                       keys: set) -> list[tuple[int, list[int], Component]]:
+    """The components cut down to the fronts of the parts ``keys`` names ((group, key) pairs), each
+    with its index in ``components`` and the indices of the fronts kept; components left with no
+    front are dropped."""
+    fronts: dict[int, list[int]] = {}
+    for p in parts:
+        if p.ident in keys:
+            fronts.setdefault(p.comp, []).extend(p.fronts)
+    out = []
+    for ci, idx in sorted(fronts.items()):
+        comp = components[ci]
+        idx = sorted(idx)
+        out.append((ci, idx, replace(comp, fronts=LazyFronts(idx, lambda i, f=comp.fronts: f[i]),
+                                titles=tuple(comp.titles[i] for i in idx) if comp.titles else (),
+                                sources=tuple(comp.sources[i] for i in idx) if comp.sources else ())))
+    return out
 
 
 def execute(build_plan: BuildPlan, out: Path) -> Iterator[KitResult]:

@@ -64,14 +64,17 @@ def load_paper(name_or_path: str) -> Paper:
 class Request:
     """What to build, typed: ``paper``, output ``formats`` (registered writer names), imposition
     ``opts``, ``overrides`` (input name -> file, from ``--set NAME=FILE``), writer ``settings``
-    (pnp.render.writers.WriterSettings: preview dpi, SVG text, TTS base URL, print service, cutter) and ``full`` (validate: also the slow analyses and the board-fit report for every
-    standard paper)."""
+    (pnp.render.writers.WriterSettings: preview dpi, SVG text, TTS base URL, print service, cutter), ``full`` (validate: also the slow analyses and the board-fit report for every
+    standard paper), ``reprint`` (also write the reprint of the new and changed parts, pnp.pipeline.diff)
+    and ``proof`` (stamp the kit's version on every part and sheet, pnp.layout.proof)."""
     paper: Paper
     formats: tuple[str, ...] = DEFAULT_FORMATS
     opts: ImposeOptions = ImposeOptions()
     overrides: Mapping[str, Path] = field(default_factory=dict)
     settings: WriterSettings = WriterSettings()
     full: bool = False
+    reprint: bool = False
+    proof: bool = False
 
 
 @dataclass(frozen=True)

@@ -5,6 +5,10 @@ reloads itself within a second of each rebuild: the browser listens to Server-Se
 (sse-starlette) that carry a version number the watch loop increases after every round. A bad edit
 shows its error (file, line, field) above the last good pages, which stay.
 
+Parts added or changed since the previous build of the session (the manifests' parts, pnp.pipeline.
+parts) are listed under a badge (removed ones counted) and the pages printing them outlined, on the
+page only (never in the kit).
+
 Served: ``/`` (the page), ``/events`` (SSE), ``/state`` (JSON) and ``/kit/<n>/<file>``, where
 ``<file>`` must be one of the files the build of target ``n`` wrote (its manifest, kept in memory):
 nothing else under --out is read. A kit file is opened through pnp.core.safepath.open_read (no
@@ -18,6 +22,7 @@ from __future__ import annotations
 
 import asyncio
 import html
+import re
 import socket
 import threading
 import time
@@ -75,6 +80,10 @@ class KitView:
     bom: list[dict] = field(default_factory=list)
     verdict: str = ""
     error: str = ""
+    parts: dict = field(default_factory=dict)   # (component, key) -> (fingerprint, count, pages), last good build
+    changed: tuple[str, ...] = ()               # "component: key (added|changed)" since the build before
+    removed: int = 0                            # parts the build before had and this one has not
+    changed_pages: frozenset = frozenset()      # pages holding an added or changed part
 
 
 class PreviewState:
@@ -93,6 +102,12 @@ class PreviewState:
             v.files = tuple(f["path"] for f in manifest.get("files", ()))
             v.bom = [{"name": c["name"], "count": c["count"], "trim_mm": c["trim_mm"], "pages": c["pages"]}
                      for c in manifest.get("components", ())]
+            parts = {(p["component"], p["key"]): (p["fingerprint"], p["count"], tuple(p.get("pages", ())))
+                     for p in manifest.get("parts", ())}
+            if v.parts:  # the first build of this session has nothing to compare with
+                v.changed, v.changed_pages = changes(v.parts, parts)
+                v.removed = sum(ident not in parts for ident in v.parts)
+            v.parts = parts
 
     def kit_error(self, index: int, error: PnpError) -> None:
         """Target ``index`` failed: show the error above its last good pages."""
@@ -109,6 +124,19 @@ class PreviewState:
             return self.version, [KitView(**vars(v)) for v in self.views]
 
 
+def changes(old: dict, new: dict) -> tuple[tuple[str, ...], frozenset]:
+    """The parts added or changed between two builds' ``parts`` ((component, key) -> (fingerprint,
+    count, pages)), as "component: key (added|changed)" lines, and the pages of the new kit that hold
+    them."""
+    lines, pages = [], set()
+    for ident, (fp, count, where) in new.items():
+        kind = "added" if ident not in old else "changed" if old[ident][:2] != (fp, count) else None
+        if kind:
+            lines.append(f"{ident[0]}: {ident[1]} ({kind})")
+            pages.update(where)
+    return tuple(lines), frozenset(pages)
+
+
 PAGE = Template("""<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><title>pnp preview</title>
 <style>
@@ -119,6 +147,8 @@ td, th { border: 1px solid #bbb; padding: .2em .6em; text-align: left; }
 .pages { display: flex; flex-wrap: wrap; gap: 12px; }
 .page { background: white; box-shadow: 0 1px 4px #999; width: 420px; }
 .page svg { width: 100%; height: auto; display: block; }
+.page.changed { outline: 3px solid #e69f00; }
+.badge { display: inline-block; background: #e69f00; color: #000; border-radius: .8em; padding: 0 .6em; }
 </style></head>
 <body data-version="$version">
 <h1>pnp preview</h1>
@@ -135,6 +165,12 @@ for (const div of document.querySelectorAll(".page[data-src]")) {
 """)
 
 
+def _number(svg: str) -> int | None:
+    """The page number of an SVG page's file name (``svg/<stem>-pNN.svg``)."""
+    m = re.search(r"-p(\d+)\.svg$", svg)
+    return int(m.group(1)) if m else None
+
+
 def _kit_html(index: int, view: KitView) -> str:
     esc = html.escape
     parts = [f'<section id="kit-{index}"><h2>{esc(view.title or view.target)}</h2>']
@@ -148,12 +184,17 @@ def _kit_html(index: int, view: KitView) -> str:
                        f"<td>{esc(', '.join(map(str, c['pages'])))}</td></tr>" for c in view.bom)
         parts.append("<table><tr><th>component</th><th>count</th><th>trim</th><th>pages</th></tr>"
                      f"{rows}</table>")
+    if view.changed or view.removed:
+        listed = "".join(f"<li>{esc(line)}</li>" for line in view.changed[:MAX_PAGES_SHOWN])
+        gone = f", {view.removed} removed" if view.removed else ""
+        parts.append(f'<details class="changes"><summary><span class="badge">{len(view.changed)} changed</span>'
+                     f'{gone} since the previous build (outlined pages)</summary><ul>{listed}</ul></details>')
     pages = [f for f in view.files if f.startswith("svg/") and f.endswith(".svg")]
     if len(pages) > MAX_PAGES_SHOWN:
         parts.append(f"<p>the first {MAX_PAGES_SHOWN} of {len(pages)} pages</p>")
     parts.append('<div class="pages">' + "".join(
-        f'<div class="page" data-src="/kit/{index}/{esc(p, quote=True)}"></div>' for p in pages[:MAX_PAGES_SHOWN])
-        + "</div></section>")
+        f'<div class="page{" changed" if _number(p) in view.changed_pages else ""}" '
+        f'data-src="/kit/{index}/{esc(p, quote=True)}"></div>' for p in pages[:MAX_PAGES_SHOWN]) + "</div></section>")
     return "".join(parts)
 
 
@@ -175,7 +216,8 @@ def make_app(state: PreviewState, port: int):
         version, views = state.snapshot()
         return JSONResponse({"version": version, "kits": [
             {"target": v.target, "title": v.title, "error": v.error, "verdict": v.verdict, "bom": v.bom,
-             "files": list(v.files)} for v in views]})
+             "files": list(v.files), "changed": list(v.changed), "removed": v.removed, "changed_pages": sorted(v.changed_pages)}
+            for v in views]})
 
     async def events(request):
         async def stream():

@@ -143,3 +143,44 @@ def test_a_kit_file_replaced_by_a_link_or_deleted_is_a_404(tmp_path):
     (folder / "svg").symlink_to(tmp_path / "elsewhere")
     r = client.get("/kit/0/svg/a.svg")
     assert r.status_code == 404 and "SENTINEL" not in r.text
+
+
+def test_the_preview_marks_the_parts_changed_since_the_previous_build(tmp_path):
+    """Two builds of a deck, as the watch loop reports them: the page lists the changed keys under a
+    badge and outlines exactly the SVG pages that print them (read back from the SVG files); the kit's
+    own files carry no mark."""
+    import xml.etree.ElementTree as ET
+
+    from pnp.pipeline.execute import build_kit
+    from pnp.pipeline.serve import PreviewState
+    from test_diff import write_deck
+
+    rows = [(f"k{i:02d}", f"Name {i}", str(i), "#000000") for i in range(20)]
+    spec = write_deck(tmp_path / "deck", rows)
+    out = tmp_path / "out"
+    state = PreviewState([str(spec)])
+    first = build_kit(str(spec), formats=("svg",), out=out)
+    state.kit_ok(0, "Deck", out / "deck", first.manifest, "")
+    assert 'class="badge"' not in client_page(state)  # nothing to compare the first build with
+    rows[13] = ("k13", "Renamed", "13", "#000000")
+    write_deck(spec.parent, rows)
+    second = build_kit(str(spec), formats=("svg",), out=out)
+    state.kit_ok(0, "Deck", out / "deck", second.manifest, "")
+    page = client_page(state)
+    assert "1 changed" in page and "card: k13 (changed)" in page
+    outlined = re.findall(r'class="page changed" data-src="/kit/0/([^"]+)"', page)
+    svg_ns = "{http://www.w3.org/2000/svg}"
+    holding = []
+    for f in sorted((out / "deck" / "svg").glob("*.svg")):
+        texts = "".join(t.text or "" for t in ET.parse(f).iter(f"{svg_ns}text"))
+        assert "badge" not in f.read_text() and "changed" not in texts
+        if "CARD-k13" in texts:
+            holding.append(f"svg/{f.name}")
+    assert outlined == holding and len(holding) == 1
+
+
+def client_page(state) -> str:
+    from starlette.testclient import TestClient
+
+    from pnp.pipeline.serve import make_app
+    return TestClient(make_app(state, PORT), base_url=BASE).get("/").text

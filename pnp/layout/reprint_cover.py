@@ -1,0 +1,83 @@
+"""The cover of a reprint (`pnp build --reprint`): which parts to take out of the deck and which to put in.
+
+A reprint holds only the parts that are new or changed since the kit it replaces. Its cover lists,
+per component, the keys to **take out** (parts removed from the game, and the old copies of the
+changed ones) and the keys to **put in** (new parts and the replacements), each with the page it is
+printed on, then the usual footer and scale check. Long lists continue on further cover pages.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Sequence
+
+from ..core.fonts import missing_glyphs
+from ..core.ir import Component, Line, Page, Text
+from ..core.units import MM_PER_PT
+from . import marks
+from .options import ImposeOptions
+from .paper import Sheet
+
+LIST_PT, HEAD_PT, TITLE_PT = 8.0, 11.0, 16.0
+LEAD = 1.3 * LIST_PT * MM_PER_PT  # mm between list lines
+MAX_KEY = 70  # characters of a key shown (a longer one ends with an ellipsis)
+
+
+@dataclass(frozen=True)
+class Entry:
+    """One listed part: its component ``group``, ``key`` and what it is (``why``: "new",
+    "replacement", "removed", "replaced")."""
+    group: str
+    key: str
+    why: str
+
+
+def _short(key: str) -> str:
+    """The key as listed: at most MAX_KEY characters, each the font lacks shown as U+XXXX."""
+    key = key if len(key) <= MAX_KEY else key[:MAX_KEY - 1] + "\u2026"
+    lacking = set(missing_glyphs(key))
+    return "".join(f"U+{ord(c):04X}" if c in lacking else c for c in key) if lacking else key
+
+
+class ReprintCover:
+    """Cover pages listing ``take_out`` and ``put_in`` (Entry lists) for a reprint of ``title``,
+    replacing the kit's generation ``old_gen`` by ``new_gen``. ``pages_of`` ((group, key) -> page
+    numbers in the reprint), set once the parts are packed, adds each part's pages to its line."""
+
+    def __init__(self, title: str, take_out: Sequence[Entry], put_in: Sequence[Entry], sheet: Sheet,
+                 old_gen: int, new_gen: int) -> None:
+        self.title, self.take_out, self.put_in = title, list(take_out), list(put_in)
+        self.old_gen, self.new_gen = old_gen, new_gen
+        self.pages_of: dict[tuple[str, str], tuple[int, ...]] = {}
+        _, _, _, h = sheet.content_area
+        self._per_page = max(1, int((h - 30.0) // LEAD))
+        self.count = max(1, -(-(len(self._lines())) // self._per_page))
+
+    def _lines(self) -> list[tuple[str, bool]]:
+        """(text, is_heading) lines of the lists, each part put in with its pages (pages_of)."""
+        lines: list[tuple[str, bool]] = [(f"Take out of the deck ({len(self.take_out)})", True)]
+        lines += [(f"{e.group}: {_short(e.key)} ({e.why})", False) for e in self.take_out] or [("nothing", False)]
+        lines.append(("", False))
+        lines.append((f"Put in ({len(self.put_in)})", True))
+        for e in self.put_in:
+            pages = self.pages_of.get((e.group, e.key))
+            where = f", page {marks.page_ranges(pages)}" if pages else ""
+            lines.append((f"{e.group}: {_short(e.key)} ({e.why}{where})", False))
+        return lines
+
+    def pages(self, components: Sequence[Component], plan, sheet: Sheet, opts: ImposeOptions, total: int) -> list[Page]:
+        x, y, w, _ = sheet.content_area
+        lines = self._lines()
+        out = []
+        for i in range(self.count):
+            items: list = [Text(x, y + 8, f"{self.title} \u2014 reprint", size_pt=TITLE_PT, bold=True),
+                           Text(x, y + 15, f"Replaces the parts of kit generation {self.old_gen} that changed in "
+                                f"generation {self.new_gen}. Print at 100 % / Actual size.", size_pt=9),
+                           Line(x, y + 18, x + w, y + 18, stroke_width=0.2)]
+            row_y = y + 25
+            for text, head in lines[i * self._per_page:(i + 1) * self._per_page]:
+                if text:
+                    items.append(Text(x, row_y, text, size_pt=HEAD_PT if head else LIST_PT, bold=head))
+                row_y += LEAD
+            footer = f"{self.title} \u2014 reprint: take out, put in \u2014 page {i + 1} of {total}"
+            out.append(Page(sheet.width, sheet.height, tuple(items) + marks.footer(sheet, footer), "reprint"))
+        return out
