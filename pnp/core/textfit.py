@@ -66,9 +66,7 @@ def fit(text: str, size_pt: float, min_pt: float, w: float, h: float, wrap_lines
     if got is not None or min_pt >= size_pt:
         return got
     if not wrap_lines:  # the lines are fixed: width and height grow in proportion to the size
-        direct = _direct(text, size_pt, min_pt, w, h, spacing, font)
-        if direct is not None:
-            return direct
+        return _direct(text, size_pt, min_pt, w, h, spacing, font)
     # Wrapped text is not monotonic in the size, so the steps are tried from the top down (richtext.scan):
     # the first that fits is the largest. A bisection would miss it (found by tests/custom/test_custom_textfit.py's
     # property test); only the sizes could_fit rules out (a word wider than the box, too few lines'
