@@ -25,7 +25,6 @@ from . import __version__
 from .core.errors import PnpError, ValidationFailed
 from .core.findings import FAIL, PASS, WARN
 from .inputs.resources import shipped_specs
-from .pipeline.calibrate import build_calibration
 from .pipeline.execute import execute_target
 from .pipeline.plan import DEFAULT_FORMATS, Request, context, load_paper, load_target, plan
 from .layout.options import DUPLEX_MODES, ImposeOptions
@@ -367,6 +366,7 @@ def calibrate(
 ) -> None:
     """Print a two-sided test sheet to read your printer's --back-offset from."""
     STATE["quiet"] |= quiet
+    from .pipeline.calibrate import build_calibration  # only this command draws the test sheet
     with _guard():
         path = build_calibration(paper, duplex, _out(out_dir), step)
         _say(f"calibration sheet: {path} (print both sides at 100 %, flip on the {duplex} edge)")
