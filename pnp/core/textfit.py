@@ -74,6 +74,8 @@ def fit(text: str, size_pt: float, min_pt: float, w: float, h: float, wrap_lines
     # property test); only the sizes could_fit rules out (a word wider than the box, too few lines'
     # room) are skipped.
     words = [[text_width_mm(word, 1.0, font) for word in para.split()] for para in text.split("\n")]
+    if not wrap_lines:  # a line set without wrapping is one entry: its words' widths summed (could_fit)
+        words = [[sum(para)] for para in words]
     possible = could_fit(words, *_metrics(font), spacing, w, h)
     return scan(lambda size: lay_out(text, size, w, h, wrap_lines, spacing, font), size_pt, min_pt, possible)
 
