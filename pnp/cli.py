@@ -25,7 +25,6 @@ from . import __version__
 from .core.errors import PnpError, ValidationFailed
 from .core.findings import FAIL, PASS, WARN
 from .inputs.resources import shipped_specs
-from .pipeline.calibrate import build_calibration
 from .pipeline.execute import execute_target
 from .pipeline.plan import DEFAULT_FORMATS, Request, context, load_paper, load_target, plan
 from .layout.options import DUPLEX_MODES, ImposeOptions
@@ -480,6 +479,7 @@ def calibrate(
 ) -> None:
     """Print a two-sided test sheet to read your printer's --back-offset from."""
     STATE["quiet"] |= quiet
+    from .pipeline.calibrate import build_calibration  # only this command draws the test sheet
     with _guard():
         path = build_calibration(paper, duplex, _out(out_dir), step)
         _say(f"calibration sheet: {path} (print both sides at 100 %, flip on the {duplex} edge)")
@@ -606,6 +606,11 @@ def main() -> None:  # pragma: no cover - console-script entry point
         status = exc.code
     except OSError as exc:                  # stdout failing outside a command's guard (--json, -h, --version)
         status = _output_failed(exc)
+    # the command has finished and what it leaves lives until the process ends: move that out of the
+    # collector's reach too, so the collections of the interpreter's shutdown do not walk it (about a
+    # tenth of a build's CPU time); atexit handlers, the flush of stdout and the teardown of modules
+    # run as always (CPython never promises __del__ of objects alive at exit)
+    gc.freeze()
     raise SystemExit(_flushed(status))
 
 

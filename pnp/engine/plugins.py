@@ -27,7 +27,13 @@ def game_names() -> list[str]:
     """The names of pnp's own generators (the modules and packages of pnp.games not starting with
     _), in alphabetical order, without importing them."""
     package = importlib.import_module(PLUGINS)  # its __init__ only names the package
-    return sorted(info.name for info in pkgutil.iter_modules(package.__path__) if not info.name.startswith("_"))
+    return list(_names_in(tuple(package.__path__)))
+
+
+@lru_cache(maxsize=8)
+def _names_in(path: tuple[str, ...]) -> tuple[str, ...]:
+    """The generator names in the folders ``path`` (a package's search path), listed once per path."""
+    return tuple(sorted(info.name for info in pkgutil.iter_modules(list(path)) if not info.name.startswith("_")))
 
 
 @lru_cache(maxsize=1)

@@ -88,11 +88,23 @@ def read_image(path: Path, field: str | None = "image", root: Path | None = None
     if st.st_size > MAX_IMAGE_BYTES:
         raise _refuse(f"the image is {st.st_size / 2 ** 20:.0f} MiB (limit {MAX_IMAGE_BYTES // 2 ** 20} MiB).",
                       path, field, "save it smaller: 300 dpi at its printed size is enough")
-    return _read(Path(path), st.st_mtime_ns, st.st_size, field, str(root) if root is not None else None)
+    path = path if isinstance(path, Path) else Path(path)  # a LinkFree path stays one: read without links
+    key = (path, st.st_mtime_ns, st.st_size, str(root) if root is not None else None)
+    facts = _CHECKED.get(key)
+    if facts is None:  # checked once per file, whichever field names it first (a refusal is not kept)
+        facts = _read(path, field, key[3])
+        if len(_CHECKED) >= MAX_CHECKED:
+            del _CHECKED[next(iter(_CHECKED))]
+        _CHECKED[key] = facts
+    return facts
 
 
-@lru_cache(maxsize=256)
-def _read(path: Path, _mtime: int, size: int, field: str | None, root: str | None) -> ImageFacts:
+MAX_CHECKED = 256
+_CHECKED: dict[tuple, ImageFacts] = {}
+"""(path, modification time, size, root) -> the facts of a file that passed read_image, oldest first."""
+
+
+def _read(path: Path, field: str | None, root: str | None) -> ImageFacts:
     try:
         data = read_regular(path, MAX_IMAGE_BYTES)
     except OSError as exc:
@@ -248,8 +260,5 @@ def _drawing(path: Path, data: bytes, root: str | None):
         if tree is None:
             return None
         return SvgRenderer(str(path), external_reference_root=root or str(path.parent)).render(tree)
-    except Exception:  # svglib raises many kinds of errors on bad input; all mean "cannot be read"
-        return None
-        return SvgRenderer(str(facts.path), external_reference_root=facts.root or str(facts.path.parent)).render(root)
     except Exception:  # svglib raises many kinds of errors on bad input; all mean "cannot be read"
         return None

@@ -8,6 +8,7 @@ computed here once, so the PDF and the SVG of a page put every glyph in the same
 """
 from __future__ import annotations
 
+from functools import lru_cache
 from pathlib import Path
 from typing import NamedTuple
 
@@ -145,6 +146,13 @@ class Renderer:
 FITS = ("contain", "cover", "stretch")
 
 
+@lru_cache(maxsize=1024)
+def _image_paths(src: str, root: str | None) -> tuple[Path, Path | None]:
+    """An Image's ``src`` and ``root`` as paths, made once per name (a sheet places the same picture
+    many times): a game folder's file as a LinkFree path (checked link-free by inside())."""
+    return (LinkFree(src) if root else Path(src)), (Path(root) if root else None)
+
+
 def place_image(s: Image) -> tuple[ImageFacts, tuple[float, float, float, float]]:
     """The checked image of ``s`` and where its whole picture goes, (x, y, w, h) in mm, for both
     backends: "contain" scales it to fit inside the box and centres it, "cover" scales it to fill
@@ -154,8 +162,8 @@ def place_image(s: Image) -> tuple[ImageFacts, tuple[float, float, float, float]
         SpecError: the image file is bad (pnp.inputs.images.read_image).
         ValueError: an unknown ``fit``.
     """
-    src = LinkFree(s.src) if s.root else Path(s.src)  # a game folder's file: checked link-free by inside()
-    facts = read_image(src, root=Path(s.root) if s.root else None)
+    src, root = _image_paths(s.src, s.root)
+    facts = read_image(src, root=root)
     if s.fit == "stretch":
         return facts, (s.x, s.y, s.w, s.h)
     if s.fit not in FITS:

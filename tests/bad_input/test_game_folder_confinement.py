@@ -326,3 +326,22 @@ def test_a_picture_changed_after_its_check_is_not_drawn(tmp_path):
     with pytest.raises(SpecError) as err:
         picture_bytes(facts)
     assert "changed" in str(err.value) and SENT not in str(err.value)
+
+
+def test_a_checked_picture_swapped_for_a_link_is_not_followed(tmp_path):
+    """The checked picture keeps its link-free path: read again for drawing, a link put in its place
+    is refused even when it leads to the very same bytes (the sha256 alone would pass them)."""
+    from pnp.inputs.images import picture_bytes, read_image
+    from pnp.inputs.gamefolder import inside
+    from pnp.core.errors import SpecError
+    outside = _outside(tmp_path)
+    game = tmp_path / "game"
+    game.mkdir()
+    PILImage.new("RGB", (20, 20), (10, 200, 10)).save(game / "art.png")
+    facts = read_image(inside("art.png", game), root=game)
+    (outside / "same.png").write_bytes((game / "art.png").read_bytes())
+    (game / "art.png").unlink()
+    os.symlink(outside / "same.png", game / "art.png")
+    with pytest.raises(SpecError) as err:
+        picture_bytes(facts)
+    assert "cannot read the image" in str(err.value) and SENT not in str(err.value)

@@ -29,6 +29,7 @@ def _scan(text, size, min_pt, w, h, wrap, spacing):
 
 @example("a", 16.625, 4.0, 10.0, 7.9375, False, 1.0)  # the highest step is 16.5 (see _scan)
 @example("word длинное длинное длинное", 24.0, 8.0, 43.0, 29.0, False, 1.0)  # unwrapped, too wide at 8 pt: None
+@example("a a a a длинное длинное длинное длинное длинное", 24.0, 7.5, 65.0, 28.0, False, 1.0)  # fits at no size
 @settings(max_examples=150, deadline=None)
 @given(WORDS, st.floats(8, 40), st.floats(4, 8), st.floats(10, 80), st.floats(5, 60), st.booleans(),
        st.sampled_from([1.0, 1.2, 1.5]))
