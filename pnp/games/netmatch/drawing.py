@@ -1,6 +1,6 @@
-"""NetMatch's parts as IR shapes (mm, y down): the board (network plus card boxes), pawns and letter
-tokens; the word cards' rows (their templates are the spec folder's); components() lists them in
-print order."""
+"""NetMatch's parts: the board as IR shapes (mm, y down: network plus card boxes); the rows of the
+word cards, pawns and letter tokens (their templates are the spec folder's); components() lists
+them in print order."""
 from __future__ import annotations
 
 import math
@@ -9,7 +9,6 @@ from ...core.colour import tint
 from ...core.errors import SpecError
 from ...geometry.planargraph import START, Network, Node
 from ...core.ir import WHITE, Circle, Component, Line, Polygon, Rect, Text
-from ...core.units import MM_PER_PT
 from ...engine import KitContext
 from .network import colouring, network_of, node_diameter
 from .spec import SYMBOLS, ColourSpec, NetMatchSpec
@@ -67,42 +66,16 @@ def symbol_shape(symbol: str, cx: float, cy: float, size: float, fill: str | Non
     raise ValueError(f"unknown symbol {symbol!r}; use {', '.join(SYMBOLS)}")
 
 
-def _marked(symbol: str, letter: str, cx: float, cy: float, size: float) -> tuple:
-    """A white symbol with the colour's letter inside (the letter sits lower in a triangle)."""
-    drop = size * 0.12 if symbol == "triangle" else 0.0
-    return (symbol_shape(symbol, cx, cy, size, WHITE, INK, max(0.25, size * 0.04)),
-            Text(cx, cy + drop, letter, size_pt=size * 0.75 / MM_PER_PT * 0.5, anchor="middle", valign="middle",
-                 bold=True))
-
-
-def draw_pawn(item: tuple[ColourSpec, str], spec: NetMatchSpec):
-    """A pawn: a disc of the colour (full bleed), the symbol in white with the colour letter inside."""
-    colour, symbol = item
-    d = spec.pawn.diameter
-    return (Circle(d / 2, d / 2, d / 2, fill=colour.hex, stroke=None, bleed=True),
-            *_marked(symbol, colour.letter, d / 2, d / 2, d * 0.62))
-
-
-def draw_token(item: tuple[ColourSpec, str], spec: NetMatchSpec):
-    """A letter token front: the colour (full bleed), the symbol with the colour letter inside."""
-    colour, symbol = item
-    t = spec.token_size
-    return (Rect(0, 0, t, t, fill=colour.hex, stroke=None, bleed=True),
-            *_marked(symbol, colour.letter, t / 2, t / 2, t * 0.6))
-
-
-def draw_token_back(spec: NetMatchSpec):
-    """The common token back: a box to write one letter in, with a small caption."""
-    t = spec.token_size
-    box = t * 0.58
-    return (Rect(0, 0, t, t, fill=WHITE, stroke=None, bleed=True),
-            Rect((t - box) / 2, t * 0.12, box, box, fill=None, stroke=INK, stroke_width=0.35),
-            Text(t / 2, t - 1.8, "write a letter", size_pt=6.0, anchor="middle", fill="#555555"))
-
-
 def pieces(spec: NetMatchSpec) -> list[tuple[ColourSpec, str]]:
     """Every (colour, symbol), colour by colour: one pawn front and one letter token each."""
     return [(c, sym) for c in spec.colours for sym in spec.network.symbols]
+
+
+def piece_rows(spec: NetMatchSpec, ctx: KitContext) -> list[dict[str, str]]:
+    """The table ``generator:pieces``: one row per (colour, symbol) of pieces(), ``hex`` and ``letter``
+    the colour's, ``symbol`` one of SYMBOLS; the spec folder's templates pawn.yaml, token.yaml and
+    token-back.yaml draw the pawns and letter tokens."""
+    return [{"hex": colour.hex, "letter": colour.letter, "symbol": symbol} for colour, symbol in pieces(spec)]
 
 
 def card_box(spec: NetMatchSpec) -> tuple[float, float]:
@@ -191,20 +164,23 @@ def components(spec: NetMatchSpec, ctx: KitContext) -> list[Component]:
     their common back by the spec folder's component ``word card`` from word_rows()), the board
     (network plus card boxes, tiled when larger than the page), the round pawns (pawn.diameter mm,
     pawn.copies of each colour and symbol) and the square letter tokens (token_size mm, one per colour
-    and symbol, back with a box for one letter)."""
+    and symbol, back with a box for one letter), both drawn by the spec folder's components ``pawn``
+    and ``letter token`` from piece_rows()."""
     cards = ctx.parts("word card", (spec.card.width, spec.card.height))
     words = [title for c in cards for title in c.titles]
     net = network_of(spec)
     width, height, *_ = board_layout(spec, net)
-    items = pieces(spec)
+    pawns = ctx.parts("pawn", (spec.pawn.diameter, spec.pawn.diameter))
+    tokens = ctx.parts("letter token", (spec.token_size, spec.token_size))
     n_col, n_sym = len(spec.colours), len(spec.network.symbols)
     return [Component("word card", spec.card.width, spec.card.height, [f for c in cards for f in c.fronts],
                       back=cards[0].back if cards else None,
                       note=f"one four-letter word each ({len(words)} words)", titles=tuple(words)),
             Component("board", width, height, [draw_board(spec)], board=True,
                       note=f"{len(net.nodes)}-node network, {len(spec.colours)} card boxes"),
-            Component("pawn", spec.pawn.diameter, spec.pawn.diameter, [draw_pawn(i, spec) for i in items],
+            Component("pawn", spec.pawn.diameter, spec.pawn.diameter, [f for c in pawns for f in c.fronts],
                       copies=spec.pawn.copies, shape="circle",
                       note=f"{n_col} colours x {n_sym} symbols x {spec.pawn.copies}"),
-            Component("letter token", spec.token_size, spec.token_size, [draw_token(i, spec) for i in items],
-                      back=draw_token_back(spec), note=f"{n_col} colours x {n_sym} symbols; back: write a letter")]
+            Component("letter token", spec.token_size, spec.token_size, [f for c in tokens for f in c.fronts],
+                      back=tokens[0].back if tokens else None,
+                      note=f"{n_col} colours x {n_sym} symbols; back: write a letter")]
