@@ -309,8 +309,9 @@ class BoundLayer:
             shown = text if len(text) <= 40 else text[:37] + "..."
             raise self._data_error(row, column, f"the text {shown!r} does not fit its {bw:g} x {bh:g} mm box even at "
                                    f"{smallest:g} pt.",
-                                   "shorten the text, or make the layer's box larger, its min_size smaller or set "
-                                   "fit: shrink and wrap: true", "text")
+                                   "shorten the text, or make the layer's box larger or its min_size smaller"
+                                   if L.fit == "box" else "shorten the text, or make the layer's box larger, its "
+                                   "min_size smaller or set fit: shrink and wrap: true", "text")
         colour = self.colours["colour"](values, row) or "#000000"
         if L.valign == "cap-middle":  # each line centred on its cap height (Text valign "middle")
             self._cap_middle(got, L, colour, out)

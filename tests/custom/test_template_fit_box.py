@@ -1,14 +1,13 @@
 """Text layers' fit: box, valign: cap-middle and underline: true, measured in the PDF: a planted long
 word fills the safe area's width and stays inside it, capitals are centred on the box to a tenth of
-a millimetre (ink measured in a rendering), an underline is ruled under its text only; bad
-combinations are refused naming the template file, line and field."""
+a millimetre (ink measured in a rendering), an underline is ruled under its text only (bad values
+and combinations: tests/bad_input/test_custom_bad_input.py)."""
 from __future__ import annotations
 
 import pymupdf as fitz
 import pytest
 
 from conftest import build_kit, open_pdf, pdf_of
-from pnp.core.errors import PnpError
 from pnp.core.units import MM_PER_PT
 from test_custom_templates import CARD_SPEC, _kit
 
@@ -99,25 +98,3 @@ def test_underline_is_ruled_under_its_text_only(kit):
             if abs(ln["x0"] - w["x0"]) < 0.5 and abs(ln["x1"] - w["x1"]) < 0.5 and w["top"] < ln["top"] < w["bottom"] + 2:
                 ruled.add(text)
     assert ruled == {"6", "9"}
-
-
-@pytest.mark.parametrize("layer, field, message", [
-    ('{type: text, text: "{word}", fit: box, wrap: true}', "wrap", "never breaks lines"),
-    ('{type: text, text: "{word}", valign: centre}', "valign", "cap-middle"),
-    ('{type: text, text: "{word}", fit: grow}', "fit", "box"),
-    ('{type: text, text: "{word}", underline: maybe}', "underline", "true or false"),
-])
-def test_bad_fit_valign_and_underline_are_refused(tmp_path, layer, field, message):
-    folder = _kit(tmp_path / "kit", SPEC, {"front.yaml": f"layers:\n  - {layer}\n", "cards.csv": CSV})
-    with pytest.raises(PnpError, match=message) as err:
-        build_kit(str(folder), out=tmp_path / "out", formats=("pdf",))
-    assert err.value.file is not None and str(err.value.file).endswith("front.yaml")
-    assert err.value.line == 2 and field in err.value.field
-
-
-def test_markup_in_a_box_fitted_text_is_refused_naming_the_row(tmp_path):
-    front = 'layers:\n  - {type: text, text: "{word}", fit: box, valign: cap-middle}\n'
-    folder = _kit(tmp_path / "kit", SPEC, {"front.yaml": front, "cards.csv": "word,mark,ruled\n**BOLD**,1,no\n"})
-    with pytest.raises(PnpError, match="markup") as err:
-        build_kit(str(folder), out=tmp_path / "out", formats=("pdf",))
-    assert "row 2" in str(err.value) or getattr(err.value, "row", None) == 2
