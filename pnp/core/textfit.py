@@ -64,8 +64,8 @@ def fit_box(text: str, max_pt: float, min_pt: float, w: float, h: float, spacing
     height, below it); ``height`` is the block's height by the same measure."""
     lines = text.split("\n")
     size = min(size_for_width(line, w, max_pt, font) for line in lines)
-    asc, desc = face(font).ascent, face(font).descent
-    top, bottom = (cap_height(font), 0.0) if caps else (asc, desc)
+    f = face(font)
+    top, bottom = (cap_height(font), 0.0) if caps else (f.ascent, f.descent)
     tall = (top + bottom + (len(lines) - 1) * spacing) * MM_PER_PT
     size = min(size, h / tall)
     if size < min_pt - 1e-6:

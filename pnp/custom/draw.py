@@ -108,6 +108,10 @@ class BoundLayer:
         self.place, self.ctx = place, ctx
         layer = place.layer
         self.show = _when(layer.when, place, ctx)
+        # the column keys this layer reads (placeholders and when:): what Face.draw's memo compares
+        self.reads: set[str] = set()
+        if layer.when is not None:
+            self.reads.add(key(layer.when if isinstance(layer.when, str) else layer.when.column))
         self.colours = {f: self._colour_filler(getattr(layer, f), f)
                         for f in ("fill", "stroke", "colour") if isinstance(getattr(layer, f, None), str)}
         data = ctx.table.path if ctx.table else None
@@ -116,6 +120,7 @@ class BoundLayer:
         self.src = (Filler(layer.src, place.file, place.line_of("src"), "src", ctx.columns, data)
                     if isinstance(layer, ImageLayer) else None)
         self._pictures: dict[str, ImageFacts] = {}
+        self.reads.update(*(f.columns for f in (self.text, self.src) if f is not None))
         self.font = self._font(layer.font) if self.text is not None and layer.font is not None else None
         self.face = self.font.face if self.font is not None else DEFAULT_FACE
         italic = layer.italic_font if self.text is not None else None
@@ -214,6 +219,7 @@ class BoundLayer:
     def _colour_filler(self, value: str, field: str):
         filler = Filler(value, self.place.file, self.place.line_of(field), field, self.ctx.columns,
                         self.ctx.table and self.ctx.table.path)
+        self.reads.update(filler.columns)
         if filler.constant is not None:
             try:
                 const = colour_of(filler.constant)
@@ -440,6 +446,8 @@ class Face:
                 self.runs.append((i, [layer]))
         self.key = key
         self.furniture: dict[int, tuple] = {}  # first layer number of a constant run -> its drawing
+        self.reads = sorted({c for layer in self.layers for c in layer.reads})
+        self._last: tuple[tuple, tuple] | None = None  # (the values read, the drawing) of the last draw()
 
     def fit_work(self, row: Row | None) -> float:
         """About how many characters draw(row) lays out in its text layers (BoundLayer.fit_work):
@@ -448,9 +456,20 @@ class Face:
         return sum(layer.fit_work(values) for layer in self.layers if layer.varying or row is None)
 
     def draw(self, row: Row | None) -> tuple:
+        """The face for ``row`` (a tuple of shapes, mm). A row whose columns this template reads hold
+        the same values as the last row drawn gets the very same drawing (one object: a common back
+        is drawn once and told apart from another by identity)."""
         if not self.varying:  # reads no column (a common back): drawn as the template, without a row
             row = None
         values = row.values if row is not None else {}
+        read = tuple(values.get(c, "") for c in self.reads)
+        if self._last is not None and self._last[0] == read:
+            return self._last[1]
+        drawing = self._draw(values, row)
+        self._last = (read, drawing)
+        return drawing
+
+    def _draw(self, values: dict, row: Row | None) -> tuple:
         out: list = []
         for first, run in self.runs:
             if run[0].varying:

@@ -26,7 +26,8 @@ from .spec import MAX_COPIES, ComponentSpec, CustomSpec
 from .table import Row, Table, key, read_table
 from .template import Loads, Placed, load_template, parse_placeholders, resolve
 
-MAX_PARTS = 20_000  # parts in one kit (every component, copies included): a few hundred pages
+MAX_PARTS = 20_000  # parts of one component read from a data file, copies included: a few hundred pages (a
+                    # generator's table is bounded by its generator: NetMatch's word list, MAX_WORDS)
 MAX_BACKS = 26      # distinct backs of one component (each becomes its own run of parts)
 
 
@@ -187,7 +188,7 @@ def _ready(spec: CustomSpec, index: int, comp: ComponentSpec, ctx: KitContext, l
                         hint="add data: FILE (a .csv, .tsv, .xlsx or .ods file) or remove the placeholders")
     copies = [_copies(comp, row, table) for row in rows]
     total = sum(copies)
-    if total > MAX_PARTS:
+    if total > MAX_PARTS and comp.data not in tables:  # a generator's rows are bounded by the generator
         raise SpecError(f"component {comp.name!r} would have {total:,} parts (limit {MAX_PARTS:,}).",
                         file=table.path if table else ctx.spec_path, line=None if table else line,
                         field=f"components.{index}.copies", hint="check the copies: a real deck is a few hundred parts")
@@ -266,11 +267,14 @@ def build_components(spec: CustomSpec, ctx: KitContext, lines: dict,
         groups: dict[tuple | None, list] = {}
         titles: dict[tuple | None, list[str]] = {}
         col = title_column(r.table)
-        for row, n, (fpath, bpath) in zip(r.rows, r.copies, r.paths):
+        last, fronts, named = object(), [], []  # the last back seen and its lists (a back is a long tuple:
+        for row, n, (fpath, bpath) in zip(r.rows, r.copies, r.paths):  # hashed only when it is a new one)
             front = r.faces[fpath].draw(row)
             back = r.faces[bpath].draw(row) if bpath is not None else None
-            groups.setdefault(back, []).extend([front] * n)
-            titles.setdefault(back, []).extend([row.values.get(col, "").strip() if row and col else ""] * n)
+            if back is not last:
+                last, fronts, named = back, groups.setdefault(back, []), titles.setdefault(back, [])
+            fronts.extend([front] * n)
+            named.extend([row.values.get(col, "").strip() if row and col else ""] * n)
         if len(groups) > MAX_BACKS:
             raise SpecError(f"component {comp.name!r} has {len(groups)} different backs (limit {MAX_BACKS}).",
                             file=ctx.spec_path, line=r.line, field="back",
