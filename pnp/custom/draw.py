@@ -27,6 +27,7 @@ from ..core.units import MM_PER_PT
 MAX_TEXT_CHARS = 5000  # characters one text layer sets: a tarot card full of 4 pt text holds about 3,000
 DEFAULT_MIN_PT = 6.0  # the smallest size of ``fit: shrink`` when the layer gives no min_size
 EPS = 1e-6  # mm
+QUARTER_TURNS = {90: (0.0, 1.0), 180: (-1.0, 0.0), 270: (0.0, -1.0)}  # (cos, sin) of a clockwise turn, y down
 class Filler:
     """A string with ``{column}`` placeholders, compiled once: ``columns`` it reads, ``fill(values)``.
 
@@ -359,11 +360,13 @@ class BoundLayer:
                             bold=L.bold, font=self.face, underline=L.underline)
                        for line, mid in zip(got.lines, mids) if line)
             return
-        lines = tuple(Text(tx, mid, line, size_pt=got.size_pt, anchor=anchor, valign="middle", fill=colour,
-                           bold=L.bold, font=self.face, underline=L.underline)
-                      for line, mid in zip(got.lines, mids) if line)
-        if lines:
-            out.append(Group(lines, dx=x + w / 2, dy=y + h / 2, rotate=float(L.rotate)))
+        # each line turned about its own anchor (Text.rotate), placed where the turned box puts it: no group
+        cos, sin = QUARTER_TURNS[L.rotate]
+        cx, cy = x + w / 2, y + h / 2
+        out.extend(Text(cx + tx * cos - mid * sin, cy + tx * sin + mid * cos, line, size_pt=got.size_pt,
+                        anchor=anchor, valign="middle", fill=colour, bold=L.bold, font=self.face,
+                        rotate=float(L.rotate), underline=L.underline)
+                   for line, mid in zip(got.lines, mids) if line)
 
     def picture(self, values: dict, row: Row | None) -> ImageFacts | None:
         """The checked picture file an image layer draws for ``row`` (None when a column its ``src``
