@@ -63,7 +63,8 @@ def fit_box(text: str, max_pt: float, min_pt: float, w: float, h: float, spacing
     The baselines of the result are mm from the box top (first: ascent, or with ``caps`` the cap
     height, below it); ``height`` is the block's height by the same measure."""
     lines = text.split("\n")
-    size = min(size_for_width(line, w, max_pt, font) for line in lines)
+    size = (size_for_width(text, w, max_pt, font) if len(lines) == 1
+            else min(size_for_width(line, w, max_pt, font) for line in lines))
     f = face(font)
     top, bottom = (cap_height(font), 0.0) if caps else (f.ascent, f.descent)
     tall = (top + bottom + (len(lines) - 1) * spacing) * MM_PER_PT

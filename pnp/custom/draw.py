@@ -124,6 +124,7 @@ class BoundLayer:
         self.reads.update(*(f.columns for f in (self.text, self.src) if f is not None))
         self.font = self._font(layer.font) if self.text is not None and layer.font is not None else None
         self.face = self.font.face if self.font is not None else DEFAULT_FACE
+        self.cap = cap_height(styled_face(self.face, layer.bold)) if self.text is not None else 0.0  # em
         italic = layer.italic_font if self.text is not None else None
         self.italic = self._font(italic, "italic_font") if italic is not None else None
         self.varying = (self.show is not None or (self.text is not None and self.text.constant is None)
@@ -290,9 +291,10 @@ class BoundLayer:
                                    "set markup: false on the layer to print the characters as typed, or use "
                                    "fit: shrink and valign: middle", "text")
         paras = self.rich(text, row, column, icons) if rich else None
-        missing, font = self.missing_glyphs(text) if paras is None else ([], "")
+        missing = (self.font.missing(text) if self.font is not None else missing_glyphs(text)) if paras is None else ()
         if missing:
-            raise self._data_error(row, column, f"{missing[0]!r} (U+{ord(missing[0]):04X}) is not in {font}.",
+            raise self._data_error(row, column, f"{missing[0]!r} (U+{ord(missing[0]):04X}) is not in "
+                                   f"{self._label(self.face)}.",
                                    "use Latin, Greek or Cyrillic letters" if self.font is None else
                                    "use characters the font has, or choose another font for the layer", "text")
         x, y, w, h = self.box
@@ -350,7 +352,7 @@ class BoundLayer:
         x, y, w, h = self.box
         bw = h if L.rotate in (90, 270) else w
         anchor, tx = {"left": ("start", -bw / 2), "center": ("middle", 0.0), "right": ("end", bw / 2)}[L.align]
-        cap = cap_height(styled_face(self.face, L.bold)) * got.size_pt * MM_PER_PT
+        cap = self.cap * got.size_pt * MM_PER_PT
         first = got.baselines[0]
         tall = got.baselines[-1] - first + cap
         mids = [-tall / 2 + cap / 2 + (b - first) for b in got.baselines]
