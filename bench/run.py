@@ -273,7 +273,7 @@ def card_layout(words: Path, path: Path) -> dict:
     import re
 
     from pnp.core.fonts import font_path
-    from pnp.games.netmatch.drawing import SAFE
+    from pnp.core.safearea import SAFE_MM as SAFE
     from pnp.core.ir import Group, Line, Text
     from pnp.pipeline.plan import Request, load_paper, plan as plan_kits
     from pnp.layout.impose import impose

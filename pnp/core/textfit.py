@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from .fonts import DEFAULT_FACE, face, text_width_mm, wrap
+from .fonts import DEFAULT_FACE, cap_height, face, text_width_mm, wrap
 from .richtext import EPS, STEP_PT, block, could_fit, scan
 from .units import MM_PER_PT
 
@@ -49,6 +49,32 @@ def size_for_width(text: str, width: float, max_pt: float, font: str = DEFAULT_F
     ``max_pt`` for a text with no width."""
     w = text_width_mm(text, 10.0, font)
     return min(max_pt, 10.0 * width / w) if w > 0 else max_pt
+
+
+def fit_box(text: str, max_pt: float, min_pt: float, w: float, h: float, spacing: float,
+             font: str = DEFAULT_FACE, caps: bool = False) -> Fitted | None:
+    """The text's lines (split at ``\\n``, never wrapped) set as large as a ``w`` x ``h`` mm box
+    allows, at any size (not a step) up to ``max_pt``: the widest line exactly ``w`` wide
+    (size_for_width) unless the block's height stops it first. The block is measured from the
+    first line's ascent to the last line's descent, or with ``caps`` from the first line's cap
+    height to the last line's baseline (descenders may hang below the box). None when the box
+    allows less than ``min_pt`` (a size within 1e-6 pt of it is set at ``min_pt``).
+
+    The baselines of the result are mm from the box top (first: ascent, or with ``caps`` the cap
+    height, below it); ``height`` is the block's height by the same measure."""
+    lines = text.split("\n")
+    size = (size_for_width(text, w, max_pt, font) if len(lines) == 1
+            else min(size_for_width(line, w, max_pt, font) for line in lines))
+    f = face(font)
+    top, bottom = (cap_height(font), 0.0) if caps else (f.ascent, f.descent)
+    tall = (top + bottom + (len(lines) - 1) * spacing) * MM_PER_PT
+    size = min(size, h / tall)
+    if size < min_pt - 1e-6:
+        return None
+    size = max(size, min_pt)
+    em = size * MM_PER_PT
+    return Fitted(size, tuple(lines), tuple(top * em + i * spacing * em for i in range(len(lines))),
+                  (top + bottom + (len(lines) - 1) * spacing) * em)
 
 
 def largest_fitting(lay_out_at, size_pt: float, min_pt: float, step: float = STEP_PT):

@@ -14,18 +14,20 @@ from typing import Callable
 from ..core.errors import SpecError
 from ..core import richtext
 from ..core.colour import colour_of
-from ..core.fonts import DEFAULT_FACE, ITALIC_FACE, face as font_face, missing_glyphs, styled_face
+from ..core.fonts import DEFAULT_FACE, ITALIC_FACE, cap_height, face as font_face, missing_glyphs, styled_face
 from ..core.ir import Circle, Group, Image, Line, Polygon, Rect, Text
 from ..inputs.images import ImageFacts
 from .icons import IconFolder
 from .imagecheck import load_picture
 from .table import Row, Table, key
 from .template import ImageLayer, Placed, TextLayer, WhenSpec, parse_placeholders
-from ..core.textfit import fit
+from ..core.textfit import fit, fit_box
+from ..core.units import MM_PER_PT
 
 MAX_TEXT_CHARS = 5000  # characters one text layer sets: a tarot card full of 4 pt text holds about 3,000
 DEFAULT_MIN_PT = 6.0  # the smallest size of ``fit: shrink`` when the layer gives no min_size
 EPS = 1e-6  # mm
+QUARTER_TURNS = {90: (0.0, 1.0), 180: (-1.0, 0.0), 270: (0.0, -1.0)}  # (cos, sin) of a clockwise turn, y down
 class Filler:
     """A string with ``{column}`` placeholders, compiled once: ``columns`` it reads, ``fill(values)``.
 
@@ -107,6 +109,10 @@ class BoundLayer:
         self.place, self.ctx = place, ctx
         layer = place.layer
         self.show = _when(layer.when, place, ctx)
+        # the column keys this layer reads (placeholders and when:): what Face.draw's memo compares
+        self.reads: set[str] = set()
+        if layer.when is not None:
+            self.reads.add(key(layer.when if isinstance(layer.when, str) else layer.when.column))
         self.colours = {f: self._colour_filler(getattr(layer, f), f)
                         for f in ("fill", "stroke", "colour") if isinstance(getattr(layer, f, None), str)}
         data = ctx.table.path if ctx.table else None
@@ -115,8 +121,10 @@ class BoundLayer:
         self.src = (Filler(layer.src, place.file, place.line_of("src"), "src", ctx.columns, data)
                     if isinstance(layer, ImageLayer) else None)
         self._pictures: dict[str, ImageFacts] = {}
+        self.reads.update(*(f.columns for f in (self.text, self.src) if f is not None))
         self.font = self._font(layer.font) if self.text is not None and layer.font is not None else None
         self.face = self.font.face if self.font is not None else DEFAULT_FACE
+        self.cap = cap_height(styled_face(self.face, layer.bold)) if self.text is not None else 0.0  # em
         italic = layer.italic_font if self.text is not None else None
         self.italic = self._font(italic, "italic_font") if italic is not None else None
         self.varying = (self.show is not None or (self.text is not None and self.text.constant is None)
@@ -135,6 +143,11 @@ class BoundLayer:
                 raise SpecError(f"{place.label}: its text box ({bx:g}, {by:g}) {bw:g} x {bh:g} mm reaches past the "
                                 f"{w:g} x {h:g} mm part, where the cut would take letters off.", file=place.file,
                                 line=place.line, field="x", hint="keep text boxes on the part, ideally 3 mm inside")
+            if self.text is not None and layer.fit == "box" and layer.wrap:
+                raise SpecError(f"{place.label}: fit: box sets each line of the text as large as the box allows "
+                                "and never breaks lines; wrap: true breaks them.", file=place.file,
+                                line=place.line_of("wrap"), field="wrap",
+                                hint="remove wrap: true (break lines with \\n), or use fit: shrink with wrap: true")
             if self.src is not None and layer.bleed and layer.rotate:
                 raise SpecError(f"{place.label}: bleed: true grows an unturned picture past the trim; this one is "
                                 f"turned {layer.rotate} degrees.", file=place.file, line=place.line_of("bleed"),
@@ -142,9 +155,10 @@ class BoundLayer:
 
     @property
     def smallest(self) -> float:
-        """The smallest size (pt) the text layer sets its text at: its min_size with ``fit: shrink``."""
+        """The smallest size (pt) the text layer sets its text at: its min_size with ``fit: shrink``
+        or ``fit: box``."""
         L = self.place.layer
-        return min(L.size, (L.min_size or DEFAULT_MIN_PT) if L.fit == "shrink" else L.size)
+        return min(L.size, (L.min_size or DEFAULT_MIN_PT) if L.fit != "none" else L.size)
 
     def fit_work(self, values: dict) -> float:
         """About how many characters this layer lays out for a row with ``values`` (a text layer: the
@@ -152,7 +166,8 @@ class BoundLayer:
         if self.text is None or (self.show is not None and not self.show(values)):
             return 0
         L = self.place.layer
-        return len(self.text.fill(values)) * (1 + richtext.scan_layouts(L.size, self.smallest))
+        tries = 1 if L.fit == "box" else 1 + richtext.scan_layouts(L.size, self.smallest)
+        return len(self.text.fill(values)) * tries
 
     def _font(self, name: str, field: str = "font"):
         """The declared font ``name`` (a FontFile), named by the layer's ``field``.
@@ -206,6 +221,7 @@ class BoundLayer:
     def _colour_filler(self, value: str, field: str):
         filler = Filler(value, self.place.file, self.place.line_of(field), field, self.ctx.columns,
                         self.ctx.table and self.ctx.table.path)
+        self.reads.update(filler.columns)
         if filler.constant is not None:
             try:
                 const = colour_of(filler.constant)
@@ -269,17 +285,26 @@ class BoundLayer:
                                    "shorten the cell: no card holds more", "text")
         icons = self.ctx.icons
         rich = L.markup and richtext.has_markup(text, icons is not None)
+        if rich and (L.fit == "box" or L.valign == "cap-middle" or L.underline):
+            raise self._data_error(row, column, "the text has markup (**, *, :icon:), which fit: box, valign: "
+                                   "cap-middle and underline: true do not set.",
+                                   "set markup: false on the layer to print the characters as typed, or use "
+                                   "fit: shrink and valign: middle", "text")
         paras = self.rich(text, row, column, icons) if rich else None
-        missing, font = self.missing_glyphs(text) if paras is None else ([], "")
+        missing = (self.font.missing(text) if self.font is not None else missing_glyphs(text)) if paras is None else ()
         if missing:
-            raise self._data_error(row, column, f"{missing[0]!r} (U+{ord(missing[0]):04X}) is not in {font}.",
+            raise self._data_error(row, column, f"{missing[0]!r} (U+{ord(missing[0]):04X}) is not in "
+                                   f"{self._label(self.face)}.",
                                    "use Latin, Greek or Cyrillic letters" if self.font is None else
                                    "use characters the font has, or choose another font for the layer", "text")
         x, y, w, h = self.box
         bw, bh = (h, w) if L.rotate in (90, 270) else (w, h)
         smallest = self.smallest
         try:
-            if paras is None:
+            if paras is None and L.fit == "box":
+                got = fit_box(text, L.size, smallest, bw, bh, L.line_spacing, styled_face(self.face, L.bold),
+                              caps=L.valign == "cap-middle")
+            elif paras is None:
                 got = fit(text, L.size, smallest, bw, bh, L.wrap, L.line_spacing, styled_face(self.face, L.bold))
             else:
                 got = richtext.fit(paras, L.size, smallest, bw, bh, L.wrap, L.line_spacing)
@@ -293,9 +318,13 @@ class BoundLayer:
             shown = text if len(text) <= 40 else text[:37] + "..."
             raise self._data_error(row, column, f"the text {shown!r} does not fit its {bw:g} x {bh:g} mm box even at "
                                    f"{smallest:g} pt.",
-                                   "shorten the text, or make the layer's box larger, its min_size smaller or set "
-                                   "fit: shrink and wrap: true", "text")
+                                   "shorten the text, or make the layer's box larger or its min_size smaller"
+                                   if L.fit == "box" else "shorten the text, or make the layer's box larger, its "
+                                   "min_size smaller or set fit: shrink and wrap: true", "text")
         colour = self.colours["colour"](values, row) or "#000000"
+        if L.valign == "cap-middle":  # each line centred on its cap height (Text valign "middle")
+            self._cap_middle(got, L, colour, out)
+            return
         top = {"top": 0.0, "middle": (bh - got.height) / 2, "bottom": bh - got.height}[L.valign] - bh / 2
         if paras is not None:  # runs and icons, placed from the box's left edge
             if L.rotate == 0:
@@ -308,13 +337,38 @@ class BoundLayer:
         if L.rotate == 0:  # set in place: no group (one transform fewer per text in every backend)
             cx, cy = x + w / 2 + tx, y + h / 2 + top
             out.extend(Text(cx, cy + base, line, size_pt=got.size_pt, anchor=anchor, fill=colour, bold=L.bold,
-                            font=self.face)
+                            font=self.face, underline=L.underline)
                        for line, base in zip(got.lines, got.baselines) if line)
             return
         lines = tuple(Text(tx, top + base, line, size_pt=got.size_pt, anchor=anchor, fill=colour, bold=L.bold,
-                           font=self.face)
+                           font=self.face, underline=L.underline)
                       for line, base in zip(got.lines, got.baselines) if line)
         out.append(Group(lines, dx=x + w / 2, dy=y + h / 2, rotate=float(L.rotate)))
+
+    def _cap_middle(self, got, L: TextLayer, colour: str, out: list) -> None:
+        """Append the lines of ``got`` (plain text) with the middle of their capitals, the first line's
+        cap height to the last line's baseline, on the box's middle: each line a Text with valign
+        "middle" on its own cap middle (one line: on the box's centre itself)."""
+        x, y, w, h = self.box
+        bw = h if L.rotate in (90, 270) else w
+        anchor, tx = {"left": ("start", -bw / 2), "center": ("middle", 0.0), "right": ("end", bw / 2)}[L.align]
+        cap = self.cap * got.size_pt * MM_PER_PT
+        first = got.baselines[0]
+        tall = got.baselines[-1] - first + cap
+        mids = [-tall / 2 + cap / 2 + (b - first) for b in got.baselines]
+        if L.rotate == 0:
+            cx, cy = x + w / 2 + tx, y + h / 2
+            out.extend(Text(cx, cy + mid, line, size_pt=got.size_pt, anchor=anchor, valign="middle", fill=colour,
+                            bold=L.bold, font=self.face, underline=L.underline)
+                       for line, mid in zip(got.lines, mids) if line)
+            return
+        # each line turned about its own anchor (Text.rotate), placed where the turned box puts it: no group
+        cos, sin = QUARTER_TURNS[L.rotate]
+        cx, cy = x + w / 2, y + h / 2
+        out.extend(Text(cx + tx * cos - mid * sin, cy + tx * sin + mid * cos, line, size_pt=got.size_pt,
+                        anchor=anchor, valign="middle", fill=colour, bold=L.bold, font=self.face,
+                        rotate=float(L.rotate), underline=L.underline)
+                   for line, mid in zip(got.lines, mids) if line)
 
     def picture(self, values: dict, row: Row | None) -> ImageFacts | None:
         """The checked picture file an image layer draws for ``row`` (None when a column its ``src``
@@ -397,6 +451,8 @@ class Face:
                 self.runs.append((i, [layer]))
         self.key = key
         self.furniture: dict[int, tuple] = {}  # first layer number of a constant run -> its drawing
+        self.reads = sorted({c for layer in self.layers for c in layer.reads})
+        self._last: tuple[tuple, tuple] | None = None  # (the values read, the drawing) of the last draw()
 
     def fit_work(self, row: Row | None) -> float:
         """About how many characters draw(row) lays out in its text layers (BoundLayer.fit_work):
@@ -405,9 +461,20 @@ class Face:
         return sum(layer.fit_work(values) for layer in self.layers if layer.varying or row is None)
 
     def draw(self, row: Row | None) -> tuple:
+        """The face for ``row`` (a tuple of shapes, mm). A row whose columns this template reads hold
+        the same values as the last row drawn gets the very same drawing (one object: a common back
+        is drawn once and told apart from another by identity)."""
         if not self.varying:  # reads no column (a common back): drawn as the template, without a row
             row = None
         values = row.values if row is not None else {}
+        read = tuple(values.get(c, "") for c in self.reads)
+        if self._last is not None and self._last[0] == read:
+            return self._last[1]
+        drawing = self._draw(values, row)
+        self._last = (read, drawing)
+        return drawing
+
+    def _draw(self, values: dict, row: Row | None) -> tuple:
         out: list = []
         for first, run in self.runs:
             if run[0].varying:

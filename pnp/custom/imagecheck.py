@@ -108,12 +108,16 @@ def scan(rows, paths, faces) -> list[PictureUse]:
     """
     uses: dict[tuple[int, Path], PictureUse] = {}
     sizes: dict[Path, int] = {}
+    # the layers that may print a picture: image layers, and text layers that read :icon: marks
+    drawing = {path: [layer for layer in face.layers if layer.src is not None or (
+        layer.text is not None and layer.place.layer.markup and layer.ctx.icons is not None)]
+        for path, face in faces.items()}
     for row, pair in zip(rows, paths):
         values = row.values if row is not None else {}
         for path in pair:
             if path is None:
                 continue
-            for layer in faces[path].layers:
+            for layer in drawing[path]:
                 if layer.show is not None and not layer.show(values):
                     continue
                 if layer.text is not None:

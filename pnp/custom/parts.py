@@ -26,7 +26,8 @@ from .spec import MAX_COPIES, ComponentSpec, CustomSpec
 from .table import Row, Table, key, read_table
 from .template import Loads, Placed, load_template, parse_placeholders, resolve
 
-MAX_PARTS = 20_000  # parts in one kit (every component, copies included): a few hundred pages
+MAX_PARTS = 20_000  # parts of one component read from a data file, copies included: a few hundred pages (a
+                    # generator's table is bounded by its generator: NetMatch's word list, MAX_WORDS)
 MAX_BACKS = 26      # distinct backs of one component (each becomes its own run of parts)
 
 
@@ -189,7 +190,7 @@ def _ready(spec: CustomSpec, index: int, comp: ComponentSpec, ctx: KitContext, l
                         hint="add data: FILE (a .csv, .tsv, .xlsx or .ods file) or remove the placeholders")
     copies = [_copies(comp, row, table) for row in rows]
     total = sum(copies)
-    if total > MAX_PARTS:
+    if total > MAX_PARTS and comp.data not in tables:  # a generator's rows are bounded by the generator
         raise SpecError(f"component {comp.name!r} would have {total:,} parts (limit {MAX_PARTS:,}).",
                         file=table.path if table else ctx.spec_path, line=None if table else line,
                         field=f"components.{index}.copies", hint="check the copies: a real deck is a few hundred parts")
@@ -309,16 +310,21 @@ def build_components(spec: CustomSpec, ctx: KitContext, lines: dict,
         titles: dict[tuple | None, list[str]] = {}
         sources: dict[tuple | None, list[PartSource]] = {}
         col = title_column(r.table)
-        for row, n, (fpath, bpath), part_key in zip(r.rows, r.copies, r.paths, row_keys(comp, r.table, r.rows)):
+        last, fronts, named, keyed = object(), [], [], []  # the last back seen and its lists (a back is a
+        for row, n, (fpath, bpath), part_key in zip(r.rows, r.copies, r.paths,  # long tuple: hashed only when new)
+                                                    row_keys(comp, r.table, r.rows)):
             front = r.faces[fpath].draw(row)
             back = r.faces[bpath].draw(row) if bpath is not None else None
-            groups.setdefault(back, []).extend([front] * n)
-            titles.setdefault(back, []).extend([row.values.get(col, "").strip() if row and col else ""] * n)
+            if back is not last:
+                last = back
+                fronts, named, keyed = groups.setdefault(back, []), titles.setdefault(back, []), sources.setdefault(back, [])
+            fronts.extend([front] * n)
+            named.extend([row.values.get(col, "").strip() if row and col else ""] * n)
             box = ctx.once(("template loads",), Loads).proof(fpath)
             source = PartSource(part_key, row.number if row else None,
                                 tuple(sorted(row.values.items())) if row else (), comp.name,
                                 box.box(w, h) if box is not None else None)
-            sources.setdefault(back, []).extend([source] * n)
+            keyed.extend([source] * n)
         if len(groups) > MAX_BACKS:
             raise SpecError(f"component {comp.name!r} has {len(groups)} different backs (limit {MAX_BACKS}).",
                             file=ctx.spec_path, line=r.line, field="back",

@@ -150,7 +150,10 @@ class LineLayer(_Layer):
 
 class TextLayer(_Layer):
     """Text set in the box (x, y, w, h): ``size`` pt, shrunk down to ``min_size`` with ``fit: shrink``,
-    broken on word boundaries with ``wrap: true``; ``rotate`` turns the box about its centre. With
+    broken on word boundaries with ``wrap: true``; with ``fit: box`` as large as the box allows (any
+    size up to ``size``, one line per ``\\n``, pnp.core.textfit.fit_box). ``valign: cap-middle`` puts
+    the middle of the capitals (first line's cap height to last line's baseline) on the box's middle;
+    ``underline: true`` rules every line. ``rotate`` turns the box about its centre. With
     ``markup`` (the default) the text may hold ``**bold**``, ``*italic*``, ``\\n`` line breaks and
     ``:icon:`` pictures (pnp.core.richtext); ``markup: false`` prints every character as typed."""
     type: Literal["text"]
@@ -161,11 +164,12 @@ class TextLayer(_Layer):
     h: D = FULL
     size: BoundedFloat(2, 400, "font size in points, e.g. 10") = 10.0
     min_size: BoundedFloat(2, 400, "smallest font size in points, e.g. 6") | None = None
-    fit: Literal["none", "shrink"] = "none"
+    fit: Literal["none", "shrink", "box"] = "none"
     wrap: Flag = False
     align: Literal["left", "center", "right"] = "left"
-    valign: Literal["top", "middle", "bottom"] = "top"
+    valign: Literal["top", "middle", "bottom", "cap-middle"] = "top"
     bold: Flag = False
+    underline: Flag = False
     colour: str = "#000000"
     rotate: Literal[0, 90, 180, 270] = 0
     line_spacing: BoundedFloat(1.0, 3.0, "line spacing as a multiple of the font size, e.g. 1.2") = 1.2

@@ -18,7 +18,7 @@ from ..geometry.symmetry import (
     symmetry_order)
 from ..core.errors import SpecError
 from ..core.findings import Finding, verdict
-from ..core.ir import WHITE, Component, Rect, Text
+from ..core.ir import WHITE, Component
 from ..engine.declared import GeneratorSpec
 from ..inputs.specfields import Colour, Count, FieldError, Flag, Length
 from ..engine import Game, KitContext
@@ -75,9 +75,9 @@ TEMPLATE_BORDER = 0.25  # mm: the cell borders of specs/nonads/tile-<grid>.yaml
 def tile_rows(spec: NonadsSpec, ctx: KitContext) -> list[dict[str, str]]:
     """The table ``generator:tiles``: one row per tile in print order, ``c1``..``cN`` the colour of
     each cell row by row (black_colour where the mask has a bit, else white), ``border`` the cell
-    borders' colour, ``grid`` the cells per side (the spec's templates tile-<grid>.yaml draw them) and
-    ``pattern`` the tile's key across builds (`pnp diff`): its cells row by row, ``#`` black, ``.`` white,
-    rows joined by ``/``."""
+    borders' colour, ``grid`` the cells per side, ``back_colour`` the backs' field (the spec's templates
+    tile-<grid>.yaml draw them, back.yaml their back) and ``pattern`` the tile's key across builds
+    (`pnp diff`): its cells row by row, ``#`` black, ``.`` white, rows joined by ``/``."""
     if abs(spec.cell_border - TEMPLATE_BORDER) > 1e-9:
         raise SpecError(f"cell_border is {spec.cell_border:g} mm; the tiles are drawn by the templates "
                         f"tile-<grid>.yaml, whose borders are {TEMPLATE_BORDER:g} mm.", file=ctx.spec_path,
@@ -86,27 +86,21 @@ def tile_rows(spec: NonadsSpec, ctx: KitContext) -> list[dict[str, str]]:
     def pattern(mask: int) -> str:
         cells_of = "".join("#" if mask >> i & 1 else "." for i in range(cells))
         return "/".join(cells_of[r:r + spec.grid] for r in range(0, cells, spec.grid))
-    return [{"grid": str(spec.grid), "border": spec.border_colour, "pattern": pattern(mask),
+    return [{"grid": str(spec.grid), "border": spec.border_colour, "back_colour": spec.back_colour,
+             "pattern": pattern(mask),
              **{f"c{i + 1}": spec.black_colour if mask >> i & 1 else WHITE for i in range(cells)}}
             for mask in tile_masks(spec)]
 
 
-def draw_back(spec: NonadsSpec):
-    """The common back: a plain coloured field with a small centred name, so tiles draw blind."""
-    s = spec.tile_size
-    return (Rect(0, 0, s, s, fill=spec.back_colour, stroke=None, bleed=True),
-            Rect(s * 0.2, s * 0.2, s * 0.6, s * 0.6, fill=None, stroke=WHITE, stroke_width=0.4),
-            Text(s / 2, s / 2, "NONADS", size_pt=max(6.0, s * 0.2), anchor="middle", valign="middle", fill=WHITE))
-
-
 def components(spec: NonadsSpec, ctx: KitContext) -> list[Component]:
     """[tile]: one Component with a front per canonical pattern, size tile_size x tile_size mm, drawn
-    by the spec folder's component ``tile`` (its templates, from the rows of tile_rows())."""
-    drawn = ctx.parts("tile", (spec.tile_size, spec.tile_size))
-    fronts = [f for c in drawn for f in c.fronts]
+    by the spec folder's component ``tile`` (its templates, from the rows of tile_rows()); its back
+    is the component's ``back:`` template (none with ``backs: false``)."""
+    parts = ctx.parts("tile", (spec.tile_size, spec.tile_size))
+    fronts = [f for c in parts for f in c.fronts]
     return [Component("tile", spec.tile_size, spec.tile_size, fronts,
-                      back=draw_back(spec) if spec.backs else None,
-                      sources=tuple(s for c in drawn for s in c.sources),  # keyed by pattern (tile_rows)
+                      back=parts[0].back if spec.backs and parts else None,
+                      sources=tuple(s for c in parts for s in c.sources),  # keyed by pattern (tile_rows)
                       note=f"{spec.grid}x{spec.grid} cells, {spec.black} black; every pattern once "
                       f"({'turns' if spec.group == 'C4' else 'turns and mirror images'} count as the same)")]
 

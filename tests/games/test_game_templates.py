@@ -1,6 +1,7 @@
 """The built-in games' simple parts are drawn by their spec folders' templates from the rows their
-generators compute (Nonads' tiles, Nonaga's discs and pawns, Nooks' stones): a colour changed in a
-copy of the folder's template is the colour printed."""
+generators compute (Nonads' tiles and back, Nonaga's discs and pawns, Nooks' stones, NetMatch's word
+cards, card back, pawns, letter tokens and token back, Numeria's number tiles): a colour changed in
+a copy of the folder's template is the colour printed."""
 from __future__ import annotations
 
 import shutil
@@ -22,11 +23,12 @@ def _fills(pdf: Path) -> set[tuple[float, float, float]]:
                 for k in ("fill", "color") if d.get(k) is not None}
 
 
-def _build(folder: Path, out: Path) -> Path:
+def _build(folder: Path, out: Path, *args: str) -> Path:
     from typer.testing import CliRunner
     from pnp.cli import app
     game = folder.name
-    result = CliRunner().invoke(app, ["-q", "build", str(folder / f"{game}.yaml"), "--out", str(out), "--format", "pdf"])
+    result = CliRunner().invoke(app, ["-q", "build", str(folder / f"{game}.yaml"), "--out", str(out), "--format", "pdf",
+                                      *args])
     assert result.exit_code == 0, result.output
     return next(out.glob(f"{game}/*.pdf"))
 
@@ -38,16 +40,24 @@ GREEN = (round(0x12 / 255, 3), round(0xab / 255, 3), round(0x34 / 255, 3))
     ("nooks", "stone.yaml", 'stroke: "#ffffff"'),    # the red stones' ring
     ("nonaga", "pawn.yaml", 'fill: "#ffffff"'),      # the red pawns' star
     ("nonaga", "disc.yaml", 'stroke: "{ring}"'),     # the discs' decorative ring
+    ("nonads", "back.yaml", 'stroke: "#ffffff"'),     # the backs' frame
+    ("numeria", "tile.yaml", 'stroke: "#b9ad93"'),    # the tiles' inner frame
+    ("netmatch", "card.yaml", 'fill: "#ffffff"'),     # the word cards' field
+    ("netmatch", "card-back.yaml", 'stroke: "#8fa9c9"'),  # the card back's spokes
+    ("netmatch", "pawn.yaml", 'fill: "#ffffff"'),     # the pawns' symbols
+    ("netmatch", "token.yaml", 'fill: "#ffffff"'),    # the letter tokens' symbols
+    ("netmatch", "token-back.yaml", 'stroke: "#000000"'),  # the token back's letter box
 ])
 def test_the_folder_s_template_draws_the_parts(tmp_path, game, template, old):
     folder = tmp_path / game
     shutil.copytree(SPECS / game, folder)
-    before = _fills(_build(folder, tmp_path / "a"))
+    duplex = ("--duplex", "long") if "back" in template else ()  # backs are printed with duplex
+    before = _fills(_build(folder, tmp_path / "a", *duplex))
     path = folder / template
     text = path.read_text(encoding="utf-8")
     assert old in text
     path.write_text(text.replace(old, old.split(":")[0] + ': "#12ab34"'), encoding="utf-8")
-    after = _fills(_build(folder, tmp_path / "b"))
+    after = _fills(_build(folder, tmp_path / "b", *duplex))
     assert GREEN not in before and GREEN in after
 
 
@@ -120,3 +130,34 @@ def test_a_generator_spec_s_component_takes_only_its_templates(tmp_path):
     with pytest.raises(SpecError, match="copies") as err:
         load_target(str(spec))
     assert err.value.line == spec.read_text(encoding="utf-8").splitlines().index("    copies: 3") + 1
+
+
+def test_the_rows_give_each_word_card_its_word():
+    loaded = load_target("netmatch")
+    cards = loaded.game.components(loaded.spec, context(loaded))[0]
+    from pnp.games.netmatch import word_list
+    words = word_list(loaded.spec, context(loaded)).words
+    texts = [[s.text for s in front if getattr(s, "text", None) is not None]
+             + [c.text for s in front for c in getattr(s, "children", ()) if getattr(c, "text", None) is not None]
+             for front in cards.fronts]
+    assert words and [t.count(w) for t, w in zip(texts, words)] == [2] * len(words)  # the word and its turned copy
+
+
+def test_the_rows_give_each_pawn_its_colour_and_letter():
+    loaded = load_target("netmatch")
+    pawn = loaded.game.components(loaded.spec, context(loaded))[2]
+    got = [(front[0].fill, next(s.text for s in front if getattr(s, "text", None))) for front in pawn.fronts]
+    want = [(c.hex, c.letter) for c in loaded.spec.colours for _ in loaded.spec.network.symbols]
+    assert got == want
+
+
+def test_a_word_size_other_than_the_template_s_is_refused(tmp_path):
+    folder = tmp_path / "netmatch"
+    shutil.copytree(SPECS / "netmatch", folder)
+    spec = folder / "netmatch.yaml"
+    text = spec.read_text(encoding="utf-8")
+    assert "word_size_pt: 40 " in text
+    spec.write_text(text.replace("word_size_pt: 40 ", "word_size_pt: 30 "), encoding="utf-8")
+    loaded = load_target(str(spec))
+    with pytest.raises(SpecError, match="word_size_pt.*card.yaml"):
+        loaded.game.components(loaded.spec, context(loaded))

@@ -8,8 +8,10 @@ from boardread import inside_any, placements
 from conftest import PT, filled_rects, open_pdf, pdf_of
 from pnp.core.findings import FAIL, PASS, WARN
 from pnp.engine import KitContext
-from pnp.games.numeria import GAME, TILE_FILL, NumeriaSpec
+from pnp.games.numeria import GAME, NumeriaSpec
 from pnp.pipeline.plan import load_target
+
+TILE_FILL = "#fffdf5"  # the tile field of specs/numeria/tile.yaml
 
 
 def _pages(result, name):
@@ -69,7 +71,7 @@ def test_36_distinct_numbers_on_the_tiles(built):
 
 def test_only_6_and_9_are_underlined(built):
     result = built("numeria")
-    fill = tuple(round(int(TILE_FILL[i:i + 2], 16) / 255, 3) for i in (1, 3, 5))
+    fill = tuple(round(int(TILE_FILL[i:i + 2], 16) / 255, 3) for i in (1, 3, 5))  # specs/numeria/tile.yaml
     underlined = set()
     with open_pdf(pdf_of(result)) as pdf:
         for p in _pages(result, "tile"):

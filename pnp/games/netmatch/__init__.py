@@ -10,14 +10,14 @@ from __future__ import annotations
 
 from ...engine import Game
 from .checks import check, check_network, check_pieces, check_words
-from .drawing import components, draw_board, draw_card, symbol_shape
+from .drawing import components, draw_board, piece_rows, symbol_shape, word_rows
 from .network import colouring, network_of, reachability
 from .spec import SYMBOLS, CardSpec, ColourSpec, NetMatchSpec, NetworkSpec, NodeSpec, PawnSpec
 from .words import word_list, word_list_path
 
 __all__ = ["GAME", "SYMBOLS", "CardSpec", "ColourSpec", "NetMatchSpec", "NetworkSpec", "NodeSpec", "PawnSpec",
            "check", "check_network", "check_pieces", "check_words", "colouring", "components", "draw_board",
-           "draw_card", "network_of", "reachability", "symbol_shape", "word_list", "word_list_path"]
+           "network_of", "piece_rows", "reachability", "symbol_shape", "word_list", "word_list_path", "word_rows"]
 
 
 
@@ -28,4 +28,5 @@ def credits(spec: NetMatchSpec) -> tuple[str, ...]:
 
 
 GAME = Game("netmatch", "NetMatch", NetMatchSpec, components, check, __doc__.strip().splitlines()[0],
-            inputs={"words": "word list: one four-letter word per card"}, credits=credits)
+            inputs={"words": "word list: one four-letter word per card"}, credits=credits,
+            rows={"words": word_rows, "pieces": piece_rows})

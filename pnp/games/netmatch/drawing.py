@@ -1,63 +1,42 @@
-"""NetMatch's parts as IR shapes (mm, y down): word cards and their back, the board (network plus
-card boxes), pawns and letter tokens, and components() that lists them in print order."""
+"""NetMatch's parts: the board as IR shapes (mm, y down: network plus card boxes); the rows of the
+word cards, pawns and letter tokens (their templates are the spec folder's); components() lists
+them in print order."""
 from __future__ import annotations
 
 import math
-from functools import lru_cache, partial
 
 from ...core.colour import tint
-from ...core.fonts import BOLD_FACE
-from ...core.safearea import SAFE_MM
-from ...core.textfit import size_for_width
+from ...core.errors import SpecError
 from ...geometry.planargraph import START, Network, Node
-from ...core.ir import WHITE, Circle, Component, Group, LazyFronts, Line, Polygon, Rect, Text
-from ...core.units import MM_PER_PT
+from ...core.ir import WHITE, Circle, Component, Line, Polygon, Rect, Text
 from ...engine import KitContext
 from .network import colouring, network_of, node_diameter
 from .spec import SYMBOLS, ColourSpec, NetMatchSpec
 from .words import word_list
 
-SAFE = SAFE_MM  # mm: text stays this far inside the trim (the safe area, pnp.core.safearea)
 INK = "#000000"
 BOARD_MARGIN = 2.5   # mm of white around the network and the card boxes
 BAND_PAD = 0.8       # mm the side colour band reaches past the start-node circles
 
 
-def draw_card(word: str, spec: NetMatchSpec):
-    """A word card front: the word large and centred, a small upside-down copy for the player opposite.
-
-    The white card and its "NetMatch" footer are the same on every card: one Group with a reuse key,
-    drawn once per document; the footer sits clear of both words."""
-    w, h = spec.card.width, spec.card.height
-    size = size_for_width(word, w - 2 * SAFE - 2, spec.word_size_pt, BOLD_FACE)
-    small = size_for_width(word, w / 2, 11.0)
-    return (_card_template(w, h),
-            Text(w / 2, h / 2, word, size_pt=size, anchor="middle", valign="middle", bold=True),
-            Text(w / 2, SAFE + 4, word, size_pt=small, anchor="middle", valign="middle", rotate=180, fill="#555555"))
+TEMPLATE_WORD_PT = 40.0  # the largest word size of specs/netmatch/card.yaml (its word layer's size)
 
 
-@lru_cache(maxsize=8)
-def _card_template(w: float, h: float) -> Group:
-    """What every word card of size w x h mm shows: the white card and its "NetMatch" footer."""
-    return Group((Rect(0, 0, w, h, fill=WHITE, stroke=None, bleed=True),
-                  Text(w / 2, h - SAFE - 3, "NetMatch", size_pt=6, anchor="middle", fill="#555555")),
-                 key=f"netmatch word card {w!r} {h!r}")
+def word_rows(spec: NetMatchSpec, ctx: KitContext) -> list[dict[str, str]]:
+    """The table ``generator:words``: one row per word of the checked word list (word_list), in
+    print order: ``word`` and ``back_colour`` (the spec's); the spec folder's templates card.yaml and
+    card-back.yaml draw the cards and their back.
 
-
-def draw_back(spec: NetMatchSpec):
-    """The common back: a full-bleed field with the dodecagonal network as a motif."""
-    w, h = spec.card.width, spec.card.height
-    cx, cy, r = w / 2, h / 2, min(w, h) * 0.36
-    pts = tuple((cx + r * math.cos(math.radians(15 + 30 * i)), cy + r * math.sin(math.radians(15 + 30 * i)))
-                for i in range(12))
-    shapes = [Rect(0, 0, w, h, fill=spec.back_colour, stroke=None, bleed=True),
-              Polygon(pts, fill=None, stroke=WHITE, stroke_width=0.4)]
-    for x, y in pts:
-        shapes.append(Line(cx, cy, x, y, stroke="#8fa9c9", stroke_width=0.25))
-        shapes.append(Circle(x, y, 1.2, fill=WHITE, stroke=None))
-    shapes.append(Circle(cx, cy, 2.0, fill=WHITE, stroke=None))
-    shapes.append(Text(cx, h - SAFE - 4, "NetMatch", size_pt=9, anchor="middle", fill=WHITE, bold=True))
-    return tuple(shapes)
+    Raises:
+        SpecError: word_size_pt is not the template's TEMPLATE_WORD_PT (the template sets the size).
+        WordListError: the list breaks a rule (word_list).
+    """
+    if abs(spec.word_size_pt - TEMPLATE_WORD_PT) > 1e-9:
+        raise SpecError(f"word_size_pt is {spec.word_size_pt:g} pt; the words are drawn by the template card.yaml, "
+                        f"whose word layer says size: {TEMPLATE_WORD_PT:g}.", file=ctx.spec_path,
+                        field="word_size_pt", hint="remove word_size_pt, and edit the size: of card.yaml's word layer "
+                                                   "for another size")
+    return [{"word": word, "back_colour": spec.back_colour} for word in word_list(spec, ctx).words]
 
 
 def hex_of(spec: NetMatchSpec, letter: str) -> str:
@@ -87,42 +66,16 @@ def symbol_shape(symbol: str, cx: float, cy: float, size: float, fill: str | Non
     raise ValueError(f"unknown symbol {symbol!r}; use {', '.join(SYMBOLS)}")
 
 
-def _marked(symbol: str, letter: str, cx: float, cy: float, size: float) -> tuple:
-    """A white symbol with the colour's letter inside (the letter sits lower in a triangle)."""
-    drop = size * 0.12 if symbol == "triangle" else 0.0
-    return (symbol_shape(symbol, cx, cy, size, WHITE, INK, max(0.25, size * 0.04)),
-            Text(cx, cy + drop, letter, size_pt=size * 0.75 / MM_PER_PT * 0.5, anchor="middle", valign="middle",
-                 bold=True))
-
-
-def draw_pawn(item: tuple[ColourSpec, str], spec: NetMatchSpec):
-    """A pawn: a disc of the colour (full bleed), the symbol in white with the colour letter inside."""
-    colour, symbol = item
-    d = spec.pawn.diameter
-    return (Circle(d / 2, d / 2, d / 2, fill=colour.hex, stroke=None, bleed=True),
-            *_marked(symbol, colour.letter, d / 2, d / 2, d * 0.62))
-
-
-def draw_token(item: tuple[ColourSpec, str], spec: NetMatchSpec):
-    """A letter token front: the colour (full bleed), the symbol with the colour letter inside."""
-    colour, symbol = item
-    t = spec.token_size
-    return (Rect(0, 0, t, t, fill=colour.hex, stroke=None, bleed=True),
-            *_marked(symbol, colour.letter, t / 2, t / 2, t * 0.6))
-
-
-def draw_token_back(spec: NetMatchSpec):
-    """The common token back: a box to write one letter in, with a small caption."""
-    t = spec.token_size
-    box = t * 0.58
-    return (Rect(0, 0, t, t, fill=WHITE, stroke=None, bleed=True),
-            Rect((t - box) / 2, t * 0.12, box, box, fill=None, stroke=INK, stroke_width=0.35),
-            Text(t / 2, t - 1.8, "write a letter", size_pt=6.0, anchor="middle", fill="#555555"))
-
-
 def pieces(spec: NetMatchSpec) -> list[tuple[ColourSpec, str]]:
     """Every (colour, symbol), colour by colour: one pawn front and one letter token each."""
     return [(c, sym) for c in spec.colours for sym in spec.network.symbols]
+
+
+def piece_rows(spec: NetMatchSpec, ctx: KitContext) -> list[dict[str, str]]:
+    """The table ``generator:pieces``: one row per (colour, symbol) of pieces(), ``hex`` and ``letter``
+    the colour's, ``symbol`` one of SYMBOLS; the spec folder's templates pawn.yaml, token.yaml and
+    token-back.yaml draw the pawns and letter tokens."""
+    return [{"hex": colour.hex, "letter": colour.letter, "symbol": symbol} for colour, symbol in pieces(spec)]
 
 
 def card_box(spec: NetMatchSpec) -> tuple[float, float]:
@@ -207,23 +160,27 @@ def draw_board(spec: NetMatchSpec):
 
 
 def components(spec: NetMatchSpec, ctx: KitContext) -> list[Component]:
-    """[word card, board, pawn, letter token]: the word cards (card.width x card.height mm, common
-    back), the board (network plus card boxes, tiled when larger than the page), the round pawns
-    (pawn.diameter mm, pawn.copies of each colour and symbol) and the square letter tokens
-    (token_size mm, one per colour and symbol, back with a box for one letter)."""
-    words = word_list(spec, ctx).words
+    """[word card, board, pawn, letter token]: the word cards (card.width x card.height mm, drawn with
+    their common back by the spec folder's component ``word card`` from word_rows()), the board
+    (network plus card boxes, tiled when larger than the page), the round pawns (pawn.diameter mm,
+    pawn.copies of each colour and symbol) and the square letter tokens (token_size mm, one per colour
+    and symbol, back with a box for one letter), both drawn by the spec folder's components ``pawn``
+    and ``letter token`` from piece_rows()."""
+    cards = ctx.parts("word card", (spec.card.width, spec.card.height))
+    words = [title for c in cards for title in c.titles]
     net = network_of(spec)
     width, height, *_ = board_layout(spec, net)
-    items = pieces(spec)
+    pawns = ctx.parts("pawn", (spec.pawn.diameter, spec.pawn.diameter))
+    tokens = ctx.parts("letter token", (spec.token_size, spec.token_size))
     n_col, n_sym = len(spec.colours), len(spec.network.symbols)
-    return [Component("word card", spec.card.width, spec.card.height,
-                      LazyFronts(words, partial(draw_card, spec=spec)), back=draw_back(spec),
+    return [Component("word card", spec.card.width, spec.card.height, [f for c in cards for f in c.fronts],
+                      back=cards[0].back if cards else None,
                       note=f"one four-letter word each ({len(words)} words)", titles=tuple(words)),
             Component("board", width, height, [draw_board(spec)], board=True,
                       note=f"{len(net.nodes)}-node network, {len(spec.colours)} card boxes"),
-            Component("pawn", spec.pawn.diameter, spec.pawn.diameter, [draw_pawn(i, spec) for i in items],
+            Component("pawn", spec.pawn.diameter, spec.pawn.diameter, [f for c in pawns for f in c.fronts],
                       copies=spec.pawn.copies, shape="circle",
                       note=f"{n_col} colours x {n_sym} symbols x {spec.pawn.copies}"),
-            Component("letter token", spec.token_size, spec.token_size, [draw_token(i, spec) for i in items],
-                      back=draw_token_back(spec), note=f"{n_col} colours x {n_sym} symbols; back: write a letter")]
-
+            Component("letter token", spec.token_size, spec.token_size, [f for c in tokens for f in c.fronts],
+                      back=tokens[0].back if tokens else None,
+                      note=f"{n_col} colours x {n_sym} symbols; back: write a letter")]

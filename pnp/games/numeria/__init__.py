@@ -9,12 +9,13 @@ from __future__ import annotations
 
 from ...engine import Game
 from .checks import check, check_examples, disjoint
-from .drawing import TILE_FILL, components, draw_board, draw_card, draw_tile
+from .drawing import components, draw_board, draw_card, tile_rows
 from .spec import CardSpec, NumeriaSpec
 from .tropes import BY_KEY, TROPES, TropeType, instances, parse_examples, steps, union
 
-__all__ = ["BY_KEY", "GAME", "TILE_FILL", "TROPES", "CardSpec", "NumeriaSpec", "TropeType", "check",
-           "check_examples", "components", "disjoint", "draw_board", "draw_card", "draw_tile", "instances",
-           "parse_examples", "steps", "union"]
+__all__ = ["BY_KEY", "GAME", "TROPES", "CardSpec", "NumeriaSpec", "TropeType", "check",
+           "check_examples", "components", "disjoint", "draw_board", "draw_card", "instances",
+           "parse_examples", "steps", "tile_rows", "union"]
 
-GAME = Game("numeria", "Numeria", NumeriaSpec, components, check, __doc__.strip().splitlines()[0])
+GAME = Game("numeria", "Numeria", NumeriaSpec, components, check, __doc__.strip().splitlines()[0],
+            rows={"tiles": tile_rows})

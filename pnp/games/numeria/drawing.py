@@ -6,9 +6,9 @@ import math
 from collections import Counter
 from functools import lru_cache
 
-from ...core.fonts import BOLD_FACE, CAP_HEIGHT, styled_face, text_width_mm
+from ...core.fonts import styled_face, text_width_mm
 from ...core.safearea import SAFE_MM
-from ...core.textfit import largest_fitting, size_for_width
+from ...core.textfit import largest_fitting
 from ...geometry import squaregrid
 from ...core.ir import WHITE, Circle, Component, Line, Rect, Text
 from ...core.units import MM_PER_PT as PT_MM, fmt_mm
@@ -19,8 +19,7 @@ from .tropes import TROPES, fmt_set, instances, union
 SAFE = SAFE_MM        # mm: text stays this far inside a trim (the safe area, pnp.core.safearea)
 LIGHT, DARK = "#f4efe4", "#d9cdb4"
 SETUP_TINT, SETUP_DARK, CORNER_TINT, INK = "#fff7d6", "#f3e3a6", "#cfe3f3", "#1d3557"
-TILE_FILL = "#fffdf5"
-LABEL_MIN_PT = 6.0    # square names and the small tile numbers: nothing a player reads is under 6 pt
+LABEL_MIN_PT = 6.0    # square names: nothing a player reads is under 6 pt
 
 
 # -- board geometry -----------------------------------------------------------------------------------
@@ -98,23 +97,12 @@ def ambiguous(n: int, numbers: range) -> bool:
     return rotated[0] != "0" and int(rotated) != n and int(rotated) in numbers
 
 
-def draw_tile(n: int, spec: NumeriaSpec):
-    """A tile front: the number large in the centre and small copies facing each of the four edges,
-    so it reads from every side; numbers that read as another tile upside down (6, 9) are
-    underlined everywhere."""
-    t = tile_size(spec)
-    under = ambiguous(n, range(1, spec.tiles + 1))
-    big = size_for_width(str(n), t - 8.0, t * 0.42 / (CAP_HEIGHT * PT_MM), BOLD_FACE)
-    small = min(6.5, max(LABEL_MIN_PT, t * 6.0 / 16.0))  # 6 pt on a 16 mm tile, never less
-    shapes: list = [Rect(0, 0, t, t, fill=TILE_FILL, stroke=None, bleed=True),
-                    Rect(0.4, 0.4, t - 0.8, t - 0.8, fill=None, stroke="#b9ad93", stroke_width=0.3),
-                    Text(t / 2, t / 2, str(n), size_pt=big, anchor="middle", valign="middle", bold=True, fill=INK,
-                         underline=under)]
-    edge = 1.0 + small * PT_MM * CAP_HEIGHT / 2 + 0.4
-    for rot, (x, y) in ((0, (t / 2, t - edge)), (90, (edge, t / 2)), (180, (t / 2, edge)), (270, (t - edge, t / 2))):
-        shapes.append(Text(x, y, str(n), size_pt=small, anchor="middle", valign="middle", rotate=rot, fill=INK,
-                           underline=under))
-    return tuple(shapes)
+def tile_rows(spec: NumeriaSpec, ctx: KitContext) -> list[dict[str, str]]:
+    """The table ``generator:tiles``: one row per tile, 1..tiles in print order, ``number`` its number
+    and ``underline`` "yes" when the number turned 180 degrees reads as another tile's (ambiguous: 6
+    and 9 of the rules' 36), else "no"; the spec folder's template tile.yaml draws them."""
+    numbers = range(1, spec.tiles + 1)
+    return [{"number": str(n), "underline": "yes" if ambiguous(n, numbers) else "no"} for n in numbers]
 
 
 # -- trope card ----------------------------------------------------------------------------------------
@@ -197,12 +185,13 @@ def draw_card(spec: NumeriaSpec):
 
 def components(spec: NumeriaSpec, ctx: KitContext) -> list[Component]:
     """[board, tile, trope card]: the board (files x ranks squares of ``square`` mm plus label bands),
-    the numbered tiles (square - 2 x tile_margin mm), and the reference card (card.width x card.height)."""
+    the numbered tiles (square - 2 x tile_margin mm, drawn by the spec folder's component ``tile``
+    from tile_rows()), and the reference card (card.width x card.height)."""
     w, h = board_size(spec)
     t = tile_size(spec)
+    fronts = [f for c in ctx.parts("tile", (t, t)) for f in c.fronts]
     return [Component("board", w, h, [draw_board(spec)], board=True,
                       note=f"{spec.files}x{spec.ranks} squares of {fmt_mm(spec.square)}; setup area and corners marked"),
-            Component("tile", t, t, [draw_tile(n, spec) for n in range(1, spec.tiles + 1)],
-                      note=f"numbered 1-{spec.tiles}, readable from every side"),
+            Component("tile", t, t, fronts, note=f"numbered 1-{spec.tiles}, readable from every side"),
             Component("trope card", spec.card.width, spec.card.height, [draw_card(spec)],
                       note="every trope type with all its instances")]
