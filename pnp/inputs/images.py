@@ -30,6 +30,7 @@ from functools import lru_cache
 from pathlib import Path
 
 from ..core.errors import SpecError
+from ..core.memo import active, memoised
 from .gamefolder import inside
 from .safefile import read_regular
 
@@ -88,18 +89,37 @@ def read_image(path: Path, field: str | None = "image", root: Path | None = None
     if st.st_size > MAX_IMAGE_BYTES:
         raise _refuse(f"the image is {st.st_size / 2 ** 20:.0f} MiB (limit {MAX_IMAGE_BYTES // 2 ** 20} MiB).",
                       path, field, "save it smaller: 300 dpi at its printed size is enough")
-    return _read(Path(path), st.st_mtime_ns, st.st_size, field, str(root) if root is not None else None)
+    root_s = str(root) if root is not None else None
+    if active() is not None:  # `pnp watch`: a raster is checked once per content, whatever its stamps say
+        data = _bytes(Path(path), field)
+        digest = hashlib.sha256(data).hexdigest()
+        if _is_raster(data):
+            return memoised("picture facts", (str(path), digest),
+                            lambda: _raster(Path(path), data, digest, field), lambda _facts: 512)
+        return _parse(Path(path), data, digest, field, root_s)
+    return _read(Path(path), st.st_mtime_ns, st.st_size, field, root_s)
+
+
+def _bytes(path: Path, field: str | None) -> bytes:
+    try:
+        return read_regular(path, MAX_IMAGE_BYTES)
+    except OSError as exc:
+        raise _refuse(f"cannot read the image: {exc.strerror or exc}.", path, field,
+                      "name a PNG, JPEG or SVG file saved on disk") from None
+
+
+def _is_raster(data: bytes) -> bool:
+    return data[:8] == b"\x89PNG\r\n\x1a\n" or data[:3] == b"\xff\xd8\xff"
 
 
 @lru_cache(maxsize=256)
 def _read(path: Path, _mtime: int, size: int, field: str | None, root: str | None) -> ImageFacts:
-    try:
-        data = read_regular(path, MAX_IMAGE_BYTES)
-    except OSError as exc:
-        raise _refuse(f"cannot read the image: {exc.strerror or exc}.", path, field,
-                      "name a PNG, JPEG or SVG file saved on disk") from None
-    digest = hashlib.sha256(data).hexdigest()
-    if data[:8] == b"\x89PNG\r\n\x1a\n" or data[:3] == b"\xff\xd8\xff":
+    data = _bytes(path, field)
+    return _parse(path, data, hashlib.sha256(data).hexdigest(), field, root)
+
+
+def _parse(path: Path, data: bytes, digest: str, field: str | None, root: str | None) -> ImageFacts:
+    if _is_raster(data):
         return _raster(path, data, digest, field)
     head = data[:512].lstrip().lower()
     if head.startswith(b"<?xml") or head.startswith(b"<svg") or b"<svg" in data[:4096].lower():
