@@ -30,6 +30,7 @@ from functools import lru_cache
 from pathlib import Path
 
 from ..core.errors import SpecError
+from ..core.memo import active, memoised
 from .gamefolder import inside
 from .safefile import read_regular
 
@@ -89,10 +90,19 @@ def read_image(path: Path, field: str | None = "image", root: Path | None = None
         raise _refuse(f"the image is {st.st_size / 2 ** 20:.0f} MiB (limit {MAX_IMAGE_BYTES // 2 ** 20} MiB).",
                       path, field, "save it smaller: 300 dpi at its printed size is enough")
     path = path if isinstance(path, Path) else Path(path)  # a LinkFree path stays one: read without links
-    key = (path, st.st_mtime_ns, st.st_size, str(root) if root is not None else None)
+    root_s = str(root) if root is not None else None
+    if active() is not None:  # `pnp watch`: a raster is checked once per content, whatever its stamps say
+        data = _bytes(path, field)
+        digest = hashlib.sha256(data).hexdigest()
+        if _is_raster(data):
+            return memoised("picture facts", (str(path), digest),
+                            lambda: _raster(path, data, digest, field), lambda _facts: 512)
+        return _parse(path, data, digest, field, root_s)
+    key = (path, st.st_mtime_ns, st.st_size, root_s)
     facts = _CHECKED.get(key)
     if facts is None:  # checked once per file, whichever field names it first (a refusal is not kept)
-        facts = _read(path, field, key[3])
+        data = _bytes(path, field)
+        facts = _parse(path, data, hashlib.sha256(data).hexdigest(), field, root_s)
         if len(_CHECKED) >= MAX_CHECKED:
             del _CHECKED[next(iter(_CHECKED))]
         _CHECKED[key] = facts
@@ -104,14 +114,20 @@ _CHECKED: dict[tuple, ImageFacts] = {}
 """(path, modification time, size, root) -> the facts of a file that passed read_image, oldest first."""
 
 
-def _read(path: Path, field: str | None, root: str | None) -> ImageFacts:
+def _bytes(path: Path, field: str | None) -> bytes:
     try:
-        data = read_regular(path, MAX_IMAGE_BYTES)
+        return read_regular(path, MAX_IMAGE_BYTES)
     except OSError as exc:
         raise _refuse(f"cannot read the image: {exc.strerror or exc}.", path, field,
                       "name a PNG, JPEG or SVG file saved on disk") from None
-    digest = hashlib.sha256(data).hexdigest()
-    if data[:8] == b"\x89PNG\r\n\x1a\n" or data[:3] == b"\xff\xd8\xff":
+
+
+def _is_raster(data: bytes) -> bool:
+    return data[:8] == b"\x89PNG\r\n\x1a\n" or data[:3] == b"\xff\xd8\xff"
+
+
+def _parse(path: Path, data: bytes, digest: str, field: str | None, root: str | None) -> ImageFacts:
+    if _is_raster(data):
         return _raster(path, data, digest, field)
     head = data[:512].lstrip().lower()
     if head.startswith(b"<?xml") or head.startswith(b"<svg") or b"<svg" in data[:4096].lower():

@@ -6,7 +6,8 @@ files are taken *before* a round starts, so a save made while a kit is being bui
 round ends and starts another round: after any burst of saves the kit on disk is built from the last
 saved state, or the last error is shown. A bad edit prints its error and leaves the last good kit in
 place (every build is staged and switched in atomically). A target that names no game and no spec
-file fails at once (exit 2), before anything is watched. Ctrl-C stops with exit code 0.
+file fails at once (exit 2), before anything is watched. Ctrl-C stops with exit code 0. What a round
+made is kept in memory for the next (pnp.core.memo: content-keyed, bounded, never read from disk).
 """
 from __future__ import annotations
 
@@ -17,6 +18,7 @@ from typing import Callable, Sequence
 
 from ..core.errors import PnpError
 from ..core.findings import FAIL, WARN
+from ..core.memo import DEFAULT_BUDGET, Memo
 from .execute import execute_target
 from ..inputs.resources import shipped_specs
 from .plan import Request, load_target, plan
@@ -69,10 +71,15 @@ def _round(targets: Sequence[str], request: Request, out: Path, watched: set[Pat
 
 def watch_kits(targets: Sequence[str], request: Request, out: Path, debounce_ms: int = 300,
                say: Callable[[str], None] = print, quiet: bool = False,
-               stop: threading.Event | None = None, serve_port: int | None = None) -> int:
+               stop: threading.Event | None = None, serve_port: int | None = None,
+               memory: int = DEFAULT_BUDGET) -> int:
     """Build ``targets`` and rebuild on every change to their inputs until Ctrl-C (or ``stop`` is set).
     With ``serve_port`` (0: any free port) the kits are also shown on a local page that reloads
     itself after every round (pnp.pipeline.serve); its URL is printed first.
+
+    Between rounds the process keeps decoded pictures and finished SVG pages in memory (at most
+    ``memory`` bytes, pnp.core.memo), keyed by the content they were made from, so a save redraws
+    only what it changed; each kit is still written whole and switched in atomically (pnp.store).
 
     Returns:
         0 (the exit code: stopping a watch is not an error).
@@ -94,13 +101,15 @@ def watch_kits(targets: Sequence[str], request: Request, out: Path, debounce_ms:
         preview = PreviewState(list(targets))
         url, server = start_server(preview, serve_port)
         say(f"preview: {url} (reloads after every rebuild)")
+    memo = Memo(memory)
     watched: set[Path] = set()
     pending = True
     try:
         while True:
             while pending:  # rounds until nothing changed while the last one ran
                 before = _stamps(watched)
-                found = _round(targets, request, out, watched, say, preview)
+                with memo.in_use():
+                    found = _round(targets, request, out, watched, say, preview)
                 before.update(_stamps(found - watched))  # first seen in this round
                 watched |= found
                 seen = _stamps(watched)

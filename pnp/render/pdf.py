@@ -44,6 +44,7 @@ from reportlab.pdfgen import canvas as rl_canvas
 from .. import __version__
 from ..core.fonts import BOLD_FACE, DEFAULT_FACE, FONT_NAME, ttfont
 from ..core.ir import Circle, Group, Image, Line, Page, Polygon, Rect, Text
+from ..core.memo import memoised
 from ..core.units import mm_to_pt
 from ..inputs.images import picture_bytes, svg_drawing
 from .base import Renderer, place_image, place_text
@@ -317,7 +318,7 @@ class PdfWriter(Renderer):
             if not c.hasForm(name):
                 from reportlab.lib.utils import ImageReader
                 c.beginForm(name, 0, 0, 1, 1)
-                c.drawImage(ImageReader(self._picture(name, picture_bytes(facts))), 0, 0, 1, 1, mask="auto")
+                c.drawImage(self._reader(name, facts, ImageReader), 0, 0, 1, 1, mask="auto")
                 c.endForm()
             c.scale(w, h)
             c.doForm(name)
@@ -333,6 +334,15 @@ class PdfWriter(Renderer):
             c.scale(w / drawing.width, h / drawing.height)
             c.doForm(name)
         self._close()
+
+    def _reader(self, name: str, facts, reader):
+        """reportlab's ImageReader of the checked raster ``facts``; in `pnp watch` (pnp.core.memo, sRGB
+        only) one per picture content, kept decoded between builds (it keeps its pixels once read)."""
+        if self.press is not None:
+            return reader(self._picture(name, picture_bytes(facts)))
+        w, h = facts.size
+        return memoised("pdf picture", facts.sha256, lambda: reader(BytesIO(picture_bytes(facts))),
+                        lambda _r: int(w * h * 8) + 4096, share=0.9)
 
     def _picture(self, name: str, data: bytes):
         """The picture to draw for the checked bytes ``data``: as they are (sRGB), or with a press

@@ -219,9 +219,15 @@ class _PageSvgWriter(KitWriter):
         if self.only_pages_with_parts and not page.placements:
             return
         rel = Path(self.folder) / f"{self.job.stem}-p{number:0{self.job.page_digits}d}{self.suffix}.svg"
+        from .pagememo import page_text
         from .svg import svg_text
-        text = svg_text(self.prepared(page), *self.job.describe(number, page), cut=self.cut, cache=self.job.cache,
-                        outlines=self.job.settings.svg_text == "outlines")
+        page, about = self.prepared(page), self.job.describe(number, page)
+        outlines = self.job.settings.svg_text == "outlines"
+        if not hasattr(self, "_fonts"):
+            from .pagememo import FontStamps
+            self._fonts = FontStamps()  # each face's bytes hashed once per build
+        text = page_text(page, self._fonts, (*about, str(self.cut), str(outlines)),
+                         lambda: svg_text(page, *about, cut=self.cut, cache=self.job.cache, outlines=outlines))
         write_bytes(self.job.staging, rel.as_posix(), text.encode("utf-8"))
         self.written.append(rel)
 

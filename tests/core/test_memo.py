@@ -1,0 +1,74 @@
+"""pnp.core.memo: the byte budget is never exceeded, least recently used entries of earlier rounds go
+first, entries of the current round stay, a kind's share is a cap, and a failed make keeps nothing."""
+from __future__ import annotations
+
+import pytest
+
+from pnp.core.memo import Memo, active, digest, memoised
+
+
+def _put(memo: Memo, key, nbytes: int, share: float = 1.0):
+    return memo.get("thing", key, lambda: f"value {key}", lambda _v: nbytes, share)
+
+
+def test_budget_is_never_exceeded_and_the_oldest_round_goes_first():
+    memo = Memo(budget=1000)
+    with memo.in_use():
+        for k in range(4):
+            _put(memo, k, 200)
+    with memo.in_use():
+        _put(memo, 0, 200)           # a hit: now the most recently used
+        for k in range(10, 13):      # 600 more bytes: only 200 fit beside the 800 held
+            _put(memo, k, 200)
+            assert memo.used <= memo.budget
+    assert memo.used <= memo.budget
+    with memo.in_use():
+        before = memo.made["thing"]
+        _put(memo, 0, 200)           # kept: used in the last round
+        assert memo.made["thing"] == before
+        _put(memo, 1, 200)           # dropped first (least recently used in an earlier round)
+        assert memo.made["thing"] == before + 1
+
+
+def test_entries_of_the_current_round_are_not_dropped_for_new_ones():
+    memo = Memo(budget=500)
+    with memo.in_use():
+        for k in range(5):
+            _put(memo, k, 200)       # the third does not fit: made, not kept
+        assert memo.used == 400 and len(memo) == 2
+    with memo.in_use():
+        made = memo.made["thing"]
+        _put(memo, 0, 200)
+        _put(memo, 1, 200)
+        assert memo.made["thing"] == made  # what the last round kept is still there
+
+
+def test_a_share_caps_one_kind_and_an_oversized_entry_is_not_kept():
+    memo = Memo(budget=1000)
+    with memo.in_use():
+        for k in range(5):
+            _put(memo, k, 200, share=0.5)
+        assert memo.held["thing"] <= 500
+        memo.get("big", 1, lambda: b"x", lambda _v: 5000)
+        assert ("big" not in memo.held or memo.held["big"] == 0) and memo.used <= 1000
+
+
+def test_a_failed_make_keeps_nothing_and_no_memo_means_no_keeping():
+    memo = Memo(budget=1000)
+
+    def boom():
+        raise ValueError("bad input")
+    with memo.in_use():
+        with pytest.raises(ValueError):
+            memo.get("thing", 1, boom, len)
+        assert len(memo) == 0 and memo.used == 0
+    assert active() is None
+    calls = []
+    for _ in range(2):
+        memoised("thing", 1, lambda: calls.append(1), lambda _v: 1)
+    assert len(calls) == 2
+
+
+def test_digest_parts_do_not_run_together():
+    assert digest("ab", "c") != digest("a", "bc")
+    assert digest("ab", "c") == digest("ab", "c")
