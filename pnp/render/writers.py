@@ -35,12 +35,14 @@ class WriterSettings:
     embedded) or "outlines" (glyph outlines, ``--svg-text outlines``); ``tts_url``, the base URL of
     hosted Tabletop Simulator images (None: ``file:///`` paths on this computer); ``service``, the
     print service card images are made for (a pnp.render.pod.Service, ``--service``); ``cutter``,
-    the cutting machine whose marks are printed (a pnp.layout.cutter_marks.Cutter, ``--cutter``)."""
+    the cutting machine whose marks are printed (a pnp.layout.cutter_marks.Cutter, ``--cutter``);
+    ``workers``, the processes that draw per-card images (None: every core; pnp.render.imagepool)."""
     dpi: float = 50
     svg_text: str = "text"
     tts_url: str | None = None
     service: Any = None
     cutter: Any = None
+    workers: int | None = None
 
 
 @dataclass
@@ -281,7 +283,7 @@ class PodKitWriter(KitWriter):
             if why_not(comp) is None:
                 self.written += [p.relative_to(self.job.staging) for p in
                                  write_component(comp, service, self.job.kit_folder(f"{self.folder}/{self.job.stem}"),
-                                                 self.job.stem)]
+                                                 self.job.stem, self.job.settings.workers)]
         return self.written
 
     @classmethod
