@@ -41,6 +41,12 @@ def default_workers() -> int:
         return max(1, os.cpu_count() or 1)
 
 
+def workers_for(tasks: int, workers: int | None = None) -> int:
+    """Processes worth starting for ``tasks`` tasks: ``workers`` (None: every core), at most one per
+    task (a single task is done in this process, without a pool)."""
+    return max(1, min(default_workers() if workers is None else workers, tasks))
+
+
 def _quiet() -> None:
     """Worker initializer: Ctrl-C goes to the parent, which stops the pool."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)

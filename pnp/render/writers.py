@@ -363,7 +363,7 @@ class PreviewKitWriter(KitWriter):
     def finish(self) -> list[Path]:
         from .raster import render_previews
         return render_previews(self.job.staging / f"{self.job.stem}.pdf", self.job.staging, self.folder,
-                               self.job.stem, self.job.settings.dpi)
+                               self.job.stem, self.job.settings.dpi, workers=self.job.settings.workers)
 
     @classmethod
     def pattern(cls, stem: str) -> str:
