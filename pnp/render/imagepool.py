@@ -13,13 +13,17 @@ not the kit).
 - An error in a worker (a PnpError, e.g. a text the font cannot draw) is raised here as it was
   raised there, the same clean message; the tasks not yet started are cancelled and the running ones
   finished before it is raised, so no worker writes after the caller has seen the error. The same
-  holds for Ctrl-C (workers ignore SIGINT; this process takes it, stops the pool and re-raises).
+  holds for Ctrl-C (workers ignore SIGINT; this process takes it, stops the pool and re-raises). If
+  this process is killed, its workers end themselves (they watch it); what they were writing stays
+  in the staging folder, which pnp.store discards.
 - A worker that dies (killed, out of memory) is reported as an OutputError naming the task count.
 """
 from __future__ import annotations
 
 import os
 import signal
+import threading
+import time
 from collections import deque
 from concurrent.futures import Future, ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
@@ -31,6 +35,8 @@ T = TypeVar("T")
 R = TypeVar("R")
 IN_FLIGHT = 2
 """Tasks per worker submitted ahead of the one the caller waits for."""
+WATCH = 0.25
+"""Seconds between a worker's checks that the process that started it is still there."""
 
 
 def default_workers() -> int:
@@ -47,9 +53,17 @@ def workers_for(tasks: int, workers: int | None = None) -> int:
     return max(1, min(default_workers() if workers is None else workers, tasks))
 
 
-def _quiet() -> None:
-    """Worker initializer: Ctrl-C goes to the parent, which stops the pool."""
+def _worker_start(parent: int) -> None:
+    """Worker initializer: Ctrl-C goes to the parent, which stops the pool; a worker whose parent is
+    gone (killed) ends itself within WATCH seconds instead of waiting for tasks forever."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)
+
+    def watch() -> None:
+        while os.getppid() == parent:
+            time.sleep(WATCH)
+        os.kill(os.getpid(), signal.SIGTERM)
+
+    threading.Thread(target=watch, name="pnp-parent-watch", daemon=True).start()
 
 
 def stream(tasks: Iterable[T], work: Callable[[T], R], workers: int | None = None) -> Iterator[R]:
@@ -64,7 +78,7 @@ def stream(tasks: Iterable[T], work: Callable[[T], R], workers: int | None = Non
         for task in tasks:
             yield work(task)
         return
-    pool = ProcessPoolExecutor(max_workers=count, initializer=_quiet)
+    pool = ProcessPoolExecutor(max_workers=count, initializer=_worker_start, initargs=(os.getpid(),))
     pending: deque[Future] = deque()
     it = iter(tasks)
     done = False
