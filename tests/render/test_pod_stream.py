@@ -131,3 +131,25 @@ def test_a_bad_row_in_a_pod_build_exits_2_and_writes_nothing(tmp_path):
     line = 2 + 20  # the header, 20 good rows, then the bad one
     assert f"deck.csv, line {line}" in r.output and "(word)" in r.output and "Traceback" not in r.output
     assert not out.exists() or not list(out.rglob("*.png"))
+
+
+def test_previews_the_same_with_one_and_two_workers(tmp_path):
+    from pnp.core.ir import Page
+    from pnp.render.pdf import PdfWriter
+    from pnp.render.raster import PAGES_PER_TASK, render_previews
+    pdf = tmp_path / "kit.pdf"
+    writer = PdfWriter(pdf)
+    pages = 2 * PAGES_PER_TASK + 1
+    for i in range(pages):
+        writer.add(Page(100, 140, _face(i), f"page {i}"))
+    writer.close()
+    done = []
+    (tmp_path / "one" / "preview").mkdir(parents=True)
+    (tmp_path / "two" / "preview").mkdir(parents=True)
+    one = render_previews(pdf, tmp_path / "one", "preview", "kit", 30, workers=1)
+    two = render_previews(pdf, tmp_path / "two", "preview", "kit", 30, progress=lambda n, t: done.append((n, t)),
+                          workers=2)
+    assert one == two and len(one) == pages + 1
+    assert done == [(n, pages) for n in range(1, pages + 1)]
+    a, b = _digest(tmp_path / "one" / "preview"), _digest(tmp_path / "two" / "preview")
+    assert a == b and len(set(a.values())) == pages + 1
