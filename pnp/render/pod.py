@@ -8,7 +8,8 @@ Per card-like component (rectangular, not a board), in ``pod/``:
 - ``<stem>-<service>-<part>.pdf``: one page per physical card (faces x copies), the page being the
   card plus its bleed, TrimBox = the card, BleedBox = the page (DriveThruCards: back then front of
   each card, the order its upload form asks for; the others: the faces, then the back once);
-- ``<stem>-<service>-<part>-contact.png``: every distinct face and the back as thumbnails with the
+- ``<stem>-<service>-<part>-contact.png`` (``…-contact-N.png``, CONTACT_FACES faces each, when there
+  are more): every distinct face and the back as thumbnails with the
   trim line (blue) and the service's safe area (green) drawn on them, to check by eye that nothing
   that matters crosses it.
 
@@ -110,6 +111,9 @@ def why_not(comp: Component) -> str | None:
 
 
 MAX_PIXELS = 60_000_000  # one card image
+CONTACT_FACES = 120
+"""Faces on one contact sheet (6 x 20 thumbnails, about 1,500 x 7,000 px at most): a longer deck gets
+several, so memory does not grow with the deck."""
 
 
 def check_size(comp: Component, service: Service) -> None:
@@ -203,7 +207,7 @@ class ContactSheet:
         w_px, h_px = px
         scale = thumb_width / w_px
         self.thumb = (thumb_width, max(1, round(h_px * scale)))
-        self.pad, self.cols, self.added = 12, min(columns, count), 0
+        self.pad, self.cols, self.added, self.count = 12, min(columns, count), 0, count
         rows = math.ceil(count / self.cols)
         self.sheet = Image.new("RGB", (self.pad + self.cols * (thumb_width + self.pad),
                                        self.pad + rows * (self.thumb[1] + self.pad)), (128, 128, 128))
@@ -248,7 +252,10 @@ def write_component(comp: Component, service: Service, folder: Path, stem: str, 
     n = len(comp.fronts)
     digits = max(3, len(str(n)))
     names = [f"{base}-{i + 1:0{digits}d}.png" for i in range(n)] + [f"{base}-back.png"] * (comp.back is not None)
-    contact = ContactSheet(len(names), px, comp, service)
+    sheets = math.ceil(len(names) / CONTACT_FACES)
+    sheet_names = [f"{base}-contact.png"] if sheets == 1 else \
+        [f"{base}-contact-{k + 1:0{len(str(sheets))}d}.png" for k in range(sheets)]
+    contact = ContactSheet(min(CONTACT_FACES, len(names)), px, comp, service)
 
     def label(i: int) -> str:
         if i == n:
@@ -268,11 +275,15 @@ def write_component(comp: Component, service: Service, folder: Path, stem: str, 
     with closing(imagepool.stream(tasks(), _draw_faces, workers)) as results:
         for thumbs in results:
             for thumb in thumbs:
-                path = folder / names[contact.added]
+                path = folder / names[len(written)]
                 contact.add(thumb)
                 written.append(path)
                 if on_written:
                     on_written(path)
+                if contact.added == contact.count:  # a full sheet is written, then dropped
+                    with open_write(folder, sheet_names[(len(written) - 1) // CONTACT_FACES]) as fh:
+                        contact.save(fh)
+                    contact = ContactSheet(max(1, min(CONTACT_FACES, len(names) - len(written))), px, comp, service)
     back = card_page(comp.back, comp, service) if comp.back is not None else None
     pdf_path = checked_path(folder, f"{base}.pdf")
     pdf = PdfWriter(pdf_path, title=f"{comp.name} for {service.title}", part_boxes=True)
@@ -286,7 +297,4 @@ def write_component(comp: Component, service: Service, folder: Path, stem: str, 
         pdf.add(back)
     pdf.close()
     written.append(pdf_path)
-    with open_write(folder, f"{base}-contact.png") as fh:
-        contact.save(fh)
-    written.append(folder / f"{base}-contact.png")
-    return written
+    return written + [folder / name for name in sheet_names]

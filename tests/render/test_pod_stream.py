@@ -153,3 +153,14 @@ def test_previews_the_same_with_one_and_two_workers(tmp_path):
     assert done == [(n, pages) for n in range(1, pages + 1)]
     a, b = _digest(tmp_path / "one" / "preview"), _digest(tmp_path / "two" / "preview")
     assert a == b and len(set(a.values())) == pages + 1
+
+
+def test_a_long_deck_gets_several_bounded_contact_sheets(tmp_path):
+    from pnp.render.pod import CONTACT_FACES
+    n = CONTACT_FACES + 5
+    written = write_component(_comp(Observed(n)), SERVICE, tmp_path, "kit", workers=2)
+    sheets = sorted(tmp_path.glob("kit-custom-word-card-contact*.png"))
+    assert [p.name for p in sheets] == ["kit-custom-word-card-contact-1.png", "kit-custom-word-card-contact-2.png"]
+    assert [p.name for p in written[-2:]] == [p.name for p in sheets]
+    first, last = (Image.open(p) for p in sheets)
+    assert first.height > last.height and first.width * first.height <= 1_600 * 7_500
