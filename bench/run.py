@@ -390,7 +390,7 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--quick", action="store_true", help="fewer repetitions, no 100,000-word deck")
     parser.add_argument("--reps", type=int, default=None)
-    parser.add_argument("--cases", default="abcde", help="which cases to run (default: abcde)")
+    parser.add_argument("--cases", default="abcde", help="which cases to run (default: abcde; p: pod PNGs against Squib)")
     parser.add_argument("--out", type=Path, default=HERE / "results.json", help="where to write the results")
     args = parser.parse_args()
     reps = args.reps or (3 if args.quick else 5)
@@ -417,6 +417,10 @@ def main() -> None:
             from .custom_deck import case_e
             print("case e: 1,000-row data-driven deck vs NetMatch with 1,000 words ...", flush=True)
             results["e_custom_deck"] = case_e(tmp, reps)
+        if "p" in args.cases:
+            from .pod_deck import case_p
+            print("case p: print-on-demand PNGs of 1,000 poker cards vs Squib; peak RSS at 300 and 3,000 ...", flush=True)
+            results["p_pod"] = case_p(tmp, reps)
     args.out.write_text(json.dumps(results, indent=2) + "\n", encoding="utf-8")
     print(table(results))
 
@@ -479,6 +483,9 @@ def table(r: dict) -> str:
     if "e_custom_deck" in r:
         from .custom_deck import rows as e_rows
         rows += e_rows(r["e_custom_deck"])
+    if "p_pod" in r:
+        from .pod_deck import rows as p_rows
+        rows += p_rows(r["p_pod"])
     return "\n".join(rows)
 
 

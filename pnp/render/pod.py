@@ -8,7 +8,8 @@ Per card-like component (rectangular, not a board), in ``pod/``:
 - ``<stem>-<service>-<part>.pdf``: one page per physical card (faces x copies), the page being the
   card plus its bleed, TrimBox = the card, BleedBox = the page (DriveThruCards: back then front of
   each card, the order its upload form asks for; the others: the faces, then the back once);
-- ``<stem>-<service>-<part>-contact.png``: every distinct face and the back as thumbnails with the
+- ``<stem>-<service>-<part>-contact.png`` (``…-contact-N.png``, CONTACT_FACES faces each, when there
+  are more): every distinct face and the back as thumbnails with the
   trim line (blue) and the service's safe area (green) drawn on them, to check by eye that nothing
   that matters crosses it.
 
@@ -22,15 +23,17 @@ import math
 import re
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Sequence
+from contextlib import closing
+from typing import Callable
 
 from PIL import Image, ImageDraw
 
-from ..core.errors import SpecError
+from ..core.errors import PnpError, SpecError
 from ..core.ir import Component, Drawing, Group, Page, Placement
 from ..core.safepath import checked_path, open_write
 from ..core.units import parse_length
 from ..layout.bleed import extend_for_bleed
+from . import imagepool
 from .pdf import PdfWriter
 
 MM_PER_IN = 25.4
@@ -108,6 +111,9 @@ def why_not(comp: Component) -> str | None:
 
 
 MAX_PIXELS = 60_000_000  # one card image
+CONTACT_FACES = 120
+"""Faces on one contact sheet (6 x 20 thumbnails, about 1,500 x 7,000 px at most): a longer deck gets
+several, so memory does not grow with the deck."""
 
 
 def check_size(comp: Component, service: Service) -> None:
@@ -132,26 +138,60 @@ def card_page(drawing: Drawing, comp: Component, service: Service) -> Page:
                 bleed_box=(0.0, 0.0, w, h), placements=(Placement(comp.name, b, b, comp.width, comp.height),))
 
 
-def _images(pages: Sequence[Page], px: tuple[int, int]):
-    """Each page rendered to exactly ``px`` pixels (RGB), yielded one at a time (the caller writes each
-    and drops it before the next is rendered)."""
+PNG_LEVEL = 1
+"""zlib level of the card PNGs: about half of level 6's time, the same pixels, files 3 to 40 % larger."""
+BATCH = 4
+"""Faces drawn per task: one in-memory PDF rendered by PDFium. Fixed, so the files do not depend on the
+number of workers."""
+
+
+@dataclass(frozen=True)
+class _Faces:
+    """What a worker needs to draw some faces: their pages, file names and labels (for errors), the
+    image and thumbnail sizes in pixels, the folder and dpi written into the PNGs."""
+    pages: tuple[Page, ...]
+    names: tuple[str, ...]
+    labels: tuple[str, ...]
+    px: tuple[int, int]
+    thumb: tuple[int, int]
+    folder: Path
+    dpi: int
+
+
+def _draw_faces(task: _Faces) -> list[Image.Image]:
+    """Render the task's pages, write each as an RGB PNG of exactly ``px`` pixels; return their
+    thumbnails for the contact sheet (run in a worker process or in this one).
+
+    Raises:
+        PnpError: a face cannot be drawn, the message naming the part and card first.
+    """
     import pypdfium2 as pdfium
     buf = io.BytesIO()
     writer = PdfWriter(buf)
-    for page in pages:
-        writer.add(page)
+    for page, label in zip(task.pages, task.labels):
+        try:
+            writer.add(page)
+        except PnpError as exc:
+            raise type(exc)(f"{label}: {exc.message}", file=exc.file, line=exc.line, field=exc.field,
+                            hint=exc.hint) from None
     writer.close()
     doc = pdfium.PdfDocument(buf.getvalue())
     buf = None
+    thumbs = []
     try:
-        for i in range(len(doc)):
+        for i, name in enumerate(task.names):
             pg = doc[i]
-            scale = px[0] / pg.get_size()[0]
-            img = pg.render(scale=scale, may_draw_forms=True).to_pil().convert("RGB")
+            # PDFium's bitmap is ceil(size x scale) pixels: a hair under px keeps it exactly px, with no resampling
+            img = pg.render(scale=(task.px[0] - 1e-6) / pg.get_size()[0], may_draw_forms=True).to_pil().convert("RGB")
             pg.close()
-            yield img if img.size == px else img.resize(px, Image.LANCZOS)
+            if img.size != task.px:
+                img = img.resize(task.px, Image.LANCZOS)
+            with open_write(task.folder, name) as fh:  # through pnp.core.safepath: nothing below the folder is followed
+                img.save(fh, format="PNG", compress_level=PNG_LEVEL, dpi=(task.dpi, task.dpi))
+            thumbs.append(img.resize(task.thumb, Image.LANCZOS, reducing_gap=1.5))
     finally:
         doc.close()
+    return thumbs
 
 
 def _slug(name: str) -> str:
@@ -167,18 +207,18 @@ class ContactSheet:
         w_px, h_px = px
         scale = thumb_width / w_px
         self.thumb = (thumb_width, max(1, round(h_px * scale)))
-        self.pad, self.cols, self.added = 12, min(columns, count), 0
+        self.pad, self.cols, self.added, self.count = 12, min(columns, count), 0, count
         rows = math.ceil(count / self.cols)
         self.sheet = Image.new("RGB", (self.pad + self.cols * (thumb_width + self.pad),
                                        self.pad + rows * (self.thumb[1] + self.pad)), (128, 128, 128))
         self.px_per_mm = w_px / (comp.width + 2 * service.bleed) * scale
         self.service = service
 
-    def add(self, img: Image.Image) -> None:
-        """Paste the next face."""
+    def add(self, thumb: Image.Image) -> None:
+        """Paste the next face's thumbnail (``self.thumb`` pixels: the face reduced, then resized with LANCZOS)."""
         (tw, th), pad, i = self.thumb, self.pad, self.added
         x, y = pad + (i % self.cols) * (tw + pad), pad + (i // self.cols) * (th + pad)
-        self.sheet.paste(img.resize((tw, th), Image.LANCZOS), (x, y))
+        self.sheet.paste(thumb, (x, y))
         draw = ImageDraw.Draw(self.sheet)
         service = self.service
         for inset, colour in ((service.bleed, (0, 90, 255)), (service.bleed + service.safe, (0, 170, 0))):
@@ -192,37 +232,70 @@ class ContactSheet:
         self.sheet.save(fh, format="PNG", optimize=False)
 
 
-def write_component(comp: Component, service: Service, folder: Path, stem: str, press=None,
-                    pdfx: bool = False) -> list[Path]:
+def write_component(comp: Component, service: Service, folder: Path, stem: str, workers: int | None = None,
+                    on_written: Callable[[Path], None] | None = None, press=None, pdfx: bool = False) -> list[Path]:
     """Write the PNGs, per-card PDF and contact sheet of one card-like component; return the paths.
-    ``press`` and ``pdfx``: the per-card PDF's colour (pnp.render.pdf.PdfWriter); the PNGs stay sRGB."""
+
+    The faces are drawn in order, BATCH at a time, only as fast as ``workers`` processes (None: every
+    core, pnp.render.imagepool) turn them into PNGs, each PNG written as soon as it is made
+    (``on_written(path)`` is then called, in face order): memory stays flat in the number of cards,
+    and the files are the same whatever the number of workers. ``press`` and ``pdfx``: the per-card
+    PDF's colour (pnp.render.pdf.PdfWriter); the PNGs stay sRGB.
+
+    Raises:
+        SpecError: the image would be too large (check_size).
+        PnpError: a face cannot be drawn, naming the part and card (nothing more is written).
+    """
     check_size(comp, service)
     folder.mkdir(parents=True, exist_ok=True)
     base = f"{stem}-{service.name}-{_slug(comp.name)}"
     px = service.pixels(comp.width, comp.height)
-    fronts = [card_page(d, comp, service) for d in comp.fronts]
-    back = card_page(comp.back, comp, service) if comp.back is not None else None
+    n = len(comp.fronts)
+    digits = max(3, len(str(n)))
+    names = [f"{base}-{i + 1:0{digits}d}.png" for i in range(n)] + [f"{base}-back.png"] * (comp.back is not None)
+    sheets = math.ceil(len(names) / CONTACT_FACES)
+    sheet_names = [f"{base}-contact.png"] if sheets == 1 else \
+        [f"{base}-contact-{k + 1:0{len(str(sheets))}d}.png" for k in range(sheets)]
+    contact = ContactSheet(min(CONTACT_FACES, len(names)), px, comp, service)
+
+    def label(i: int) -> str:
+        if i == n:
+            return f"{comp.name}, back"
+        title = f" ({comp.titles[i]})" if i < len(comp.titles) else ""
+        return f"{comp.name}, card {i + 1}{title}"
+
+    def tasks():  # each face drawn only when its batch is handed to a worker
+        for start in range(0, len(names), BATCH):
+            idx = range(start, min(start + BATCH, len(names)))
+            yield _Faces(tuple(card_page(comp.fronts[i] if i < n else comp.back, comp, service) for i in idx),
+                         tuple(names[i] for i in idx), tuple(label(i) for i in idx), px, contact.thumb, folder,
+                         service.dpi)
+
     written: list[Path] = []
-    digits = max(3, len(str(len(fronts))))
-    faces = fronts + ([back] if back else [])
-    contact = ContactSheet(len(faces), px, comp, service)
-    for i, img in enumerate(_images(faces, px)):  # each image written as it is made, so memory does not grow
-        name = f"{base}-back.png" if back is not None and i == len(fronts) else f"{base}-{i + 1:0{digits}d}.png"
-        with open_write(folder, name) as fh:  # through pnp.core.safepath: nothing below the folder is followed
-            img.save(fh, format="PNG", optimize=False, dpi=(service.dpi, service.dpi))
-        written.append(folder / name)
-        contact.add(img)
+    workers = imagepool.workers_for(math.ceil(len(names) / BATCH), workers)
+    with closing(imagepool.stream(tasks(), _draw_faces, workers)) as results:
+        for thumbs in results:
+            for thumb in thumbs:
+                path = folder / names[len(written)]
+                contact.add(thumb)
+                written.append(path)
+                if on_written:
+                    on_written(path)
+                if contact.added == contact.count:  # a full sheet is written, then dropped
+                    with open_write(folder, sheet_names[(len(written) - 1) // CONTACT_FACES]) as fh:
+                        contact.save(fh)
+                    contact = ContactSheet(max(1, min(CONTACT_FACES, len(names) - len(written))), px, comp, service)
+    back = card_page(comp.back, comp, service) if comp.back is not None else None
     pdf_path = checked_path(folder, f"{base}.pdf")
     pdf = PdfWriter(pdf_path, title=f"{comp.name} for {service.title}", part_boxes=True, press=press, pdfx=pdfx)
-    for i in range(comp.count):
-        if service.back_first and back is not None:
-            pdf.add(back)
-        pdf.add(fronts[i // comp.copies])
+    for face in range(n):
+        page = card_page(comp.fronts[face], comp, service)
+        for _ in range(comp.copies):
+            if service.back_first and back is not None:
+                pdf.add(back)
+            pdf.add(page)
     if back is not None and not service.back_first:
         pdf.add(back)
     pdf.close()
     written.append(pdf_path)
-    with open_write(folder, f"{base}-contact.png") as fh:
-        contact.save(fh)
-    written.append(folder / f"{base}-contact.png")
-    return written
+    return written + [folder / name for name in sheet_names]

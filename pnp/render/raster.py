@@ -7,7 +7,8 @@ page count):
 * a page image is at most :data:`MAX_PIXELS` (40 megapixels: A4 or Letter at 600 dpi, A3 or Tabloid
   at 450 dpi); a larger one is refused with a LayoutError naming the page size and the highest dpi
   that fits, as soon as the first page is imposed (before the PDF is finished or anything rendered);
-* pages are rendered and written one at a time, each dropped before the next;
+* pages are rendered and written one at a time in each worker process (every core by default,
+  pnp.render.imagepool), each dropped before the next;
 * the contact sheet shows at most :data:`CONTACT_MAX` pages (every page when there are no more,
   else that many spread evenly over the kit, first and last included, each labelled with its page
   number), each thumbnail fitting :data:`THUMB_BOX` pixels, in :data:`CONTACT_COLUMNS` columns: at most
@@ -17,6 +18,8 @@ from __future__ import annotations
 
 import io
 import math
+from contextlib import closing
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Callable
 
@@ -26,6 +29,7 @@ from ..core.errors import LayoutError
 from ..core.ir import Page
 from ..core.safepath import open_write
 from ..layout.limits import MAX_RASTER_PIXELS
+from . import imagepool
 from .pdf import PdfWriter
 
 MAX_PIXELS = MAX_RASTER_PIXELS
@@ -83,20 +87,63 @@ class ContactSheet:
         self.image = Image.new("RGB", (width, rows * (self.cell_h + _PAD) + _PAD), (128, 128, 128))
         self.draw = ImageDraw.Draw(self.image)
 
-    def add(self, slot: int, page: Image.Image) -> None:
-        """Paste ``page`` (scaled to its thumbnail size) into cell ``slot``, with its page number."""
+    def add(self, slot: int, thumb: Image.Image) -> None:
+        """Paste ``thumb`` (a page image made by thumbnail() at ``self.thumbs[slot]``) into cell ``slot``,
+        with its page number."""
         w, h = self.thumbs[slot]
         x = _PAD + (slot % self.cols) * (THUMB_BOX[0] + _PAD)
         y = _PAD + (slot // self.cols) * (self.cell_h + _PAD)
-        self.image.paste(page.resize((w, h), Image.Resampling.BILINEAR, reducing_gap=2.0), (x, y))
+        self.image.paste(thumb, (x, y))
         self.draw.text((x, y + h + 1), f"p{self.numbers[slot]}", fill=(255, 255, 255))
 
 
+def thumbnail(page: Image.Image, size: tuple[int, int]) -> Image.Image:
+    """``page`` scaled to ``size`` pixels for a contact sheet."""
+    return page.resize(size, Image.Resampling.BILINEAR, reducing_gap=2.0)
+
+
+PAGES_PER_TASK = 4
+"""Preview pages one worker renders at a time (fixed: the files do not depend on the number of workers)."""
+
+
+@dataclass(frozen=True)
+class _Pages:
+    """What a worker needs to render some preview pages: the PDF, the 0-based page ``indices``, the
+    dpi, where each PNG goes (``root``/``rels``) and the thumbnail size of each page the contact sheet
+    shows (None for the others)."""
+    pdf: Path
+    indices: tuple[int, ...]
+    dpi: float
+    root: Path
+    rels: tuple[str, ...]
+    thumbs: tuple[tuple[int, int] | None, ...]
+
+
+def _render_pages(task: _Pages) -> list[Image.Image | None]:
+    """Render and write the task's pages; return their thumbnails (None where the sheet shows none)."""
+    import pypdfium2 as pdfium
+    doc = pdfium.PdfDocument(str(task.pdf))
+    out = []
+    try:
+        for i, rel, size in zip(task.indices, task.rels, task.thumbs):
+            page = doc[i]
+            image = _render(page, task.dpi)
+            page.close()
+            _save_png(image, task.root, rel)
+            out.append(thumbnail(image, size) if size else None)
+            del image
+    finally:
+        doc.close()
+    return out
+
+
 def render_previews(pdf: Path, root: Path, folder: str, stem: str, dpi: float,
-                    progress: Callable[[int, int], None] | None = None) -> list[Path]:
+                    progress: Callable[[int, int], None] | None = None, workers: int | None = None) -> list[Path]:
     """Render every page of ``pdf`` to ``folder/<stem>-pNN.png`` and a contact sheet
     ``folder/<stem>-contact.png`` under ``root`` (written through pnp.core.safepath), within the
-    bounds of this module. Returns the paths written relative to ``root``, the contact sheet last.
+    bounds of this module, on ``workers`` processes (None: every core; pnp.render.imagepool), each
+    page written as soon as it is rendered. Returns the paths written relative to ``root``, the
+    contact sheet last.
 
     Raises:
         LayoutError: a page would exceed MAX_PIXELS at ``dpi`` (before any page is rendered).
@@ -111,26 +158,25 @@ def render_previews(pdf: Path, root: Path, folder: str, stem: str, dpi: float,
         shown = sample_pages(count)
         slot = {index: n for n, index in enumerate(shown)}
         sheet = ContactSheet([doc.get_page_size(i) for i in shown], [i + 1 for i in shown])
-        digits = max(2, len(str(count)))
-        written = []
-        for i in range(count):
-            page = doc[i]
-            image = _render(page, dpi)
-            page.close()
-            rel = f"{folder}/{stem}-p{i + 1:0{digits}d}.png"
-            _save_png(image, root, rel)
-            written.append(Path(rel))
-            if i in slot:
-                sheet.add(slot[i], image)
-            del image
-            if progress:
-                progress(i + 1, count)
     finally:
         doc.close()
+    digits = max(2, len(str(count)))
+    rels = [f"{folder}/{stem}-p{i + 1:0{digits}d}.png" for i in range(count)]
+    tasks = [_Pages(pdf, tuple(idx), dpi, root, tuple(rels[i] for i in idx),
+                    tuple(sheet.thumbs[slot[i]] if i in slot else None for i in idx))
+             for idx in (range(start, min(start + PAGES_PER_TASK, count)) for start in range(0, count, PAGES_PER_TASK))]
+    done = 0
+    with closing(imagepool.stream(tasks, _render_pages, imagepool.workers_for(len(tasks), workers))) as results:
+        for task, thumbs in zip(tasks, results):
+            for i, thumb in zip(task.indices, thumbs):
+                if thumb is not None:
+                    sheet.add(slot[i], thumb)
+                done += 1
+                if progress:
+                    progress(done, count)
     rel = f"{folder}/{stem}-contact.png"
     _save_png(sheet.image, root, rel)
-    written.append(Path(rel))
-    return written
+    return [Path(r) for r in rels] + [Path(rel)]
 
 
 def _render(page, dpi: float) -> Image.Image:

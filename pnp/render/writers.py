@@ -38,7 +38,8 @@ class WriterSettings:
     the cutting machine whose marks are printed (a pnp.layout.cutter_marks.Cutter, ``--cutter``);
     ``press``, the CMYK press profile every PDF's colours and pictures are converted with (a
     pnp.colour.press.Press, ``--colour cmyk``, ``--icc``; None: sRGB); ``pdfx``, PDFs made PDF/X-4
-    with that profile (``--pdfx``)."""
+    with that profile (``--pdfx``); ``workers``, the processes that draw per-card images (None: every
+    core; pnp.render.imagepool)."""
     dpi: float = 50
     svg_text: str = "text"
     tts_url: str | None = None
@@ -46,6 +47,7 @@ class WriterSettings:
     cutter: Any = None
     press: Any = None
     pdfx: bool = False
+    workers: int | None = None
 
     @property
     def pdf_colour(self) -> dict:
@@ -298,7 +300,8 @@ class PodKitWriter(KitWriter):
             if why_not(comp) is None:
                 self.written += [p.relative_to(self.job.staging) for p in
                                  write_component(comp, service, self.job.kit_folder(f"{self.folder}/{self.job.stem}"),
-                                                 self.job.stem, **self.job.settings.pdf_colour)]
+                                                 self.job.stem, self.job.settings.workers,
+                                                 **self.job.settings.pdf_colour)]
         return self.written
 
     @classmethod
@@ -378,7 +381,7 @@ class PreviewKitWriter(KitWriter):
     def finish(self) -> list[Path]:
         from .raster import render_previews
         return render_previews(self.job.staging / f"{self.job.stem}.pdf", self.job.staging, self.folder,
-                               self.job.stem, self.job.settings.dpi)
+                               self.job.stem, self.job.settings.dpi, workers=self.job.settings.workers)
 
     @classmethod
     def pattern(cls, stem: str) -> str:
