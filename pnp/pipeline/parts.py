@@ -17,9 +17,10 @@ from __future__ import annotations
 import dataclasses
 import hashlib
 import json
+from operator import attrgetter
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Iterator, Sequence
+from typing import Callable, Iterator, Sequence
 
 from ..core.errors import SpecError
 from ..core.ir import Component, Group, Image, PartSource
@@ -74,7 +75,7 @@ class _Canon:
 
     def __init__(self) -> None:
         self.pictures: dict[str, str] = {}
-        self.names: dict[type, tuple[str, ...]] = {}
+        self.fields: dict[type, tuple[tuple[str, ...], Callable]] = {}  # a dataclass's fields: names, getter
         self.groups: dict[int, tuple[object, object]] = {}
 
     def __call__(self, value):
@@ -85,19 +86,23 @@ class _Canon:
             return round(value, 4)
         if t is tuple or t is list:
             return [self(v) for v in value]
-        names = self.names.get(t)
-        if names is None:
+        fields = self.fields.get(t)
+        if fields is None:
             if not dataclasses.is_dataclass(t):
                 return value
-            names = self.names[t] = tuple(f.name for f in dataclasses.fields(t) if f.name not in _SKIPPED)
+            names = tuple(f.name for f in dataclasses.fields(t) if f.name not in _SKIPPED)
+            fields = self.fields[t] = (names, attrgetter(*names) if len(names) > 1 else lambda v: (getattr(v, names[0]),))
         if t is Group:
             kept = self.groups.get(id(value))
             if kept is not None and kept[0] is value:
                 return kept[1]
         if t is Image:
-            form = ["Image", *[self._picture(value.src) if n == "src" else self(getattr(value, n)) for n in names]]
+            form = ["Image", *[self._picture(value.src) if n == "src" else self(getattr(value, n)) for n in fields[0]]]
         else:
-            form = [t.__name__, *[self(getattr(value, n)) for n in names]]
+            form = [t.__name__]
+            for v in fields[1](value):  # the plain fields inline: most of a drawing's values
+                tv = type(v)
+                form.append(round(v, 4) if tv is float else v if tv in _PLAIN else self(v))
         if t is Group:
             self.groups[id(value)] = (value, form)
         return form
