@@ -124,9 +124,15 @@ class BoundLayer:
         self.reads.update(*(f.columns for f in (self.text, self.src) if f is not None))
         self.font = self._font(layer.font) if self.text is not None and layer.font is not None else None
         self.face = self.font.face if self.font is not None else DEFAULT_FACE
-        self.cap = cap_height(styled_face(self.face, layer.bold)) if self.text is not None else 0.0  # em
         italic = layer.italic_font if self.text is not None else None
         self.italic = self._font(italic, "italic_font") if italic is not None else None
+        self.bold = self.bold_italic = None
+        self.cap = 0.0  # em: the cap height of the face the layer's text starts in
+        if self.text is not None:
+            self.bold, self.bold_italic = (self._font(name, field) if name is not None else None for name, field in
+                                           ((layer.bold_font, "bold_font"), (layer.bold_italic_font, "bold_italic_font")))
+            self.cap = cap_height(self.bold.face if layer.bold and self.bold is not None
+                                  else styled_face(self.face, layer.bold))
         self.varying = (self.show is not None or (self.text is not None and self.text.constant is None)
                         or (self.src is not None and self.src.constant is None)
                         or any(getattr(c, "varying", False) for c in self.colours.values()))
@@ -187,30 +193,42 @@ class BoundLayer:
 
     def _label(self, face: str) -> str:
         """How a message names the face ``face``: "the font Title (title.ttf)" for a declared font."""
-        for font in (self.font, self.italic):
+        for font in (self.font, self.italic, self.bold, self.bold_italic):
             if font is not None and font.face == face:
                 return f"the font {font.name} ({font.source.name})"
         return f"the embedded font {font_face(face).label}"
 
     def _in_layer_fonts(self, paras: tuple, row, column) -> tuple:
-        """``paras`` with each span set in the layer's declared faces (``font``, ``italic_font``).
+        """``paras`` with each span set in the layer's declared faces (``font``, ``italic_font``,
+        ``bold_font``, ``bold_italic_font``); with none declared, in Noto Sans and its styles.
 
         Raises:
-            DataError, SpecError: an italic run in a layer with ``font:`` and no ``italic_font:``."""
-        if self.font is None and self.italic is None:
+            DataError, SpecError: a bold or italic run in a layer with ``font:`` and no declared face
+                for that style (pnp never slants or emboldens a font, nor mixes in Noto Sans)."""
+        if self.font is None and self.italic is None and self.bold is None and self.bold_italic is None:
             return paras
         out = []
         for para in paras:
             spans = []
             for span in para:
-                face = self.face if not span.italic else (self.italic.face if self.italic else
-                                                          ITALIC_FACE if self.font is None else None)
-                if face is None:
-                    raise self._data_error(row, column, f"character {span.offset + 1} of the text starts *italic* "
-                                           f"text, and the layer's font {self.font.name} has no italic.",
-                                           "declare the font's italic file in the spec's fonts: and name it in the "
-                                           "layer's italic_font:, or write \\* for an asterisk", "text")
-                spans.append(replace(span, face=face))
+                declared, field, style = ((self.bold_italic, "bold_italic_font", "bold italic") if span.bold and span.italic
+                                          else (self.bold, "bold_font", "bold") if span.bold
+                                          else (self.italic, "italic_font", "italic") if span.italic
+                                          else (self.font, "font", ""))
+                if declared is not None:
+                    face = declared.face
+                elif not style:
+                    face = self.face
+                elif self.font is None:  # Noto Sans: its own styles (Span.drawn)
+                    face = ITALIC_FACE if span.italic else ""
+                else:
+                    mark = "**" if span.bold else "*"
+                    raise self._data_error(row, column, f"character {span.offset + 1} of the text starts {style} "
+                                           f"text ({mark}...{mark} or the layer's bold: true), and the layer's font "
+                                           f"{self.font.name} has no {style} face.",
+                                           f"declare the font's {style} file in the spec's fonts: and name it in the "
+                                           f"layer's {field}:, or write \\* for an asterisk", "text")
+                spans.append(replace(span, face=face, bold=span.bold and declared is None))
             out.append(tuple(spans))
         return tuple(out)
 

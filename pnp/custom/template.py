@@ -178,6 +178,11 @@ class TextLayer(_Layer):
     """A font the spec declares in ``fonts:``, by name; default: the built-in Noto Sans."""
     italic_font: str | None = None
     """A declared font for ``*italic*`` runs; default: Noto Sans italic, or none with ``font:``."""
+    bold_font: str | None = None
+    """A declared font for ``**bold**`` runs and ``bold: true``; default: Noto Sans Bold, or none with
+    ``font:``."""
+    bold_italic_font: str | None = None
+    """A declared font for runs both bold and italic; default: Noto Sans Bold Italic, or none with ``font:``."""
 
 
 class _Boxed(_Layer):

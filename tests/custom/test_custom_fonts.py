@@ -481,13 +481,14 @@ RICH = ('layers:\n'
 
 
 def test_marked_up_text_is_set_in_the_layers_fonts(tmp_path):
-    """**bold** and plain runs in the layer's font, *italic* ones in its italic_font, read back from
-    the PDF by font name."""
+    """**bold** runs in the layer's bold_font, *italic* ones in its italic_font, plain runs in its
+    font, read back from the PDF by font name: no glyph drawn in a face the spec did not declare."""
     import pdfplumber
     folder = tmp_path / "deck"
-    spec = _game(folder, extra="  Title Italic: fonts/italic.ttf\n",
-                 front=RICH.replace("ITALIC", ", italic_font: Title Italic"))
+    spec = _game(folder, extra="  Title Italic: fonts/italic.ttf\n  Title Bold: fonts/bold.ttf\n",
+                 front=RICH.replace("ITALIC", ", italic_font: Title Italic, bold_font: Title Bold"))
     make_font(folder / "fonts" / "italic.ttf", family="Pnp Slant")
+    make_font(folder / "fonts" / "bold.ttf", family="Pnp Heavy")
     out = tmp_path / "out"
     r = runner.invoke(app, ["build", str(spec), "--out", str(out), "-f", "pdf"])
     assert r.exit_code == 0, r.output
@@ -497,13 +498,21 @@ def test_marked_up_text_is_set_in_the_layers_fonts(tmp_path):
     for c in chars:
         by_font[c["fontname"].split("+")[-1]] = by_font.get(c["fontname"].split("+")[-1], "") + c["text"]
     assert by_font["PnpSlant-Regular"] == "TREE 42OAK", by_font  # the italic runs
-    assert by_font["PnpTest-Regular"].replace(" ", "") == "TREE42TREE42OAKOAK", by_font  # bold and plain runs
+    assert by_font["PnpHeavy-Regular"] == "TREE 42OAK", by_font  # the bold runs
+    assert by_font["PnpTest-Regular"].replace(" ", "") == "TREE42OAK", by_font  # the plain runs
+    assert "TREE" not in by_font["NotoSans-Regular"] and "NotoSans-Bold" not in by_font, by_font  # page furniture only
+
+
+def test_bold_in_a_layer_with_a_font_and_no_bold_font_is_refused(existing, tmp_path):
+    spec = _game(tmp_path / "deck", front=RICH.replace("ITALIC", ""))
+    _refused(existing, spec, ["deck.csv, line 2, field text", "row 2, column 1 (word)"],
+             ["starts bold text", "font Title has no bold face", "bold_font"])
 
 
 def test_italic_in_a_layer_with_a_font_and_no_italic_font_is_refused(existing, tmp_path):
-    spec = _game(tmp_path / "deck", front=RICH.replace("ITALIC", ""))
+    spec = _game(tmp_path / "deck", front=RICH.replace("ITALIC", ", bold_font: Title"))
     _refused(existing, spec, ["deck.csv, line 2, field text", "row 2, column 1 (word)"],
-             ["starts *italic* text", "font Title has no italic", "italic_font"])
+             ["starts italic text", "font Title has no italic face", "italic_font"])
 
 
 def test_an_undeclared_italic_font_is_refused(existing, tmp_path):
