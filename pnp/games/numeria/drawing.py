@@ -66,7 +66,7 @@ def draw_board(spec: NumeriaSpec):
         shapes.append(Rect(x, y, s, s, fill=fill, stroke="#8a7f6a", stroke_width=0.2))
         if (c, r) in corners:
             shapes.append(Circle(x + s / 2, y + s / 2, s * 0.36, fill=None, stroke=INK, stroke_width=0.8))
-        shapes.append(Text(x + 0.8, y + s - 0.8, squaregrid.label(c, r), size_pt=LABEL_MIN_PT, fill="#6b6355"))
+        shapes.append(Text(x + 0.8, y + s - 0.8, squaregrid.label(c, r), size_pt=LABEL_MIN_PT, fill="#4f483c"))
     xs = [c for c, _ in setup]
     ys = [r for _, r in setup]
     x0, y0 = xy(min(xs), max(ys))
