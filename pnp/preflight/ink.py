@@ -4,7 +4,8 @@
 * A CMYK kit: each pixel painted by one of the PDF's CMYK colours (pnp.preflight.pdffacts) carries
   that colour's coverage, found by rendering every colour once as a swatch with the same renderer
   (PDFium) and looking the page's pixels up among the swatches; anti-aliased edges and pictures match
-  no swatch and are not counted.
+  no swatch and are not counted there; each CMYK picture is measured from its own pixels as the PDF
+  holds them (pnp.preflight.pdffacts.PictureInk), its area scaled to where it is placed.
 * An RGB kit: each pixel through the naive conversion (C, M, Y = 1 - R, G, B; K = min(C, M, Y) taken
   out, C' = (C - K) / (1 - K), ...), the conversion a file gets with no colour management: at most
   300 %, so only a service's lower limit can fail it. The press's profile decides the real figure.
@@ -106,6 +107,22 @@ def over_limit(sc: PageScene, raster: Raster, coverage: Coverage, limit: float) 
         out.append((FAIL, sc.where(xs[0] * 25.4 / raster.dpi, ys[0] * 25.4 / raster.dpi, i),
                     f"ink coverage up to {float(tac[region].max()):.0f} % over {count * px_mm2:.1f} mm², above "
                     f"{limit:g} %"))
+    return out
+
+
+def pictures_over_limit(pictures, limit: float, where) -> list[tuple[str, object, str]]:
+    """(FAIL, where, what) for each placed CMYK picture (pdffacts.PictureInk) with more than
+    MIN_AREA_MM2 of its printed area above ``limit`` %; ``where(use)`` names the part it is on."""
+    out = []
+    for pic in pictures:
+        hist = pic.histogram
+        total = int(hist.sum())
+        above = int(hist[int(limit) + 1:].sum())
+        if total == 0 or above == 0 or pic.area_mm2 * above / total < MIN_AREA_MM2:
+            continue
+        peak = int(np.nonzero(hist)[0][-1])
+        out.append((FAIL, where(pic.use), f"{pic.use.what}: ink coverage up to {peak} % over "
+                    f"{pic.area_mm2 * above / total:.1f} mm², above {limit:g} %"))
     return out
 
 

@@ -1,8 +1,9 @@
 """Facts only the PDF file holds, read from its objects and content streams with pikepdf (MPL-2.0):
 whether the kit is CMYK (an OutputIntent, or any DeviceCMYK colour or picture), RGB colours and
 pictures in it (forms included), every font that is not embedded (the base-14 fonts among them),
-and the CMYK colours it paints (for pnp.preflight.ink). Places are where the colour or font is first
-used: the content stream's current point mapped through its transformation matrices, in page mm."""
+the CMYK colours it paints and the ink of every CMYK picture it places (for pnp.preflight.ink).
+Places are where the colour, font or picture is first used: the content stream's current point (a
+picture's top-left corner) mapped through its transformation matrices, in page mm."""
 from __future__ import annotations
 
 from dataclasses import dataclass, field
@@ -14,6 +15,7 @@ BASE14 = {"Courier", "Courier-Bold", "Courier-Oblique", "Courier-BoldOblique", "
           "Helvetica-Oblique", "Helvetica-BoldOblique", "Times-Roman", "Times-Bold", "Times-Italic",
           "Times-BoldItalic", "Symbol", "ZapfDingbats"}
 MAX_OPS = 5_000_000  # content-stream operators read in one kit (forms counted once each)
+MAX_TAC = 400        # % : four inks at 100 %; a picture's coverage histogram has one bin per whole percent
 
 
 @dataclass
@@ -28,15 +30,28 @@ class Use:
 
 
 @dataclass
+class PictureInk:
+    """A CMYK picture placed at ``use`` (its top-left corner), ``area_mm2`` on the page, and
+    ``histogram``: how many of its pixels have each total area coverage, 0..MAX_TAC % in whole percent
+    (a numpy int array of MAX_TAC + 1 bins)."""
+    use: Use
+    area_mm2: float
+    histogram: object
+
+
+@dataclass
 class PdfFacts:
     """What a kit's PDF holds: ``cmyk`` and ``why`` (the OutputIntent or the first CMYK colour),
     ``rgb`` (RGB colours and pictures, each first use per page and form), ``fonts`` (fonts not
-    embedded, first use per page), ``cmyk_colours`` (every CMYK colour painted, 0..1 each)."""
+    embedded, first use per page), ``cmyk_colours`` (every CMYK colour painted, 0..1 each),
+    ``pictures`` (every placement of a CMYK picture, with its ink)."""
     cmyk: bool = False
     why: str = ""
     rgb: list[Use] = field(default_factory=list)
     fonts: list[Use] = field(default_factory=list)
     cmyk_colours: set[tuple[float, float, float, float]] = field(default_factory=set)
+    pictures: list[PictureInk] = field(default_factory=list)
+    inks: dict = field(default_factory=dict)  # an image object's (objgen) coverage histogram, made once
 
 
 def read_facts(pdf: Path) -> PdfFacts:
@@ -182,6 +197,38 @@ class _Reader:
                 self.rgb(f"image {x.objgen}", m, 0, 1, f"RGB picture {name} ({size})")
             elif family == "DeviceCMYK":
                 self.cmyk(None, f"CMYK picture {name}")
+                self.picture(x, name, m)
+
+    def picture(self, x, name: str, m) -> None:
+        """Record a CMYK picture drawn with the matrix ``m`` (the unit square onto the page)."""
+        hist = self.facts.inks.get(x.objgen)
+        if hist is None:
+            hist = self.facts.inks[x.objgen] = _ink_histogram(x)
+        if hist is None:
+            return
+        a, b, c, d = m[:4]
+        what = f"CMYK picture {name} ({x.get('/Width')} x {x.get('/Height')} px)"
+        self.facts.pictures.append(PictureInk(Use(self.page, *self.mm(m, 0, 1), what),
+                                              abs(a * d - b * c) * MM_PER_PT ** 2, hist))
+
+
+def _ink_histogram(x):
+    """The coverage histogram of the CMYK image XObject ``x`` (see PictureInk), decoded with pikepdf
+    (a /Decode of 1 0 inverts the inks, as Adobe's CMYK JPEGs have it); None when it cannot be decoded."""
+    import numpy as np
+    import pikepdf
+    try:
+        image = pikepdf.PdfImage(x).as_pil_image()
+    except Exception:  # pikepdf's decoders raise several types; an undecodable picture is not measured
+        return None
+    if image.mode != "CMYK":
+        return None
+    inks = np.asarray(image, dtype=np.uint16).reshape(-1, 4)
+    decode = x.get("/Decode")
+    if decode is not None and len(decode) >= 2 and float(decode[0]) > float(decode[1]):
+        inks = 255 - inks
+    tac = (inks.sum(axis=1) * 100 + 127) // 255
+    return np.bincount(np.minimum(tac, MAX_TAC), minlength=MAX_TAC + 1)
 
 
 def _family(space) -> str:

@@ -70,6 +70,7 @@ def check(pdf: Path, scenes: list[PageScene], bleed: float, service=None,
     safe = service.safe if service is not None else SAFE_MM
     safe_rule = (f"{service.title} card template: safe area {safe:.2f} mm inside the trim (docs/print.md)" if service
                  else f"text keeps {SAFE_MM:g} mm inside the trim (docs/print.md, Preflight)")
+    over += ink.pictures_over_limit(facts.pictures, limit, lambda use: _where(use, scenes))
     out = ink.findings(over, limit, source, coverage)
     out += sizes.text_sizes(scenes) + sizes.line_widths(scenes) + sizes.picture_dpi(scenes)
     out += colour_spaces(facts, scenes) + fonts(facts, scenes)

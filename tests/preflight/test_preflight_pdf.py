@@ -14,7 +14,7 @@ from pnp.preflight import ink
 from pnp.preflight.pdffacts import read_facts
 from pnp.preflight.pixels import rendered
 from pnp.preflight.run import colour_spaces, fonts
-from pnp.preflight.scene import PageScene
+from pnp.preflight.scene import PageScene, Where
 from preflight_kits import pdf_with
 
 PT = 25.4 / 72
@@ -117,3 +117,38 @@ def test_an_rgb_picture_in_a_cmyk_kit_fails_at_its_corner(tmp_path):
     assert [f.status for f in bad] == [FAIL] and "RGB picture" in bad[0].check and "8 x 8 px" in bad[0].check
     assert bad[0].where.x == pytest.approx(300 * PT, abs=0.01)
     assert bad[0].where.y == pytest.approx((A4_H - 240) * PT, abs=0.01)  # the picture's top-left corner
+
+
+def _picture_coverage(path, heavy_px: int):
+    """The coverage findings of a one-page PDF holding a 100 x 100 px CMYK picture drawn 100 pt (35.3 mm)
+    square at 72, 600 pt: inks 20/20/20/20 % (80 %) except a ``heavy_px`` square in its top-left corner
+    at 100/100/100/100 % (400 %)."""
+    from PIL import Image as PILImage
+    from reportlab.lib.utils import ImageReader
+    im = PILImage.new("CMYK", (100, 100), (51, 51, 51, 51))
+    if heavy_px:
+        im.paste((255, 255, 255, 255), (0, 0, heavy_px, heavy_px))
+
+    def draw(c):
+        c.drawImage(ImageReader(im), 72, 600, 100, 100)
+    facts = read_facts(pdf_with(path, draw))
+    return ink.findings(ink.pictures_over_limit(facts.pictures, 300, lambda use: Where(use.page, use.x, use.y)), 300, "test",
+                        ink.Coverage(facts.cmyk_colours)), facts
+
+
+def test_a_cmyk_picture_over_the_limit_fails_at_its_corner_with_its_area(tmp_path):
+    found, facts = _picture_coverage(tmp_path / "heavy-picture.pdf", 20)
+    bad = [f for f in found if f.status != PASS]
+    assert [f.status for f in bad] == [FAIL] and "up to 400 %" in bad[0].check
+    side_mm = 100 * PT
+    heavy_mm2 = (side_mm * 20 / 100) ** 2  # 20 x 20 of 100 x 100 px over 35.3 mm square: 49.8 mm²
+    assert f"over {heavy_mm2:.1f} mm²" in bad[0].check
+    assert bad[0].where.x == pytest.approx(72 * PT, abs=0.01)
+    assert bad[0].where.y == pytest.approx((A4_H - 700) * PT, abs=0.01)  # the picture's top-left corner
+
+
+def test_a_cmyk_picture_under_the_limit_passes(tmp_path):
+    found, facts = _picture_coverage(tmp_path / "light-picture.pdf", 0)
+    assert facts.pictures and [f.status for f in found] == [PASS]
+    hist = facts.pictures[0].histogram
+    assert int(hist[80]) == 100 * 100  # every pixel 4 x 20 %
