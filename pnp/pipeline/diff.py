@@ -22,7 +22,7 @@ from typing import Sequence
 from ..core.errors import OutputError
 from ..core.safepath import open_read
 from ..store.recovery import read_only_view
-from .parts import Part
+from .parts import Part, PartRecord
 
 MAX_MANIFEST_BYTES = 64 * 1024 * 1024
 HISTORY = 20  # manifests of earlier builds kept per paper in OUT/<game>/history/
@@ -49,22 +49,11 @@ def history_generation(rel: str, paper: str) -> int | None:
 
 
 @dataclass(frozen=True)
-class OldPart:
-    """A part as an earlier manifest lists it."""
-    group: str
-    key: str
-    row: int | None
-    count: int
-    fingerprint: str
-    fields: dict[str, str]
-
-
-@dataclass(frozen=True)
 class OldKit:
     """An earlier kit: its manifest ``path``, ``generation`` and parts by (group, key)."""
     path: Path
     generation: int
-    parts: dict[tuple[str, str], OldPart]
+    parts: dict[tuple[str, str], PartRecord]
 
 
 @dataclass(frozen=True)
@@ -208,7 +197,7 @@ def _validated(doc, path: Path, game: str, paper: str, gen: int) -> OldKit:
     raw = doc["parts"]
     if not isinstance(raw, list):
         raise _bad(path, "parts", "is not a list")
-    parts: dict[tuple[str, str], OldPart] = {}
+    parts: dict[tuple[str, str], PartRecord] = {}
     for i, p in enumerate(raw):
         where = f"parts[{i}]"
         if not isinstance(p, dict):
@@ -229,5 +218,5 @@ def _validated(doc, path: Path, game: str, paper: str, gen: int) -> OldKit:
             raise _bad(path, f"{where}.fields", "is not an object of column names and hashes")
         if (group, key) in parts:
             raise _bad(path, f"{where}.key", f"repeats the key {_short(key)!r} of {group}")
-        parts[group, key] = OldPart(group, key, row, count, fp, dict(fields))
+        parts[group, key] = PartRecord(group, key, row, count, fp, dict(fields))
     return OldKit(path, gen, parts)

@@ -33,17 +33,22 @@ _SKIPPED = {"key", "root"}  # Group.key: a render cache key (holds paths); Image
 
 
 @dataclass(frozen=True)
-class Part:
-    """One part: its ``group`` (component name) and ``key``, the data ``row`` (None without data),
-    ``count`` (its copies in the kit), the ``fingerprint`` (sha256 hex of what is drawn), the
-    ``fields`` (column key -> sha256 hex prefix of the cell) and where it is in the kit: component
-    index ``comp`` and the indices of its fronts ``fronts``."""
+class PartRecord:
+    """A part as a manifest lists it: its ``group`` (component name) and ``key``, the data ``row``
+    (None without data), ``count`` (its copies in the kit), the ``fingerprint`` (sha256 hex of what is
+    drawn) and the ``fields`` (column key -> sha256 hex prefix of the cell)."""
     group: str
     key: str
     row: int | None
     count: int
     fingerprint: str
     fields: dict[str, str]
+
+
+@dataclass(frozen=True)
+class Part(PartRecord):
+    """One part of the kit being built (a PartRecord) and where it is in the kit: component index
+    ``comp``, the indices of its fronts ``fronts`` and, once placed, its ``pages``."""
     comp: int
     fronts: tuple[int, ...]
     pages: tuple[int, ...] = ()
