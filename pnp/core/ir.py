@@ -141,8 +141,8 @@ class Component:
             0..height). May be a lazy sequence (only ``len`` and indexing are used).
         copies: how many of each front to print.
         back: a common back Drawing, or None when the part has no printed back.
-        shape: "rect", "circle" (diameter = width = height) or "rounded" (a rectangle with corners
-            of ``radius`` mm); used for cut lines.
+        shape: "rect", "circle" (diameter = width = height), "rounded" (a rectangle with corners
+            of ``radius`` mm) or "polygon" (the closed ``outline``); used for cut lines.
         board: True for a board that may be split over several pages (poster tiling).
         note: a short description for the bill of materials.
         variant: "" for the standard game, else the name of the optional extra that alone uses this
@@ -154,6 +154,11 @@ class Component:
         sources: optional, one PartSource per front (its key, data row and fields), set by the
             data-driven engine; () when the game gives none (pnp.pipeline.parts then keys the fronts
             by their titles, else by their numbers). Drawing never reads it.
+        outline: for shape "polygon", the cut outline's vertices ((x, y) pairs, mm from the trim
+            box's top-left corner, y down, inside 0..width x 0..height, closed implicitly); else ().
+        folds: score (fold) lines ((x1, y1, x2, y2), mm, same frame) that a cutter creases rather
+            than cuts (tuck boxes, dice nets, standees); () for a flat part. The fronts draw
+            whatever fold marks a person sees; these are for cutter files and checks.
     """
     name: str
     width: float
@@ -168,11 +173,14 @@ class Component:
     radius: float = 0.0
     titles: tuple[str, ...] = ()
     sources: tuple["PartSource", ...] = ()
+    outline: tuple[tuple[float, float], ...] = ()
+    folds: tuple[tuple[float, float, float, float], ...] = ()
 
     @property
     def cut_shape(self) -> "CutShape":
-        """The outline its parts are cut along."""
-        return CutShape(self.shape, self.radius if self.shape == "rounded" else 0.0)
+        """The outline its parts are cut along, and their score lines."""
+        return CutShape(self.shape, self.radius if self.shape == "rounded" else 0.0,
+                        self.outline if self.shape == "polygon" else (), self.folds)
 
     @property
     def count(self) -> int:
@@ -214,9 +222,13 @@ class LazyFronts(Sequence):
 @dataclass(frozen=True)
 class CutShape:
     """The outline a part is cut along: ``kind`` "rect", "circle" (the circle inscribed in the trim
-    box) or "rounded" (a rectangle whose corners are arcs of ``radius`` mm)."""
+    box), "rounded" (a rectangle whose corners are arcs of ``radius`` mm) or "polygon" (the closed
+    outline through ``points``, (x, y) mm from the trim box's top-left corner, y down); ``folds``:
+    score lines (x1, y1, x2, y2) in the same frame, creased, not cut."""
     kind: str = "rect"
     radius: float = 0.0
+    points: tuple[tuple[float, float], ...] = ()
+    folds: tuple[tuple[float, float, float, float], ...] = ()
 
 
 @dataclass(frozen=True)

@@ -26,7 +26,7 @@ from typing import Sequence
 from PIL import Image, ImageDraw
 
 from ..core.errors import PnpError
-from ..core.ir import Circle, Group, Page, Rect
+from ..core.ir import Circle, Group, Page, Polygon, Rect
 from ..core.safepath import write_bytes
 from ..layout.cutter_marks import Cricut
 
@@ -64,7 +64,12 @@ def _cut_shapes(page: Page, ox: float, oy: float) -> tuple:
     from .svg import cut_outlines
     out = []
     for s in cut_outlines(page):
-        out.append(replace(s, cx=s.cx - ox, cy=s.cy - oy) if isinstance(s, Circle) else replace(s, x=s.x - ox, y=s.y - oy))
+        if isinstance(s, Circle):
+            out.append(replace(s, cx=s.cx - ox, cy=s.cy - oy))
+        elif isinstance(s, Polygon):
+            out.append(replace(s, points=tuple((x - ox, y - oy) for x, y in s.points)))
+        else:
+            out.append(replace(s, x=s.x - ox, y=s.y - oy))
     return tuple(out)
 
 
@@ -75,7 +80,9 @@ def _mask(shapes: Sequence, size: tuple[int, int], dpi: int) -> Image.Image:
     big = Image.new("L", (size[0] * SUPERSAMPLE, size[1] * SUPERSAMPLE), 0)
     draw = ImageDraw.Draw(big)
     for s in shapes:
-        if isinstance(s, Circle):
+        if isinstance(s, Polygon):
+            draw.polygon([(x * k, y * k) for x, y in s.points], fill=255)
+        elif isinstance(s, Circle):
             draw.ellipse(((s.cx - s.r) * k, (s.cy - s.r) * k, (s.cx + s.r) * k - 1, (s.cy + s.r) * k - 1), fill=255)
         else:
             box = (s.x * k, s.y * k, (s.x + s.w) * k - 1, (s.y + s.h) * k - 1)

@@ -88,7 +88,9 @@ def svg_text(page: Page, title: str = "", desc: str = "", cut: bool = False, cac
     (keyed groups still placed with ``<use>``). ``cache`` as in page_to_svg."""
     if cut:
         from dataclasses import replace
-        page = replace(page, items=(Group(page.items, layer="art"), Group(cut_outlines(page), layer="cut")))
+        layers = (Group(page.items, layer="art"), Group(cut_outlines(page), layer="cut"))
+        scores = score_lines(page)
+        page = replace(page, items=layers + ((Group(scores, layer="score"),) if scores else ()))
     return '<?xml version="1.0" encoding="utf-8" ?>\n' + page_to_svg(page, title, desc, outline_text=cut or outlines,
                                                                      cache=cache, reuse=not cut)
 
@@ -258,15 +260,19 @@ class SvgRenderer(Renderer):
 
 
 CUT_COLOUR = "#ff0000"
+SCORE_COLOUR = "#0000ff"  # score (fold) lines: a colour of their own, mapped to a scoring tool
 CUT_WIDTH = 0.025  # mm: a hairline (0.001 in), what laser and vinyl cutter software expects
 
 
 def cut_outlines(page: Page) -> tuple:
-    """One closed outline per trimmed part on the page: a Circle for round parts, else a Rect (rounded
-    corners for rounded parts)."""
+    """One closed outline per trimmed part on the page: a Circle for round parts, a Polygon for
+    polygon parts, else a Rect (rounded corners for rounded parts)."""
     out = []
     for p in page.placements:
-        if p.cut.kind == "circle":
+        if p.cut.kind == "polygon":
+            out.append(Polygon(tuple((p.x + x, p.y + y) for x, y in p.cut.points), fill=None,
+                               stroke=CUT_COLOUR, stroke_width=CUT_WIDTH))
+        elif p.cut.kind == "circle":
             out.append(Circle(p.x + p.w / 2, p.y + p.h / 2, p.w / 2, fill=None, stroke=CUT_COLOUR,
                               stroke_width=CUT_WIDTH))
         else:
@@ -274,8 +280,16 @@ def cut_outlines(page: Page) -> tuple:
     return tuple(out)
 
 
+def score_lines(page: Page) -> tuple:
+    """The score (fold) lines of every trimmed part on the page, as hairline Lines in SCORE_COLOUR
+    (page coordinates, mm)."""
+    return tuple(Line(p.x + x1, p.y + y1, p.x + x2, p.y + y2, stroke=SCORE_COLOUR, stroke_width=CUT_WIDTH)
+                 for p in page.placements for x1, y1, x2, y2 in p.cut.folds)
+
+
 def write_cut_svg(page: Page, path: Path, title: str = "", desc: str = "") -> None:
     """Write a cutter SVG: an Inkscape layer "art" with the artwork (text as glyph outlines, so cutter
-    software never substitutes a font) and a layer "cut" holding only the cut outlines (hairline,
-    pure red, one closed shape per component), sizes in mm."""
+    software never substitutes a font), a layer "cut" holding only the cut outlines (hairline,
+    pure red, one closed shape per component) and, when a part has fold lines, a layer "score"
+    holding them (hairline, pure blue), sizes in mm."""
     path.write_text(svg_text(page, title, desc, cut=True), encoding="utf-8")

@@ -1,0 +1,42 @@
+"""Cutter SVG layers for shaped and folded parts: a polygon part's cut path has its outline's
+vertices, and fold lines go to a "score" layer of their own (never the cut layer), read back with
+an XML parser."""
+import xml.etree.ElementTree as ET
+
+from pnp.core.ir import CutShape, Page, Placement, Rect
+from pnp.render.cricut import _cut_shapes, _mask
+from pnp.render.svg import svg_text
+
+SVG = "{http://www.w3.org/2000/svg}"
+HEX = ((20.0, 0.0), (40.0, 11.5), (40.0, 34.5), (20.0, 46.0), (0.0, 34.5), (0.0, 11.5))
+
+
+def _layers(page: Page) -> dict:
+    root = ET.fromstring(svg_text(page, cut=True).split("\n", 1)[1])
+    return {g.get("id"): list(g) for g in root.iter(SVG + "g") if g.get("id", "").startswith("layer-")}
+
+
+def test_polygon_outline_and_score_layer():
+    place = Placement("hex", 10, 20, 40, 46, CutShape("polygon", 0, HEX, ((0, 11.5, 40, 11.5),)))
+    layers = _layers(Page(210, 297, (Rect(10, 20, 40, 46),), "hex", placements=(place,)))
+    (cut,) = layers["layer-cut"]
+    assert cut.tag == SVG + "polygon"
+    points = [tuple(float(v) for v in pair.split(",")) for pair in cut.get("points").split()]
+    assert points == [(x + 10, y + 20) for x, y in HEX]
+    (score,) = layers["layer-score"]
+    assert score.tag == SVG + "line"
+    assert [float(score.get(k)) for k in ("x1", "y1", "x2", "y2")] == [10, 31.5, 50, 31.5]
+    assert score.get("stroke") != cut.get("stroke")
+
+
+def test_flat_parts_have_no_score_layer():
+    place = Placement("card", 10, 20, 63, 88)
+    assert "layer-score" not in _layers(Page(210, 297, (), "card", placements=(place,)))
+
+
+def test_cricut_mask_follows_the_polygon():
+    place = Placement("hex", 10, 20, 40, 46, CutShape("polygon", 0, HEX))
+    page = Page(210, 297, (), "hex", placements=(place,))
+    mask = _mask(_cut_shapes(page, 10, 20), (40, 46), 25.4)  # 1 px per mm
+    assert mask.getpixel((20, 23)) == 255  # the hex's centre
+    assert mask.getpixel((1, 1)) == 0  # a corner of its box, outside the hex
