@@ -1,18 +1,22 @@
 """Matched floors for NetMatch word-card decks: a bare reportlab (or bare svgwrite) script that draws
-exactly what pnp draws on the word-card pages, and nothing else (no pnp, no IR, no imposition).
+exactly what pnp draws on the word-card pages, and nothing else (no pnp, no IR, no imposition), as a
+careful programmer would with only the library: what repeats is drawn once and placed.
 
-Per page: 9 cards, each a clipped white card with the word (bold, fitted to the card), a small
-upside-down copy and the "NetMatch" footer, all in Noto Sans; the crop marks; the 50 mm scale bar
-and the two footer texts. The SVG floor also writes the same ``<title>``, ``<desc>`` and embedded
-font ``<style>`` element (the same base64 string pnp embeds) on every page.
+Per page: the word cards, each clipped to its trim, with the card's face (the white field and the
+"NetMatch" footer) placed from one Form XObject (PDF) or one ``<g>`` in ``<defs>`` (SVG, ``<use>``),
+the word set as large as its box allows in Noto Sans Bold and a small upside-down copy in Noto Sans;
+the crop marks and the scale bar, each one form (one ``<defs>`` group a page in SVG, as every SVG page
+stands alone); the footer text with its page number. The SVG floor also writes the same ``<title>``,
+``<desc>`` and embedded-font ``<style>`` elements (the same strings pnp embeds) on every page.
 
 Run as a whole process by bench/run.py (never imported by pnp):
 
     python bench/floor_cards.py pdf LAYOUT.json WORDS.txt OUT.pdf
     python bench/floor_cards.py svg LAYOUT.json WORDS.txt OUT_FOLDER
 
-LAYOUT.json is written by bench/run.py from pnp's own imposition (untimed): page and card size,
-slot positions, crop marks and footer, fonts, sizes and colours.
+LAYOUT.json is written by bench/run.py (card_layout) from pnp's own imposition, untimed: page and
+card size, slot positions, the card face, the word boxes (as specs/netmatch/card.yaml sets them), the
+furniture groups, fonts, cap heights and colours. Coordinates in it are millimetres, y down.
 """
 from __future__ import annotations
 
@@ -20,8 +24,7 @@ import json
 import sys
 
 MM_PER_PT = 25.4 / 72.0
-CAP_HEIGHT = 0.714
-BOLD_STROKE = 0.035
+PT = 72.0 / 25.4  # points per millimetre
 
 
 def _words(path: str) -> list[str]:
@@ -34,69 +37,98 @@ def _pages(words: list[str], per: int):
         yield start // per, words[start:start + per]
 
 
+def _fitted(width_at_10: float, box_w: float, most: float) -> float:
+    """The size (pt) that sets a text ``width_at_10`` mm wide at 10 pt to fill ``box_w`` mm, at most
+    ``most``."""
+    return min(most, 10.0 * box_w / width_at_10) if width_at_10 > 0 else most
+
+
 def pdf_floor(layout: dict, words: list[str], out: str) -> None:
     from reportlab.lib.colors import HexColor
     from reportlab.pdfbase import pdfmetrics
     from reportlab.pdfbase.ttfonts import TTFont
     from reportlab.pdfgen import canvas
 
-    font = "NotoSans"
-    pdfmetrics.registerFont(TTFont(font, layout["font_path"]))
-    mm = 1 / MM_PER_PT
+    fonts = layout["fonts"]
+    for name, path in fonts.items():
+        pdfmetrics.registerFont(TTFont(name, path))
     pw, ph = layout["page"]
     cw, ch = layout["card"]
-    safe, max_pt = layout["safe"], layout["word_size_pt"]
-    ink, grey, white = HexColor("#000000"), HexColor("#555555"), HexColor("#ffffff")
-    c = canvas.Canvas(out, pagesize=(pw * mm, ph * mm), invariant=1, pageCompression=1)
+    colours: dict = {}
+
+    def colour(hex_colour):
+        got = colours.get(hex_colour)
+        if got is None:
+            got = colours[hex_colour] = HexColor(hex_colour)
+        return got
+
+    c = canvas.Canvas(out, pagesize=(pw * PT, ph * PT), invariant=1, pageCompression=1,
+                      initialFontName=layout["regular"])
     c.setTitle(layout["title"])
+    draw = {"start": c.drawString, "middle": c.drawCentredString, "end": c.drawRightString}
 
-    def fit(word: str, width: float, most: float) -> float:
-        w = pdfmetrics.stringWidth(word, font, 10.0) * MM_PER_PT
-        return min(most, 10.0 * width / w) if w > 0 else most
+    def shapes(items):  # in a frame of points, y up, whose origin is the group's (0, 0)
+        for s in items:
+            if s["type"] == "rect":
+                c.setFillColor(colour(s["fill"]))
+                c.rect(s["x"] * PT, -(s["y"] + s["h"]) * PT, s["w"] * PT, s["h"] * PT, stroke=0, fill=1)
+            elif s["type"] == "line":
+                c.setStrokeColor(colour(s["stroke"]))
+                c.setLineWidth(s["width"] * PT)
+                c.line(s["x1"] * PT, -s["y1"] * PT, s["x2"] * PT, -s["y2"] * PT)
+            else:
+                c.setFillColor(colour(s["fill"]))
+                c.setFont(s["font"], s["size"])
+                draw[s["anchor"]](s["x"] * PT, -s["y"] * PT, s["text"])
 
-    first = layout["first_page"]
-    total = layout["total_pages"]
+    def frame(g):
+        c.translate(g["dx"] * PT, (ph - g["dy"]) * PT)
+        if g["rotate"]:
+            c.rotate(-g["rotate"])  # y up: the same turn on the paper
+
+    # what repeats, once: the card's face, and every keyed furniture group (crop marks, scale bar)
+    far = max(pw, ph) * PT  # each form's bounding box: as far as any page reaches, every way
+    c.beginForm("face", -far, -far, far, far)
+    shapes(layout["face"])
+    c.endForm()
+    for i, g in enumerate(layout["groups"]):
+        if g["key"]:
+            c.beginForm(f"g{i}", -far, -far, far, far)
+            shapes(g["items"])
+            c.endForm()
+    (big, small) = layout["word_boxes"]
+    widths: list = []
+    for box in (big, small):  # each word's width at 10 pt in the box's face, for fitting
+        widths.append({w: pdfmetrics.stringWidth(w, box["font"], 10.0) * MM_PER_PT for w in set(words)})
+    first, total = layout["first_page"], layout["total_pages"]
     for index, chunk in _pages(words, len(layout["slots"])):
         for word, (x, y) in zip(chunk, layout["slots"]):
             c.saveState()
-            c.translate(x * mm, (ph - y) * mm)  # card's top-left; y up
+            c.translate(x * PT, (ph - y) * PT)  # the card's top-left; y up
             clip = c.beginPath()
-            clip.rect(0, -ch * mm, cw * mm, ch * mm)
+            clip.rect(0, -ch * PT, cw * PT, ch * PT)
             c.clipPath(clip, stroke=0, fill=0)
-            c.setFillColor(white)
-            c.rect(0, -ch * mm, cw * mm, ch * mm, stroke=0, fill=1)
-            big = fit(word, cw - 2 * safe - 2, max_pt)
-            c.setFillColor(ink)
-            c.setStrokeColor(ink)
-            c.setLineWidth(BOLD_STROKE * big)
-            t = c.beginText()
-            t.setTextRenderMode(2)  # bold: fill + stroke
-            t.setFont(font, big)
-            t.setTextOrigin(cw / 2 * mm - pdfmetrics.stringWidth(word, font, big) / 2,
-                            -(ch / 2 * mm + CAP_HEIGHT * big / 2))
-            t.textOut(word)
-            t.setTextRenderMode(0)
-            c.drawText(t)
-            small = fit(word, cw / 2, 11.0)
-            c.setFillColor(grey)
-            c.setFont(font, small)
+            c.doForm("face")
+            for box, width in zip((big, small), widths):
+                size = _fitted(width[word], box["w"], box["size"])
+                c.saveState()
+                c.translate(box["x"] * PT, -box["y"] * PT)
+                if box["rotate"]:
+                    c.rotate(-box["rotate"])
+                c.setFillColor(colour(box["fill"]))
+                c.setFont(box["font"], size)
+                c.drawCentredString(0, -box["cap"] * size / 2, word)  # the capitals' middle on the box's
+                c.restoreState()
+            c.restoreState()
+        for i, g in enumerate(layout["groups"]):
             c.saveState()
-            c.translate(cw / 2 * mm, -(safe + 4) * mm)
-            c.rotate(180)
-            c.drawCentredString(0, -CAP_HEIGHT * small / 2, word)
+            frame(g)
+            if g["key"]:
+                c.doForm(f"g{i}")
+            else:
+                shapes([dict(s, text=s["text"].format(page=first + index, total=total)) if s["type"] == "text" else s
+                        for s in g["items"]])
             c.restoreState()
-            c.setFont(font, 6)
-            c.drawCentredString(cw / 2 * mm, -(ch - safe - 3) * mm, "NetMatch")
-            c.restoreState()
-        c.setStrokeColor(ink)
-        for x1, y1, x2, y2, w in layout["lines"]:
-            c.setLineWidth(w * mm)
-            c.line(x1 * mm, (ph - y1) * mm, x2 * mm, (ph - y2) * mm)
-        c.setFillColor(ink)
-        for x, y, size, anchor, text in layout["texts"]:
-            text = text.format(page=first + index, total=total)
-            c.setFont(font, size)
-            (c.drawRightString if anchor == "end" else c.drawString)(x * mm, (ph - y) * mm, text)
         c.showPage()
     c.save()
 
@@ -109,37 +141,44 @@ def svg_floor(layout: dict, words: list[str], out: str) -> None:
     from reportlab.pdfbase import pdfmetrics
     from reportlab.pdfbase.ttfonts import TTFont
 
-    font = "NotoSans"
-    pdfmetrics.registerFont(TTFont(font, layout["font_path"]))
+    fonts = layout["fonts"]
+    for name, path in fonts.items():
+        pdfmetrics.registerFont(TTFont(name, path))
     pw, ph = layout["page"]
     cw, ch = layout["card"]
-    safe, max_pt = layout["safe"], layout["word_size_pt"]
-    stack = layout["font_stack"]
-    css = layout["css"]
+    stacks = layout["font_stacks"]
 
     def n(v: float):
         r = round(v, 4) + 0.0
         return int(r) if r.is_integer() else r
 
-    def fit(word: str, width: float, most: float) -> float:
-        w = pdfmetrics.stringWidth(word, font, 10.0) * MM_PER_PT
-        return min(most, 10.0 * width / w) if w > 0 else most
-
-    def text(d, s: str, x, y, size_pt: float, fill: str, anchor: str, middle: bool, bold: bool = False,
-             rotate: float = 0):
-        size = size_pt * MM_PER_PT
-        el = d.text(s, insert=(0, n(CAP_HEIGHT * size / 2 if middle else 0.0)), fill=fill, font_size=n(size),
-                    font_family=stack)
+    def text(d, s: str, x, y, size_pt: float, fill: str, anchor: str, font: str, dy: float = 0.0, rotate: float = 0):
+        el = d.text(s, insert=(0, n(dy)), fill=fill, font_size=n(size_pt * MM_PER_PT), font_family=stacks[font])
         el["text-anchor"] = anchor
-        if bold:
-            el["stroke"] = fill
-            el["stroke-width"] = n(size * BOLD_STROKE)
+        if font != layout["regular"]:
+            el["font-weight"] = "700"
         el["transform"] = f"translate({n(x)},{n(y)})" + (f" rotate({n(rotate)})" if rotate else "")
         return el
 
+    def shapes(d, parent, items, page=None):
+        for s in items:
+            if s["type"] == "rect":
+                parent.add(d.rect((n(s["x"]), n(s["y"])), (n(s["w"]), n(s["h"])), fill=s["fill"]))
+            elif s["type"] == "line":
+                parent.add(d.line((n(s["x1"]), n(s["y1"])), (n(s["x2"]), n(s["y2"])), stroke=s["stroke"],
+                                  stroke_width=n(s["width"])))
+            else:
+                said = s["text"] if page is None else s["text"].format(page=page, total=total)
+                parent.add(text(d, said, s["x"], s["y"], s["size"], s["fill"], s["anchor"], s["font"]))
+
+    def transform(g):
+        return f"translate({n(g['dx'])},{n(g['dy'])})" + (f" rotate({n(g['rotate'])})" if g["rotate"] else "")
+
+    big, small = layout["word_boxes"]
+    widths = [{w: pdfmetrics.stringWidth(w, box["font"], 10.0) * MM_PER_PT for w in set(words)}
+              for box in (big, small)]
     os.makedirs(out, exist_ok=True)
-    first = layout["first_page"]
-    total = layout["total_pages"]
+    first, total = layout["first_page"], layout["total_pages"]
     digits = max(2, len(str(total)))
     for index, chunk in _pages(words, len(layout["slots"])):
         number = first + index
@@ -147,24 +186,30 @@ def svg_floor(layout: dict, words: list[str], out: str) -> None:
         d["viewBox"] = f"0 0 {n(pw)} {n(ph)}"
         d.attribs["xmlns:inkscape"] = "http://www.inkscape.org/namespaces/inkscape"
         d.set_desc(title=layout["title"], desc=layout["desc"].format(page=number, total=total))
-        for i, (word, (x, y)) in enumerate(zip(chunk, layout["slots"]), start=1):
-            clip = d.defs.add(d.clipPath(id=f"c{i}"))
-            clip.add(d.rect((0, 0), (n(cw), n(ch))))
+        # what repeats, once a page (each SVG page stands alone): the card's clip and face, the
+        # keyed furniture
+        d.defs.add(d.clipPath(id="c1")).add(d.rect((0, 0), (n(cw), n(ch))))
+        shapes(d, d.defs.add(d.g(id="face")), layout["face"])
+        for word, (x, y) in zip(chunk, layout["slots"]):
             g = d.g(transform=f"translate({n(x)},{n(y)})")
-            g["clip-path"] = f"url(#c{i})"
-            g.add(d.rect((0, 0), (n(cw), n(ch)), fill="#ffffff"))
-            g.add(text(d, word, cw / 2, ch / 2, fit(word, cw - 2 * safe - 2, max_pt), "#000000", "middle", True,
-                       bold=True))
-            g.add(text(d, word, cw / 2, safe + 4, fit(word, cw / 2, 11.0), "#555555", "middle", True, rotate=180))
-            g.add(text(d, "NetMatch", cw / 2, ch - safe - 3, 6, "#555555", "middle", False))
+            g["clip-path"] = "url(#c1)"
+            g.add(d.use("#face"))
+            for box, width in zip((big, small), widths):
+                size = _fitted(width[word], box["w"], box["size"])
+                g.add(text(d, word, box["x"], box["y"], size, box["fill"], "middle", box["font"],
+                           dy=box["cap"] * size * MM_PER_PT / 2, rotate=box["rotate"]))
             d.add(g)
-        for x1, y1, x2, y2, w in layout["lines"]:
-            d.add(d.line((n(x1), n(y1)), (n(x2), n(y2)), stroke="#000000", stroke_width=n(w)))
-        for x, y, size, anchor, s in layout["texts"]:
-            d.add(text(d, s.format(page=number, total=total), x, y, size, "#000000", anchor, False))
+        for i, grp in enumerate(layout["groups"]):
+            g = d.add(d.g(transform=transform(grp)))
+            if grp["key"]:
+                shapes(d, d.defs.add(d.g(id=f"g{i}")), grp["items"])
+                g.add(d.use(f"#g{i}"))
+            else:
+                shapes(d, g, grp["items"], number)
         d.attribs["text-rendering"] = "geometricPrecision"
         d.attribs["xml:space"] = "preserve"
-        d.defs.add(d.style(css))
+        for css in layout["css"]:
+            d.defs.add(d.style(css))
         with open(os.path.join(out, f"floor-p{number:0{digits}d}.svg"), "w", encoding="utf-8") as f:
             f.write('<?xml version="1.0" encoding="utf-8" ?>\n' + d.tostring())
 

@@ -269,53 +269,89 @@ def case_b(tmp: Path, reps: int) -> dict:
 
 def card_layout(words: Path, path: Path) -> dict:
     """What pnp draws on a full word-card page of the NetMatch kit built from ``words``, for the
-    matched floors (bench/floor_cards.py): computed with pnp, untimed, written to ``path``."""
+    matched floors (bench/floor_cards.py): computed with pnp, untimed, written to ``path``. Keyed groups
+    (drawn once by pnp) are marked so the floors draw them once too."""
     import re
+    from xml.etree import ElementTree
 
-    from pnp.core.fonts import font_path
-    from pnp.core.safearea import SAFE_MM as SAFE
-    from pnp.core.ir import Group, Line, Text
+    from pnp.core.fonts import BOLD_FACE, DEFAULT_FACE, cap_height, face as font_face, styled_face
+    from pnp.core.ir import Group, Line, Rect, Text
     from pnp.pipeline.plan import Request, load_paper, plan as plan_kits
     from pnp.layout.impose import impose
     from pnp.layout.paper import load_sheet
-    from pnp.render.svg import BASE_CHARS, FONT_STACK
-    from pnp.render.svgfont import font_face_css
+    from pnp.render.svg import FONT_STACK, page_to_svg
+    from pnp.render.svgfont import font_stack
 
     from pnp.pipeline.execute import metadata
     [tp] = plan_kits(["netmatch"], Request(load_paper("a4"), overrides={"words": words})).targets
-    loaded, comps = tp.loaded, tp.components
+    comps = tp.components
     title = tp.info.title
     sheet = load_sheet("a4")
     imposed = impose(title, comps, sheet, tp.opts)
-    total, pages = imposed.total, imposed.pages
+    total = imposed.total
     # a pure word-card page: every part on it is a word card, and it holds as many as any page does
     # (the first card page also holds pawns, so it is not what most pages of a large deck look like)
     best = (0, 0, None)
-    for i, p in enumerate(pages, start=1):
+    for i, p in enumerate(imposed.pages, start=1):
         if len(p.placements) > best[0] and {q.name for q in p.placements} == {comps[0].name}:
             best = (len(p.placements), i, p)
     _, first, page = best
     meta = metadata(tp)
     number = re.compile(r"page \d+ of \d+")
+    card = comps[0]
 
-    def flat(items):  # furniture, with keyed groups (drawn once by pnp) opened
+    def shape(s) -> dict:
+        if isinstance(s, Rect):
+            return {"type": "rect", "x": s.x, "y": s.y, "w": s.w, "h": s.h, "fill": s.fill}
+        if isinstance(s, Line):
+            return {"type": "line", "x1": s.x1, "y1": s.y1, "x2": s.x2, "y2": s.y2, "stroke": s.stroke,
+                    "width": s.stroke_width}
+        assert isinstance(s, Text) and s.valign == "baseline" and not s.rotate, s
+        text = number.sub("page {page} of {total}", s.text.replace("{", "{{").replace("}", "}}"))
+        return {"type": "text", "x": s.x, "y": s.y, "size": s.size_pt, "anchor": s.anchor, "fill": s.fill,
+                "text": text, "font": styled_face(s.font, s.bold)}
+
+    def flat(items):  # shapes, with groups (untransformed) opened
         for s in items:
-            if isinstance(s, Group) and s.clip is None:
+            if isinstance(s, Group):
+                assert not (s.dx or s.dy or s.rotate or s.clip), s
                 yield from flat(s.children)
             else:
-                yield s
-    furniture = list(flat(page.items))
+                yield shape(s)
+
+    def keyed(s) -> bool:
+        return isinstance(s, Group) and (s.key is not None or any(keyed(k) for k in s.children))
+
+    cards = [g for g in page.items if isinstance(g, Group) and g.clip is not None]
+    [face] = [k for k in cards[0].children if isinstance(k, Group) and k.key is not None]
+    texts = [t for t in cards[0].children if isinstance(t, Text)]
+    big, small = sorted(texts, key=lambda t: -t.size_pt)
+    # the word boxes as specs/netmatch/card.yaml sets them: 4 mm in from each side, 40 pt at most; half
+    # the card's width, 11 pt at most (fit: box: as large as the box's width allows)
+    boxes = []
+    for t, w, most in ((big, card.width - 8, 40.0), (small, card.width / 2, 11.0)):
+        font = styled_face(t.font, t.bold)
+        boxes.append({"x": t.x, "y": t.y, "w": w, "size": most, "rotate": t.rotate, "fill": t.fill, "font": font,
+                      "cap": cap_height(font)})
+    groups = []
+    for s in page.items:
+        if s in cards:
+            continue
+        g = s if isinstance(s, Group) else Group((s,))
+        groups.append({"key": keyed(g), "dx": g.dx, "dy": g.dy, "rotate": g.rotate,
+                       "items": list(flat(g.children))})
+    root = ElementTree.fromstring(page_to_svg(page))  # the @font-face rules pnp embeds on this page
+    css = [el.text for el in root.iter("{http://www.w3.org/2000/svg}style")]
     layout = {
-        "page": [page.width, page.height], "card": [comps[0].width, comps[0].height],
-        "slots": [[g.dx, g.dy] for g in page.items if isinstance(g, Group) and g.clip is not None],
-        "lines": [[s.x1, s.y1, s.x2, s.y2, s.stroke_width] for s in furniture if isinstance(s, Line)],
-        "texts": [[s.x, s.y, s.size_pt, s.anchor,
-                   number.sub("page {page} of {total}", s.text.replace("{", "{{").replace("}", "}}"))]
-                  for s in furniture if isinstance(s, Text)],
-        "safe": SAFE, "word_size_pt": loaded.spec.word_size_pt, "font_path": str(font_path()),
+        "page": [page.width, page.height], "card": [card.width, card.height],
+        "slots": [[g.dx, g.dy] for g in cards], "face": list(flat(face.children)), "word_boxes": boxes,
+        "groups": groups,
+        "fonts": {f: str(font_face(f).path) for f in (DEFAULT_FACE, BOLD_FACE)}, "regular": DEFAULT_FACE,
+        "font_stacks": {DEFAULT_FACE: FONT_STACK, BOLD_FACE: font_stack(BOLD_FACE)},
         "title": meta["title"],
-        "desc": f"Page {{page}} of {{total}}: word card. {meta['title']}, designed by {meta['author']}.",
-        "first_page": first, "total_pages": total, "font_stack": FONT_STACK, "css": font_face_css(BASE_CHARS),
+        "desc": f"Page {{page}} of {{total}}: {page.label}. {meta['title']}"
+                f"{', ' + meta['credit'] if meta.get('credit') else ''}.",
+        "first_page": first, "total_pages": total, "css": css,
     }
     path.write_text(json.dumps(layout), encoding="utf-8")
     return layout
