@@ -15,6 +15,7 @@ from pathlib import Path
 from .run import alternate, fmt_stats, ratio, run_process, word_list
 
 ROWS = 1_000
+LARGE = 5_000  # the second deck size: the cost of a card is the difference over the 4,000 cards between
 SPEC = """title: Bench deck
 designer: pnp bench
 components:
@@ -26,7 +27,7 @@ components:
 checks:
   - {check: count, component: word card, equals: %d}
   - {check: unique, component: word card, columns: [word]}
-""" % ROWS
+"""
 FRONT = """layers:
   - {type: rect, fill: "#ffffff", bleed: true}
   - {type: text, text: "{word}", x: 5mm, y: 20mm, w: 34mm, h: 16mm, size: 40, min_size: 8, fit: shrink,
@@ -41,36 +42,56 @@ RULES = ("# Bench deck\nA deck made to time pnp.\n\n## Components\n- 1,000 word 
          "## A turn\nNone.\n\n## End and winner\nNone.\n\n## Fine points\n- None.\n")
 
 
-def make_deck(folder: Path, words: Path) -> Path:
-    """The data-driven deck folder: spec, rules, front template and a 1,000-row CSV (word, clue)."""
+def make_deck(folder: Path, words: Path, rows: int = ROWS) -> Path:
+    """The data-driven deck folder: spec, rules, front template and a CSV of ``rows`` rows (word, clue)."""
     folder.mkdir(parents=True, exist_ok=True)
-    (folder / "bench-deck.yaml").write_text(SPEC, encoding="utf-8")
+    (folder / "bench-deck.yaml").write_text(SPEC % rows, encoding="utf-8")
     (folder / "front.yaml").write_text(FRONT, encoding="utf-8")
     (folder / "rules.md").write_text(RULES, encoding="utf-8")
     with (folder / "deck.csv").open("w", encoding="utf-8", newline="") as fh:
         out = csv.writer(fh)
         out.writerow(["word", "clue"])
-        for i, word in enumerate(words.read_text(encoding="utf-8").split()[:ROWS]):
+        for i, word in enumerate(words.read_text(encoding="utf-8").split()[:rows]):
             out.writerow([word, f"Card {i + 1}: say a sentence with {word} in it, then pass the deck to your left."])
     return folder
 
 
 def case_e(tmp: Path, reps: int) -> dict:
-    """`pnp build DECK` and `pnp build netmatch --words` (1,000 each), PDF and PDF + SVG, alternately;
-    ratio deck / NetMatch of the CPU medians (``wall_ratio``: of the wall medians)."""
-    words = word_list(ROWS, tmp / "e-words.txt")
-    deck = make_deck(tmp / "bench-deck", words)
+    """`pnp build DECK` and `pnp build netmatch --words`, with ROWS and with LARGE cards each, PDF and
+    PDF + SVG, alternately. ``ratio``: deck / NetMatch of the CPU medians at ROWS (``wall_ratio``: of
+    the wall medians); ``card_us``: each one's cost of a card, the difference of the CPU medians at
+    LARGE and at ROWS over the cards between (microseconds), and ``card_ratio`` (target 4: <= 1.3x).
+    Each run's estimate (pnp.layout.limits, planned untimed) is recorded beside it (``estimates``)."""
+    from .estimates import estimate, record
+
     counter = itertools.count()
-    result: dict = {"rows": ROWS}
+    result: dict = {"rows": ROWS, "large": LARGE}
+    setups = {}
+    for n in (ROWS, LARGE):
+        words = word_list(n, tmp / f"e-words{n}.txt")
+        setups[n] = ([str(make_deck(tmp / f"e{n}" / "bench-deck", words, n))], ["netmatch", "--words", str(words)])
     for fmt in ("pdf", "pdf,svg"):
         def run(args):
             def go():
                 out = tmp / f"e-out{next(counter)}"
                 return run_process(["build", *args, "--out", str(out), "--format", fmt], tmp)
             return go
-        got = alternate({"deck": run([str(deck)]), "netmatch": run(["netmatch", "--words", str(words)])}, reps)
+        runs = {}
+        for n, (deck, netmatch) in setups.items():
+            suffix = "" if n == ROWS else f"_{n}"
+            runs.update({f"deck{suffix}": run(deck), f"netmatch{suffix}": run(netmatch)})
+        got = alternate(runs, reps)
+        cards = LARGE - ROWS
+        card = {k: (got[f"{k}_{LARGE}"]["cpu_seconds"]["median"] - got[k]["cpu_seconds"]["median"]) / cards * 1e6
+                for k in ("deck", "netmatch")}
+        estimates = {}
+        for n, (deck, netmatch) in setups.items():
+            suffix = "" if n == ROWS else f"_{n}"
+            for k, args in (("deck", deck), ("netmatch", netmatch)):
+                estimates[k + suffix] = record(got[k + suffix], estimate(["build", *args, "--format", fmt], tmp))
         result[fmt] = {**got, "ratio": ratio(got["deck"]["cpu_seconds"], got["netmatch"]["cpu_seconds"]),
-                       "wall_ratio": ratio(got["deck"]["seconds"], got["netmatch"]["seconds"])}
+                       "wall_ratio": ratio(got["deck"]["seconds"], got["netmatch"]["seconds"]),
+                       "card_us": card, "card_ratio": card["deck"] / card["netmatch"], "estimates": estimates}
     return result
 
 
@@ -83,6 +104,12 @@ def rows(e: dict) -> list[str]:
         if "wall_ratio" not in d:  # a run from before the ratio was of CPU time
             d = {**d, "ratio": ratio(d["deck"]["cpu_seconds"], d["netmatch"]["cpu_seconds"]),
                  "wall_ratio": d["ratio"]}
-        out.append(_row(f"(e) data-driven deck, {e['rows']:,} rows, {fmt.upper().replace(',', '+')} (floor: NetMatch "
+        name = fmt.upper().replace(",", "+")
+        out.append(_row(f"(e) data-driven deck, {e['rows']:,} rows, {name} (floor: NetMatch "
                         f"kit, {e['rows']:,} words)", d["deck"], d["netmatch"], d["ratio"], d["wall_ratio"], "<= 1.5x"))
+        if "card_us" in d:
+            c = d["card_us"]
+            out.append(f"| (e) a card's cost, {name}: deck {c['deck']:.0f} us, NetMatch {c['netmatch']:.0f} us "
+                       f"(CPU medians at {e['large']:,} less at {e['rows']:,}, over the cards between) | | | "
+                       f"**{d['card_ratio']:.2f}x** | | | | <= 1.3x |")
     return out

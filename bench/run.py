@@ -44,6 +44,8 @@ import tempfile
 import time
 from pathlib import Path
 
+from .estimates import estimate, record
+
 HERE = Path(__file__).resolve().parent
 
 
@@ -191,6 +193,7 @@ def case_a(tmp: Path, reps: int) -> dict:
 
     build()  # the first build of a machine fills the disk caches (bytecode, font subset); not timed
     res = alternate({"pnp": build, "floor": floor, "stack": stack, "pnp_empty_font_cache": empty}, reps)
+    res["estimates"] = {"pnp": record(res["pnp"], estimate(["build", "--format", "pdf,svg"], tmp))}
     res.update(ratios(res, "pnp", "floor"))
     res.update(ratios(res, "pnp", "stack", "stack_"))
     res.update(ratios(res, "pnp_empty_font_cache", "floor", "empty_cache_"))
@@ -262,6 +265,8 @@ def case_b(tmp: Path, reps: int) -> dict:
         res[f"{fmt}_backend"] = {**got, **ratios(got, "pnp", "floor")}
     res["pdf+svg"] = alternate({"pnp": in_process(lambda: [build_kit(g, formats=("pdf", "svg"), out=tmp / "b")
                                                            for g in games])}, reps)
+    res["estimates"] = {fmt: record(res[key]["pnp"], estimate(["build", "--format", fmt], tmp, in_process=True))
+                        for key, fmt in (("pdf", "pdf"), ("svg", "svg"), ("pdf+svg", "pdf,svg"))}
     total = sum(sum(c.values()) for c in counts)
     res["pages"], res["primitives"] = len(counts), total
     return res
@@ -393,6 +398,9 @@ def case_c(tmp: Path, sizes: list[int], reps: int, svg_sizes: list[int]) -> dict
             runs.update({"svg": pnp("svg"), "svg_floor": floor("svg")})
         runs["pdf+svg"] = pnp("pdf,svg")
         got = alternate(runs, r)
+        got["estimates"] = {fmt: record(got[fmt], estimate(["build", "netmatch", "--words", str(words), "--format",
+                                                            fmt.replace("+", ",")], tmp))
+                            for fmt in ("pdf", "svg", "pdf+svg") if fmt in got}
         got.update(ratios(got, "pdf", "pdf_floor", "pdf_"))
         if "svg" in got:
             got.update(ratios(got, "svg", "svg_floor", "svg_"))

@@ -293,12 +293,17 @@ class Loads:
     and its line map) and ``count``, how many times templates were expanded (at most MAX_LOADS)."""
 
     def proof(self, path: Path) -> ProofBox | None:
-        """The ``proof:`` box of the template at ``path`` (loaded), None when it sets none."""
-        got = self.parsed.get(path.resolve())
+        """The ``proof:`` box of the template at ``path`` (loaded), None when it sets none. Each path
+        is resolved once (a deck asks for every part)."""
+        real = self._real.get(path)
+        if real is None:
+            real = self._real[path] = path.resolve()
+        got = self.parsed.get(real)
         return got[0].proof if got else None
 
     def __init__(self) -> None:
         self.parsed: dict[Path, tuple[_TemplateFile, dict]] = {}
+        self._real: dict[Path, Path] = {}  # a template path as asked for -> resolved
         self.count = 0
 
     def take(self, path: Path, real: Path, where: tuple | None) -> tuple[_TemplateFile, dict]:

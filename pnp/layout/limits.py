@@ -15,9 +15,10 @@ Limits (a real kit is a few dozen pages; the seed's largest, NetMatch, is 16 A4 
   board is cut into at most 26 columns; MAX_POSTER_PIECES: at most 26 x 26 pieces.
 * MAX_OUTPUT_BYTES: 2 GiB of PDF and SVG together, estimated: every poster piece carries the whole
   board drawing (clipped), so a heavy board cut into many pieces is refused here too.
-* MAX_SECONDS: 10 minutes of writing, estimated from the pages and formats (estimate_seconds): a
-  150,000-word NetMatch deck (about 16,700 A4 pages) is about 3 minutes as PDF and SVG, and is built with
-  a progress line; as a TTS export (about 17 minutes) or cutter SVGs it is refused before any work starts.
+* MAX_SECONDS: 10 minutes of work, estimated from the faces, parts, pages and formats
+  (estimate_seconds): a 150,000-word NetMatch deck is about a minute and a half as PDF and SVG, and is
+  built with a progress line; as a TTS export (about 17 minutes) or cutter SVGs it is refused before
+  any work starts.
 
 * MAX_RASTER_PIXELS: 40 megapixels in one image a raster format renders (a preview page at --dpi on the
   paper; a Print Then Cut image, at most the cutter's area at 300 dpi): the pixels are counted from
@@ -57,12 +58,16 @@ SHAPE_BYTES = 120
 PAGE_FURNITURE = 40  # shapes on every page: footer, scale bar, crop marks
 SAMPLES = 3  # faces whose shapes are counted: the first, the middle and the last
 
-# Rough wall-clock cost of writing, measured on the NetMatch deck (5,000 words, 564 A4 pages) on a shared
-# two-core machine; see estimate_seconds.
+# The cost of a build (estimate_seconds), fitted to the bench's cases (bench/estimates.py: NetMatch decks
+# of 1,000 and 10,000 words, the 1,000-row data-driven deck and every built-in kit, each as PDF, SVG
+# and both; CPU seconds, which a lone build on an idle machine takes as wall time).
 MAX_SECONDS = 600.0  # a build estimated longer than 10 minutes is refused before it starts
-SECONDS_FIXED = 1.0
+STARTUP_SECONDS = 0.8  # a process's start: the interpreter, pnp's imports, fonts and svglib read once
+SECONDS_FIXED = 0.03  # a kit's own: its spec, checks, cover and files
+SECONDS_PER_FACE = 100e-6  # each distinct face drawn (a template or a game's code) and fingerprinted
 SECONDS_PER_FIT_CHAR = 1.4e-6  # one character laid out once by shrink-to-fit (measured: 1,500-character texts)
-SECONDS_PER_PAGE = {"pdf": 0.003, "svg": 0.007, "cut-svg": 0.05, "cricut": 0.2}  # cricut: a 300 dpi render
+SECONDS_PER_PAGE = {"pdf": 0.001, "svg": 0.0015, "cut-svg": 0.05, "cricut": 0.2}  # cricut: a 300 dpi render
+SECONDS_PER_PART = {"pdf": 115e-6, "svg": 210e-6, "cut-svg": 500e-6, "pod": 0.05}  # each part placed and drawn
 PREVIEW_SECONDS_PER_PAGE_50DPI = 0.03
 TTS_SECONDS_PER_CARD = 0.004
 TTS_SECONDS_PER_SHEET = 0.2
@@ -147,20 +152,28 @@ def _size(n: int) -> str:
 
 
 def estimate_seconds(pages: int, components: Sequence[Component], formats: Sequence[str], dpi: float = 50) -> float:
-    """Roughly how long (s) a build writing ``pages`` pages in ``formats`` takes: SECONDS_FIXED plus
-    SECONDS_PER_PAGE of each page format (a preview's raster cost grows with dpi squared), plus for
-    "tts" TTS_SECONDS_PER_CARD per card of each deck and TTS_SECONDS_PER_SHEET per deck sheet (at most
-    69 cards to a sheet). The constants are wall-clock times measured on the NetMatch deck (the
-    densest pages pnp draws) on a shared two-core machine, so the estimate errs high for light kits."""
-    total = SECONDS_FIXED
+    """Roughly how long (s) planning and writing one kit of ``pages`` pages in ``formats`` takes, the
+    process's start-up (STARTUP_SECONDS) not included: SECONDS_FIXED, SECONDS_PER_FACE for each
+    distinct face of ``components`` (drawn once, whatever the formats), and per format
+    SECONDS_PER_PAGE of each page and SECONDS_PER_PART of each part placed (print-on-demand images:
+    only the part), a preview's raster cost growing with dpi squared, and for "tts"
+    TTS_SECONDS_PER_CARD per card of each deck and TTS_SECONDS_PER_SHEET per deck sheet (at most 69
+    cards to a sheet). The page, part and face constants are CPU times fitted to the bench's cases
+    (docs/performance.md: every case's estimate is within 2x of its measured time); the preview,
+    cutter and TTS ones are wall-clock times on a shared two-core machine, so they err high."""
+    parts = sum(c.count for c in components)
+    total = SECONDS_FIXED + SECONDS_PER_FACE * sum(len(c.fronts) for c in components)
     for fmt in formats:
         if fmt == "preview":
             total += pages * (SECONDS_PER_PAGE["pdf"] + PREVIEW_SECONDS_PER_PAGE_50DPI * (dpi / 50) ** 2)
         elif fmt == "tts":
             decks = [c.count for c in components if c.shape == "rect" and not c.board and c.count > 1]
             total += sum(n * TTS_SECONDS_PER_CARD + math.ceil(n / 69) * TTS_SECONDS_PER_SHEET for n in decks)
+        elif fmt == "pod":
+            total += parts * SECONDS_PER_PART["pod"]
         else:
-            total += pages * SECONDS_PER_PAGE.get(fmt, SECONDS_PER_PAGE["cut-svg"])
+            total += (pages * SECONDS_PER_PAGE.get(fmt, SECONDS_PER_PAGE["cut-svg"])
+                      + parts * SECONDS_PER_PART.get(fmt, SECONDS_PER_PART["cut-svg"]))
     return total
 
 

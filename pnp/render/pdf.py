@@ -32,6 +32,7 @@ pnp.render.pdfpost (content-derived subset tags, always; PDF/X-4 with ``pdfx``).
 """
 from __future__ import annotations
 
+import math
 from functools import lru_cache
 from io import BytesIO
 from pathlib import Path
@@ -64,6 +65,16 @@ def _rgb(hex_colour: str) -> tuple[float, float, float]:
     marks the PDF as version 1.4 (transparency) even when it is opaque."""
     c = HexColor(hex_colour)
     return c.red, c.green, c.blue
+
+
+@lru_cache(maxsize=64)
+def _turn(degrees: float) -> tuple[float, float]:
+    """(cos, sin) of a turn of ``degrees``, exact for quarter turns."""
+    quarter = {0: (1.0, 0.0), 90: (0.0, 1.0), 180: (-1.0, 0.0), 270: (0.0, -1.0)}.get(degrees % 360)
+    if quarter is not None:
+        return quarter
+    r = math.radians(degrees)
+    return math.cos(r), math.sin(r)
 
 
 def _embedded_face(standard: str) -> str:
@@ -113,6 +124,7 @@ class PdfWriter(Renderer):
         self.forms: dict[str, str] = {}  # Group.key -> name of its Form XObject in this document
         self.font = pdfmetrics.getFont(FONT_NAME)
         self._runs: dict = {}  # text (or (text, face)) -> [(subset font name, escaped bytes)]
+        self._clips: dict[tuple, str] = {}  # a group's clip rectangle -> its clipping operators
 
     def _new_canvas(self, target):
         enforce = None
@@ -247,10 +259,13 @@ class PdfWriter(Renderer):
             c.rotate(s.rotate)
         if (s.sx, s.sy) != (1, 1):
             c.scale(s.sx, s.sy)
-        if s.clip:
-            path = c.beginPath()
-            path.rect(*s.clip)
-            c.clipPath(path, stroke=0, fill=0)
+        if s.clip:  # the path's operators made once per rectangle (a sheet's parts share one)
+            clip = self._clips.get(s.clip)
+            if clip is None:
+                path = c.beginPath()
+                path.rect(*s.clip)
+                clip = self._clips[s.clip] = f"{path.getCode()} W* n"  # what clipPath(path, 0, 0) writes
+            c.addLiteral(clip)
 
     def _close(self) -> None:
         """Restore the state saved by ``_open``."""
@@ -397,6 +412,14 @@ class PdfWriter(Renderer):
     def text(self, t: Text) -> None:
         p = place_text(t)
         c = self.canvas
+        if t.rotate and not p.underline:
+            # turned in its text matrix alone: the page's frame, rotated by t.rotate about (t.x, t.y),
+            # then the glyphs' own offset and y flip (no q/cm/Q around it)
+            cos, sin = _turn(t.rotate)
+            self._fill(t.fill)
+            c.addLiteral(f"BT {fp_str(cos, sin, sin, -cos, t.x + cos * p.dx - sin * p.dy, t.y + sin * p.dx + cos * p.dy)}"
+                         f" Tm {self._shown(t.text, p.size, p.font)} ET")
+            return
         rotated = bool(t.rotate)
         if rotated:
             c.saveState()

@@ -142,3 +142,20 @@ def test_a_part_that_does_not_fit_is_refused_as_impose_would():
     with pytest.raises(LayoutError) as e:
         check_budget([Component("card", 500, 500, [()])], A4)
     assert "does not fit" in str(e.value)
+
+
+def test_the_time_estimate_counts_each_distinct_face_once_and_each_part_per_format():
+    from pnp.layout import limits
+    face = (Rect(0, 0, 44, 68),)
+    distinct = Component("word card", 44, 68, [face] * 100)
+    copied = Component("word card", 44, 68, [face], copies=100)
+    assert distinct.count == copied.count == 100
+    for formats in (("pdf",), ("svg",), ("pdf", "svg")):
+        per_format = sum(10 * limits.SECONDS_PER_PAGE[f] + 100 * limits.SECONDS_PER_PART[f] for f in formats)
+        assert limits.estimate_seconds(10, [copied], formats) == pytest.approx(
+            limits.SECONDS_FIXED + limits.SECONDS_PER_FACE + per_format)
+        # 99 more faces to draw, the same parts and pages in each format
+        assert limits.estimate_seconds(10, [distinct], formats) - limits.estimate_seconds(10, [copied], formats) \
+            == pytest.approx(99 * limits.SECONDS_PER_FACE)
+    # print-on-demand images cost per part, not per sheet
+    assert limits.estimate_seconds(1, [copied], ("pod",)) == limits.estimate_seconds(50, [copied], ("pod",))
