@@ -69,3 +69,31 @@ def record(real: dict, estimated: float) -> dict:
 
 if __name__ == "__main__":
     print(json.dumps(_plan(sys.argv[1:])))
+
+
+def rows(results: dict) -> list[str]:
+    """A table of every recorded estimate beside its case's medians (bench.run.table)."""
+    found = []
+    if "estimates" in results.get("a_cold_build", {}):
+        found.append(("(a) cold `pnp build`, all kits, PDF+SVG", results["a_cold_build"]["estimates"]["pnp"]))
+    for fmt, e in results.get("b_warm_vs_floor", {}).get("estimates", {}).items():
+        found.append((f"(b) warm in-process build, all kits, {fmt.upper().replace(',', '+')}", e))
+    for n, d in results.get("c_decks", {}).items():
+        if isinstance(d, dict):
+            for fmt, e in d.get("estimates", {}).items():
+                found.append((f"(c) NetMatch {int(n):,} words, {fmt.upper()}", e))
+    deck = results.get("e_custom_deck", {})
+    for fmt in ("pdf", "pdf,svg"):
+        for name, e in deck.get(fmt, {}).get("estimates", {}).items():
+            what, _, n = name.partition("_")
+            cards = int(n) if n else deck["rows"]
+            label = "data-driven deck" if what == "deck" else "NetMatch"
+            found.append((f"(e) {label}, {cards:,} cards, {fmt.upper().replace(',', '+')}", e))
+    if not found:
+        return []
+    out = ["", "| case | estimate | estimate / CPU median | estimate / wall median | goal |", "|---|---|---|---|---|"]
+    for label, e in found:
+        within = 0.5 <= e["cpu_ratio"] <= 2.0
+        out.append(f"| {label} | {e['seconds']:.2f} s | **{e['cpu_ratio']:.2f}x** | {e['wall_ratio']:.2f}x | "
+                   f"within 2x{'' if within else ': not met'} |")
+    return out

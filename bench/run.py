@@ -436,9 +436,12 @@ def main() -> None:
     parser.add_argument("--reps", type=int, default=None)
     parser.add_argument("--cases", default="abcde", help="which cases to run (default: abcde; p: pod PNGs against Squib)")
     parser.add_argument("--out", type=Path, default=HERE / "results.json", help="where to write the results")
+    parser.add_argument("--sizes", default=None, help="case c's deck sizes, comma-separated (default: 1000,10000 "
+                                                     "with --quick, else 1000,10000,100000)")
     args = parser.parse_args()
     reps = args.reps or (3 if args.quick else 5)
-    sizes = [1_000, 10_000] if args.quick else [1_000, 10_000, 100_000]
+    sizes = ([int(n) for n in args.sizes.split(",")] if args.sizes else
+             [1_000, 10_000] if args.quick else [1_000, 10_000, 100_000])
     import pnp
     results = {"machine": {"python": platform.python_version(), "cpus": os.cpu_count(),
                            "platform": platform.platform()}, "reps": reps,
@@ -530,6 +533,8 @@ def table(r: dict) -> str:
     if "p_pod" in r:
         from .pod_deck import rows as p_rows
         rows += p_rows(r["p_pod"])
+    from .estimates import rows as estimate_rows
+    rows += estimate_rows(r)
     return "\n".join(rows)
 
 
