@@ -32,7 +32,6 @@ pnp.render.pdfpost (content-derived subset tags, always; PDF/X-4 with ``pdfx``).
 """
 from __future__ import annotations
 
-import math
 from functools import lru_cache
 from io import BytesIO
 from pathlib import Path
@@ -65,16 +64,6 @@ def _rgb(hex_colour: str) -> tuple[float, float, float]:
     marks the PDF as version 1.4 (transparency) even when it is opaque."""
     c = HexColor(hex_colour)
     return c.red, c.green, c.blue
-
-
-@lru_cache(maxsize=64)
-def _turn(degrees: float) -> tuple[float, float]:
-    """(cos, sin) of a turn of ``degrees``, exact for quarter turns."""
-    quarter = {0: (1.0, 0.0), 90: (0.0, 1.0), 180: (-1.0, 0.0), 270: (0.0, -1.0)}.get(degrees % 360)
-    if quarter is not None:
-        return quarter
-    r = math.radians(degrees)
-    return math.cos(r), math.sin(r)
 
 
 def _embedded_face(standard: str) -> str:
@@ -412,14 +401,6 @@ class PdfWriter(Renderer):
     def text(self, t: Text) -> None:
         p = place_text(t)
         c = self.canvas
-        if t.rotate and not p.underline:
-            # turned in its text matrix alone: the page's frame, rotated by t.rotate about (t.x, t.y),
-            # then the glyphs' own offset and y flip (no q/cm/Q around it)
-            cos, sin = _turn(t.rotate)
-            self._fill(t.fill)
-            c.addLiteral(f"BT {fp_str(cos, sin, sin, -cos, t.x + cos * p.dx - sin * p.dy, t.y + sin * p.dx + cos * p.dy)}"
-                         f" Tm {self._shown(t.text, p.size, p.font)} ET")
-            return
         rotated = bool(t.rotate)
         if rotated:
             c.saveState()
