@@ -187,11 +187,16 @@ class PdfKitWriter(KitWriter):
 
     def __init__(self, job: WriteJob) -> None:
         super().__init__(job)
+        from ..core.memo import active
         from .pdf import PdfWriter
         self.path = checked_path(job.staging, f"{job.stem}.pdf")  # reportlab opens it (and its chunks) by name
         meta = job.metadata
-        self.pdf = PdfWriter(self.path, duplex=job.opts.duplex, **{k: meta[k] for k in PDF_METADATA if k in meta},
-                             **job.settings.pdf_colour)
+        options = dict(duplex=job.opts.duplex, **{k: meta[k] for k in PDF_METADATA if k in meta})
+        if active() is not None and job.settings.press is None:  # `pnp watch`: unchanged pages are reused
+            from .pdfsplice import SplicingPdfWriter
+            self.pdf = SplicingPdfWriter(job.staging, self.path.name, **options)
+        else:
+            self.pdf = PdfWriter(self.path, **options, **job.settings.pdf_colour)
 
     def page(self, number: int, page: Page) -> None:
         self.pdf.add(self.prepared(page))
