@@ -11,7 +11,9 @@ found from ``SQUIB_SRC`` (a checkout's ``lib`` folder's parent); without it, or 
 load it, the case records why and compares with RECORDED_SQUIB_SECONDS.
 
 Time: pnp and Squib alternately, ``reps`` times each, CPU and wall min / median / max; the ratio is
-of wall medians (pnp uses every core; the target is about the time a user waits). Memory: each
+of wall medians (pnp uses every core; the target is about the time a user waits), and beside it each
+pnp run over the Squib run right after it (wall and CPU, min / median / max) and the load average
+at the end (how busy the machine was). Memory: each
 process run under ``/usr/bin/time -v`` ("Maximum resident set size": the largest single process of
 the tree, pnp's or one of its image workers), and beside it the sum of the resident sizes of the
 whole process tree sampled every 20 ms (shared pages counted once per process, so an upper bound).
@@ -184,6 +186,11 @@ def case_p(tmp: Path, reps: int) -> dict:
         base = RECORDED_SQUIB_SECONDS
     result["squib_seconds"] = base
     result["wall_ratio"] = result["pnp"]["seconds"]["median"] / base
+    if squib:  # each pnp run against the Squib run right after it
+        pairs = list(zip(runs["pnp"], runs["squib"]))
+        result["wall_ratio_pairs"] = stats([p["seconds"] / q["seconds"] for p, q in pairs])
+        result["cpu_ratio_pairs"] = stats([p["cpu_seconds"] / q["cpu_seconds"] for p, q in pairs])
+    result["load_average"] = list(os.getloadavg())
     for n in RSS_ROWS:
         big = make_deck(tmp / f"pod-deck-{n}", n)
         got = [measure(_pnp(big, tmp / f"m-out{n}-{i}"), tmp, env) for i in range(max(1, reps // 2))]
@@ -201,6 +208,11 @@ def rows(p: dict) -> list[str]:
             + (")" if peer else f", recorded {p['squib_seconds']:.1f} s: {p['squib_missing']})"))
     out = [_row(name, p["pnp"], peer, peer and p["pnp"]["cpu_seconds"]["median"] / peer["cpu_seconds"]["median"],
                 p["wall_ratio"], "wall <= 0.5x")]
+    if "wall_ratio_pairs" in p:
+        w, c = p["wall_ratio_pairs"], p["cpu_ratio_pairs"]
+        out.append(f"| (p) each pnp run / the Squib run after it (load average {p['load_average'][0]:.1f}) | | | "
+                   f"{c['min']:.2f} / {c['median']:.2f} / {c['max']:.2f}x | | | "
+                   f"{w['min']:.2f} / {w['median']:.2f} / {w['max']:.2f}x | wall <= 0.5x |")
     for n in RSS_ROWS:
         d = p[f"rss_{n}"]
         out.append(f"| (p) pod PNGs, {n:,} poker cards: peak RSS (`/usr/bin/time -v`) "

@@ -202,6 +202,8 @@ ICC_HELP = "CMYK press profile (.icc) for --colour cmyk / --pdfx (default: pnp's
 QUIET_HELP = "Print nothing but errors (also accepted before the command: pnp -q build)."
 SERVICE_NAMES = "tgc, mpc, drivethru, printerstudio, or custom:DPI,BLEED,SAFE (e.g. custom:300,3mm,3mm)"
 WORDS_HELP = "Shorthand for --set words=FILE: a NetMatch word list (.txt, .csv, .tsv, .xlsx, .ods)."
+WORKERS_HELP = ("Processes that draw per-card images (--format pod, tts, preview, --cutter cricut), 1-256 "
+                "(default: every core this process may use).")
 SVG_TEXT_HELP = ("SVG pages: text as 'text' (the font embedded with @font-face, for browsers) or 'outlines' "
                  "(glyph paths, for programs that ignore @font-face, such as Inkscape).")
 
@@ -237,6 +239,7 @@ def build(
                                                           "take out of the deck."),
     proof: bool = typer.Option(False, "--proof", help="Print the kit's version (fingerprint and date) small and grey "
                                                       "on every part and sheet."),
+    workers: Optional[int] = typer.Option(None, "--workers", help=WORKERS_HELP),
     quiet: bool = typer.Option(False, "--quiet", "-q", help=QUIET_HELP),
 ) -> None:
     """Build kits into OUT/<game>/: the PDF, one SVG per page and a manifest. Every target is checked
@@ -244,12 +247,25 @@ def build(
     STATE["quiet"] |= quiet
     with _guard():
         settings = replace(_destination_settings(tts_url, service), svg_text=_svg_text(svg_text),
-                           **_colour_settings(colour, pdfx, icc))
+                           workers=_workers(workers), **_colour_settings(colour, pdfx, icc))
         opts = _options(bleed, duplex, back_offset, mix_papers, cut_lines)
         request = _with_cutter(_request(paper, fmt, sets, words, opts, settings), cutter)
         request = replace(request, reprint=reprint, proof=proof)
         out = _out(out_dir)
         _run(plan(_targets(games), request, _note), out)
+
+
+def _workers(workers: int | None) -> int | None:
+    """``--workers``, checked here (None: every core, pnp.render.imagepool).
+
+    Raises:
+        PnpError: a number outside 1..MAX_WORKERS (field --workers).
+    """
+    from .render.imagepool import MAX_WORKERS
+    if workers is not None and not 1 <= workers <= MAX_WORKERS:
+        raise PnpError(f"--workers {workers} is outside 1..{MAX_WORKERS}.", field="--workers",
+                       hint="leave it out to use every core, or give 1 to draw in this process alone")
+    return workers
 
 
 def _svg_text(svg_text: str) -> str:
@@ -493,6 +509,7 @@ def preview(
     out_dir: str = typer.Option("output", "--out", "-o", help=OUT_HELP),
     sets: List[str] = typer.Option([], "--set", help=SET_HELP),
     words: Optional[Path] = typer.Option(None, "--words", help=WORDS_HELP),
+    workers: Optional[int] = typer.Option(None, "--workers", help=WORKERS_HELP),
     quiet: bool = typer.Option(False, "--quiet", "-q", help=QUIET_HELP),
 ) -> None:
     """Build each kit's PDF and render every page to PNG, plus one contact sheet per kit. Bounds: a
@@ -503,7 +520,7 @@ def preview(
     with _guard():
         if not 10 <= dpi <= 600:
             raise PnpError(f"dpi {dpi} is outside 10..600.", field="--dpi", hint="50 for a quick look, 300 to print")
-        request = _request(paper, ["preview"], sets, words, settings=WriterSettings(dpi=dpi))
+        request = _request(paper, ["preview"], sets, words, settings=WriterSettings(dpi=dpi, workers=_workers(workers)))
 
         def report(result, _seconds: float) -> str:
             pngs = [f for f in result.files if f.suffix == ".png"]

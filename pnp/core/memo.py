@@ -58,21 +58,40 @@ class Memo:
             share: float = 1.0) -> T:
         """The entry ``(kind, key)``, made with ``make()`` (and kept, ``size(value)`` bytes, when it fits:
         see the class) when absent. Exceptions of ``make`` pass through and nothing is kept."""
-        full = (kind, key)
-        got = self._entries.get(full)
-        if got is not None:
-            self._entries.move_to_end(full)
-            got[2] = self._round
-            self.reused[kind] += 1
-            return got[0]  # type: ignore[return-value]
+        if (kind, key) in self._entries:
+            return self.find(kind, key)  # type: ignore[return-value]
         value = make()
+        self.keep(kind, key, value, size(value), share)
+        return value
+
+    def find(self, kind: str, key: Hashable):
+        """The entry ``(kind, key)`` (counted as reused), or None when absent."""
+        got = self._entries.get((kind, key))
+        if got is None:
+            return None
+        self._entries.move_to_end((kind, key))
+        got[2] = self._round
+        self.reused[kind] += 1
+        return got[0]
+
+    def count(self, kind: str, made: int = 0, reused: int = 0) -> None:
+        """Count things of ``kind`` made and reused that are not entries (e.g. pages drawn and reused)."""
+        self.made[kind] += made
+        self.reused[kind] += reused
+
+    def keep(self, kind: str, key: Hashable, value, size: int, share: float = 1.0) -> None:
+        """Hold ``value`` (``size`` bytes) as the entry ``(kind, key)`` in place of the one there, when it
+        fits (see the class; counted as made)."""
+        old = self._entries.pop((kind, key), None)
+        if old is not None:
+            self.used -= old[1]
+            self.held[kind] -= old[1]
         self.made[kind] += 1
-        nbytes = max(1, int(size(value)))
+        nbytes = max(1, int(size))
         if self._room(kind, nbytes, share * self.budget):
-            self._entries[full] = [value, nbytes, self._round]
+            self._entries[(kind, key)] = [value, nbytes, self._round]
             self.used += nbytes
             self.held[kind] += nbytes
-        return value
 
     def _room(self, kind: str, nbytes: int, cap: float) -> bool:
         """Drop entries of earlier rounds, least recently used first (those of ``kind`` only while just its

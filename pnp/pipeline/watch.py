@@ -77,9 +77,10 @@ def watch_kits(targets: Sequence[str], request: Request, out: Path, debounce_ms:
     With ``serve_port`` (0: any free port) the kits are also shown on a local page that reloads
     itself after every round (pnp.pipeline.serve); its URL is printed first.
 
-    Between rounds the process keeps decoded pictures and finished SVG pages in memory (at most
-    ``memory`` bytes, pnp.core.memo), keyed by the content they were made from, so a save redraws
-    only what it changed; each kit is still written whole and switched in atomically (pnp.store).
+    Between rounds the process keeps decoded pictures, finished SVG pages and each kit's last PDF in
+    memory (at most ``memory`` bytes, pnp.core.memo), keyed by the content they were made from, so a
+    save redraws only what it changed (the PDF's other pages are spliced from the kept one,
+    pnp.render.pdfsplice); each kit is still written whole and switched in atomically (pnp.store).
 
     Returns:
         0 (the exit code: stopping a watch is not an error).

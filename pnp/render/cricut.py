@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import io
 import math
+from contextlib import closing
 from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Sequence
@@ -29,6 +30,7 @@ from ..core.errors import PnpError
 from ..core.ir import Circle, Group, Page, Polygon, Rect
 from ..core.safepath import write_bytes
 from ..layout.cutter_marks import Cricut
+from . import imagepool, png
 
 DPI = 300
 MM_PER_IN = 25.4
@@ -120,10 +122,8 @@ def _render(page: Page, box: tuple[int, int, int, int], dpi: int) -> Image.Image
     return img.crop((left - px[0], top - px[3], left - px[0] + w, top - px[3] + h))
 
 
-def write_sheet(page: Page, cutter: Cricut, root: Path, folder: str, base: str, title: str = "",
-                dpi: int = DPI) -> CricutSheet:
-    """Write ``base.png`` and ``base.svg`` for one imposed front page into
-    ``root/folder`` (through pnp.core.safepath); return what was written, paths relative to ``root``.
+def check_sheet(page: Page, cutter: Cricut, base: str, dpi: int = DPI) -> tuple[int, int, int, int]:
+    """The image box (image_box) of one imposed front page, checked against ``cutter``'s area.
 
     Raises:
         PnpError: the parts do not fit ``cutter``'s Print Then Cut area (a sheet laid out without
@@ -135,15 +135,54 @@ def write_sheet(page: Page, cutter: Cricut, root: Path, folder: str, base: str, 
         raise PnpError(f"{base}: the parts span {size_mm[0]:.2f} x {size_mm[1]:.2f} mm, more than {cutter.title}'s "
                        f"Print Then Cut area ({cutter.width:g} x {cutter.height:g} mm).", field="--cutter",
                        hint="build with --cutter cricut on A4 or Letter, whose margins keep the parts inside it")
+    return box
+
+
+@dataclass(frozen=True)
+class SheetJob:
+    """One sheet to write (the arguments of write_sheet), handed to a worker process."""
+    page: Page
+    cutter: Cricut
+    root: Path
+    folder: str
+    base: str
+    title: str = ""
+    dpi: int = DPI
+
+
+def _write_job(job: SheetJob) -> CricutSheet:
+    return write_sheet(job.page, job.cutter, job.root, job.folder, job.base, job.title, job.dpi)
+
+
+def write_sheets(jobs: Sequence[SheetJob], workers: int | None = None) -> list[CricutSheet]:
+    """write_sheet for every job, on ``workers`` processes (None: every core; pnp.render.imagepool),
+    each sheet's files written as soon as they are made; returns the sheets in job order. The files
+    do not depend on the number of workers.
+
+    Raises:
+        PnpError: what write_sheet raised for the first failing job.
+    """
+    with closing(imagepool.stream(jobs, _write_job, imagepool.workers_for(len(jobs), workers))) as results:
+        return list(results)
+
+
+def write_sheet(page: Page, cutter: Cricut, root: Path, folder: str, base: str, title: str = "",
+                dpi: int = DPI) -> CricutSheet:
+    """Write ``base.png`` and ``base.svg`` for one imposed front page into
+    ``root/folder`` (through pnp.core.safepath); return what was written, paths relative to ``root``.
+
+    Raises:
+        PnpError: the parts do not fit ``cutter``'s Print Then Cut area (check_sheet).
+    """
+    box = check_sheet(page, cutter, base, dpi)
+    size_mm = (box[2] * MM_PER_IN / dpi, box[3] * MM_PER_IN / dpi)
     origin = (box[0] * MM_PER_IN / dpi, box[1] * MM_PER_IN / dpi)
     shapes = _cut_shapes(page, *origin)
     art = _render(page, box, dpi)
     # everything drawn outside a part (gutter, crop marks, footer) goes; a part's unpainted paper stays white
     art.putalpha(_mask(shapes, art.size, dpi))
-    png = io.BytesIO()
-    art.save(png, format="PNG", dpi=(dpi, dpi), optimize=False)
     png_name, svg_name = f"{base}.png", f"{base}.svg"
-    write_bytes(root, f"{folder}/{png_name}", png.getvalue())
+    write_bytes(root, f"{folder}/{png_name}", png.encode_image(art, dpi))
     from .svg import svg_text
     cut_page = Page(size_mm[0], size_mm[1], (Group(shapes, layer="cut"),), page.label)
     desc = (f"{cutter.title} Print Then Cut outlines of {png_name}: {len(shapes)} parts, "

@@ -39,12 +39,20 @@ WATCH = 0.25
 """Seconds between a worker's checks that the process that started it is still there."""
 
 
+MAX_WORKERS = 256
+"""Most processes ``--workers`` may ask for."""
+
+
 def default_workers() -> int:
-    """The cores this process may run on (``os.sched_getaffinity``; ``os.cpu_count`` elsewhere), at least 1."""
+    """The cores this process may run on (``os.process_cpu_count`` from Python 3.13, else
+    ``os.sched_getaffinity``, else ``os.cpu_count``), at least 1 and at most MAX_WORKERS."""
+    count = getattr(os, "process_cpu_count", None)
+    if count is not None:
+        return max(1, min(MAX_WORKERS, count() or 1))
     try:
-        return max(1, len(os.sched_getaffinity(0)))
+        return max(1, min(MAX_WORKERS, len(os.sched_getaffinity(0))))
     except AttributeError:  # not Linux
-        return max(1, os.cpu_count() or 1)
+        return max(1, min(MAX_WORKERS, os.cpu_count() or 1))
 
 
 def workers_for(tasks: int, workers: int | None = None) -> int:

@@ -52,9 +52,7 @@ def finish_pdf(source, target=None, *, press=None, pdfx: bool = False, masks: di
     """
     import pikepdf
     in_place = not isinstance(source, (bytes, bytearray))
-    options = dict(deterministic_id=True, compress_streams=False, stream_decode_level=pikepdf.StreamDecodeLevel.none,
-                   object_stream_mode=pikepdf.ObjectStreamMode.preserve, min_version="1.4" if masks else "",
-                   force_version="1.6" if pdfx else None)
+    options = save_options(bool(masks), pdfx)
     with pikepdf.open(Path(source) if in_place else io.BytesIO(source)) as pdf:
         retag_subsets(pdf)
         if masks:
@@ -69,6 +67,15 @@ def finish_pdf(source, target=None, *, press=None, pdfx: bool = False, masks: di
         with open_write(path.parent, temporary) as f:
             pdf.save(f, **options)
     os.replace(path.parent / temporary, path)
+
+
+def save_options(masks: bool = False, pdfx: bool = False) -> dict:
+    """pikepdf's ``Pdf.save`` options of every PDF pnp writes: streams copied as they are, the file's
+    ID derived from its content; version 1.4 at least with soft ``masks``, 1.6 with ``pdfx``."""
+    import pikepdf
+    return dict(deterministic_id=True, compress_streams=False, stream_decode_level=pikepdf.StreamDecodeLevel.none,
+                object_stream_mode=pikepdf.ObjectStreamMode.preserve, min_version="1.4" if masks else "",
+                force_version="1.6" if pdfx else None)
 
 
 def _digest(source) -> bytes:

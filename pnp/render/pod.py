@@ -33,7 +33,7 @@ from ..core.ir import Component, Drawing, Group, Page, Placement
 from ..core.safepath import checked_path, open_write
 from ..core.units import parse_length
 from ..layout.bleed import extend_for_bleed
-from . import imagepool
+from . import imagepool, png
 from .pdf import PdfWriter
 
 MM_PER_IN = 25.4
@@ -138,9 +138,7 @@ def card_page(drawing: Drawing, comp: Component, service: Service) -> Page:
                 bleed_box=(0.0, 0.0, w, h), placements=(Placement(comp.name, b, b, comp.width, comp.height),))
 
 
-PNG_LEVEL = 1
-"""zlib level of the card PNGs: about half of level 6's time, the same pixels, files 3 to 40 % larger."""
-BATCH = 4
+BATCH = 16
 """Faces drawn per task: one in-memory PDF rendered by PDFium. Fixed, so the files do not depend on the
 number of workers."""
 
@@ -158,37 +156,65 @@ class _Faces:
     dpi: int
 
 
-def _draw_faces(task: _Faces) -> list[Image.Image]:
-    """Render the task's pages, write each as an RGB PNG of exactly ``px`` pixels; return their
-    thumbnails for the contact sheet (run in a worker process or in this one).
+def faces_pdf(pages, labels) -> bytes:
+    """One in-memory PDF of ``pages`` (pnp.render.pdf), for PDFium to render.
 
     Raises:
-        PnpError: a face cannot be drawn, the message naming the part and card first.
+        PnpError: a page cannot be drawn, the message starting with its label.
     """
-    import pypdfium2 as pdfium
     buf = io.BytesIO()
     writer = PdfWriter(buf)
-    for page, label in zip(task.pages, task.labels):
+    for page, label in zip(pages, labels):
         try:
             writer.add(page)
         except PnpError as exc:
             raise type(exc)(f"{label}: {exc.message}", file=exc.file, line=exc.line, field=exc.field,
                             hint=exc.hint) from None
     writer.close()
-    doc = pdfium.PdfDocument(buf.getvalue())
-    buf = None
+    return buf.getvalue()
+
+
+def render_exact(page, px: tuple[int, int]):
+    """A pypdfium2 page rendered at ``px`` pixels' width, bytes in R, G, B order (a pypdfium2 bitmap).
+    PDFium's bitmap is ceil(size x scale) pixels, so the scale is set a hair under ``px``'s width: the
+    bitmap is exactly ``px`` when the page's aspect is ``px``'s (a card with its bleed at the
+    service's dpi); callers check the height."""
+    return page.render(scale=(px[0] - 1e-6) / page.get_size()[0], may_draw_forms=True, rev_byteorder=True)
+
+
+def _exact_image(page, px: tuple[int, int], crop: bool = False) -> Image.Image:
+    """``page`` as an RGB PIL image of exactly ``px`` pixels: when PDFium's bitmap is a pixel off,
+    resampled with LANCZOS, or with ``crop`` (thumbnails) cut or padded at the bottom."""
+    img = render_exact(page, px).to_pil()
+    if img.size == px:
+        return img
+    return img.crop((0, 0, *px)) if crop and abs(img.height - px[1]) <= 1 else img.resize(px, Image.LANCZOS)
+
+
+def _draw_faces(task: _Faces) -> list[Image.Image]:
+    """Render the task's pages, write each as an RGB PNG of exactly ``px`` pixels (pnp.render.png);
+    return their thumbnails for the contact sheet, each rendered by PDFium at ``thumb`` pixels (run in
+    a worker process or in this one).
+
+    Raises:
+        PnpError: a face cannot be drawn, the message naming the part and card first.
+    """
+    import pypdfium2 as pdfium
+    doc = pdfium.PdfDocument(faces_pdf(task.pages, task.labels))
     thumbs = []
     try:
         for i, name in enumerate(task.names):
             pg = doc[i]
-            # PDFium's bitmap is ceil(size x scale) pixels: a hair under px keeps it exactly px, with no resampling
-            img = pg.render(scale=(task.px[0] - 1e-6) / pg.get_size()[0], may_draw_forms=True).to_pil().convert("RGB")
-            pg.close()
-            if img.size != task.px:
-                img = img.resize(task.px, Image.LANCZOS)
+            bitmap = render_exact(pg, task.px)
+            if (bitmap.width, bitmap.height) == task.px:
+                data = png.encode(bitmap.buffer, bitmap.width, bitmap.height, bitmap.stride, 3, task.dpi)
+            else:
+                data = png.encode_image(_exact_image(pg, task.px), task.dpi)
+            del bitmap
             with open_write(task.folder, name) as fh:  # through pnp.core.safepath: nothing below the folder is followed
-                img.save(fh, format="PNG", compress_level=PNG_LEVEL, dpi=(task.dpi, task.dpi))
-            thumbs.append(img.resize(task.thumb, Image.LANCZOS, reducing_gap=1.5))
+                fh.write(data)
+            thumbs.append(_exact_image(pg, task.thumb, crop=True))
+            pg.close()
     finally:
         doc.close()
     return thumbs
@@ -215,7 +241,7 @@ class ContactSheet:
         self.service = service
 
     def add(self, thumb: Image.Image) -> None:
-        """Paste the next face's thumbnail (``self.thumb`` pixels: the face reduced, then resized with LANCZOS)."""
+        """Paste the next face's thumbnail (``self.thumb`` pixels: the face rendered at that size)."""
         (tw, th), pad, i = self.thumb, self.pad, self.added
         x, y = pad + (i % self.cols) * (tw + pad), pad + (i // self.cols) * (th + pad)
         self.sheet.paste(thumb, (x, y))
@@ -229,7 +255,7 @@ class ContactSheet:
 
     def save(self, fh) -> None:
         """Write the sheet as an RGB PNG to the binary file object ``fh``."""
-        self.sheet.save(fh, format="PNG", optimize=False)
+        fh.write(png.encode_image(self.sheet))
 
 
 def write_component(comp: Component, service: Service, folder: Path, stem: str, workers: int | None = None,

@@ -29,7 +29,7 @@ from ..core.errors import LayoutError
 from ..core.ir import Page
 from ..core.safepath import open_write
 from ..layout.limits import MAX_RASTER_PIXELS
-from . import imagepool
+from . import imagepool, png
 from .pdf import PdfWriter
 
 MAX_PIXELS = MAX_RASTER_PIXELS
@@ -214,4 +214,4 @@ def drawings_to_images(drawings, width: float, height: float, dpi: float):
 
 def _save_png(image: Image.Image, root: Path, rel: str) -> None:
     with open_write(root, rel) as f:
-        image.save(f, format="PNG", optimize=False)
+        f.write(png.encode_image(image))

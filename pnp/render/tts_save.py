@@ -44,7 +44,7 @@ from urllib.parse import quote
 from PIL import Image
 
 from ..core.ir import Component, Drawing
-from . import imagepool
+from . import imagepool, png
 from .raster import drawings_to_images
 from .tts import hidden_face
 
@@ -151,28 +151,32 @@ def url_maker(folder: Path, base: str | None) -> Callable[[str], str]:
 class _Images:
     """Writes the PNGs of one save into ``folder`` and remembers them."""
 
-    def __init__(self, folder: Path, stem: str, url: Callable[[str], str]) -> None:
-        self.folder, self.stem, self.url = folder, stem, url
+    def __init__(self, folder: Path, stem: str, url: Callable[[str], str], workers: int | None = None) -> None:
+        self.folder, self.stem, self.url, self.workers = folder, stem, url, workers
         self.written: list[Path] = []
 
     def save(self, image: Image.Image, suffix: str) -> str:
-        """Save ``image`` as ``<stem>-<suffix>.png``; return its URL."""
+        """Save ``image`` as ``<stem>-<suffix>.png`` (RGB, pnp.render.png); return its URL."""
         path = self.folder / f"{self.stem}-{suffix}.png"
-        image.convert("RGB").save(path, format="PNG", optimize=False)
+        path.write_bytes(png.encode_image(image.convert("RGB"), level=SHEET_LEVEL))
         self.written.append(path)
         return self.url(path.name)
 
     def render(self, drawings: Sequence[Drawing], width: float, height: float, px: tuple[int, int]):
         """Each drawing as an image of exactly ``px`` pixels, in order, FACES_PER_TASK at a time on
-        every core (pnp.render.imagepool; the images do not depend on the number of workers)."""
+        ``workers`` processes (None: every core; pnp.render.imagepool; the images do not depend on the
+        number of workers)."""
         dpi = max(px[0] / width, px[1] / height) * 25.4
         starts = range(0, len(drawings), FACES_PER_TASK)
         tasks = ((tuple(drawings[i:i + FACES_PER_TASK]), width, height, dpi, px) for i in starts)
-        with closing(imagepool.stream(tasks, _render_faces, imagepool.workers_for(len(starts)))) as results:
+        with closing(imagepool.stream(tasks, _render_faces, imagepool.workers_for(len(starts), self.workers))) as results:
             for images in results:
                 yield from images
 
 
+SHEET_LEVEL = 3
+"""zlib level of the saved images (pnp.render.png): the deck sheets are uploaded, so a little smaller
+files are worth a little more time."""
 FACES_PER_TASK = 4
 """Faces a worker renders at a time (fixed, so the images do not depend on the number of workers)."""
 
@@ -305,11 +309,12 @@ def save_state(name: str, objects: list[dict]) -> dict:
 
 
 def write_save(components: Sequence[Component], folder: Path, stem: str, title: str,
-               url: Callable[[str], str]) -> list[Path]:
-    """Write ``folder/<stem>.json`` (a TTS saved object of every component) and its images; return
-    every path written. ``url(file name)`` gives the URL TTS opens for an image in ``folder``."""
+               url: Callable[[str], str], workers: int | None = None) -> list[Path]:
+    """Write ``folder/<stem>.json`` (a TTS saved object of every component) and its images, drawn on
+    ``workers`` processes (None: every core); return every path written. ``url(file name)`` gives the
+    URL TTS opens for an image in ``folder``."""
     folder.mkdir(parents=True, exist_ok=True)
-    images = _Images(folder, stem, url)
+    images = _Images(folder, stem, url, workers)
     objects, key, x = [], 1, 0.0
     for comp, name in zip(components, part_names(components)):
         k = kind(comp)

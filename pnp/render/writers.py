@@ -187,11 +187,16 @@ class PdfKitWriter(KitWriter):
 
     def __init__(self, job: WriteJob) -> None:
         super().__init__(job)
+        from ..core.memo import active
         from .pdf import PdfWriter
         self.path = checked_path(job.staging, f"{job.stem}.pdf")  # reportlab opens it (and its chunks) by name
         meta = job.metadata
-        self.pdf = PdfWriter(self.path, duplex=job.opts.duplex, **{k: meta[k] for k in PDF_METADATA if k in meta},
-                             **job.settings.pdf_colour)
+        options = dict(duplex=job.opts.duplex, **{k: meta[k] for k in PDF_METADATA if k in meta})
+        if active() is not None and job.settings.press is None:  # `pnp watch`: unchanged pages are reused
+            from .pdfsplice import SplicingPdfWriter
+            self.pdf = SplicingPdfWriter(job.staging, self.path.name, **options)
+        else:
+            self.pdf = PdfWriter(self.path, **options, **job.settings.pdf_colour)
 
     def page(self, number: int, page: Page) -> None:
         self.pdf.add(self.prepared(page))
@@ -269,7 +274,8 @@ class TtsKitWriter(KitWriter):
         rel = f"{self.folder}/{self.job.stem}"
         folder = self.job.kit_folder(rel)
         url = url_maker(kit_folder(self.job.staging) / rel, self.job.settings.tts_url)
-        written = write_save(self.job.components, folder, self.job.stem, self.job.metadata.get("title", ""), url)
+        written = write_save(self.job.components, folder, self.job.stem, self.job.metadata.get("title", ""), url,
+                             self.job.settings.workers)
         return [p.relative_to(self.job.staging) for p in written]
 
     @classmethod
@@ -345,19 +351,23 @@ class CricutKitWriter(KitWriter):
                 f"no back is printed for {', '.join(backed)}."] if backed else []
 
     def page(self, number: int, page: Page) -> None:
-        from .cricut import write_sheet
+        from .cricut import SheetJob, check_sheet
         if page.side != "front" or not page.placements:
             return
-        self.job.kit_folder(self.folder)
-        sheet = write_sheet(page, self.job.settings.cutter, self.job.staging, self.folder,
-                            f"{self.job.stem}-p{number:0{self.job.page_digits}d}", self.job.describe(number, page)[0])
-        self.sheets.append((number, sheet))
-        self.written += [sheet.png, sheet.svg]
+        base = f"{self.job.stem}-p{number:0{self.job.page_digits}d}"
+        check_sheet(page, self.job.settings.cutter, base)  # refused before any image is drawn
+        self.sheets.append((number, SheetJob(page, self.job.settings.cutter, self.job.staging, self.folder, base,
+                                             self.job.describe(number, page)[0])))
 
     def finish(self) -> list[Path]:
-        from .cricut import write_guide
+        from .cricut import write_guide, write_sheets
         if self.sheets:
-            self.written.append(write_guide(self.sheets, self.job.settings.cutter, self.job.staging, self.folder,
+            self.job.kit_folder(self.folder)
+            made = write_sheets([job for _, job in self.sheets], self.job.settings.workers)
+            sheets = [(number, sheet) for (number, _), sheet in zip(self.sheets, made)]
+            for _, sheet in sheets:
+                self.written += [sheet.png, sheet.svg]
+            self.written.append(write_guide(sheets, self.job.settings.cutter, self.job.staging, self.folder,
                                             self.job.stem))
         return self.written
 

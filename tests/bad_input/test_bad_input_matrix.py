@@ -264,6 +264,7 @@ OPTION_CASES = [
     ("out-nul", ["build", "nonads", "--out", "bad\x00dir"], "--out"),
     ("validate-unknown", ["validate", "chess"], "unknown game"),
     ("preview-dpi", ["preview", "nonads", "--dpi", "0"], "dpi 0"),
+    ("workers-zero", ["build", "nonads", "--workers", "0"], "--workers 0 is outside"),
     ("calibrate-duplex", ["calibrate", "--duplex", "none"], "cannot be calibrated"),
     ("calibrate-step", ["calibrate", "--step", "5"], "outside 0.1..2 mm"),
     ("calibrate-paper", ["calibrate", "--paper", "b5"], "unknown paper"),

@@ -72,3 +72,16 @@ def test_a_failed_make_keeps_nothing_and_no_memo_means_no_keeping():
 def test_digest_parts_do_not_run_together():
     assert digest("ab", "c") != digest("a", "bc")
     assert digest("ab", "c") == digest("ab", "c")
+
+
+def test_keep_replaces_an_entry_and_find_reads_it_without_making():
+    memo = Memo(budget=100)
+    with memo.in_use():
+        assert memo.find("pdf kit", "a") is None
+        memo.keep("pdf kit", "a", "first", 60)
+        memo.keep("pdf kit", "a", "second", 70)  # replaces: the first one's bytes are given back
+        assert memo.used == 70 and memo.held["pdf kit"] == 70 and len(memo) == 1
+        assert memo.find("pdf kit", "a") == "second"
+        memo.keep("pdf kit", "b", "too big", 101)  # over the budget: not kept
+    assert memo.find("pdf kit", "b") is None
+    assert memo.made["pdf kit"] == 3 and memo.reused["pdf kit"] == 1 and memo.used == 70
