@@ -1,4 +1,4 @@
-"""pnp.render.png: PNG files written from a bitmap, read back by two decoders (Pillow and PyMuPDF),
+"""pnp.render.png: PNG files of a bitmap, read back by two decoders (Pillow and PyMuPDF),
 pixel for pixel, with their resolution; and the images pnp writes with it (print on demand, Cricut,
 previews) the same whatever ``--workers`` says."""
 from __future__ import annotations
