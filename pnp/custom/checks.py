@@ -68,7 +68,7 @@ def safe_area(r: Ready) -> Finding | None:
 
 
 def _count(chk, r: Ready, rule: str) -> Finding:
-    return count_finding(chk.component, sum(r.copies), chk.equals, rule)
+    return count_finding(chk.component, r.parts, chk.equals, rule)
 
 
 def _cells(r: Ready, column: str):

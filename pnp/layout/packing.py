@@ -42,6 +42,7 @@ from typing import Sequence
 from ..core.errors import LayoutError
 from ..core.ir import Component
 from ..core.units import fmt_mm
+from .nesting import Lattice, grid, hex_lattice, is_hex
 from .options import ImposeOptions
 from .paper import Sheet, part_gap
 from .sheetspace import EPS, BoardBlock, PartBlock, Rect4, Run, SheetPlan
@@ -104,11 +105,14 @@ def grid_for(comp: Component, sheet: Sheet, bleed: float = 0.0) -> Grid:
 
 @dataclass(frozen=True)
 class _Kind:
-    """Parts cut alike: trim ``w`` x ``h`` and ``shape``; ``runs`` of them by component."""
+    """Parts cut alike: trim ``w`` x ``h``, ``shape`` and ``outline`` (polygon parts); ``runs`` of
+    them by component; ``lattice``: where they go in a block (a grid, or hexes nested)."""
     w: float
     h: float
     shape: str
     runs: tuple[Run, ...]
+    outline: tuple = ()
+    lattice: Lattice | None = None
 
 
 class Packer:
@@ -143,13 +147,11 @@ class Packer:
 
     def _grid(self, kind: _Kind, free: Rect4) -> tuple[int, int]:
         """(cols, rows) of ``kind`` that fit the free rectangle with crop-mark room."""
-        memo = (kind.w, kind.h, free)
+        memo = (kind.w, kind.h, kind.lattice, free)
         got = self._grids.get(memo)
         if got is None:
-            m, g = self.margin, self.gap
-            cols = int((free[2] - 2 * m + g + EPS) // (kind.w + g))
-            rows = int((free[3] - 2 * m + g + EPS) // (kind.h + g))
-            got = self._grids[memo] = (max(0, cols), max(0, rows))
+            m = self.margin
+            got = self._grids[memo] = kind.lattice.fit(kind.w, kind.h, free[2] - 2 * m, free[3] - 2 * m)
         return got
 
     def _put(self, space: _Space, free: Rect4, kind: _Kind, runs: tuple[Run, ...]) -> None:
@@ -158,8 +160,9 @@ class Packer:
         n = _count(runs)
         cols = min(self._grid(kind, free)[0], n)
         cols = math.ceil(n / math.ceil(n / cols))
-        m, g = self.margin, self.gap
-        block = PartBlock(free[0] + m, free[1] + m, kind.w, kind.h, kind.shape, cols, kind.w + g, kind.h + g, runs)
+        m, lat = self.margin, kind.lattice
+        block = PartBlock(free[0] + m, free[1] + m, kind.w, kind.h, kind.shape, cols, lat.pitch_x, lat.pitch_y, runs,
+                          lat.shift_x, lat.shift_y, kind.outline)
         space.blocks.append(block)
         _, _, bw, bh = block.trim
         self._occupy(space, (free[0], free[1], bw + 2 * m, bh + 2 * m))
@@ -180,7 +183,7 @@ class Packer:
         """How many parts of ``kind`` the free space of the sheets so far holds, roomiest first."""
         total = 0
         for s in self.spaces:
-            memo = (kind.w, kind.h, tuple(s.free))
+            memo = (kind.w, kind.h, kind.lattice, tuple(s.free))
             room = self._rooms.get(memo)
             if room is None:  # depends on the free rectangles alone: full sheets of a deck are alike
                 room = 0
@@ -231,6 +234,15 @@ class Packer:
             take, runs = _take(runs, self._capacity(kind, best[1]))
             self._put(*best, kind, take)
 
+    def _kind(self, w: float, h: float, shape: str, runs: tuple[Run, ...], outline: tuple) -> _Kind:
+        """A kind with its lattice: hexes nested (pnp.layout.nesting) when a sheet holds more of them
+        that way than in a grid of their boxes, else the grid."""
+        plain = _Kind(w, h, shape, runs, outline, grid(w, h, self.gap))
+        if not is_hex(outline, w, h):
+            return plain
+        nested = replace(plain, lattice=hex_lattice(w, h, self.gap))
+        return nested if self._capacity(nested, self.sheet_area) > self._capacity(plain, self.sheet_area) else plain
+
     # -- boards ---------------------------------------------------------------------------------
     def _place_piece(self, index: int, tiling: Tiling, col: int, row: int) -> None:
         m = board_margin(tiling, self.sheet)
@@ -275,7 +287,7 @@ class Packer:
                 self.tilings[i] = plan_board(comp, self.sheet, self.opts.overlap)
                 order.append(i)
                 continue
-            key = (round(comp.width, 6), round(comp.height, 6), comp.shape)
+            key = (round(comp.width, 6), round(comp.height, 6), comp.shape, comp.cut_shape.points)
             if key not in kinds:
                 kinds[key] = []
                 order.append(key)
@@ -287,7 +299,7 @@ class Packer:
                 for col, row in t.pieces():
                     self._place_piece(item, t, col, row)
             elif kinds[item]:
-                self._place_kind(_Kind(item[0], item[1], item[2], tuple(kinds[item])))
+                self._place_kind(self._kind(item[0], item[1], item[2], tuple(kinds[item]), item[3]))
         self._merge_sparse()
         plans = [SheetPlan(_centred(s), self.sheet) for s in self.spaces]
         plans.sort(key=lambda p: p.main())
@@ -303,7 +315,7 @@ class Packer:
         if isinstance(block, BoardBlock):
             self._place_piece(block.comp, self.tilings[block.comp], block.col, block.row)
         else:
-            self._place_kind(_Kind(block.w, block.h, block.shape, block.runs))
+            self._place_kind(self._kind(block.w, block.h, block.shape, block.runs, block.outline))
 
     def _try(self, spaces: list[_Space], blocks: list) -> list[_Space] | None:
         """``spaces`` (copies) with every block of ``blocks`` placed on them, or None when one does not fit."""

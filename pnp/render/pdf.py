@@ -229,7 +229,7 @@ class PdfWriter(Renderer):
         if s.key is not None:
             self._place_form(s)
             return
-        if not (s.dx or s.dy or s.rotate or s.clip) and (s.sx, s.sy) == (1, 1):
+        if not (s.dx or s.dy or s.rotate or s.clip or s.clip_path) and (s.sx, s.sy) == (1, 1):
             self.draw_all(s.children)
             return
         self._open(s)
@@ -251,6 +251,13 @@ class PdfWriter(Renderer):
             path = c.beginPath()
             path.rect(*s.clip)
             c.clipPath(path, stroke=0, fill=0)
+        if s.clip_path:
+            path = c.beginPath()
+            path.moveTo(*s.clip_path[0])
+            for point in s.clip_path[1:]:
+                path.lineTo(*point)
+            path.close()
+            c.clipPath(path, stroke=0, fill=0)
 
     def _close(self) -> None:
         """Restore the state saved by ``_open``."""
@@ -264,7 +271,7 @@ class PdfWriter(Renderer):
         name = self.forms.get(s.key)
         if name is None:
             name = self._make_form(s)
-        framed = bool(s.dx or s.dy or s.rotate or s.clip) or (s.sx, s.sy) != (1, 1)
+        framed = bool(s.dx or s.dy or s.rotate or s.clip or s.clip_path) or (s.sx, s.sy) != (1, 1)
         if framed:
             self._open(s)
         self.canvas.doForm(name)
