@@ -66,6 +66,7 @@ def d6_component(name: str, comp: ComponentSpec, dice: list[list[Drawing]], copi
     fronts: list = []
     for faces, n in zip(dice, copies):
         fronts.extend([d6_drawing(net, faces)] * n)
+    note = note or f"a d6 net: folds to a {net.edge:g} mm cube"
     return Component(name, net.width, net.height, fronts, 1, None, "polygon", note=note, titles=titles,
                      sources=sources, outline=net.outline, folds=net.folds)
 
@@ -85,7 +86,8 @@ def standee_components(comp: ComponentSpec, name: str, fronts: list[Drawing], ti
     """The strips (one front each) and as many slotted base fins, "<name> base"."""
     net = StandeeNet(*comp.size)
     bw, bh = net.base_size
-    strips = Component(name, net.width, net.length, fronts, 1, None, "polygon", note=comp.note, titles=titles,
+    note = comp.note or f"a standee: a {net.width:g} x {net.height:g} mm figure, folded, in its base"
+    strips = Component(name, net.width, net.length, fronts, 1, None, "polygon", note=note, titles=titles,
                        sources=sources, outline=net.outline, folds=(net.fold,))
     base = Component(f"{name} base", bw, bh, [(Polygon(net.base_outline, fill=TAB_FILL, stroke=None),)],
                      len(fronts), None, "polygon", note=f"slotted base of {name}", outline=net.base_outline)

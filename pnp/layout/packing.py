@@ -75,7 +75,8 @@ class Grid:
 
 def grid_for(comp: Component, sheet: Sheet, bleed: float = 0.0) -> Grid:
     """The largest N-up grid of ``comp`` alone on a sheet, with crop marks, centred: what a sheet of
-    only this component holds (packing fills the same room, pnp/layout/packing.py).
+    only this component holds (packing fills the same room, pnp/layout/packing.py). Hexes count as
+    nested (pnp.layout.nesting) when that holds more; the Grid's ``slot`` then ignores the offset rows.
 
     Parts are butted: neighbours share a cut line, or with bleed lie 2 x bleed apart (their bleeds
     meet); the crop marks go around the block, into the sheet margin where there is room
@@ -97,6 +98,13 @@ def grid_for(comp: Component, sheet: Sheet, bleed: float = 0.0) -> Grid:
             field=comp.name, hint="make it smaller in the spec, or use a larger --paper (a3, tabloid)")
     cols = max(1, int((aw + gap + 1e-9) // (comp.width + gap)))
     rows = max(1, int((ah + gap + 1e-9) // (comp.height + gap)))
+    if is_hex(comp.cut_shape.points, comp.width, comp.height):  # nested when that holds more (Packer._kind)
+        lat = hex_lattice(comp.width, comp.height, gap)
+        nc, nr = lat.fit(comp.width, comp.height, aw, ah)
+        if nc * nr > cols * rows:
+            bw, bh = lat.size(comp.width, comp.height, nc, nr)
+            return Grid(nc, nr, cx + (cw - bw) / 2, cy + (ch - bh) / 2, lat.pitch_x, lat.pitch_y, comp.width,
+                        comp.height)
     bw = cols * comp.width + (cols - 1) * gap
     bh = rows * comp.height + (rows - 1) * gap
     return Grid(cols, rows, cx + (cw - bw) / 2, cy + (ch - bh) / 2, comp.width + gap, comp.height + gap,
