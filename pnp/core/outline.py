@@ -63,18 +63,20 @@ def _dot(o: Point, a: Point, b: Point) -> float:
 
 
 def contains(points: Outline, p: Point) -> bool:
-    """Whether ``p`` lies inside the polygon or on its outline (even-odd rule)."""
+    """Whether ``p`` lies inside the polygon or on its outline, by the nonzero winding rule (the
+    rule PDF and SVG clip paths follow, so a grown outline whose notch closed over holds the notch)."""
     n = len(points)
-    inside = False
+    winding = 0
     for i in range(n):
         a, b = points[i], points[(i + 1) % n]
-        if abs(_cross(a, b, p)) <= EPS and _on_segment(p, a, b):
+        side = _cross(a, b, p)
+        if abs(side) <= EPS and _on_segment(p, a, b):
             return True
-        if (a[1] > p[1]) != (b[1] > p[1]):
-            x = a[0] + (p[1] - a[1]) * (b[0] - a[0]) / (b[1] - a[1])
-            if x > p[0]:
-                inside = not inside
-    return inside
+        if a[1] <= p[1] < b[1] and side > 0:
+            winding += 1
+        elif b[1] <= p[1] < a[1] and side < 0:
+            winding -= 1
+    return winding != 0
 
 
 def point_segment(p: Point, a: Point, b: Point) -> float:
@@ -111,7 +113,8 @@ def box_inset(box: tuple[float, float, float, float], points: Outline) -> float:
 def grow(points: Outline, by: float) -> Outline:
     """The outline moved ``by`` mm outward along every edge (a mitred offset: each corner where the
     moved edges meet; a corner whose mitre would reach past MITRE_LIMIT x ``by`` is bevelled with two
-    points). ``by`` <= 0 returns the outline itself. For the bleed of a shaped part: art is clipped
+    points; a notch narrower than twice ``by`` closes over, its moved sides crossing, and stays
+    inside by the nonzero rule). ``by`` <= 0 returns the outline itself. For the bleed of a shaped part: art is clipped
     to its cut outline grown by the bleed."""
     if by <= 0:
         return tuple(points)

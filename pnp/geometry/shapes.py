@@ -49,12 +49,12 @@ def polygon_problem(points: Outline, width: float, height: float) -> str | None:
         for j in range(i + 1, len(points)):
             if math.dist(points[i], points[j]) <= EDGE_EPS:
                 return f"points {i + 1} and {j + 1} are the same point [{points[i][0]:g}, {points[i][1]:g}]"
-    if abs(signed_area(points)) <= EDGE_EPS:
-        return "the points enclose no area (they lie on one line)"
     crossed = crossing(points)
     if crossed is not None:
         i, j = crossed
         n = len(points)
         return (f"the outline crosses itself: the edge from point {i + 1} to {(i + 1) % n + 1} meets the edge from "
                 f"point {j + 1} to {(j + 1) % n + 1}; list the points in order around the shape")
+    if abs(signed_area(points)) <= EDGE_EPS:
+        return "the points enclose no area (they lie on one line)"
     return None
