@@ -120,7 +120,7 @@ class _Kind:
     shape: str
     runs: tuple[Run, ...]
     outline: tuple = ()
-    lattice: Lattice | None = None
+    lattice: Lattice | None = None  # None: a grid of their boxes (Packer._lattice)
 
 
 class Packer:
@@ -159,7 +159,7 @@ class Packer:
         got = self._grids.get(memo)
         if got is None:
             m = self.margin
-            got = self._grids[memo] = kind.lattice.fit(kind.w, kind.h, free[2] - 2 * m, free[3] - 2 * m)
+            got = self._grids[memo] = self._lattice(kind).fit(kind.w, kind.h, free[2] - 2 * m, free[3] - 2 * m)
         return got
 
     def _put(self, space: _Space, free: Rect4, kind: _Kind, runs: tuple[Run, ...]) -> None:
@@ -168,7 +168,7 @@ class Packer:
         n = _count(runs)
         cols = min(self._grid(kind, free)[0], n)
         cols = math.ceil(n / math.ceil(n / cols))
-        m, lat = self.margin, kind.lattice
+        m, lat = self.margin, self._lattice(kind)
         block = PartBlock(free[0] + m, free[1] + m, kind.w, kind.h, kind.shape, cols, lat.pitch_x, lat.pitch_y, runs,
                           lat.shift_x, lat.shift_y, kind.outline)
         space.blocks.append(block)
@@ -241,6 +241,10 @@ class Packer:
                 best = (self._new_space(), self.sheet_area)
             take, runs = _take(runs, self._capacity(kind, best[1]))
             self._put(*best, kind, take)
+
+    def _lattice(self, kind: _Kind) -> Lattice:
+        """The kind's lattice; a kind made without one is a grid of its boxes, the sheet's gap apart."""
+        return kind.lattice or grid(kind.w, kind.h, self.gap)
 
     def _kind(self, w: float, h: float, shape: str, runs: tuple[Run, ...], outline: tuple) -> _Kind:
         """A kind with its lattice: hexes nested (pnp.layout.nesting) when a sheet holds more of them
