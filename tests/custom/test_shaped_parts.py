@@ -316,7 +316,7 @@ def _hex_kit(tmp_path: Path, copies: int, *args: str) -> dict[int, list]:
     (folder / "hexes.yaml").write_text(
         f"title: Hexes\ncomponents:\n  - name: hex\n    size: [{HEX[0]}mm, {HEX[1]}mm]\n    shape: hex\n    copies: {copies}\n"
         "    front: front.yaml\n", encoding="utf-8")
-    (folder / "front.yaml").write_text('layers:\n  - {type: rect, fill: "#4f8fc0", bleed: true}\n', encoding="utf-8")
+    (folder / "front.yaml").write_text('layers:\n  - {type: rect, fill: "#1f5f8b", bleed: true}\n', encoding="utf-8")
     (folder / "rules.md").write_text((SPEC / "rules.md").read_text(encoding="utf-8"), encoding="utf-8")
     r = runner.invoke(app, ["build", str(folder), "--out", str(tmp_path / "out"), "-f", "pdf,cut-svg", *args])
     assert r.exit_code == 0, r.output
@@ -359,7 +359,7 @@ def test_art_follows_the_outline_grown_by_the_bleed(tmp_path):
     def colour(x, y):
         return img[int(round(y * px)), int(round(x * px))]
 
-    blue = np.array([0x4f, 0x8f, 0xc0])
+    blue = np.array([0x1f, 0x5f, 0x8b])
     for hexagon in hexes:
         cx = sum(x for x, _ in hexagon) / 6
         cy = sum(y for _, y in hexagon) / 6
