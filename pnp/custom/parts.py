@@ -10,6 +10,7 @@ colour or glyph the font lacks is refused before a page is imposed.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from itertools import accumulate
 from pathlib import Path
 
 from ..core.errors import SpecError
@@ -379,8 +380,7 @@ def _nets(r: Ready, groups: dict, titles: dict, sources: dict, titled: bool) -> 
     """A d6's or standee's Components (pnp.custom.shaped): the rows' fronts drawn into nets, their
     backs (a standee's back panels) folded in; a d6's every D6_FACES fronts are one die."""
     comp = r.spec
-    fronts, named, keyed = [], [], []
-    backs = []
+    fronts, named, keyed, backs = [], [], [], []
     for back, drawn in groups.items():
         fronts += drawn
         named += titles[back]
@@ -395,16 +395,15 @@ def _nets(r: Ready, groups: dict, titles: dict, sources: dict, titled: bool) -> 
                 got = cache[id(front), id(back)] = standee_drawing(net, front, back)
             nets.append(got)
         return standee_components(comp, comp.name, nets, tuple(named) if titled else (), tuple(keyed))
-    # a d6: the fronts are each row's face repeated for its copies; each die is D6_FACES rows, copies of its first
-    per_row = [fronts[sum(r.copies[:i]):sum(r.copies[:i]) + n] for i, n in enumerate(r.copies)]
-    faces = [p[0] if p else None for p in per_row]
+    # a d6: each row's face is repeated for its copies in ``fronts``; every D6_FACES rows are one die,
+    # printed as many times as its first row says (a die with a row of copies 0 is not printed)
+    starts = [0, *accumulate(r.copies)]
     dice, copies, first = [], [], []
-    for i in range(0, len(faces), D6_FACES):
-        if any(f is None for f in faces[i:i + D6_FACES]):  # a die with copies 0 on a row is not printed
-            continue
-        dice.append(faces[i:i + D6_FACES])
-        copies.append(r.copies[i])
-        first.append(sum(r.copies[:i]))
+    for i in range(0, len(r.copies), D6_FACES):
+        if all(r.copies[i:i + D6_FACES]):
+            dice.append([fronts[starts[j]] for j in range(i, i + D6_FACES)])
+            copies.append(r.copies[i])
+            first.append(starts[i])
     names = tuple(named[j] for j, n in zip(first, copies) for _ in range(n)) if titled else ()
     keys = tuple(keyed[j] for j, n in zip(first, copies) for _ in range(n))
     return [d6_component(comp.name, comp, dice, copies, comp.note, names, keys)]

@@ -106,8 +106,7 @@ def _pdf_shapes(pdf_path: Path):
     with pdfplumber.open(pdf_path) as pdf:
         for page in pdf.pages:
             guides = [[(x * MM, y * MM) for x, y in c["pts"][:-1]] for c in page.curves
-                      if c["stroke"] and c["stroking_color"] == (GUIDE_GREY,) * 3 or
-                      c["stroke"] and isinstance(c["stroking_color"], tuple) and len(c["stroking_color"]) == 3
+                      if c["stroke"] and isinstance(c["stroking_color"], tuple) and len(c["stroking_color"]) == 3
                       and all(abs(v - GUIDE_GREY) < 0.01 for v in c["stroking_color"])]
             dashed = [tuple(v * MM for xy in line["pts"] for v in xy) for line in page.lines if line.get("dash")]
             rects = [r for r in page.rects if r["fill"]]
@@ -373,3 +372,22 @@ def test_art_follows_the_outline_grown_by_the_bleed(tmp_path):
         top = min(hexagon, key=lambda p: p[1])
         left = min(x for x, _ in hexagon)
         assert colour(left + 1.0, top[1] + 1.0).min() > 240  # the corner of its box, far outside the hex: paper
+
+
+@pytest.mark.parametrize("shape, warned", [("rect", False), ("hex", True)])
+def test_safe_area_follows_the_outline(tmp_path, shape, warned):
+    """A text box 4 mm inside a 40 x 46 mm box but across the hexagon's slanted edge near its top
+    corner: safe in a rectangle, not in the hex."""
+    folder = tmp_path / "tiles"
+    folder.mkdir()
+    (folder / "tiles.yaml").write_text(
+        f"title: Tiles\ncomponents:\n  - name: tile\n    size: [40mm, 46mm]\n    shape: {shape}\n"
+        "    front: front.yaml\n", encoding="utf-8")
+    (folder / "front.yaml").write_text('layers:\n  - {type: text, text: "N", x: 14, y: 4, w: 12, h: 6}\n',
+                                       encoding="utf-8")
+    (folder / "rules.md").write_text((SPEC / "rules.md").read_text(encoding="utf-8"), encoding="utf-8")
+    r = runner.invoke(app, ["validate", str(folder)])
+    out = " ".join(r.output.split())
+    assert ("WARNING tile: text boxes closer than 3 mm" in out) == warned, out
+    if warned:
+        assert "front.yaml layer 1 (text) 0.5 mm" in out
