@@ -52,11 +52,12 @@ def crossings(comp: Component, safe: float) -> list[Crossing]:
     drawings += [(0, "back", comp.back)] if comp.back is not None else []
     for card, side, drawing in drawings:
         for box, text in zip(Marks(drawing).texts, _texts(drawing)):
-            past = past_safe_line(insets(box, comp.width, comp.height), safe)
+            past = past_safe_line(insets(box, comp.width, comp.height, outline=comp.cut_shape.points), safe)
             if past is not None:
                 out.append(Crossing(card, side, text, past[1], past[0]))
         for image, box in image_boxes(drawing):
-            short = {e: d for e, d in insets(box, comp.width, comp.height).items() if d > TRIM_EPS}  # art to trim
+            short = {e: d for e, d in insets(box, comp.width, comp.height, outline=comp.cut_shape.points).items()
+                     if d > TRIM_EPS}  # art to trim
             past = past_safe_line(short, safe)
             if past is not None:
                 out.append(Crossing(card, side, Path(image.src).name, past[1], past[0], art=True))

@@ -90,7 +90,9 @@ class Text:
 class Group:
     """Children drawn after translating by (dx, dy), then rotating clockwise by ``rotate`` degrees,
     then scaling by (sx, sy) (sx = -1 mirrors). ``clip`` = (x, y, w, h) in the group's own
-    coordinates limits the children to that rectangle.
+    coordinates limits the children to that rectangle; ``clip_path``, a closed polygon ((x, y) pairs
+    in the group's own coordinates), limits them to that outline (a shaped part's cut outline grown
+    by the bleed); with both, to where they overlap.
 
     ``key`` marks reuse: every group of one document (a PDF; one SVG page) with the same key has the
     same ``children`` and ``clip`` (its own dx, dy, rotate, sx, sy may differ), so a backend may
@@ -105,6 +107,7 @@ class Group:
     clip: tuple[float, float, float, float] | None = None
     layer: str | None = None
     key: str | None = None
+    clip_path: tuple[tuple[float, float], ...] | None = None
 
 
 @dataclass(frozen=True)

@@ -5,15 +5,21 @@ designer's template text boxes (pnp.custom.checks) and for the drawn parts a pri
 """
 from __future__ import annotations
 
+from .outline import box_inset
+
 SAFE_MM = 3.0  # text keeps this far inside the trim unless a print service says otherwise (docs/print.md)
 EDGE_EPS = 1e-6  # mm: a box this little past the safe line is on it
 
 
 def insets(box: tuple[float, float, float, float], width: float, height: float,
-           round_part: bool = False) -> dict[str, float]:
+           round_part: bool = False, outline: tuple = ()) -> dict[str, float]:
     """How far inside the trim of a ``width`` x ``height`` mm part the box (x0, y0, x1, y1), mm in the
     part's coordinates, keeps at each edge (negative: past the trim): {"left", "top", "right",
-    "bottom"}; for a round part (a circle of diameter ``width``) {"rim": from its farthest corner}."""
+    "bottom"}; for a round part (a circle of diameter ``width``) {"rim": from its farthest corner};
+    for a shaped part (its cut ``outline``, pnp.core.outline) {"outline": the least distance from the
+    box to the outline, negative when the box reaches past it}."""
+    if outline:
+        return {"outline": box_inset(box, outline)}
     x0, y0, x1, y1 = box
     if round_part:
         r = width / 2

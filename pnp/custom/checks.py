@@ -15,6 +15,7 @@ from ..engine import KitContext
 from ..engine.declared import count_finding, rule_of
 from .imagecheck import quality
 from .parts import Ready, ready
+from .shaped import safe_frame
 from .spec import CustomSpec
 from .table import key
 
@@ -49,16 +50,16 @@ def run_checks(spec: CustomSpec, ctx: KitContext, lines: dict) -> list[Finding]:
 
 def safe_area(r: Ready) -> Finding | None:
     """A warning unless every text box of the component's templates lies SAFE_MM inside its trim
-    (for a round part, inside the circle SAFE_MM in from the cut; pnp.core.safearea); None when it
-    prints no text."""
-    w, h = r.spec.size
+    (for a round part, inside the circle SAFE_MM in from the cut; for a hex or polygon, inside its
+    outline; for a d6 or standee, inside its face; pnp.core.safearea); None when it prints no text."""
+    w, h, outline = safe_frame(r.spec)
     boxes = {(layer.place.label, layer.box) for face in r.faces.values() for layer in face.layers
              if layer.text is not None}
     if not boxes:
         return None
     close = []
     for label, (x, y, bw, bh) in sorted(boxes):
-        edges = insets((x, y, x + bw, y + bh), w, h, r.spec.shape == "circle")
+        edges = insets((x, y, x + bw, y + bh), w, h, r.spec.shape == "circle", outline)
         if past_safe_line(edges, SAFE_MM) is not None:
             close.append(f"{label} {max(min(edges.values()), 0):.1f} mm")
     what = (f"{r.spec.name}: {len(boxes)} text boxes, all at least {SAFE_MM:g} mm inside the trim (the safe area)"
@@ -68,7 +69,7 @@ def safe_area(r: Ready) -> Finding | None:
 
 
 def _count(chk, r: Ready, rule: str) -> Finding:
-    return count_finding(chk.component, sum(r.copies), chk.equals, rule)
+    return count_finding(chk.component, r.parts, chk.equals, rule)
 
 
 def _cells(r: Ready, column: str):

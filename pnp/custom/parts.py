@@ -10,6 +10,7 @@ colour or glyph the font lacks is refused before a page is imposed.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from itertools import accumulate
 from pathlib import Path
 
 from ..core.errors import SpecError
@@ -21,8 +22,10 @@ from ..inputs.gamefolder import inside
 from .columns import not_a_count, whole_count
 from .draw import Context, Face, Filler
 from .icons import IconFolder
+from .shaped import (FACE_COLUMN, StandeeNet, d6_component, expand_faces, outline_of, standee_components,
+                     standee_drawing)
 from .imagecheck import PictureUse, scan
-from .spec import MAX_COPIES, ComponentSpec, CustomSpec
+from .spec import D6_FACES, MAX_COPIES, NETS, ComponentSpec, CustomSpec
 from .table import Row, Table, key, read_table
 from .template import Loads, Placed, load_template, parse_placeholders, resolve
 
@@ -43,6 +46,14 @@ class Ready:
     paths: list[tuple[Path, Path | None]]
     line: int | None
     pictures: list[PictureUse]
+
+    @property
+    def parts(self) -> int:
+        """How many parts the component prints: its rows' copies; for a d6, its dice (each die the
+        copies of its first row of six)."""
+        if self.spec.shape == "d6":
+            return sum(self.copies[::D6_FACES])
+        return sum(self.copies)
 
 
 def _record(ctx: KitContext, path: Path) -> None:
@@ -165,6 +176,11 @@ def _ready(spec: CustomSpec, index: int, comp: ComponentSpec, ctx: KitContext, l
         if chk.component == comp.name:
             for c in (getattr(chk, "columns", None) or ([chk.column] if hasattr(chk, "column") else [])):
                 needed.setdefault(key(c), f"{ctx.spec_path.name}, a {chk.check} check")
+    if comp.faces != "rows":  # a d6's faces from six columns: {face} is each of them in turn
+        needed.pop(FACE_COLUMN, None)
+        for col in comp.faces:
+            needed.setdefault(key(col), f"{ctx.spec_path.name}, line {lines.get(('components', index, 'faces'), line)}"
+                                        ", field faces")
     table = None
     rows: list[Row | None] = [None]
     if comp.data in tables:
@@ -183,11 +199,21 @@ def _ready(spec: CustomSpec, index: int, comp: ComponentSpec, ctx: KitContext, l
         _record(ctx, path)
         table = read_table(path, needed, comp.sheet, comp.header_row, field=f"components.{index}.data",
                            delimiter=comp.delimiter)
+        if comp.faces != "rows":
+            table = expand_faces(table, comp.faces)
         rows = list(table.rows)
     elif needed:
         raise SpecError(f"component {comp.name!r} uses the columns {', '.join(sorted(needed))} but has no data.",
                         file=ctx.spec_path, line=line, field=f"components.{index}.data",
                         hint="add data: FILE (a .csv, .tsv, .xlsx or .ods file) or remove the placeholders")
+    if comp.shape == "d6" and (table is None or len(rows) % D6_FACES):
+        raise SpecError(f"component {comp.name!r} is a d6: each die takes {D6_FACES} faces, "
+                        + (f"{D6_FACES} rows of its data in order, and {table.path.name} has {len(rows)} rows."
+                           if table is not None else "and it has no data."),
+                        file=table.path if table is not None else ctx.spec_path, line=None if table else line,
+                        field=f"components.{index}.{'data' if table is None else 'faces'}",
+                        hint=f"give {D6_FACES} rows per die (faces 1 to {D6_FACES} in order), or name {D6_FACES} columns "
+                             "in faces: (each row one die, {face} the cell drawn)")
     copies = [_copies(comp, row, table) for row in rows]
     total = sum(copies)
     if total > MAX_PARTS and comp.data not in tables:  # a generator's rows are bounded by the generator
@@ -280,6 +306,13 @@ def row_keys(comp: ComponentSpec, table: Table | None, rows: list[Row | None]) -
     return [str(row.number) for row in rows]
 
 
+def _row_keys(comp: ComponentSpec, table: Table | None, rows: list[Row | None]) -> list[str]:
+    """row_keys(), for a d6 whose faces are six columns once per die (its rows come six to a data row)."""
+    if comp.faces == "rows":
+        return row_keys(comp, table, rows)
+    return [k for k in row_keys(comp, table, rows[::D6_FACES]) for _ in range(D6_FACES)]
+
+
 def text_fit_work(spec: CustomSpec, ctx: KitContext, lines: dict) -> float:
     """About how many characters build_components() lays out to fit the kit's texts (each row's
     front and back once, pnp.custom.draw.Face.fit_work), from the tables and templates alone.
@@ -312,7 +345,7 @@ def build_components(spec: CustomSpec, ctx: KitContext, lines: dict,
         col = title_column(r.table)
         last, fronts, named, keyed = object(), [], [], []  # the last back seen and its lists (a back is a
         for row, n, (fpath, bpath), part_key in zip(r.rows, r.copies, r.paths,  # long tuple: hashed only when new)
-                                                    row_keys(comp, r.table, r.rows)):
+                                                    _row_keys(comp, r.table, r.rows)):
             front = r.faces[fpath].draw(row)
             back = r.faces[bpath].draw(row) if bpath is not None else None
             if back is not last:
@@ -325,6 +358,9 @@ def build_components(spec: CustomSpec, ctx: KitContext, lines: dict,
                                 tuple(sorted(row.values.items())) if row else (), comp.name,
                                 box.box(w, h) if box is not None else None)
             keyed.extend([source] * n)
+        if comp.shape in NETS:
+            out += _nets(r, groups, titles, sources, col is not None)
+            continue
         if len(groups) > MAX_BACKS:
             raise SpecError(f"component {comp.name!r} has {len(groups)} different backs (limit {MAX_BACKS}).",
                             file=ctx.spec_path, line=r.line, field="back",
@@ -332,7 +368,42 @@ def build_components(spec: CustomSpec, ctx: KitContext, lines: dict,
         for i, (back, fronts) in enumerate(groups.items(), start=1):
             name = comp.name if len(groups) == 1 else f"{comp.name} (back {i} of {len(groups)})"
             if fronts:
-                out.append(Component(name, w, h, fronts, 1, back, comp.shape, comp.board, comp.note,
-                                     radius=comp.radius if comp.shape == "rounded" else 0.0,
-                                     titles=tuple(titles[back]) if col else (), sources=tuple(sources[back])))
+                outline = outline_of(comp)
+                out.append(Component(name, w, h, fronts, 1, back, "polygon" if outline else comp.shape, comp.board,
+                                     comp.note, radius=comp.radius if comp.shape == "rounded" else 0.0,
+                                     titles=tuple(titles[back]) if col else (), sources=tuple(sources[back]),
+                                     outline=outline))
     return out
+
+
+def _nets(r: Ready, groups: dict, titles: dict, sources: dict, titled: bool) -> list[Component]:
+    """A d6's or standee's Components (pnp.custom.shaped): the rows' fronts drawn into nets, their
+    backs (a standee's back panels) folded in; a d6's every D6_FACES fronts are one die."""
+    comp = r.spec
+    fronts, named, keyed, backs = [], [], [], []
+    for back, drawn in groups.items():
+        fronts += drawn
+        named += titles[back]
+        keyed += sources[back]
+        backs += [back] * len(drawn)
+    if comp.shape == "standee":
+        net = StandeeNet(*comp.size)
+        nets, cache = [], {}
+        for front, back in zip(fronts, backs):
+            got = cache.get((id(front), id(back)))
+            if got is None:
+                got = cache[id(front), id(back)] = standee_drawing(net, front, back)
+            nets.append(got)
+        return standee_components(comp, comp.name, nets, tuple(named) if titled else (), tuple(keyed))
+    # a d6: each row's face is repeated for its copies in ``fronts``; every D6_FACES rows are one die,
+    # printed as many times as its first row says (a die with a row of copies 0 is not printed)
+    starts = [0, *accumulate(r.copies)]
+    dice, copies, first = [], [], []
+    for i in range(0, len(r.copies), D6_FACES):
+        if all(r.copies[i:i + D6_FACES]):
+            dice.append([fronts[starts[j]] for j in range(i, i + D6_FACES)])
+            copies.append(r.copies[i])
+            first.append(starts[i])
+    names = tuple(named[j] for j, n in zip(first, copies) for _ in range(n)) if titled else ()
+    keys = tuple(keyed[j] for j, n in zip(first, copies) for _ in range(n))
+    return [d6_component(comp.name, comp, dice, copies, comp.note, names, keys)]

@@ -20,6 +20,7 @@ from ..engine.declared import MAX_CHECKS, CountCheck, DeclaredCheck as _Check
 from ..inputs.delimiters import DELIMITERS
 from ..inputs.specfields import Count, FieldError, Flag, Items, Length, OptionalLength, SpecBase, SpecModel
 from ..core.units import parse_length
+from ..geometry.shapes import hex_problem, polygon_problem
 
 MAX_COMPONENTS = 50
 MAX_COPIES = 1000  # copies of one row (or of a component without data)
@@ -123,6 +124,10 @@ Fonts = Annotated[dict[Annotated[str, BeforeValidator(_font_name)], Annotated[st
 
 Size = Annotated[tuple[Length, Length], BeforeValidator(_size)]
 
+SHAPES = ("rect", "circle", "rounded", "hex", "polygon", "d6", "standee")
+NETS = ("d6", "standee")  # shapes whose part is a folded net of several faces (pnp.custom.shaped)
+D6_FACES = 6
+
 
 def _delimiter(value: Any) -> Any:
     """A delimiter by its character or its name (comma, semicolon, tab, pipe) -> the character."""
@@ -140,9 +145,15 @@ class ComponentSpec(SpecModel):
     ``copies`` is a whole number or a placeholder naming the column that holds it."""
     name: Annotated[str, BeforeValidator(_component_name)]
     size: Size
-    shape: Literal["rect", "circle", "rounded"] = "rect"
+    shape: Literal[SHAPES] = "rect"
     radius: OptionalLength = 3.0
     """Corner radius of a rounded part, mm."""
+    points: Items(tuple[tuple[OptionalLength, OptionalLength], ...], 3, 200, "a polygon has 3 to 200 points") | None = None
+    """The cut outline of a ``polygon`` part: [x, y] vertices in mm from its top-left corner, in order."""
+    faces: Literal["rows"] | Items(tuple[str, ...], D6_FACES, D6_FACES, "faces: names six columns") = "rows"
+    """Where a ``d6``'s six faces come from: ``rows`` (each six data rows in order are one die, faces 1
+    to 6) or six column names (each row is one die; face k is drawn with ``{face}`` set to the cell of
+    the k-th column)."""
     data: str | None = None
     sheet: str | None = None
     header_row: Count(1, 1000, "the row number of the header in its sheet (1 is the top row)") | None = None
@@ -165,6 +176,7 @@ class ComponentSpec(SpecModel):
         if self.shape == "rounded" and not 0 < self.radius <= min(w, h) / 2:
             raise ValueError(f"radius {self.radius:g} mm must be above 0 and at most half the shorter side "
                              f"({min(w, h) / 2:g} mm)")
+        self._shaped(w, h)
         if self.data is None and (self.sheet or self.header_row or self.delimiter):
             raise ValueError("sheet:, header_row: and delimiter: need data:")
         if self.data is None and self.key is not None:
@@ -172,6 +184,27 @@ class ComponentSpec(SpecModel):
         if self.board and self.back:
             raise ValueError("a board has no printed back; remove back:")
         return self
+
+    def _shaped(self, w: float, h: float) -> None:
+        """The checks of shape: hex, polygon, d6 and standee (pnp.geometry.shapes)."""
+        problem = None
+        if self.shape == "hex":
+            problem = hex_problem(w, h)
+        if self.shape == "polygon":
+            problem = ("a polygon part needs points: its outline as [x, y] pairs in mm, e.g. points: [[0, 0], "
+                       f"[{w:g}, 0], [{w / 2:g}, {h:g}]]" if self.points is None else polygon_problem(self.points, w, h))
+        elif self.points is not None:
+            problem = f"points: is the outline of shape: polygon, not of shape: {self.shape}; remove it"
+        if self.shape == "d6" and abs(w - h) > 1e-9:
+            problem = f"a d6's size is the edge of its cube, one length; got {w:g} x {h:g} mm: write size: {w:g}mm"
+        if self.faces != "rows" and self.shape != "d6":
+            problem = "faces: says where a d6's six faces come from; remove it, or write shape: d6"
+        if self.shape == "d6" and self.back:
+            problem = "a d6 has no back: its net prints its six faces on one side; remove back:"
+        if self.board and self.shape in ("hex", "polygon") + NETS:
+            problem = f"a board is cut in rectangles; shape: {self.shape} is for parts, remove board: true"
+        if problem:
+            raise ValueError(problem)
 
 
 class PerValueCheck(_Check):

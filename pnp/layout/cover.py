@@ -184,6 +184,13 @@ class KitCover:
                           "once)." if opts.cut_lines else
                           f"round each corner with a corner punch of {fmt_mm(max(c.radius for c in rounded))} "
                           "radius."))
+        shaped = [c for c in comps if c.shape == "polygon"]
+        if shaped:
+            folded = [c.name for c in shaped if c.folds]
+            out.append(f"Shaped parts ({', '.join(c.name for c in shaped)}): cut along the thin grey outline printed "
+                       "round each (they have no crop marks)" + (
+                           f"; score the dashed lines of the {', '.join(folded)} with a blunt knife against a ruler, "
+                           "then fold them away from the print and glue the grey tabs" if folded else "") + ".")
         tiled = [c for c in comps if c.board and piece_grid(c, self.sheet, opts.overlap) != (1, 1)]
         for c in tiled:
             cols, rows = piece_grid(c, self.sheet, opts.overlap)

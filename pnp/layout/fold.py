@@ -152,7 +152,7 @@ def _count(w: float, h: float, sheet: Sheet, opts: ImposeOptions, axis: str) -> 
 
 def _turn(comp: Component, sheet: Sheet, opts: ImposeOptions, axis: str) -> bool:
     """Whether ``comp`` goes on its side with the fold along ``axis``: when more fit that way."""
-    return (comp.shape != "circle" and
+    return (comp.shape not in ("circle", "polygon") and  # a polygon's outline is not turned
             _count(comp.height, comp.width, sheet, opts, axis) > _count(comp.width, comp.height, sheet, opts, axis))
 
 

@@ -11,7 +11,8 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 from typing import Iterator, Sequence
 
-from ..core.ir import Circle, Component, Drawing, Group, Page, Placement, Rect, Text
+from ..core.ir import Circle, Component, CutShape, Drawing, Group, Page, Placement, Polygon, Rect, Text
+from ..core.outline import grow
 from . import marks
 from .bleed import extend_for_bleed
 from .cover import BomCover, Cover
@@ -176,16 +177,22 @@ def _front(plan: SheetPlan, components: Sequence[Component], tilings: dict[int, 
             bleeds.append(block.trim)  # a strip cut off along a join line is the piece's bleed
             continue
         xs, ys = set(), set()
+        guides: list = []
         for (ci, k), x, y in block.slots():
             comp = components[ci]
             face = comp.fronts[k // comp.copies] if len(comp.fronts) else ()
             key = f"{comp.name}\x1ffront {k // comp.copies}" if comp.copies > 1 else None  # keyed: drawn once
             items.append(_place(extend_for_bleed(face, comp.width, comp.height, b), x, y, comp, b, key,
-                                cut_lines=opts.cut_lines))
+                                cut_lines=opts.cut_lines, outline=comp.cut_shape.points))
             placements.append(Placement(comp.name, x, y, comp.width, comp.height, comp.cut_shape, k // comp.copies))
             xs |= {x, x + block.w}
             ys |= {y, y + block.h}
-        items.extend(marks.crop_marks(sorted(xs), sorted(ys), block.trim, offset, cm.length, cm.width))
+            if comp.cut_shape.points:
+                guides.append(cut_guide(comp.cut_shape.points, x, y))
+        if guides:  # a shaped part is cut along its outline, printed over every part's art (no crop marks)
+            items.extend(guides)
+        else:
+            items.extend(marks.crop_marks(sorted(xs), sorted(ys), block.trim, offset, cm.length, cm.width))
         trims.append(block.trim)
         bleeds.append(_grow(block.trim, b))
     return Page(sheet.width, sheet.height, tuple(items), "", trim_box=_union(trims),
@@ -259,8 +266,10 @@ def _back(plan: SheetPlan, components: Sequence[Component], sheet: Sheet, opts: 
             else:
                 y = sheet.height - y - comp.height
             x, y = x + dx, y + dy
-            items.append(_place(backs[ci], x, y, comp, b, f"{comp.name}\x1fback", cut_lines=opts.cut_lines))  # keyed
-            placements.append(Placement(comp.name, x, y, comp.width, comp.height, comp.cut_shape))
+            cut = _mirrored(comp, opts.duplex)
+            items.append(_place(backs[ci], x, y, comp, b, f"{comp.name}\x1fback", cut_lines=opts.cut_lines,  # keyed
+                                outline=cut.points))
+            placements.append(Placement(comp.name, x, y, comp.width, comp.height, cut))
             trims.append((x, y, comp.width, comp.height))
     if not items:
         return None
@@ -269,9 +278,30 @@ def _back(plan: SheetPlan, components: Sequence[Component], sheet: Sheet, opts: 
                 bleed_box=_grow(trim, b) if b > 0 else None, placements=tuple(placements), side="back")
 
 
+def _mirrored(comp: Component, duplex: str) -> CutShape:
+    """A part's cut shape as its back sees it: a polygon mirrored left to right for a long-edge flip,
+    top to bottom for a short-edge flip."""
+    cut = comp.cut_shape
+    if not cut.points:
+        return cut
+    w, h = comp.width, comp.height
+    flip = (lambda p: (w - p[0], p[1])) if duplex == "long" else (lambda p: (p[0], h - p[1]))
+    return replace(cut, points=tuple(map(flip, cut.points)),
+                   folds=tuple((*flip((a, b)), *flip((c, d))) for a, b, c, d in cut.folds))
+
+
+def cut_guide(outline, x: float, y: float) -> Group:
+    """The thin grey line along a shaped part's cut outline, at (x, y) on the page: its cut guide,
+    printed instead of crop marks (a hexagon's or a net's slanted and notched edges have no straight
+    run to mark)."""
+    return Group((Polygon(tuple(outline), fill=None, stroke=CUT_GUIDE, stroke_width=CUT_GUIDE_WIDTH),), dx=x, dy=y)
+
+
 def _place(drawing: Drawing, x: float, y: float, comp: Component, bleed: float, key: str | None = None,
-           clip: tuple[float, float, float, float] | None = None, cut_lines: bool = False) -> Group:
-    """The drawing at (x, y), clipped to trim + bleed (or to ``clip``, in the part's coordinates).
+           clip: tuple[float, float, float, float] | None = None, cut_lines: bool = False, outline=()) -> Group:
+    """The drawing at (x, y), clipped to trim + bleed (or to ``clip``, in the part's coordinates);
+    with an ``outline`` (a shaped part's cut polygon, part coordinates), to that outline grown by the
+    bleed (pnp.core.outline.grow): the art follows the cut.
     With ``cut_lines`` (``pnp build --cut-lines``), round and rounded parts get a grey line at the
     trim, drawn last and heavier than any decorative ring near the edge; by default none: the crop
     marks outside the trim (at the part's bounding square) are the guides, and no line is printed
@@ -284,5 +314,7 @@ def _place(drawing: Drawing, x: float, y: float, comp: Component, bleed: float, 
     elif cut_lines and comp.shape == "rounded":
         children += (Rect(0, 0, comp.width, comp.height, fill=None, stroke=CUT_GUIDE, stroke_width=CUT_GUIDE_WIDTH,
                           r=comp.radius),)
+    if outline and clip is None:
+        return Group(children, dx=x, dy=y, key=key, clip_path=grow(outline, bleed))
     clip = clip or (-bleed, -bleed, comp.width + 2 * bleed, comp.height + 2 * bleed)
     return Group(children, dx=x, dy=y, clip=clip, key=key)

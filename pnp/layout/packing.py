@@ -42,6 +42,7 @@ from typing import Sequence
 from ..core.errors import LayoutError
 from ..core.ir import Component
 from ..core.units import fmt_mm
+from .nesting import Lattice, grid, hex_lattice, is_hex
 from .options import ImposeOptions
 from .paper import Sheet, part_gap
 from .sheetspace import EPS, BoardBlock, PartBlock, Rect4, Run, SheetPlan
@@ -74,7 +75,8 @@ class Grid:
 
 def grid_for(comp: Component, sheet: Sheet, bleed: float = 0.0) -> Grid:
     """The largest N-up grid of ``comp`` alone on a sheet, with crop marks, centred: what a sheet of
-    only this component holds (packing fills the same room, pnp/layout/packing.py).
+    only this component holds (packing fills the same room, pnp/layout/packing.py). Hexes count as
+    nested (pnp.layout.nesting) when that holds more; the Grid's ``slot`` then ignores the offset rows.
 
     Parts are butted: neighbours share a cut line, or with bleed lie 2 x bleed apart (their bleeds
     meet); the crop marks go around the block, into the sheet margin where there is room
@@ -96,6 +98,13 @@ def grid_for(comp: Component, sheet: Sheet, bleed: float = 0.0) -> Grid:
             field=comp.name, hint="make it smaller in the spec, or use a larger --paper (a3, tabloid)")
     cols = max(1, int((aw + gap + 1e-9) // (comp.width + gap)))
     rows = max(1, int((ah + gap + 1e-9) // (comp.height + gap)))
+    if is_hex(comp.cut_shape.points, comp.width, comp.height):  # nested when that holds more (Packer._kind)
+        lat = hex_lattice(comp.width, comp.height, gap)
+        nc, nr = lat.fit(comp.width, comp.height, aw, ah)
+        if nc * nr > cols * rows:
+            bw, bh = lat.size(comp.width, comp.height, nc, nr)
+            return Grid(nc, nr, cx + (cw - bw) / 2, cy + (ch - bh) / 2, lat.pitch_x, lat.pitch_y, comp.width,
+                        comp.height)
     bw = cols * comp.width + (cols - 1) * gap
     bh = rows * comp.height + (rows - 1) * gap
     return Grid(cols, rows, cx + (cw - bw) / 2, cy + (ch - bh) / 2, comp.width + gap, comp.height + gap,
@@ -104,11 +113,14 @@ def grid_for(comp: Component, sheet: Sheet, bleed: float = 0.0) -> Grid:
 
 @dataclass(frozen=True)
 class _Kind:
-    """Parts cut alike: trim ``w`` x ``h`` and ``shape``; ``runs`` of them by component."""
+    """Parts cut alike: trim ``w`` x ``h``, ``shape`` and ``outline`` (polygon parts); ``runs`` of
+    them by component; ``lattice``: where they go in a block (a grid, or hexes nested)."""
     w: float
     h: float
     shape: str
     runs: tuple[Run, ...]
+    outline: tuple = ()
+    lattice: Lattice | None = None  # None: a grid of their boxes (Packer._lattice)
 
 
 class Packer:
@@ -143,13 +155,11 @@ class Packer:
 
     def _grid(self, kind: _Kind, free: Rect4) -> tuple[int, int]:
         """(cols, rows) of ``kind`` that fit the free rectangle with crop-mark room."""
-        memo = (kind.w, kind.h, free)
+        memo = (kind.w, kind.h, kind.lattice, free)
         got = self._grids.get(memo)
         if got is None:
-            m, g = self.margin, self.gap
-            cols = int((free[2] - 2 * m + g + EPS) // (kind.w + g))
-            rows = int((free[3] - 2 * m + g + EPS) // (kind.h + g))
-            got = self._grids[memo] = (max(0, cols), max(0, rows))
+            m = self.margin
+            got = self._grids[memo] = self._lattice(kind).fit(kind.w, kind.h, free[2] - 2 * m, free[3] - 2 * m)
         return got
 
     def _put(self, space: _Space, free: Rect4, kind: _Kind, runs: tuple[Run, ...]) -> None:
@@ -158,8 +168,9 @@ class Packer:
         n = _count(runs)
         cols = min(self._grid(kind, free)[0], n)
         cols = math.ceil(n / math.ceil(n / cols))
-        m, g = self.margin, self.gap
-        block = PartBlock(free[0] + m, free[1] + m, kind.w, kind.h, kind.shape, cols, kind.w + g, kind.h + g, runs)
+        m, lat = self.margin, self._lattice(kind)
+        block = PartBlock(free[0] + m, free[1] + m, kind.w, kind.h, kind.shape, cols, lat.pitch_x, lat.pitch_y, runs,
+                          lat.shift_x, lat.shift_y, kind.outline)
         space.blocks.append(block)
         _, _, bw, bh = block.trim
         self._occupy(space, (free[0], free[1], bw + 2 * m, bh + 2 * m))
@@ -180,7 +191,7 @@ class Packer:
         """How many parts of ``kind`` the free space of the sheets so far holds, roomiest first."""
         total = 0
         for s in self.spaces:
-            memo = (kind.w, kind.h, tuple(s.free))
+            memo = (kind.w, kind.h, kind.lattice, tuple(s.free))
             room = self._rooms.get(memo)
             if room is None:  # depends on the free rectangles alone: full sheets of a deck are alike
                 room = 0
@@ -231,6 +242,19 @@ class Packer:
             take, runs = _take(runs, self._capacity(kind, best[1]))
             self._put(*best, kind, take)
 
+    def _lattice(self, kind: _Kind) -> Lattice:
+        """The kind's lattice; a kind made without one is a grid of its boxes, the sheet's gap apart."""
+        return kind.lattice or grid(kind.w, kind.h, self.gap)
+
+    def _kind(self, w: float, h: float, shape: str, runs: tuple[Run, ...], outline: tuple) -> _Kind:
+        """A kind with its lattice: hexes nested (pnp.layout.nesting) when a sheet holds more of them
+        that way than in a grid of their boxes, else the grid."""
+        plain = _Kind(w, h, shape, runs, outline, grid(w, h, self.gap))
+        if not is_hex(outline, w, h):
+            return plain
+        nested = replace(plain, lattice=hex_lattice(w, h, self.gap))
+        return nested if self._capacity(nested, self.sheet_area) > self._capacity(plain, self.sheet_area) else plain
+
     # -- boards ---------------------------------------------------------------------------------
     def _place_piece(self, index: int, tiling: Tiling, col: int, row: int) -> None:
         m = board_margin(tiling, self.sheet)
@@ -275,7 +299,7 @@ class Packer:
                 self.tilings[i] = plan_board(comp, self.sheet, self.opts.overlap)
                 order.append(i)
                 continue
-            key = (round(comp.width, 6), round(comp.height, 6), comp.shape)
+            key = (round(comp.width, 6), round(comp.height, 6), comp.shape, comp.cut_shape.points)
             if key not in kinds:
                 kinds[key] = []
                 order.append(key)
@@ -287,7 +311,7 @@ class Packer:
                 for col, row in t.pieces():
                     self._place_piece(item, t, col, row)
             elif kinds[item]:
-                self._place_kind(_Kind(item[0], item[1], item[2], tuple(kinds[item])))
+                self._place_kind(self._kind(item[0], item[1], item[2], tuple(kinds[item]), item[3]))
         self._merge_sparse()
         plans = [SheetPlan(_centred(s), self.sheet) for s in self.spaces]
         plans.sort(key=lambda p: p.main())
@@ -303,7 +327,7 @@ class Packer:
         if isinstance(block, BoardBlock):
             self._place_piece(block.comp, self.tilings[block.comp], block.col, block.row)
         else:
-            self._place_kind(_Kind(block.w, block.h, block.shape, block.runs))
+            self._place_kind(self._kind(block.w, block.h, block.shape, block.runs, block.outline))
 
     def _try(self, spaces: list[_Space], blocks: list) -> list[_Space] | None:
         """``spaces`` (copies) with every block of ``blocks`` placed on them, or None when one does not fit."""

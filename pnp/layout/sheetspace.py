@@ -51,6 +51,9 @@ class PartBlock:
     pitch_x: float
     pitch_y: float
     runs: tuple[Run, ...]
+    shift_x: float = 0.0  # nested hexes (pnp.layout.nesting): odd rows this far right,
+    shift_y: float = 0.0  # odd columns this far down
+    outline: tuple = ()   # the kind's cut outline (polygon parts), for nesting it again when re-placed
 
     @property
     def count(self) -> int:
@@ -65,13 +68,16 @@ class PartBlock:
         i = 0
         for run in self.runs:
             for k in range(run.first, run.first + run.count):
-                yield (run.comp, k), self.x + (i % self.cols) * self.pitch_x, self.y + (i // self.cols) * self.pitch_y
+                c, r = i % self.cols, i // self.cols
+                yield ((run.comp, k), self.x + c * self.pitch_x + (r % 2) * self.shift_x,
+                       self.y + r * self.pitch_y + (c % 2) * self.shift_y)
                 i += 1
 
     @property
     def trim(self) -> Rect4:
         cols = min(self.cols, self.count)
-        return (self.x, self.y, (cols - 1) * self.pitch_x + self.w, (self.rows - 1) * self.pitch_y + self.h)
+        return (self.x, self.y, (cols - 1) * self.pitch_x + self.w + (self.shift_x if self.rows > 1 else 0.0),
+                (self.rows - 1) * self.pitch_y + self.h + (self.shift_y if cols > 1 else 0.0))
 
 
 @dataclass(frozen=True)

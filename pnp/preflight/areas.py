@@ -35,7 +35,7 @@ def safe_area(scenes: Iterable[PageScene], safe: float, rule: str) -> list[Findi
             if comp is None or comp.board:
                 continue
             box = (m.box[0] - p.x, m.box[1] - p.y, m.box[2] - p.x, m.box[3] - p.y)
-            edges = insets(box, p.w, p.h, p.cut.kind == "circle")
+            edges = insets(box, p.w, p.h, p.cut.kind == "circle", p.cut.points)
             if m.kind == "image":
                 edges = {e: d for e, d in edges.items() if d > TRIM_EPS}  # art that reaches the trim bleeds
             past = past_safe_line(edges, safe)
@@ -54,13 +54,14 @@ def bleed_gaps(sc: PageScene, raster: Raster, bleed: float) -> list[tuple[str, o
     """Where art of a part on this page is inked just inside the trim but the bleed band outside
     that edge is bare paper for at least GAP_MM: art that should bleed and stops short of the bleed
     line (a slightly off cut shows a white edge). One (status, where, what) per part edge. Round
-    parts are skipped (their bleed is the grown background circle, outside the square's band)."""
+    and shaped parts are skipped (their bleed is the grown background circle, or the art clipped to
+    the outline grown by the bleed, not the square's band)."""
     if bleed <= 0:
         return []
     out = []
     for i, p in enumerate(sc.placements):
         comp = sc.component(i)
-        if comp is None or comp.board or p.cut.kind == "circle":
+        if comp is None or comp.board or p.cut.kind in ("circle", "polygon"):
             continue
         for edge, inner, outer, along in _bands(p, bleed):
             a, b = raster.crop(inner), raster.crop(outer)

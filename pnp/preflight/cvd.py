@@ -45,7 +45,7 @@ class Faces:
             faces = self.by_component.setdefault(p.name, {})
             if p.face in faces or len(faces) >= MAX_FACES:
                 continue
-            crop = raster.crop((p.x, p.y, p.x + p.w, p.y + p.h))
+            crop = raster.part(p)
             if crop.size == 0:
                 continue
             size = (max(1, round(p.w / CELL_MM)), max(1, round(p.h / CELL_MM)))

@@ -6,6 +6,7 @@ from pathlib import Path
 from typing import Iterator
 
 import numpy as np
+from PIL import Image, ImageDraw
 
 DPI = 300  # a print shop's resolution: a 0.09 mm line is about one pixel
 MM_PER_INCH = 25.4
@@ -28,6 +29,19 @@ class Raster:
         x0, y0 = max(0, self.px(box[0])), max(0, self.px(box[1]))
         x1, y1 = min(w, self.px(box[2])), min(h, self.px(box[3]))
         return self.rgb[y0:max(y0, y1), x0:max(x0, x1)]
+
+    def part(self, p) -> np.ndarray:
+        """The pixels of a placement's trim box (a pnp.core.ir.Placement), those outside a shaped
+        part's cut outline (``p.cut.points``) white: what is cut out, not its neighbours' corners."""
+        crop = self.crop((p.x, p.y, p.x + p.w, p.y + p.h))
+        if not p.cut.points or crop.size == 0:
+            return crop
+        x0, y0 = max(0, self.px(p.x)), max(0, self.px(p.y))
+        mask = Image.new("1", (crop.shape[1], crop.shape[0]), 0)
+        ImageDraw.Draw(mask).polygon([(self.px(p.x + x) - x0, self.px(p.y + y) - y0) for x, y in p.cut.points], fill=1)
+        out = crop.copy()
+        out[~np.asarray(mask, dtype=bool)] = 255
+        return out
 
 
 def rendered(pdf: Path, dpi: float = DPI) -> Iterator[Raster]:

@@ -113,7 +113,6 @@ class PdfWriter(Renderer):
         self.forms: dict[str, str] = {}  # Group.key -> name of its Form XObject in this document
         self.font = pdfmetrics.getFont(FONT_NAME)
         self._runs: dict = {}  # text (or (text, face)) -> [(subset font name, escaped bytes)]
-        self._clips: dict[tuple, str] = {}  # a group's clip rectangle -> its clipping operators
 
     def _new_canvas(self, target):
         enforce = None
@@ -230,7 +229,7 @@ class PdfWriter(Renderer):
         if s.key is not None:
             self._place_form(s)
             return
-        if not (s.dx or s.dy or s.rotate or s.clip) and (s.sx, s.sy) == (1, 1):
+        if not (s.dx or s.dy or s.rotate or s.clip or s.clip_path) and (s.sx, s.sy) == (1, 1):
             self.draw_all(s.children)
             return
         self._open(s)
@@ -248,13 +247,17 @@ class PdfWriter(Renderer):
             c.rotate(s.rotate)
         if (s.sx, s.sy) != (1, 1):
             c.scale(s.sx, s.sy)
-        if s.clip:  # the path's operators made once per rectangle (a sheet's parts share one)
-            clip = self._clips.get(s.clip)
-            if clip is None:
-                path = c.beginPath()
-                path.rect(*s.clip)
-                clip = self._clips[s.clip] = f"{path.getCode()} W* n"  # what clipPath(path, 0, 0) writes
-            c.addLiteral(clip)
+        if s.clip:
+            path = c.beginPath()
+            path.rect(*s.clip)
+            c.clipPath(path, stroke=0, fill=0)
+        if s.clip_path:
+            path = c.beginPath()
+            path.moveTo(*s.clip_path[0])
+            for point in s.clip_path[1:]:
+                path.lineTo(*point)
+            path.close()
+            c.clipPath(path, stroke=0, fill=0)
 
     def _close(self) -> None:
         """Restore the state saved by ``_open``."""
@@ -268,7 +271,7 @@ class PdfWriter(Renderer):
         name = self.forms.get(s.key)
         if name is None:
             name = self._make_form(s)
-        framed = bool(s.dx or s.dy or s.rotate or s.clip) or (s.sx, s.sy) != (1, 1)
+        framed = bool(s.dx or s.dy or s.rotate or s.clip or s.clip_path) or (s.sx, s.sy) != (1, 1)
         if framed:
             self._open(s)
         self.canvas.doForm(name)

@@ -195,6 +195,17 @@ class SvgRenderer(Renderer):
                 x, y, w, h = s.clip
                 clip.add(dwg.rect((_n(x), _n(y)), (_n(w), _n(h))))
             g.attribs["clip-path"] = f"url(#{ref})"
+        if s.clip_path:  # a polygon: on a group of its own inside, so a rectangle and a polygon both clip
+            ref = self.clip_ids.get(s.clip_path)
+            if ref is None:
+                self.clips += 1
+                ref = self.clip_ids[s.clip_path] = f"c{self.clips}"
+                dwg.defs.add(dwg.clipPath(id=ref)).add(shapes.Polygon([(_n(x), _n(y)) for x, y in s.clip_path],
+                                                                      factory=dwg))
+            inner = container.Group(factory=dwg)
+            inner.attribs["clip-path"] = f"url(#{ref})"
+            g.add(inner)
+            g = inner
         outer, self.parent = self.parent, g
         self.draw_all(s.children)
         self.parent = outer
