@@ -61,7 +61,7 @@ def execute_target(tp: TargetPlan, request: Request, out: Path, progress: Progre
 
     Writes, per format (see pnp.render.writers): ``<game>-<paper>.pdf``, ``svg/<game>-<paper>-pNN.svg``
     (one per page), cutter SVGs, TTS decks or previews, and ``manifest-<paper>.json`` (game, paper, pages,
-    components with count, trim size in mm and pages, board fit, every file with its sha256, the kit's
+    components with count, trim size in mm and pages (a box's inside too, ``inner_mm`` [W, D, H]), board fit, every file with its sha256, the kit's
     ``fingerprint`` and every part with its key, fingerprint and pages: pnp.pipeline.parts) with a
     numbered copy in ``history/`` (pnp.pipeline.diff). With ``request.reprint``, also
     ``<game>-reprint-<paper>.pdf``: the parts new or changed since the kit it replaces (none when nothing
@@ -249,7 +249,8 @@ def _manifest(game: str, paper_name: str, total: int, components: list[Component
         "duplex": opts.duplex,
         "components": [
             {"name": c.name, "count": c.count, "trim_mm": [round(c.width, 3), round(c.height, 3)], "shape": c.shape,
-             "paper": paper_of(c, opts), "pages": list(pages)}
+             "paper": paper_of(c, opts), "pages": list(pages),
+             **({"inner_mm": [round(v, 2) for v in c.inner]} if c.inner else {})}
             for c, pages in zip(components, plan_pages)],
         "board_fit": [{"status": f.status, "check": f.check} for f in fit],
         "files": [{"path": p.as_posix(), "bytes": (staging / p).stat().st_size, "sha256": _sha256(staging / p)}

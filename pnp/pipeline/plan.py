@@ -22,7 +22,7 @@ from ..checks import safearea
 from ..core.errors import SpecError, ValidationFailed
 from ..core.findings import FAIL, WARN, Finding
 from ..core.ir import Component
-from ..engine import Game, KitContext, game_names, get_game, third_party_names
+from ..engine import Game, KitContext, PaperRoom, game_names, get_game, third_party_names
 from ..engine.declared import GeneratorSpec, check_parts
 from ..inputs.resources import builtin_folder, builtin_spec, shipped_specs
 from ..inputs.rulestext import parse_rules
@@ -35,6 +35,7 @@ from ..layout.options import ImposeOptions
 from ..layout.kitpacking import Packing, pack_kit
 from ..layout.packing import sheet_counts
 from ..layout.paper import Sheet, available_papers, load_sheet, open_sheet
+from ..layout.partfit import room_for_parts
 from ..render.writers import WRITERS, WriterSettings, resolve_formats
 from ..store.names import SAFE_NAME, check_safe_name
 
@@ -268,6 +269,14 @@ def _served(components: Sequence[Component]) -> list[Component]:
     return [c for c in components if why_not(c) is None]
 
 
+def paper_room(sheet: Sheet, bleed: float) -> PaperRoom:
+    """The room a part has on ``sheet`` with ``bleed`` (pnp.layout.partfit.room_for_parts), and on each
+    shipped paper, smallest first (for a part that needs a larger paper: a tuck box's net)."""
+    papers = sorted((room_for_parts(load_sheet(p), bleed), p) for p in available_papers())
+    return PaperRoom(sheet.name, *room_for_parts(sheet, bleed),
+                     tuple((p, w, h) for (w, h), p in sorted(papers, key=lambda x: x[0][0] * x[0][1])))
+
+
 LONG_FIT_SECONDS = 2.0  # text fitting estimated longer than this is announced before it starts
 
 
@@ -281,6 +290,7 @@ def plan_target(target: str, loaded: LoadedSpec, request: Request,
     """
     ctx = context(loaded, request.overrides, full=request.full)
     sheet = request.paper.sheet
+    ctx.paper = paper_room(sheet, request.opts.bleed)
 
     def inputs() -> tuple[Path, ...]:
         return tuple(dict.fromkeys([loaded.path, *ctx.used, request.paper.path]))
