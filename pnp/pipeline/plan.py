@@ -27,6 +27,7 @@ from ..engine.declared import GeneratorSpec, check_parts
 from ..inputs.resources import builtin_folder, builtin_spec, shipped_specs
 from ..inputs.rulestext import parse_rules
 from ..inputs.specfields import SpecBase, load_yaml, validate_model
+from ..layout.booklet import RulesBooklet
 from ..layout.cover import CoverInfo, KitCover
 from ..layout.fit import board_fit
 from ..layout.impose import effective_options
@@ -67,7 +68,9 @@ class Request:
     ``opts``, ``overrides`` (input name -> file, from ``--set NAME=FILE``), writer ``settings``
     (pnp.render.writers.WriterSettings: preview dpi, SVG text, TTS base URL, print service, cutter), ``full`` (validate: also the slow analyses and the board-fit report for every
     standard paper), ``reprint`` (also write the reprint of the new and changed parts, pnp.pipeline.diff)
-    and ``proof`` (stamp the kit's version on every part and sheet, pnp.layout.proof)."""
+    ``proof`` (stamp the kit's version on every part and sheet, pnp.layout.proof) and ``rules``
+    (RULES_MODES: "cover", the rules on the kit's cover only; "booklet", also a rules booklet,
+    pnp.layout.booklet)."""
     paper: Paper
     formats: tuple[str, ...] = DEFAULT_FORMATS
     opts: ImposeOptions = ImposeOptions()
@@ -76,6 +79,11 @@ class Request:
     full: bool = False
     reprint: bool = False
     proof: bool = False
+    rules: str = "cover"
+
+
+RULES_MODES = ("cover", "booklet")
+"""Where the rules are printed (``--rules``): on the kit's cover, or on it and as a booklet too."""
 
 
 @dataclass(frozen=True)
@@ -107,6 +115,7 @@ class TargetPlan:
     notes: tuple[str, ...] = ()
     budget: Budget | None = None  # pages and time estimated before anything is drawn
     packing: Packing | None = None
+    booklet: RulesBooklet | None = None  # the rules booklet, laid out (request.rules "booklet")
 
     @property
     def failed(self) -> list[Finding]:
@@ -332,8 +341,9 @@ def plan_target(target: str, loaded: LoadedSpec, request: Request,
                 check_size(comp, request.settings.service)
     packing = pack_kit(components, sheet, opts)
     cover = KitCover(info, components, sheet, opts, packing)
+    booklet = RulesBooklet(info, cover, components, sheet, opts) if request.rules == "booklet" else None
     return TargetPlan(target, loaded, ctx, findings, inputs(), components, fit, opts, info, cover, notes, budget,
-                      packing)
+                      packing, booklet)
 
 
 def plan(targets: Sequence[str], request: Request, notify: Callable[[str], None] | None = None) -> BuildPlan:
