@@ -13,6 +13,7 @@ paper the box needs.
 from __future__ import annotations
 
 from ..core.errors import SpecError
+from ..core.fonts import wrap
 from ..core.ir import BLACK, Component, Drawing, Group, Line, Polygon, Text
 from ..core.units import MM_PER_PT, fmt_mm
 from ..engine import KitContext
@@ -51,7 +52,8 @@ def box_parts(comp: ComponentSpec, cards: int, art: Drawing | None, art_size: tu
     whole = net(inside)
     nets = [whole]
     paper = ctx.paper
-    if paper is not None and not paper.fits(whole.width, whole.height):
+    if paper is not None and paper.fits(*comp.size) and not paper.fits(whole.width, whole.height):  # a card that
+        # does not fit is refused as such (pnp.layout.partfit), before its box
         nets = list(halves(inside))
         if not all(paper.fits(n.width, n.height) for n in nets):
             need_w, need_h = max(n.width for n in nets), max(n.height for n in nets)
@@ -63,14 +65,13 @@ def box_parts(comp: ComponentSpec, cards: int, art: Drawing | None, art_size: tu
                             f"{fmt_mm(paper.width)} x {fmt_mm(paper.height)}.", file=file, line=line, field=field,
                             hint=(f"build with --paper {needed}" if needed else "no shipped paper holds it")
                             + ", or remove box: (or fewer cards, thinner ones, smaller sleeves)")
-    note = (f"tuck box for the {cards} {comp.name}{'s' if cards != 1 and not comp.name.endswith('s') else ''}: "
-            f"inside {_size(inside)} mm (W x D x H)")
+    note = f"inside {_size(inside)} mm"
     out = []
     for n in nets:
         name = f"{comp.name} box" + (f" ({n.piece})" if n.piece else "")
         drawing = draw_net(n, art, art_size, title)
         out.append(Component(name, n.width, n.height, [drawing], 1, None, "polygon", note=note
-                             + (f", piece {n.piece}: glue the joining tab under the back" if n.piece else ""),
+                             + (f", piece {n.piece}" if n.piece else ""),
                              outline=n.outline, folds=n.folds, inner=(inside.width, inside.depth, inside.height)))
     return out
 
@@ -81,7 +82,8 @@ def _size(inside: Inside) -> str:
 
 def draw_net(n: Net, art: Drawing | None, art_size: tuple[float, float], title: str) -> Drawing:
     """The printed net: paper tone inside the outline, ``art`` on the front and back panels, the
-    title along the sides, a label on each glue tab, the fold lines dashed and the cut line."""
+    title along the sides, a label on each glue tab, how to make it on the bottom lid, the fold lines
+    dashed and the cut line."""
     items: list = [Polygon(n.outline, fill=BOX_PAPER, stroke=None)]
     for name in ("front", "back"):
         if name in n.panels and art is not None:
@@ -94,12 +96,33 @@ def draw_net(n: Net, art: Drawing | None, art_size: tuple[float, float], title: 
         if line_width_mm(label, 6.0) <= h - 2 * w:
             items.append(Text(x + w / 2, y + h / 2, label, size_pt=6.0, anchor="middle", valign="middle",
                               fill=FOLD_INK, rotate=90))
+    items += _steps(n)
     if n.piece:
         x, y, w, h = n.panels["left side" if "left side" in n.panels else "right side"]
         items.append(Text(x + w / 2, y + h - 3, f"box {n.piece}", size_pt=6.0, anchor="middle", fill=FOLD_INK))
     items += [Line(*f, stroke=FOLD_INK, stroke_width=FOLD_WIDTH, dash=FOLD_DASH) for f in n.folds]
     items.append(Polygon(n.outline, fill=None, stroke=CUT_INK, stroke_width=CUT_WIDTH))
     return tuple(items)
+
+
+STEPS = ("1 Cut the solid line. 2 Fold every dashed line away from the print. 3 Glue the tab under the last "
+         "side{piece}. 4 Fold the dust flaps in and tuck the lids in.")
+STEPS_PT = 6.0  # the smallest size preflight passes (pnp.preflight.sizes.MIN_TEXT_PT)
+
+
+def _steps(n: Net) -> list:
+    """How to make the box, printed small on its bottom lid when it has room there."""
+    lid = next((box for name, box in n.panels.items() if name.startswith("bottom lid")), None)
+    if lid is None:
+        return []
+    x, y, w, h = lid
+    text = STEPS.format(piece=" (first, piece 1's end tab under piece 2's back)" if n.piece else "")
+    lines = wrap(text, STEPS_PT, w - 4.0)
+    lead = STEPS_PT * MM_PER_PT * 1.25
+    if len(lines) * lead > h - 2.0:
+        return []
+    top = y + (h - len(lines) * lead) / 2 + STEPS_PT * MM_PER_PT * 0.85
+    return [Text(x + 2.0, top + i * lead, line, size_pt=STEPS_PT, fill=FOLD_INK) for i, line in enumerate(lines)]
 
 
 def _cover(art: Drawing, size: tuple[float, float], panel: tuple[float, float, float, float]) -> Group:

@@ -50,12 +50,8 @@ def plural(comps: Sequence[Component]) -> str:
 
 def box_steps(boxes: Sequence[Component]) -> str:
     """How to make the tuck boxes (parts with an inside, ``Component.inner``), in a player's words."""
-    pieces = any("(1 of 2)" in c.name for c in boxes)
-    return (f"Tuck box ({', '.join(dict.fromkeys(c.name.split(' (')[0] for c in boxes))}): cut along the solid "
-            "outline, thumb cut included; score each dashed line with a ruler and a blunt point, fold it away "
-            "from the print" + ("; glue the joining tab of piece 1 under the back panel of piece 2" if pieces else "")
-            + "; glue the glue tab under the last side panel, so the box is a sleeve; fold the dust flaps in and "
-            "tuck each lid's flap inside.")
+    return (f"Tuck box ({', '.join(dict.fromkeys(c.name.split(' (')[0] for c in boxes))}): "
+            "make it as its bottom says.")
 
 
 def _pages(numbers) -> str:
