@@ -26,7 +26,7 @@ from .core.errors import PnpError, ValidationFailed
 from .core.findings import FAIL, PASS, WARN
 from .inputs.resources import shipped_specs
 from .pipeline.execute import execute_target
-from .pipeline.plan import DEFAULT_FORMATS, Request, context, load_paper, load_target, plan
+from .pipeline.plan import DEFAULT_FORMATS, RULES_MODES, Request, context, load_paper, load_target, plan
 from .layout.options import DUPLEX_MODES, ImposeOptions
 from .layout.paper import available_papers
 from .render.writers import SVG_TEXT_MODES, WRITERS, WriterSettings
@@ -240,6 +240,9 @@ def build(
     proof: bool = typer.Option(False, "--proof", help="Print the kit's version (fingerprint and date) small and grey "
                                                       "on every part and sheet."),
     workers: Optional[int] = typer.Option(None, "--workers", help=WORKERS_HELP),
+    rules: str = typer.Option("cover", "--rules", help="Where the rules go: cover (the kit's cover), or booklet (also "
+                                                       "<game>-rules-booklet-<paper>.pdf: A5 pages on A4, half-Letter "
+                                                       "on Letter, two-sided, to fold and staple)."),
     quiet: bool = typer.Option(False, "--quiet", "-q", help=QUIET_HELP),
 ) -> None:
     """Build kits into OUT/<game>/: the PDF, one SVG per page and a manifest. Every target is checked
@@ -250,7 +253,10 @@ def build(
                            workers=_workers(workers), **_colour_settings(colour, pdfx, icc))
         opts = _options(bleed, duplex, back_offset, mix_papers, cut_lines)
         request = _with_cutter(_request(paper, fmt, sets, words, opts, settings), cutter)
-        request = replace(request, reprint=reprint, proof=proof)
+        if rules not in RULES_MODES:
+            raise PnpError(f"--rules {rules!r} is not one of {', '.join(RULES_MODES)}.", field="--rules",
+                           hint="write --rules booklet for a rules booklet, or leave it out")
+        request = replace(request, reprint=reprint, proof=proof, rules=rules)
         out = _out(out_dir)
         _run(plan(_targets(games), request, _note), out)
 

@@ -162,6 +162,7 @@ class Component:
         folds: score (fold) lines ((x1, y1, x2, y2), mm, same frame) that a cutter creases rather
             than cuts (tuck boxes, dice nets, standees); () for a flat part. The fronts draw
             whatever fold marks a person sees; these are for cutter files and checks.
+        inner: for a box, its inside (width, depth, height) in mm (the manifest's ``inner_mm``); else ().
     """
     name: str
     width: float
@@ -178,6 +179,7 @@ class Component:
     sources: tuple["PartSource", ...] = ()
     outline: tuple[tuple[float, float], ...] = ()
     folds: tuple[tuple[float, float, float, float], ...] = ()
+    inner: tuple[float, float, float] = ()
 
     @property
     def cut_shape(self) -> "CutShape":

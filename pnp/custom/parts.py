@@ -19,6 +19,7 @@ from ..core.ir import Component, PartSource
 from ..engine import KitContext
 from ..inputs.fontfile import FontFile, read_font
 from ..inputs.gamefolder import inside
+from .box import box_parts, inside_of
 from .columns import not_a_count, whole_count
 from .draw import Context, Face, Filler
 from .icons import IconFolder
@@ -46,6 +47,7 @@ class Ready:
     paths: list[tuple[Path, Path | None]]
     line: int | None
     pictures: list[PictureUse]
+    box_face: Face | None = None
 
     @property
     def parts(self) -> int:
@@ -238,7 +240,14 @@ def _ready(spec: CustomSpec, index: int, comp: ComponentSpec, ctx: KitContext, l
                                                          fonts=fonts(spec, ctx, lines)),
                                    key=f"template {path}\x1f{comp.size[0]!r} x {comp.size[1]!r} mm")
         paths.append((got["front"], got["back"]))
-    return Ready(comp, table, rows, copies, faces, paths, line, scan(rows, paths, faces))
+    box_face = None
+    if comp.box_template is not None:  # drawn on the box's front and back panels, at their size
+        path = template(comp.box_template, "box_template")
+        inside = inside_of(comp, sum(copies))
+        box_face = Face(loaded[path], Context(inside.width, inside.height, None, None, spec_dir=spec_dir,
+                                              record=lambda p: _record(ctx, p), icons=icons,
+                                              fonts=fonts(spec, ctx, lines)))
+    return Ready(comp, table, rows, copies, faces, paths, line, scan(rows, paths, faces), box_face)
 
 
 def _copies(comp: ComponentSpec, row: Row | None, table: Table | None) -> int:
@@ -373,6 +382,8 @@ def build_components(spec: CustomSpec, ctx: KitContext, lines: dict,
                                      comp.note, radius=comp.radius if comp.shape == "rounded" else 0.0,
                                      titles=tuple(titles[back]) if col else (), sources=tuple(sources[back]),
                                      outline=outline))
+        if comp.box is not None:
+            out += _box(spec, r, groups, ctx, lines)
     return out
 
 
@@ -407,3 +418,17 @@ def _nets(r: Ready, groups: dict, titles: dict, sources: dict, titled: bool) -> 
     names = tuple(named[j] for j, n in zip(first, copies) for _ in range(n)) if titled else ()
     keys = tuple(keyed[j] for j, n in zip(first, copies) for _ in range(n))
     return [d6_component(comp.name, comp, dice, copies, comp.note, names, keys)]
+
+
+def _box(spec: CustomSpec, r: Ready, groups: dict, ctx: KitContext, lines: dict) -> list[Component]:
+    """The tuck box of a component with ``box: tuck`` (pnp.custom.box): its front and back panels
+    print the box template, else the component's first back, else nothing."""
+    if r.box_face is not None:
+        inside = inside_of(r.spec, sum(r.copies))
+        art, size = r.box_face.draw(None), (inside.width, inside.height)
+    else:
+        art, size = next((back for back in groups if back is not None), None), r.spec.size
+    index = spec.components.index(r.spec)
+    where = (ctx.spec_path, lines.get(("components", index, "box"), r.line), f"components.{index}.box")
+    return box_parts(r.spec, sum(r.copies), art, size, spec.title or spec.name or ctx.spec_path.stem, ctx,
+                     where)

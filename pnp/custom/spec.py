@@ -34,6 +34,15 @@ STANDARD_SIZES: dict[str, tuple[float, float]] = {
 services' templates are made for, e.g. The Game Crafter's 825 x 1125 px poker card at 300 dpi with
 1/8 in bleed), mini-US, mini-Euro and tarot as the print-and-play field names them (shared/PRINT.md)."""
 
+SLEEVES: dict[str, tuple[float, float]] = {
+    "standard": (66.0, 91.0), "bridge": (59.0, 91.0), "mini-us": (44.0, 67.0), "mini-euro": (47.0, 71.0),
+    "tarot": (73.0, 123.0), "square": (73.0, 73.0),
+}
+"""Named card sleeves by their outer size (width, height) in mm, as sleeve makers sell them for the
+named card sizes above (a sleeve is 2 to 3 mm wider and taller than its card); any other is [w, h]."""
+SLEEVE_THICKNESS = 0.1  # mm a sleeve adds to a card's thickness: two films of about 50 micrometres
+CARD_THICKNESS = 0.3    # mm: a card of the card stock pnp asks for (200-300 g/m2 is 0.25-0.35 mm thick)
+
 _NAME = re.compile(r"^[A-Za-z0-9][A-Za-z0-9 _.-]{0,40}$")
 BUILT_IN_FONT = "Noto Sans"  # the face a text layer without font: is set in (pnp.core.fonts)
 
@@ -53,6 +62,17 @@ def _size(value: Any) -> Any:
         raise FieldError("is neither a length nor a named size", "write a length such as 30mm, [63mm, 88mm], "
                          f"or one of: {', '.join(STANDARD_SIZES)}") from None
     return (side, side)
+
+
+def _sleeves(value: Any) -> Any:
+    """A named sleeve (SLEEVES) or [width, height] (or [width, height, thickness added]) in mm."""
+    if isinstance(value, str) and value.strip().lower() in SLEEVES:
+        return (*SLEEVES[value.strip().lower()], SLEEVE_THICKNESS)
+    if isinstance(value, (list, tuple)) and len(value) in (2, 3):
+        return tuple(value) if len(value) == 3 else (*value, SLEEVE_THICKNESS)
+    raise FieldError("is neither a named sleeve nor [width, height]",
+                     "write e.g. sleeves: standard, or sleeves: [66mm, 91mm] (the sleeve's outer size), or "
+                     f"[66mm, 91mm, 0.2mm] with the thickness it adds; the names: {', '.join(SLEEVES)}")
 
 
 def _inside(value: Any) -> Any:
@@ -167,10 +187,25 @@ class ComponentSpec(SpecModel):
     back: str | None = None
     board: Flag = False
     note: str = ""
+    box: Literal["tuck"] | None = None
+    """``tuck``: a tuck box for the component's cards is a part of the kit (pnp.custom.tuckbox)."""
+    sleeves: Annotated[tuple[Length, Length, OptionalLength], BeforeValidator(_sleeves)] | None = None
+    """The sleeves the boxed cards wear: outer width, height and the thickness each adds, mm."""
+    thickness: Length | None = None
+    """One card's thickness for the box, mm (default CARD_THICKNESS, the card stock's)."""
+    box_template: str | None = None
+    """A template drawn on the box's front and back panels (default: the component's back)."""
 
     @model_validator(mode="after")
     def _consistent(self):
         w, h = self.size
+        if self.box is None and (self.sleeves or self.thickness or self.box_template):
+            raise ValueError("sleeves:, thickness: and box_template: size and print a box; add box: tuck")
+        if self.box is not None and (self.board or self.shape == "circle"):
+            raise ValueError("box: tuck holds a deck of cards, not a board or round parts; remove box:")
+        if self.sleeves is not None and (self.sleeves[0] < w or self.sleeves[1] < h):
+            raise ValueError(f"sleeves of {self.sleeves[0]:g} x {self.sleeves[1]:g} mm are smaller than the "
+                             f"{w:g} x {h:g} mm card; give the sleeve's outer size")
         if self.shape == "circle" and abs(w - h) > 1e-9:
             raise ValueError(f"a circle needs one diameter, got {w:g} x {h:g} mm; write size: {w:g}mm")
         if self.shape == "rounded" and not 0 < self.radius <= min(w, h) / 2:

@@ -10,7 +10,7 @@ pnp.engine imports pnp.core and pnp.inputs only.
 """
 from __future__ import annotations
 
-from .game import Game, KitContext
+from .game import Game, KitContext, PaperRoom
 from .plugins import GROUP, game_names, get_game, registry, third_party_names
 
-__all__ = ["GROUP", "Game", "KitContext", "game_names", "get_game", "registry", "third_party_names"]
+__all__ = ["GROUP", "Game", "KitContext", "PaperRoom", "game_names", "get_game", "registry", "third_party_names"]

@@ -12,6 +12,25 @@ from ..inputs.gamefolder import exists_inside, inside
 from ..inputs.specfields import SpecBase
 
 
+@dataclass(frozen=True)
+class PaperRoom:
+    """The room a part may take on the build's paper, ``name``: ``width`` x ``height`` mm (after margins,
+    footer, crop marks and bleed; pnp.layout.partfit.room_for_parts), and the same for each shipped
+    paper (``papers``: (name, width, height), smallest first), to name a paper a larger part needs."""
+    name: str
+    width: float
+    height: float
+    papers: tuple[tuple[str, float, float], ...] = ()
+
+    def fits(self, w: float, h: float) -> bool:
+        """A ``w`` x ``h`` mm part fits this paper's room."""
+        return w <= self.width + 1e-9 and h <= self.height + 1e-9
+
+    def needed(self, w: float, h: float) -> str | None:
+        """The smallest shipped paper whose room holds ``w`` x ``h`` mm, None when none does."""
+        return next((n for n, pw, ph in self.papers if w <= pw + 1e-9 and h <= ph + 1e-9), None)
+
+
 @dataclass
 class KitContext:
     """What a game sees beside its spec.
@@ -31,12 +50,15 @@ class KitContext:
             when the component's ``size:`` is absent), drawn from its templates the way a designer's
             deck is (pnp.custom), its rows from the generator's provider that ``data:
             generator:<table>`` names (``Game.rows``). None for a data-driven game.
+        paper: the room parts have on the build's paper (PaperRoom), set by the plan; None outside a
+            build (parts that depend on the paper, a tuck box's net, are then made whole).
     """
     spec_path: Path
     overrides: dict[str, Path] = field(default_factory=dict)
     full: bool = True
     used: list[Path] = field(default_factory=list)
     parts: Callable[..., list[Component]] | None = None
+    paper: PaperRoom | None = None
     _memo: dict[Any, Any] = field(default_factory=dict, repr=False)
 
     def input_path(self, name: str, spec_value: str, fallback_dir: Path | None = None, *, line: int | None = None,

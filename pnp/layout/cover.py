@@ -48,6 +48,12 @@ def plural(comps: Sequence[Component]) -> str:
     return " and ".join(filter(None, (", ".join(names[:-1]), names[-1]))) if names else ""
 
 
+def box_steps(boxes: Sequence[Component]) -> str:
+    """How to make the tuck boxes (parts with an inside, ``Component.inner``), in a player's words."""
+    return (f"Tuck box ({', '.join(dict.fromkeys(c.name.split(' (')[0] for c in boxes))}): "
+            "make it as its bottom says.")
+
+
 def _pages(numbers) -> str:
     """"page 3" or "pages 1\u20133, 5"."""
     return ("page " if len(set(numbers)) == 1 else "pages ") + marks.page_ranges(numbers)
@@ -99,6 +105,35 @@ class _Flow:
     columns: list[list] = field(default_factory=list)
 
 
+def block_lines(block: Block, icons, width: float, body_pt: float = BODY_PT, head_pt: float = HEAD_PT,
+                markup: bool = True) -> list[tuple[str | richtext.Line, float, bool, float, bool]]:
+    """(text, size_pt, bold, indent mm, starts a bullet) for each printed line of a rules ``block``
+    wrapped to ``width`` mm; the text is a richtext.Line when the block has bold or italic runs (or
+    icons, through ``icons``; ``markup`` False: the text is plain, as typed)."""
+    if markup and richtext.has_markup(block.text, icons is not None):
+        size, indent = (head_pt, 0.0) if block.kind == "heading" else (body_pt, (
+            BULLET_INDENT if block.kind == "bullet" else 0.0))
+        lines = [line for para in richtext.parse(block.text, icons, bold=block.kind == "heading")
+                 for line in richtext.break_lines(para, size, width - indent)]
+        return [(line, size, False, indent, block.kind == "bullet" and i == 0) for i, line in enumerate(lines)]
+    if block.kind == "heading":
+        return [(t, head_pt, True, 0.0, False) for t in wrap(block.text, head_pt, width, BOLD_FACE)]
+    if block.kind == "bullet":
+        return [(t, body_pt, False, BULLET_INDENT, i == 0)
+                for i, t in enumerate(wrap(block.text, body_pt, width - BULLET_INDENT))]
+    return [(t, body_pt, False, 0.0, False) for t in wrap(block.text, body_pt, width)]
+
+
+def line_shapes(text: str | richtext.Line, size: float, bold: bool, indent: float, bullet: bool, x: float,
+                y: float) -> tuple[list, float]:
+    """The shapes of one line of block_lines() with its baseline at (x, y) mm (a bullet at x, the text
+    ``indent`` mm right of it) and the text's width in mm."""
+    shapes: list = [Text(x, y, "\u2022", size_pt=size)] if bullet else []
+    if isinstance(text, richtext.Line):
+        return shapes + list(richtext.draw_line(text, x + indent, y, size, INK)), text.width
+    return shapes + [Text(x + indent, y, text, size_pt=size, bold=bold)], line_width_mm(text, size, bold)
+
+
 class KitCover:
     """The cover of a kit on ``sheet``: 1 page, or 2 when the rules do not fit under the header.
 
@@ -137,6 +172,10 @@ class KitCover:
         return [tuple(p) for p in pages]
 
     # -- header: title, credit, what to print, bill of materials, print guide ------------------
+    def guide(self) -> list[str]:
+        """The print-and-cut steps the cover lists (in a player's words), for the rules booklet."""
+        return self._guide()
+
     def _guide(self) -> list[str]:
         """The print-and-cut steps for this kit's parts, in a player's words (no command lines)."""
         comps, opts = self.components, self.opts
@@ -191,6 +230,9 @@ class KitCover:
                        "round each (they have no crop marks)" + (
                            f"; score the dashed lines of the {', '.join(folded)} with a blunt knife against a ruler, "
                            "then fold them away from the print and glue the grey tabs" if folded else "") + ".")
+        boxes = [c for c in comps if c.inner]
+        if boxes:
+            out.append(box_steps(boxes))
         tiled = [c for c in comps if c.board and piece_grid(c, self.sheet, opts.overlap) != (1, 1)]
         for c in tiled:
             cols, rows = piece_grid(c, self.sheet, opts.overlap)
@@ -278,21 +320,7 @@ class KitCover:
         blocks = self.info.rules.blocks
 
         def lines_of(block: Block) -> list[tuple[str | richtext.Line, float, bool, float, bool]]:
-            """(text, size_pt, bold, indent, starts a bullet) for each printed line of a block; the
-            text is a richtext.Line when the block has bold or italic runs."""
-            icons = self.info.rules.icons
-            if richtext.has_markup(block.text, icons is not None):
-                size, indent = (HEAD_PT, 0.0) if block.kind == "heading" else (BODY_PT, (
-                    BULLET_INDENT if block.kind == "bullet" else 0.0))
-                lines = [line for para in richtext.parse(block.text, icons, bold=block.kind == "heading")
-                         for line in richtext.break_lines(para, size, self.col_w - indent)]
-                return [(line, size, False, indent, block.kind == "bullet" and i == 0) for i, line in enumerate(lines)]
-            if block.kind == "heading":
-                return [(t, HEAD_PT, True, 0.0, False) for t in wrap(block.text, HEAD_PT, self.col_w, BOLD_FACE)]
-            if block.kind == "bullet":
-                return [(t, BODY_PT, False, BULLET_INDENT, i == 0)
-                        for i, t in enumerate(wrap(block.text, BODY_PT, self.col_w - BULLET_INDENT))]
-            return [(t, BODY_PT, False, 0.0, False) for t in wrap(block.text, BODY_PT, self.col_w)]
+            return block_lines(block, self.info.rules.icons, self.col_w)
 
         for i, block in enumerate(blocks):
             lines = lines_of(block)
@@ -312,14 +340,8 @@ class KitCover:
             y += before
             for text, size, bold, indent, bullet in lines:
                 y += size * MM_PER_PT * LEADING
-                if bullet:
-                    flow.columns[col].append(Text(x0, y, "\u2022", size_pt=size))
-                if isinstance(text, richtext.Line):
-                    flow.columns[col].extend(richtext.draw_line(text, x0 + indent, y, size, INK))
-                    width = text.width
-                else:
-                    flow.columns[col].append(Text(x0 + indent, y, text, size_pt=size, bold=bold))
-                    width = line_width_mm(text, size, bold)
+                shapes, width = line_shapes(text, size, bold, indent, bullet, x0, y)
+                flow.columns[col].extend(shapes)
                 if width > self.col_w - indent + 1e-6:
                     shown = text if isinstance(text, str) else "".join(s.text for _, s in text.pieces)
                     raise LayoutError(f"the word {shown!r} is wider than a rules column ({fmt_mm(self.col_w)}).",

@@ -18,6 +18,7 @@ from ..core.findings import Finding
 from ..core.ir import Component, LazyFronts
 from ..core.safepath import write_bytes
 from ..layout.impose import impose
+from ..layout.booklet import DUPLEX as BOOKLET_DUPLEX
 from ..layout.kitpacking import pack_kit
 from ..layout.proof import sheet_stamp, stamp_components, version as proof_version
 from ..layout.reprint_cover import Entry, ReprintCover
@@ -61,11 +62,12 @@ def execute_target(tp: TargetPlan, request: Request, out: Path, progress: Progre
 
     Writes, per format (see pnp.render.writers): ``<game>-<paper>.pdf``, ``svg/<game>-<paper>-pNN.svg``
     (one per page), cutter SVGs, TTS decks or previews, and ``manifest-<paper>.json`` (game, paper, pages,
-    components with count, trim size in mm and pages, board fit, every file with its sha256, the kit's
+    components with count, trim size in mm and pages (a box's inside too, ``inner_mm`` [W, D, H]), board fit, every file with its sha256, the kit's
     ``fingerprint`` and every part with its key, fingerprint and pages: pnp.pipeline.parts) with a
     numbered copy in ``history/`` (pnp.pipeline.diff). With ``request.reprint``, also
     ``<game>-reprint-<paper>.pdf``: the parts new or changed since the kit it replaces (none when nothing
-    changed; a note says so). With ``request.proof``, every part and sheet carries the kit's version
+    changed; a note says so). With ``request.rules`` "booklet", also ``<game>-rules-booklet-<paper>.pdf``
+    (pnp.layout.booklet). With ``request.proof``, every part and sheet carries the kit's version
     (pnp.layout.proof), also in the manifest. ``progress(done, total)`` is called after each page;
     ``on_wait(message)`` while another build holds the game's lock (default: a note on stderr; see
     pnp.store.lock).
@@ -85,6 +87,7 @@ def execute_target(tp: TargetPlan, request: Request, out: Path, progress: Progre
     stem = f"{game.name}-{sheet.name}"
     manifest_name = f"manifest-{sheet.name}.json"
     reprint_name = f"{game.name}-reprint-{sheet.name}.pdf"
+    booklet_name = f"{game.name}-rules-booklet-{sheet.name}.pdf"
     notes = list(tp.notes)
 
     with KitStore(Path(out), game.name, wait=LOCK_WAIT, on_wait=on_wait) as store:
@@ -94,7 +97,7 @@ def execute_target(tp: TargetPlan, request: Request, out: Path, progress: Progre
             """The files of the earlier kit (this game and paper, the formats built) that this build
             replaces, its reprint, and history copies past the last HISTORY."""
             gen = history_generation(rel, sheet.name)
-            return (rel in (manifest_name, "manifest.json", reprint_name) or any(WRITERS[f].owns(rel, stem) for f in formats)
+            return (rel in (manifest_name, "manifest.json", reprint_name, booklet_name) or any(WRITERS[f].owns(rel, stem) for f in formats)
                     or (gen is not None and gen <= generation - HISTORY))
 
         staging = store.staging()
@@ -107,6 +110,8 @@ def execute_target(tp: TargetPlan, request: Request, out: Path, progress: Progre
                 note, extra = _reprint(tp, request, components, parts, old, generation, job, reprint_name, version)
                 notes.append(note)
                 written += extra
+            if tp.booklet is not None:
+                written += _booklet(tp, job, booklet_name)
             manifest = _manifest(game.name, sheet.name, total, tp.components, sheet_plan, tp.opts, tp.fit,
                                  staging, written)
             manifest.update({"fingerprint": fingerprint, "parts": [p.record() for p in parts]})
@@ -176,6 +181,16 @@ def _reprint(tp: TargetPlan, request: Request, components: list[Component], part
     written = _write(sub, ("pdf",), pages, None)
     return (f"--reprint: {name} holds {len(put_in)} new or changed part(s) and lists {len(take_out)} to take out.",
             written)
+
+
+def _booklet(tp: TargetPlan, job: WriteJob, name: str) -> list[Path]:
+    """Write the rules booklet (pnp.layout.booklet) into the job's staging folder as ``name``: its
+    sheets two-sided (flip on the short edge), without a cutter's marks."""
+    booklet = tp.booklet
+    sides = booklet.sheets()
+    sub = replace(job, stem=name[:-len(".pdf")], total=len(sides), components=[],
+                  opts=replace(job.opts, duplex=BOOKLET_DUPLEX), settings=replace(job.settings, cutter=None))
+    return _write(sub, ("pdf",), iter(sides), None)
 
 
 def reprint_components(components: Sequence[Component], parts,
@@ -249,7 +264,8 @@ def _manifest(game: str, paper_name: str, total: int, components: list[Component
         "duplex": opts.duplex,
         "components": [
             {"name": c.name, "count": c.count, "trim_mm": [round(c.width, 3), round(c.height, 3)], "shape": c.shape,
-             "paper": paper_of(c, opts), "pages": list(pages)}
+             "paper": paper_of(c, opts), "pages": list(pages),
+             **({"inner_mm": [round(v, 2) for v in c.inner]} if c.inner else {})}
             for c, pages in zip(components, plan_pages)],
         "board_fit": [{"status": f.status, "check": f.check} for f in fit],
         "files": [{"path": p.as_posix(), "bytes": (staging / p).stat().st_size, "sha256": _sha256(staging / p)}

@@ -22,11 +22,12 @@ from ..checks import safearea
 from ..core.errors import SpecError, ValidationFailed
 from ..core.findings import FAIL, WARN, Finding
 from ..core.ir import Component
-from ..engine import Game, KitContext, game_names, get_game, third_party_names
+from ..engine import Game, KitContext, PaperRoom, game_names, get_game, third_party_names
 from ..engine.declared import GeneratorSpec, check_parts
 from ..inputs.resources import builtin_folder, builtin_spec, shipped_specs
 from ..inputs.rulestext import parse_rules
 from ..inputs.specfields import SpecBase, load_yaml, validate_model
+from ..layout.booklet import RulesBooklet
 from ..layout.cover import CoverInfo, KitCover
 from ..layout.fit import board_fit
 from ..layout.impose import effective_options
@@ -35,6 +36,7 @@ from ..layout.options import ImposeOptions
 from ..layout.kitpacking import Packing, pack_kit
 from ..layout.packing import sheet_counts
 from ..layout.paper import Sheet, available_papers, load_sheet, open_sheet
+from ..layout.partfit import room_for_parts
 from ..render.writers import WRITERS, WriterSettings, resolve_formats
 from ..store.names import SAFE_NAME, check_safe_name
 
@@ -66,7 +68,9 @@ class Request:
     ``opts``, ``overrides`` (input name -> file, from ``--set NAME=FILE``), writer ``settings``
     (pnp.render.writers.WriterSettings: preview dpi, SVG text, TTS base URL, print service, cutter), ``full`` (validate: also the slow analyses and the board-fit report for every
     standard paper), ``reprint`` (also write the reprint of the new and changed parts, pnp.pipeline.diff)
-    and ``proof`` (stamp the kit's version on every part and sheet, pnp.layout.proof)."""
+    ``proof`` (stamp the kit's version on every part and sheet, pnp.layout.proof) and ``rules``
+    (RULES_MODES: "cover", the rules on the kit's cover only; "booklet", also a rules booklet,
+    pnp.layout.booklet)."""
     paper: Paper
     formats: tuple[str, ...] = DEFAULT_FORMATS
     opts: ImposeOptions = ImposeOptions()
@@ -75,6 +79,11 @@ class Request:
     full: bool = False
     reprint: bool = False
     proof: bool = False
+    rules: str = "cover"
+
+
+RULES_MODES = ("cover", "booklet")
+"""Where the rules are printed (``--rules``): on the kit's cover, or on it and as a booklet too."""
 
 
 @dataclass(frozen=True)
@@ -106,6 +115,7 @@ class TargetPlan:
     notes: tuple[str, ...] = ()
     budget: Budget | None = None  # pages and time estimated before anything is drawn
     packing: Packing | None = None
+    booklet: RulesBooklet | None = None  # the rules booklet, laid out (request.rules "booklet")
 
     @property
     def failed(self) -> list[Finding]:
@@ -268,6 +278,14 @@ def _served(components: Sequence[Component]) -> list[Component]:
     return [c for c in components if why_not(c) is None]
 
 
+def paper_room(sheet: Sheet, bleed: float) -> PaperRoom:
+    """The room a part has on ``sheet`` with ``bleed`` (pnp.layout.partfit.room_for_parts), and on each
+    shipped paper, smallest first (for a part that needs a larger paper: a tuck box's net)."""
+    papers = sorted((room_for_parts(load_sheet(p), bleed), p) for p in available_papers())
+    return PaperRoom(sheet.name, *room_for_parts(sheet, bleed),
+                     tuple((p, w, h) for (w, h), p in sorted(papers, key=lambda x: x[0][0] * x[0][1])))
+
+
 LONG_FIT_SECONDS = 2.0  # text fitting estimated longer than this is announced before it starts
 
 
@@ -281,6 +299,7 @@ def plan_target(target: str, loaded: LoadedSpec, request: Request,
     """
     ctx = context(loaded, request.overrides, full=request.full)
     sheet = request.paper.sheet
+    ctx.paper = paper_room(sheet, request.opts.bleed)
 
     def inputs() -> tuple[Path, ...]:
         return tuple(dict.fromkeys([loaded.path, *ctx.used, request.paper.path]))
@@ -322,8 +341,9 @@ def plan_target(target: str, loaded: LoadedSpec, request: Request,
                 check_size(comp, request.settings.service)
     packing = pack_kit(components, sheet, opts)
     cover = KitCover(info, components, sheet, opts, packing)
+    booklet = RulesBooklet(info, cover, components, sheet, opts) if request.rules == "booklet" else None
     return TargetPlan(target, loaded, ctx, findings, inputs(), components, fit, opts, info, cover, notes, budget,
-                      packing)
+                      packing, booklet)
 
 
 def plan(targets: Sequence[str], request: Request, notify: Callable[[str], None] | None = None) -> BuildPlan:

@@ -102,11 +102,13 @@ def parse_service(value: str) -> Service:
 
 def why_not(comp: Component) -> str | None:
     """Why a card service cannot take ``comp`` (None when it can): boards and round parts are not
-    cards (a card with rounded corners is: the services round the corners when they cut)."""
+    cards, nor are folded nets (a card with rounded corners is: the services round the corners when they cut)."""
     if comp.board:
         return "a board, not a card"
     if comp.shape == "circle":
         return "round: card services print rectangular cards"
+    if comp.folds:
+        return "a folded part (a box's net), not a card"
     return None
 
 

@@ -81,7 +81,7 @@ def test_list_shows_the_shipped_spec_folders_that_build_builds():
     with open(specs / "playing-cards" / "cards.csv", newline="") as f:
         rows = len(list(csv.DictReader(f)))
     cards = next(g for g in data["games"] if g["game"] == "playing-cards")["components"]
-    assert [(c["name"], c["count"]) for c in cards] == [("card", rows)]
+    assert [(c["name"], c["count"]) for c in cards] == [("card", rows), ("card box", 1)]  # the spec's box: tuck
     text = runner.invoke(app, ["list"]).output
     assert all(f"{name}:" in text for name in shipped)
 
