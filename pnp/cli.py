@@ -202,6 +202,8 @@ ICC_HELP = "CMYK press profile (.icc) for --colour cmyk / --pdfx (default: pnp's
 QUIET_HELP = "Print nothing but errors (also accepted before the command: pnp -q build)."
 SERVICE_NAMES = "tgc, mpc, drivethru, printerstudio, or custom:DPI,BLEED,SAFE (e.g. custom:300,3mm,3mm)"
 WORDS_HELP = "Shorthand for --set words=FILE: a NetMatch word list (.txt, .csv, .tsv, .xlsx, .ods)."
+LANG_HELP = ("Only the kit in this language, one of the spec's languages: (default: one kit per language; "
+             "the first keeps OUT/<game>/, the others go to OUT/<game>-<code>/).")
 SVG_TEXT_HELP = ("SVG pages: text as 'text' (the font embedded with @font-face, for browsers) or 'outlines' "
                  "(glyph paths, for programs that ignore @font-face, such as Inkscape).")
 
@@ -237,6 +239,7 @@ def build(
                                                           "take out of the deck."),
     proof: bool = typer.Option(False, "--proof", help="Print the kit's version (fingerprint and date) small and grey "
                                                       "on every part and sheet."),
+    lang: Optional[str] = typer.Option(None, "--lang", help=LANG_HELP),
     quiet: bool = typer.Option(False, "--quiet", "-q", help=QUIET_HELP),
 ) -> None:
     """Build kits into OUT/<game>/: the PDF, one SVG per page and a manifest. Every target is checked
@@ -247,7 +250,7 @@ def build(
                            **_colour_settings(colour, pdfx, icc))
         opts = _options(bleed, duplex, back_offset, mix_papers, cut_lines)
         request = _with_cutter(_request(paper, fmt, sets, words, opts, settings), cutter)
-        request = replace(request, reprint=reprint, proof=proof)
+        request = replace(request, reprint=reprint, proof=proof, language=lang)
         out = _out(out_dir)
         _run(plan(_targets(games), request, _note), out)
 
@@ -345,6 +348,7 @@ def validate(
     colour: Optional[str] = typer.Option(None, "--colour", help="--preflight: " + COLOUR_HELP),
     pdfx: bool = typer.Option(False, "--pdfx", help="--preflight: " + PDFX_HELP),
     icc: Optional[Path] = typer.Option(None, "--icc", help="--preflight: " + ICC_HELP),
+    lang: Optional[str] = typer.Option(None, "--lang", help=LANG_HELP),
     quiet: bool = typer.Option(False, "--quiet", "-q", help=QUIET_HELP),
 ) -> None:
     """Run every check a build runs (rules checks, inputs, page budget, cover) and report whether each
@@ -357,7 +361,7 @@ def validate(
         if bleed is None:
             bleed = str(settings.service.bleed) if preflight and settings.service is not None else "0"
         request = _request(paper, list(DEFAULT_FORMATS), sets, words, _options(bleed, "none", "0,0"), settings, True)
-        checked = plan(_targets(games), request)
+        checked = plan(_targets(games), replace(request, language=lang))
         for tp in checked.targets:
             loaded, findings = tp.loaded, tp.findings
             if preflight and tp.components is not None:

@@ -19,6 +19,7 @@ from ..core.ir import Circle, Group, Image, Line, Polygon, Rect, Text
 from ..inputs.images import ImageFacts
 from .icons import IconFolder
 from .imagecheck import load_picture
+from .languages import column, translated
 from .table import Row, Table, key
 from .template import ImageLayer, Placed, TextLayer, WhenSpec, parse_placeholders
 from ..core.textfit import fit, fit_box
@@ -74,7 +75,8 @@ class Context:
     """What binding needs: the part size (mm), the data's column keys (None: no data) and the table;
     for image layers the spec's folder (``src`` is relative to it) and ``record``, called with each
     picture file's path (for `pnp watch`); the icons folder (None: no icons) and the fonts the spec
-    declares (pnp.inputs.fontfile.FontFile by name)."""
+    declares (pnp.inputs.fontfile.FontFile by name); ``language``: the kit's language, whose
+    ``name@language`` columns text placeholders print (pnp.custom.languages), None for the cells as they are."""
     width: float
     height: float
     columns: set[str] | None
@@ -83,6 +85,7 @@ class Context:
     record: Callable[[Path], None] | None = None
     icons: IconFolder | None = None
     fonts: dict = field(default_factory=dict)
+    language: str | None = None
 
 
 def _when(spec, place: Placed, ctx: Context) -> Callable[[dict], bool] | None:
@@ -122,6 +125,8 @@ class BoundLayer:
                     if isinstance(layer, ImageLayer) else None)
         self._pictures: dict[str, ImageFacts] = {}
         self.reads.update(*(f.columns for f in (self.text, self.src) if f is not None))
+        if self.text is not None and ctx.language:  # its translations are read too
+            self.reads.update(column(c, ctx.language) for c in self.text.columns)
         self.font = self._font(layer.font) if self.text is not None and layer.font is not None else None
         self.face = self.font.face if self.font is not None else DEFAULT_FACE
         italic = layer.italic_font if self.text is not None else None
@@ -173,7 +178,7 @@ class BoundLayer:
             return 0
         L = self.place.layer
         tries = 1 if L.fit == "box" else 1 + richtext.scan_layouts(L.size, self.smallest)
-        return len(self.text.fill(values)) * tries
+        return len(self.text.fill(translated(values, self.ctx.language))) * tries
 
     def _font(self, name: str, field: str = "font"):
         """The declared font ``name`` (a FontFile), named by the layer's ``field``.
@@ -294,7 +299,7 @@ class BoundLayer:
 
     def _text(self, values, row, out) -> None:
         L = self.place.layer
-        text = self.text.fill(values)
+        text = self.text.fill(translated(values, self.ctx.language))
         if not text.strip():
             return
         column = self.text.columns[0] if self.text.columns else None

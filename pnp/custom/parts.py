@@ -23,7 +23,8 @@ from .draw import Context, Face, Filler
 from .icons import IconFolder
 from .imagecheck import PictureUse, scan
 from .spec import MAX_COPIES, ComponentSpec, CustomSpec
-from .table import Row, Table, key, read_table
+from .languages import column, fallback_note, fallbacks
+from .table import Row, Table, check_cells, key, read_table
 from .template import Loads, Placed, load_template, parse_placeholders, resolve
 
 MAX_PARTS = 20_000  # parts of one component read from a data file, copies included: a few hundred pages (a
@@ -43,6 +44,7 @@ class Ready:
     paths: list[tuple[Path, Path | None]]
     line: int | None
     pictures: list[PictureUse]
+    language: str | None = None
 
 
 def _record(ctx: KitContext, path: Path) -> None:
@@ -112,6 +114,8 @@ def ready(spec: CustomSpec, ctx: KitContext, lines: dict, tables: dict[str, Tabl
     """
     def load() -> list[Ready]:
         out = [_ready(spec, i, c, ctx, lines, tables or {}) for i, c in enumerate(spec.components)]
+        for r in out:
+            _translations(spec, r, ctx)
         if not any(sum(r.copies) for r in out):
             first = out[0]
             where = (f" (every row of {first.table.path.name} has copies 0)" if first.table is not None and
@@ -209,10 +213,25 @@ def _ready(spec: CustomSpec, index: int, comp: ComponentSpec, ctx: KitContext, l
             if path not in faces:  # the key of its furniture (drawn once): template and part size
                 faces[path] = Face(loaded[path], Context(*comp.size, cols, table, spec_dir=spec_dir,
                                                          record=lambda p: _record(ctx, p), icons=icons,
-                                                         fonts=fonts(spec, ctx, lines)),
+                                                         fonts=fonts(spec, ctx, lines), language=ctx.language),
                                    key=f"template {path}\x1f{comp.size[0]!r} x {comp.size[1]!r} mm")
         paths.append((got["front"], got["back"]))
-    return Ready(comp, table, rows, copies, faces, paths, line, scan(rows, paths, faces))
+    return Ready(comp, table, rows, copies, faces, paths, line, scan(rows, paths, faces), ctx.language)
+
+
+def _translations(spec: CustomSpec, r: Ready, ctx: KitContext) -> None:
+    """For a kit in a language other than the spec's first: every translation cell the templates print
+    checked as printable (pnp.custom.table.check_cells), and the cells that fall back to the default
+    text told in ``ctx.notes`` (pnp.custom.languages)."""
+    if not ctx.language or r.table is None:
+        return
+    printed = sorted({c for face in r.faces.values() for layer in face.layers if layer.text is not None
+                      for c in layer.text.columns})
+    check_cells(r.table, [column(c, ctx.language) for c in printed], field="data")
+    if spec.languages and ctx.language != spec.languages[0]:
+        where = fallbacks(r.rows, printed, r.table.position, ctx.language)
+        if where:
+            ctx.notes.append(fallback_note(ctx.language, where, f"{r.table.path.name} ({r.spec.name})"))
 
 
 def _copies(comp: ComponentSpec, row: Row | None, table: Table | None) -> int:

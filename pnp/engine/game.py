@@ -31,12 +31,16 @@ class KitContext:
             when the component's ``size:`` is absent), drawn from its templates the way a designer's
             deck is (pnp.custom), its rows from the generator's provider that ``data:
             generator:<table>`` names (``Game.rows``). None for a data-driven game.
+        language: the language of the kit being built (a spec's ``languages:``), None for a kit in one.
+        notes: what the game tells the user about this build (printed as build notes).
     """
     spec_path: Path
     overrides: dict[str, Path] = field(default_factory=dict)
     full: bool = True
     used: list[Path] = field(default_factory=list)
     parts: Callable[..., list[Component]] | None = None
+    language: str | None = None
+    notes: list[str] = field(default_factory=list)
     _memo: dict[Any, Any] = field(default_factory=dict, repr=False)
 
     def input_path(self, name: str, spec_value: str, fallback_dir: Path | None = None, *, line: int | None = None,
