@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from ..core.errors import SpecError
-from ..core.fonts import register_face
+from ..core.fonts import face as font_face, is_fallback, register_face
 from ..core.ir import Component, PartSource
 from ..engine import KitContext
 from ..inputs.fontfile import FontFile, read_font
@@ -213,7 +213,8 @@ def _ready(spec: CustomSpec, index: int, comp: ComponentSpec, ctx: KitContext, l
             if path not in faces:  # the key of its furniture (drawn once): template and part size
                 faces[path] = Face(loaded[path], Context(*comp.size, cols, table, spec_dir=spec_dir,
                                                          record=lambda p: _record(ctx, p), icons=icons,
-                                                         fonts=fonts(spec, ctx, lines), language=ctx.language),
+                                                         fonts=fonts(spec, ctx, lines), language=ctx.language,
+                                                         faces=ctx.once(("faces used",), set)),
                                    key=f"template {path}\x1f{comp.size[0]!r} x {comp.size[1]!r} mm")
         paths.append((got["front"], got["back"]))
     return Ready(comp, table, rows, copies, faces, paths, line, scan(rows, paths, faces), ctx.language)
@@ -228,7 +229,8 @@ def _translations(spec: CustomSpec, r: Ready, ctx: KitContext) -> None:
     printed = sorted({c for face in r.faces.values() for layer in face.layers if layer.text is not None
                       for c in layer.text.columns})
     check_cells(r.table, [column(c, ctx.language) for c in printed], field="data")
-    if spec.languages and ctx.language != spec.languages[0]:
+    codes = getattr(spec, "languages", ())
+    if codes and ctx.language != codes[0]:
         where = fallbacks(r.rows, printed, r.table.position, ctx.language)
         if where:
             ctx.notes.append(fallback_note(ctx.language, where, f"{r.table.path.name} ({r.spec.name})"))
@@ -354,4 +356,16 @@ def build_components(spec: CustomSpec, ctx: KitContext, lines: dict,
                 out.append(Component(name, w, h, fronts, 1, back, comp.shape, comp.board, comp.note,
                                      radius=comp.radius if comp.shape == "rounded" else 0.0,
                                      titles=tuple(titles[back]) if col else (), sources=tuple(sources[back])))
+    _faces_note(spec, ctx)
     return out
+
+
+def _faces_note(spec: CustomSpec, ctx: KitContext) -> None:
+    """Tell which fonts the kit's text was set in (``ctx.notes``), for a kit of a spec with
+    ``languages:`` or one whose text fell back to a script's face (pnp.core.fonts.FALLBACKS)."""
+    used = ctx.once(("faces used",), set)
+    if not used or not (getattr(spec, "languages", ()) or any(is_fallback(f) for f in used)):
+        return
+    labels = sorted({font_face(f).label.replace(" bold", "").replace(" italic", "") for f in used})
+    who = f"language {ctx.language}" if ctx.language else "text"
+    ctx.notes.append(f"{who}: set in {', '.join(labels)}.")

@@ -59,7 +59,8 @@ def test_one_kit_per_language_with_translations_and_fallbacks(tmp_path):
     # the missing translations are told: the empty cell by its row, the column without @de by name
     note = next(line for line in result.output.splitlines() if "language de" in line)
     assert "row 3 (name)" in note and "kind@de" in note
-    assert "language en" not in result.output  # the first language is the default text itself
+    assert "missing translation" not in result.output.split("language de")[0]  # the first language is the default
+    assert "language de: set in Noto Sans." in result.output  # the fonts each language's text used
 
 
 def test_when_conditions_read_the_default_column(tmp_path):
