@@ -43,20 +43,26 @@ def fallbacks(rows: Iterable, columns: Iterable[str], headers: Iterable[str], la
     """Where the kit of ``language`` prints the default text: for each printed column (``columns``,
     keys) with no ``name@language`` column among ``headers`` (keys), "column NAME (no NAME@LANG)";
     for the others each row (a pnp.custom.table.Row) whose translation is empty while the default
-    cell is not, "row N (NAME)"."""
+    cell is not, "row N (NAME, ...)" with every such column of the row."""
     have = set(headers)
     out: list[str] = []
+    present = []
     for col in sorted(set(columns)):
-        other = column(col, language)
-        if other not in have:
-            out.append(f"column {col} (no {other} column)")
+        if column(col, language) in have:
+            present.append(col)
+        else:
+            out.append(f"column {col} (no {column(col, language)} column)")
+    for row in rows:
+        if row is None:
             continue
-        out += [f"row {row.number} ({col})" for row in rows
-                if row is not None and row.values.get(col, "").strip() and not row.values.get(other, "").strip()]
+        lacking = [col for col in present if row.values.get(col, "").strip()
+                   and not row.values.get(column(col, language), "").strip()]
+        if lacking:
+            out.append(f"row {row.number} ({', '.join(lacking)})")
     return out
 
 
 def fallback_note(language: str, where: list[str], data: str) -> str:
     """The build note of a kit whose ``where`` (fallbacks()) print the default text."""
     shown = ", ".join(where[:SHOWN]) + (f" and {len(where) - SHOWN} more" if len(where) > SHOWN else "")
-    return (f"language {language}: {len(where)} missing translation(s) in {data} print the default text: {shown}.")
+    return f"language {language}: {len(where)} place(s) in {data} print the default text: {shown}."

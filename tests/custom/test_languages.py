@@ -57,9 +57,9 @@ def test_one_kit_per_language_with_translations_and_fallbacks(tmp_path):
     assert "Ein Stapel Woerter." in de and "A deck of words." in en
     assert "Ein Stapel" not in en
     # the missing translations are told: the empty cell by its row, the column without @de by name
-    note = next(line for line in result.output.splitlines() if "language de" in line)
+    note = next(line for line in result.output.splitlines() if "language de: " in line and "default" in line)
     assert "row 3 (name)" in note and "kind@de" in note
-    assert "missing translation" not in result.output.split("language de")[0]  # the first language is the default
+    assert "default text" not in result.output.split("language de")[0]  # the first language is the default
     assert "language de: set in Noto Sans." in result.output  # the fonts each language's text used
 
 
@@ -115,3 +115,32 @@ def test_bad_languages_are_refused_with_the_spec_line(tmp_path, value, said):
     result = runner.invoke(app, ["validate", str(deck)])
     flat = " ".join(result.output.split())
     assert result.exit_code == 2 and "line 2" in flat and "languages" in flat and said in flat, flat
+
+
+def test_the_questions_example_builds_in_english_arabic_and_hindi(tmp_path):
+    """specs/questions: three kits; the Arabic one sets its translated questions in Noto Sans Arabic,
+    right-aligned in their box, the Hindi one in Devanagari; the rows without a translation are listed."""
+    import pymupdf
+    from pnp.inputs.resources import builtin_spec
+    out = tmp_path / "out"
+    result = runner.invoke(app, ["build", str(builtin_spec("questions")), "-o", str(out), "-f", "pdf"])
+    assert result.exit_code == 0, result.output
+    kits = {code: out / name / f"{name}-a4.pdf" for code, name in
+            (("en", "questions"), ("ar", "questions-ar"), ("hi", "questions-hi"))}
+    assert all(p.is_file() for p in kits.values())
+    for code in ("ar", "hi"):
+        note = next(line for line in result.output.splitlines() if f"language {code}: " in line and "default" in line)
+        assert "row 3 (language, question)" in note  # the second question has no translation
+    fonts_of = {code: {f[3] for page in pymupdf.open(p) for f in page.get_fonts()} for code, p in kits.items()}
+    assert not any("Arabic" in f for f in fonts_of["en"]) and any("Arabic" in f for f in fonts_of["ar"])
+    with pymupdf.open(kits["hi"]) as doc:
+        chars = {chr(c[0]) for page in doc for s in page.get_texttrace() for c in s["chars"]}
+    assert {"ह", "न", "द"} <= chars  # हिन्दी at the foot, and the questions
+    with pymupdf.open(kits["ar"]) as doc:  # the first card: its question's Arabic glyphs end at the box's right
+        page = doc[1]
+        left = min(d["rect"].x0 for d in page.get_drawings() if d.get("fill") and
+                   all(abs(a - b) < 0.01 for a, b in zip(d["fill"], (0xd5 / 255, 0x5e / 255, 0)))) * 25.4 / 72
+        xs = [c[3][2] * 25.4 / 72 for s in page.get_texttrace() if "Arabic" in s["font"] and s["size"] > 12
+              for c in s["chars"]]
+        right = max(x for x in xs if x < left + 70)
+        assert right == pytest.approx(left + 63, abs=0.6)  # the box: 7 mm to 63 mm of the card
