@@ -23,7 +23,7 @@ from dataclasses import dataclass, field
 from functools import lru_cache
 from pathlib import Path
 
-from .shaping import advance as shaped_advance, needs_shaping
+from .shaping import Glyph, needs_shaping, shape
 from .units import mm_to_pt, pt_to_mm
 
 FONT_NAME = "NotoSans"
@@ -306,6 +306,12 @@ def is_fallback(name: str) -> bool:
     return name in _FALLBACK_NAMES
 
 
+def shaped(text: str, font: str = DEFAULT_FACE) -> tuple[Glyph, ...]:
+    """``text`` (one run) shaped by HarfBuzz in the face ``font`` (pnp.core.shaping.shape): glyph ids,
+    advances and offsets in 1/1000 em, left to right as seen."""
+    return shape(text, font, face(font).font_bytes)
+
+
 _TABLE_ENTRIES = 8192
 """The measuring tables below start over when they reach this many entries."""
 _WIDTHS: dict[tuple, float] = {}
@@ -331,7 +337,7 @@ def text_width_mm(text: str, size_pt: float, font: str = DEFAULT_FACE) -> float:
     got = _WIDTHS.get(key)
     if got is None:
         if needs_shaping(text):  # the advances HarfBuzz shapes the text with (pnp.core.shaping), 1/1000 em
-            got = _kept(_WIDTHS, key, pt_to_mm(shaped_advance(text, font) * size_pt / 1000.0))
+            got = _kept(_WIDTHS, key, pt_to_mm(sum(g.advance for g in shaped(text, font)) * size_pt / 1000.0))
         else:  # reportlab's C-accelerated sum of advance widths, in points
             got = _kept(_WIDTHS, key, pt_to_mm(face(font).ttfont.stringWidth(text, size_pt)))
     return got

@@ -19,7 +19,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
-from functools import lru_cache
+from typing import Callable
 
 FEATURES = {"kern": True, "liga": True, "dlig": True}
 """HarfBuzz features, as reportlab.pdfbase.ttfonts.shapeFragWord passes them (the PDF's shaping)."""
@@ -55,37 +55,42 @@ class Glyph:
     dy: float
 
 
-@lru_cache(maxsize=32)
-def _hb_font(data: bytes):
-    import uharfbuzz as hb
-    face = hb.Face(hb.Blob(data))
-    return hb.Font(face), face.upem
+_FONTS: dict[str, tuple] = {}
+_SHAPED: dict[tuple[str, str], tuple] = {}
+TABLE_ENTRIES = 8192  # shaped runs kept; the table starts over when full
 
 
-def _face_bytes(face_name: str) -> bytes:
-    from .fonts import face
-    return face(face_name).font_bytes()
+def _hb_font(face_name: str, data: Callable[[], bytes]):
+    got = _FONTS.get(face_name)
+    if got is None:
+        import uharfbuzz as hb
+        face = hb.Face(hb.Blob(data()))
+        got = _FONTS[face_name] = (hb.Font(face), face.upem)
+    return got
 
 
-@lru_cache(maxsize=8192)
-def shape(text: str, face_name: str) -> tuple[Glyph, ...]:
-    """``text`` (one run: one face, one direction) shaped by HarfBuzz in the registered face
-    ``face_name``: its glyphs in visual order, left to right (see the module docstring)."""
-    import uharfbuzz as hb
-    font, upem = _hb_font(_face_bytes(face_name))
-    buf = hb.Buffer()
-    buf.cluster_level = hb.BufferClusterLevel.MONOTONE_CHARACTERS
-    buf.add_str(text)
-    buf.guess_segment_properties()
-    hb.shape(font, buf, FEATURES)
-    k = 1000.0 / upem
-    return tuple(Glyph(info.codepoint, info.cluster, pos.x_advance * k, pos.x_offset * k, pos.y_offset * k)
-                 for info, pos in zip(buf.glyph_infos, buf.glyph_positions))
-
-
-def advance(text: str, face_name: str) -> float:
-    """The advance width of ``text`` shaped in ``face_name``, 1/1000 em."""
-    return sum(g.advance for g in shape(text, face_name))
+def shape(text: str, face_name: str, data: Callable[[], bytes]) -> tuple[Glyph, ...]:
+    """``text`` (one run: one face, one direction) shaped by HarfBuzz in the face ``face_name``
+    (a registered face's name, whose font file's bytes ``data()`` gives; read once per face): its
+    glyphs in visual order, left to right (see the module docstring). pnp.core.fonts.shaped calls it
+    with the face's bytes."""
+    key = (text, face_name)
+    got = _SHAPED.get(key)
+    if got is None:
+        import uharfbuzz as hb
+        font, upem = _hb_font(face_name, data)
+        buf = hb.Buffer()
+        buf.cluster_level = hb.BufferClusterLevel.MONOTONE_CHARACTERS
+        buf.add_str(text)
+        buf.guess_segment_properties()
+        hb.shape(font, buf, FEATURES)
+        k = 1000.0 / upem
+        got = tuple(Glyph(info.codepoint, info.cluster, pos.x_advance * k, pos.x_offset * k, pos.y_offset * k)
+                    for info, pos in zip(buf.glyph_infos, buf.glyph_positions))
+        if len(_SHAPED) >= TABLE_ENTRIES:
+            _SHAPED.clear()
+        _SHAPED[key] = got
+    return got
 
 
 def paragraph_rtl(text: str) -> bool:

@@ -21,6 +21,7 @@ from typing import Callable, Mapping, Sequence
 from ..checks import safearea
 from ..core.errors import PnpError, SpecError, ValidationFailed
 from ..core.findings import FAIL, WARN, Finding
+from ..core.words import has_words, words
 from ..core.ir import Component
 from ..engine import Game, KitContext, game_names, get_game, third_party_names
 from ..engine.declared import GeneratorSpec, check_parts
@@ -230,9 +231,12 @@ def cover_info(loaded: LoadedSpec, ctx: KitContext) -> CoverInfo:
     path = ctx.input_path("rules", name, builtin_folder(game.name) if builtin else None,
                           line=loaded.lines.get(("rules",)))
     rules = parse_rules(path, _icons(loaded, ctx))
+    if not has_words(ctx.language):
+        ctx.notes.append(f"language {ctx.language}: pnp has no catalogue of its own words in {ctx.language}, so "
+                         "the cover's headings, print guide and bill of materials are in English.")
     return CoverInfo(spec.title or game.title, spec.designer, spec.year, rules,
                      CoverInfo.source_line(spec.designer, rules.title, spec.traditional), game.credits(spec),
-                     spec.traditional)
+                     spec.traditional, words(ctx.language))
 
 
 def _icons(loaded: LoadedSpec, ctx: KitContext):

@@ -23,7 +23,8 @@ from .base import Renderer, place_image, place_text
 from .fontcache import font_css
 from .fontchunks import BASE_CHARS, chunks_css
 from .svgfont import FAMILY, font_stack, glyph_path, text_outline_path
-from ..core.shaping import needs_shaping, shape
+from ..core.fonts import shaped
+from ..core.shaping import needs_shaping
 
 INKSCAPE_NS = "http://www.inkscape.org/namespaces/inkscape"
 FONT_STACK = f"'{FAMILY}', '{FONT_FAMILY}', sans-serif"
@@ -275,7 +276,7 @@ class SvgRenderer(Renderer):
         g.attribs["fill"] = t.fill
         g.attribs["aria-label"] = t.text
         pen = 0.0
-        for glyph in shape(t.text, p.font):
+        for glyph in shaped(t.text, p.font):
             d = glyph_path(p.font, glyph.gid)
             x, y = _n(pen + glyph.dx), _n(-glyph.dy)
             pen += glyph.advance

@@ -10,7 +10,7 @@ from typer.testing import CliRunner
 
 from pnp.cli import app
 from pnp.core import fonts, richtext
-from pnp.core.shaping import levels, needs_shaping, paragraph_rtl, shape, visual_order
+from pnp.core.shaping import levels, needs_shaping, paragraph_rtl, visual_order
 
 from test_custom_templates import _kit
 
@@ -63,7 +63,7 @@ def test_arabic_lines_break_at_spaces_only_and_align_right():
 
 
 def test_devanagari_conjuncts_shape_to_fewer_glyphs_than_characters():
-    glyphs = shape("क्षत्रिय", "NotoSansDevanagari")
+    glyphs = fonts.shaped("क्षत्रिय", "NotoSansDevanagari")
     assert 0 < len(glyphs) < len("क्षत्रिय")
     assert fonts.text_width_mm("क्षत्रिय", 10, "NotoSansDevanagari") == pytest.approx(
         sum(g.advance for g in glyphs) * 10 / 1000 * 25.4 / 72)
