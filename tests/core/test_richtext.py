@@ -417,8 +417,10 @@ def test_rules_refuse_a_glyph_the_italic_face_lacks_with_line_and_column(tmp_pat
 def test_the_icons_a_deck_uses_are_inputs_pnp_watch_watches():
     from pnp.pipeline.plan import Request, load_paper, plan
     from pnp.inputs.resources import builtin_folder, specs_dir
-    [tp] = plan([str(specs_dir() / "questions")], Request(load_paper("a4"))).targets
-    assert specs_dir() / "questions" / "icons" / "hammer.svg" in tp.inputs
+    kits = plan([str(specs_dir() / "questions")], Request(load_paper("a4"))).targets
+    assert [tp.loaded.game.name for tp in kits] == ["questions", "questions-ar", "questions-hi"]  # its languages
+    for tp in kits:
+        assert specs_dir() / "questions" / "icons" / "hammer.svg" in tp.inputs
 
 
 ALIGNED = """layers:
