@@ -204,6 +204,8 @@ SERVICE_NAMES = "tgc, mpc, drivethru, printerstudio, or custom:DPI,BLEED,SAFE (e
 WORDS_HELP = "Shorthand for --set words=FILE: a NetMatch word list (.txt, .csv, .tsv, .xlsx, .ods)."
 WORKERS_HELP = ("Processes that draw per-card images (--format pod, tts, preview, --cutter cricut), 1-256 "
                 "(default: every core this process may use).")
+LANG_HELP = ("Only the kit in this language, one of the spec's languages: (default: one kit per language; "
+             "the first keeps OUT/<game>/, the others go to OUT/<game>-<code>/).")
 SVG_TEXT_HELP = ("SVG pages: text as 'text' (the font embedded with @font-face, for browsers) or 'outlines' "
                  "(glyph paths, for programs that ignore @font-face, such as Inkscape).")
 
@@ -243,6 +245,7 @@ def build(
     rules: str = typer.Option("cover", "--rules", help="Where the rules go: cover (the kit's cover), or booklet (also "
                                                        "<game>-rules-booklet-<paper>.pdf: A5 pages on A4, half-Letter "
                                                        "on Letter, two-sided, to fold and staple)."),
+    lang: Optional[str] = typer.Option(None, "--lang", help=LANG_HELP),
     quiet: bool = typer.Option(False, "--quiet", "-q", help=QUIET_HELP),
 ) -> None:
     """Build kits into OUT/<game>/: the PDF, one SVG per page and a manifest. Every target is checked
@@ -256,7 +259,7 @@ def build(
         if rules not in RULES_MODES:
             raise PnpError(f"--rules {rules!r} is not one of {', '.join(RULES_MODES)}.", field="--rules",
                            hint="write --rules booklet for a rules booklet, or leave it out")
-        request = replace(request, reprint=reprint, proof=proof, rules=rules)
+        request = replace(request, reprint=reprint, proof=proof, rules=rules, language=lang)
         out = _out(out_dir)
         _run(plan(_targets(games), request, _note), out)
 
@@ -367,6 +370,7 @@ def validate(
     colour: Optional[str] = typer.Option(None, "--colour", help="--preflight: " + COLOUR_HELP),
     pdfx: bool = typer.Option(False, "--pdfx", help="--preflight: " + PDFX_HELP),
     icc: Optional[Path] = typer.Option(None, "--icc", help="--preflight: " + ICC_HELP),
+    lang: Optional[str] = typer.Option(None, "--lang", help=LANG_HELP),
     quiet: bool = typer.Option(False, "--quiet", "-q", help=QUIET_HELP),
 ) -> None:
     """Run every check a build runs (rules checks, inputs, page budget, cover) and report whether each
@@ -379,7 +383,7 @@ def validate(
         if bleed is None:
             bleed = str(settings.service.bleed) if preflight and settings.service is not None else "0"
         request = _request(paper, list(DEFAULT_FORMATS), sets, words, _options(bleed, "none", "0,0"), settings, True)
-        checked = plan(_targets(games), request)
+        checked = plan(_targets(games), replace(request, language=lang))
         for tp in checked.targets:
             loaded, findings = tp.loaded, tp.findings
             if preflight and tp.components is not None:

@@ -367,3 +367,33 @@ def _screenshot_cdp(args: list[str], url: str, w: int, h: int, work: Path, env: 
         return base64.b64decode(shot["data"])
     finally:
         pipe.close()
+
+
+def differing_ink(pdf: str | Path, page_index: int, svgs: Iterable[Path], boxes: Iterable[tuple[float, float, float, float]],
+                  px: int, workdir: Path) -> list[float]:
+    """For each SVG of ``svgs`` (a page of ``pdf``, drawn by Chromium), the pixels that differ from
+    PDFium's render of page ``page_index`` by more than 64 grey levels (both after a 1-pixel blur),
+    as a share of the PDF's inked pixels (below 160), counted inside ``boxes`` ((x0, y0, x1, y1) mm
+    on the page); ``px`` pixels per mm."""
+    import numpy as np
+    import pypdfium2 as pdfium
+    from PIL import Image, ImageFilter
+
+    doc = pdfium.PdfDocument(str(pdf))
+    try:
+        page = doc[page_index]
+        w_px, h_px = round(page.get_width() * 25.4 / 72 * px), round(page.get_height() * 25.4 / 72 * px)
+        rendered = page.render(scale=w_px / page.get_width()).to_pil().convert("L")
+    finally:
+        doc.close()
+
+    def grey(im):
+        return np.asarray(im.resize((w_px, h_px)).filter(ImageFilter.GaussianBlur(1)), dtype=np.int16)
+    want = grey(rendered)
+    cuts = [(slice(round(y0 * px), round(y1 * px)), slice(round(x0 * px), round(x1 * px))) for x0, y0, x1, y1 in boxes]
+    shares = []
+    for i, svg in enumerate(svgs):
+        got = grey(Image.open(render_svg_png(svg, workdir / f"{Path(svg).stem}-{i}.png", w_px, h_px)).convert("L"))
+        diff, ink = np.abs(got - want) > 64, want < 160
+        shares.append(sum(float(diff[c].sum()) for c in cuts) / sum(float(ink[c].sum()) for c in cuts))
+    return shares

@@ -23,6 +23,7 @@ from dataclasses import dataclass, field
 from functools import lru_cache
 from pathlib import Path
 
+from .shaping import Glyph, needs_shaping, shape
 from .units import mm_to_pt, pt_to_mm
 
 FONT_NAME = "NotoSans"
@@ -114,8 +115,10 @@ class Face:
 
     @property
     def label(self) -> str:
-        """How messages name the face: "Noto Sans", "Noto Sans italic", or a registered face's name
-        with its file."""
+        """How messages name the face: "Noto Sans", "Noto Sans italic", a script's fallback face by its
+        family ("Noto Sans Arabic"), or a registered face's name with its file."""
+        if self.name in _FALLBACK_NAMES:
+            return self.family
         if self.family == FONT_FAMILY:
             return FONT_FAMILY + (" bold" if self.weight >= 700 else "") + (" italic" if self.style == "italic" else "")
         return f"{self.name} ({self.path.name})"
@@ -209,6 +212,8 @@ def face(name: str = DEFAULT_FACE) -> Face:
         return got
     if name in _BUILTIN:
         return _builtin(name)
+    if name in _FALLBACK_NAMES and name in fallback_faces():
+        return _FACES[name]
     raise KeyError(f"no font called {name!r} (fonts: {', '.join(face_names())})")
 
 
@@ -236,6 +241,77 @@ def missing_glyphs(text: str, font: str = DEFAULT_FACE) -> list[str]:
     return [ch for ch in dict.fromkeys(text) if not ch.isspace() and ord(ch) not in cmap]
 
 
+FALLBACKS = (
+    ("NotoSansArabic", "Noto Sans Arabic", "fontpkg_noto_sans_arabic", "NotoSansArabic",
+     "\u0600-\u06ff\u0750-\u077f\u0870-\u08ff\ufb50-\ufdff\ufe70-\ufefe"),
+    ("NotoSansHebrew", "Noto Sans Hebrew", None, "NotoSansHebrew", "\u0590-\u05ff\ufb1d-\ufb4f"),
+    ("NotoSansDevanagari", "Noto Sans Devanagari", "fontpkg_noto_sans_devanagari", "NotoSansDevanagari",
+     "\u0900-\u097f\ua8e0-\ua8ff"),
+)
+"""The faces a text falls back to for a script its own face lacks: (face name, family, the Python
+package that ships the font (fontpkg, SIL Open Font License 1.1) or None, the file name's stem, the
+characters it is the fallback for, as a regular-expression class: its script's blocks). A face is taken from its package when that is installed (Arabic, Devanagari:
+pnp depends on both), else from pnp/fonts (Noto Sans Hebrew, which no package ships: 27 KB, OFL-1.1),
+else from the system's Noto fonts (SYSTEM_FONT_DIRS: Debian's fonts-noto-core), else it is not
+available and a character only it draws is refused as any character no font has."""
+SYSTEM_FONT_DIRS = (Path("/usr/share/fonts/truetype/noto"), Path("/usr/share/fonts/opentype/noto"),
+                    Path("/usr/local/share/fonts"), Path("/usr/share/fonts/noto"))
+_FALLBACK_NAMES = frozenset(f[0] for f in FALLBACKS)
+_SCRIPTS = tuple((f[0], re.compile(f"[{f[4]}]")) for f in FALLBACKS)
+
+
+def _fallback_file(package: str | None, stem: str) -> Path | None:
+    if package is not None:
+        try:
+            module = __import__(package)
+        except ImportError:
+            module = None
+        if module is not None:
+            files = sorted((Path(module.ROOT) / "files").glob(f"{stem}[[-]*.ttf"))
+            regular = [f for f in files if "[" in f.name or f.name.endswith("-Regular.ttf")]
+            if regular:
+                return regular[0]
+    for folder in (_SHIPPED, *SYSTEM_FONT_DIRS):
+        path = folder / f"{stem}-Regular.ttf"
+        if path.is_file():
+            return path
+    return None
+
+
+@lru_cache(maxsize=1)
+def fallback_faces() -> tuple[str, ...]:
+    """The names of the fallback faces available here (FALLBACKS), each registered on first use."""
+    out = []
+    for name, family, package, stem, _ in FALLBACKS:
+        path = _fallback_file(package, stem)
+        if path is not None:
+            register_face(name, path, family)
+            out.append(name)
+    return tuple(out)
+
+
+def fallback_for(ch: str) -> str | None:
+    """The fallback face for ``ch``'s script (FALLBACKS) when it is available and draws ``ch``; None
+    for a character of another script (Latin, Greek, Cyrillic, symbols: its own face must draw it)."""
+    if ord(ch) < 0x590:
+        return None
+    for name, script in _SCRIPTS:
+        if script.match(ch):
+            return name if name in fallback_faces() and ord(ch) in face(name).cmap else None
+    return None
+
+
+def is_fallback(name: str) -> bool:
+    """True for the name of a script's fallback face (FALLBACKS)."""
+    return name in _FALLBACK_NAMES
+
+
+def shaped(text: str, font: str = DEFAULT_FACE) -> tuple[Glyph, ...]:
+    """``text`` (one run) shaped by HarfBuzz in the face ``font`` (pnp.core.shaping.shape): glyph ids,
+    advances and offsets in 1/1000 em, left to right as seen."""
+    return shape(text, font, face(font).font_bytes)
+
+
 _TABLE_ENTRIES = 8192
 """The measuring tables below start over when they reach this many entries."""
 _WIDTHS: dict[tuple, float] = {}
@@ -259,8 +335,11 @@ def text_width_mm(text: str, size_pt: float, font: str = DEFAULT_FACE) -> float:
     this table just starts over."""
     key = (text, size_pt) if font == DEFAULT_FACE else (text, size_pt, font)
     got = _WIDTHS.get(key)
-    if got is None:  # reportlab's C-accelerated sum of advance widths, in points
-        got = _kept(_WIDTHS, key, pt_to_mm(face(font).ttfont.stringWidth(text, size_pt)))
+    if got is None:
+        if needs_shaping(text):  # the advances HarfBuzz shapes the text with (pnp.core.shaping), 1/1000 em
+            got = _kept(_WIDTHS, key, pt_to_mm(sum(g.advance for g in shaped(text, font)) * size_pt / 1000.0))
+        else:  # reportlab's C-accelerated sum of advance widths, in points
+            got = _kept(_WIDTHS, key, pt_to_mm(face(font).ttfont.stringWidth(text, size_pt)))
     return got
 
 

@@ -30,8 +30,10 @@ import re
 from dataclasses import dataclass
 from typing import Callable
 
-from .fonts import DEFAULT_FACE, ITALIC_FACE, cap_height, face, missing_glyphs, styled_face, text_width_mm
+from .fonts import (DEFAULT_FACE, ITALIC_FACE, cap_height, face, fallback_for, missing_glyphs, styled_face,
+                    text_width_mm)
 from .ir import Image, Text
+from .shaping import has_rtl, levels, needs_shaping, paragraph_rtl, visual_order
 from .units import MM_PER_PT
 
 STEP_PT = 0.25   # shrink in steps of a quarter point
@@ -174,6 +176,61 @@ def parse(text: str, icon: IconLookup | None = None, bold: bool = False) -> tupl
     return tuple(paras)
 
 
+def plain(text: str, bold: bool = False) -> tuple[Paragraph, ...]:
+    """``text`` without markup as paragraphs (one per line break) of one Span each, ``bold`` or not."""
+    paras, offset = [], 0
+    for line in re.split(r"\r\n|[\r\n]", text):
+        paras.append((Span(line, bold, False, None, offset),) if line else ())
+        offset += len(line) + 1
+    return tuple(paras)
+
+
+def fallback(paras: tuple[Paragraph, ...]) -> tuple[Paragraph, ...]:
+    """``paras`` with every character a span's face lacks set in the first fallback face that draws
+    it (pnp.core.fonts.FALLBACKS: Noto Sans Arabic, Hebrew, Devanagari); spaces, digits and marks
+    between such characters stay in that face, so a word and its marks are shaped as one run. The
+    spans of a text its faces draw whole are returned as they are; a character no face draws stays
+    in its span's face (``missing`` then names it)."""
+    out = []
+    for para in paras:
+        if all(s.icon is not None or not missing_glyphs(s.text, s.drawn) for s in para):
+            out.append(para)
+            continue
+        spans: list[Span] = []
+        for s in para:
+            if s.icon is not None or not missing_glyphs(s.text, s.drawn):
+                spans.append(s)
+                continue
+            own = s.drawn
+            cmap = face(own).cmap
+            pieces: list[list] = []  # [face, start, end]
+            for i, ch in enumerate(s.text):
+                last = pieces[-1][0] if pieces else None
+                if ord(ch) in cmap and not (last not in (None, own) and not ch.isalpha()
+                                            and ord(ch) in face(last).cmap):
+                    chosen = own
+                else:
+                    chosen = fallback_for(ch) if ord(ch) not in cmap else last
+                    chosen = chosen or own
+                if pieces and pieces[-1][0] == chosen:
+                    pieces[-1][2] = i + 1
+                else:
+                    pieces.append([chosen, i, i + 1])
+            for chosen, a, b in pieces:
+                text = s.text[a:b]
+                if chosen == own:
+                    spans.append(Span(text, s.bold, s.italic, None, s.offset + a, s.face))
+                else:  # a fallback face has no bold or italic of its own: set upright and regular
+                    spans.append(Span(text, False, False, None, s.offset + a, chosen))
+        out.append(tuple(spans))
+    return tuple(out)
+
+
+def faces_used(paras: tuple[Paragraph, ...]) -> set[str]:
+    """The faces the spans of ``paras`` are drawn in."""
+    return {s.drawn for para in paras for s in para if s.icon is None and s.text}
+
+
 def missing(paras: tuple[Paragraph, ...]) -> tuple[Span, str] | None:
     """The first span with a character its face cannot draw, and that character; None when all draw."""
     for para in paras:
@@ -205,9 +262,12 @@ def width(span: Span, size_pt: float) -> float:
 
 @dataclass(frozen=True)
 class Line:
-    """One set line: ``pieces`` as (x from the line's start in mm, Span), and its ``width`` in mm."""
+    """One set line: ``pieces`` as (x from the line's start in mm, Span), left to right as they are
+    seen, and its ``width`` in mm; ``rtl``: the line's paragraph runs right to left (aligned to the
+    right unless the layer says otherwise)."""
     pieces: tuple[tuple[float, Span], ...]
     width: float
+    rtl: bool = False
 
 
 def _merge(spans: list[Span]) -> list[Span]:
@@ -223,12 +283,39 @@ def _merge(spans: list[Span]) -> list[Span]:
     return out
 
 
-def _line(spans: list[Span], size_pt: float) -> Line:
+def _line(spans: list[Span], size_pt: float, rtl: bool = False) -> Line:
+    """The spans of one line (in logical order) placed left to right; with a right-to-left character
+    or an ``rtl`` paragraph, cut into runs of one embedding level and reordered (pnp.core.shaping)."""
+    merged = _merge(spans)
+    if rtl or any(s.text and has_rtl(s.text) for s in merged):
+        merged = _visual(merged, rtl)
     pieces, x = [], 0.0
-    for s in _merge(spans):
+    for s in merged:
         pieces.append((x, s))
         x += width(s, size_pt)
-    return Line(tuple(pieces), x)
+    return Line(tuple(pieces), x, rtl)
+
+
+def _visual(spans: list[Span], rtl: bool) -> list[Span]:
+    """``spans`` (one line, logical order) cut where the embedding level changes and put in visual
+    order, left to right (UAX #9 L2). An icon is an object replacement character (a neutral): it
+    takes the direction of the words round it."""
+    text = "".join(s.text if s.icon is None else "\ufffc" for s in spans)
+    lv = levels(text, rtl)
+    runs: list[tuple[int, Span]] = []
+    pos = 0
+    for s in spans:
+        if s.icon is not None:
+            runs.append((lv[pos], s))
+            pos += 1
+            continue
+        start = 0
+        for i in range(1, len(s.text) + 1):
+            if i == len(s.text) or lv[pos + i] != lv[pos + start]:
+                runs.append((lv[pos + start], Span(s.text[start:i], s.bold, s.italic, None, s.offset + start, s.face)))
+                start = i
+        pos += len(s.text)
+    return [runs[i][1] for i in visual_order([level for level, _ in runs])]
 
 
 def _words(para: Paragraph) -> list[tuple[list[Span], Span | None]]:
@@ -271,19 +358,25 @@ def break_lines(para: Paragraph, size_pt: float, width_mm: float) -> list[Line]:
     lines: list[Line] = []
     current: list[Span] = []
     used = 0.0
+    rtl = is_rtl(para)
     for spans, gap in _words(para):
         w = sum(width(s, size_pt) for s in spans)
         g = width(gap, size_pt) if gap is not None and current else 0.0
         if current and used + g + w > width_mm + EPS:
-            lines.append(_line(current, size_pt))
+            lines.append(_line(current, size_pt, rtl))
             current, used, g = [], 0.0, 0.0
         if current and gap is not None:
             current.append(gap)
         current += spans
         used += g + w
     if current or not lines:
-        lines.append(_line(current, size_pt))
+        lines.append(_line(current, size_pt, rtl))
     return lines
+
+
+def is_rtl(para: Paragraph) -> bool:
+    """The paragraph runs right to left: its first strong character is right-to-left (UAX #9 P2)."""
+    return any(s.text and has_rtl(s.text) for s in para) and paragraph_rtl("".join(s.text for s in para))
 
 
 # --- fitting a box ------------------------------------------------------------------------------
@@ -412,7 +505,7 @@ def lay_out(paras: tuple[Paragraph, ...], size_pt: float, w: float, h: float, wr
     ``spacing`` is the line height as a multiple of the size), or None when they do not fit."""
     lines: list[Line] = []
     for para in paras:
-        lines += break_lines(para, size_pt, w) if wrap else [_line(list(para), size_pt)]
+        lines += break_lines(para, size_pt, w) if wrap else [_line(list(para), size_pt, is_rtl(para))]
     if any(line.width > w + EPS for line in lines):
         return None
     got = block(len(lines), size_pt, *_metrics(paras), spacing, h)
@@ -441,6 +534,8 @@ def draw_line(line: Line, x: float, baseline: float, size_pt: float, fill: str) 
         if span.icon is not None:
             adv, w, h = icon_size(span, size_pt)
             out.append(Image(x + dx + (adv - w) / 2, baseline - h, w, h, span.icon.src, "contain", root=span.icon.root))
+        elif span.text.strip() and needs_shaping(span.text):  # shaped as a whole run, spaces and all
+            out.append(Text(x + dx, baseline, span.text, size_pt=size_pt, fill=fill, bold=span.bold, font=span.font))
         elif span.text.strip():  # leading spaces become an offset: no viewer can collapse them
             text = span.text.lstrip(" ")
             skip = text_width_mm(span.text[:len(span.text) - len(text)], size_pt, span.drawn)
@@ -451,9 +546,11 @@ def draw_line(line: Line, x: float, baseline: float, size_pt: float, fill: str) 
 
 def draw(fitted: Fitted, left: float, top: float, w: float, align: str, fill: str) -> list:
     """Every line of ``fitted`` in a box ``w`` mm wide whose left edge is ``left`` and top ``top``
-    (mm), each line aligned "left", "center" or "right" in it."""
+    (mm), each line aligned "left", "center" or "right" in it, or "start" / "end": left / right for
+    a left-to-right paragraph, right / left for a right-to-left one."""
     out: list = []
     for line, base in zip(fitted.lines, fitted.baselines):
-        shift = {"left": 0.0, "center": (w - line.width) / 2, "right": w - line.width}[align]
+        side = {"start": "right" if line.rtl else "left", "end": "left" if line.rtl else "right"}.get(align, align)
+        shift = {"left": 0.0, "center": (w - line.width) / 2, "right": w - line.width}[side]
         out += draw_line(line, left + shift, top + base, fitted.size_pt, fill)
     return out

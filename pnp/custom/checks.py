@@ -14,6 +14,7 @@ from ..core.safearea import SAFE_MM, insets, past_safe_line
 from ..engine import KitContext
 from ..engine.declared import count_finding, rule_of
 from .imagecheck import quality
+from .languages import translated
 from .parts import Ready, ready
 from .shaped import safe_frame
 from .spec import CustomSpec
@@ -132,8 +133,9 @@ def _glyphs(chk, r: Ready, rule: str) -> Finding:
     for row in r.rows:
         if row is None:
             continue
+        values = translated(row.values, r.language)
         for c in sorted(fonts):
-            value = row.values.get(c, "")
+            value = values.get(c, "")
             cells += bool(value)
             for layer in fonts[c].values():
                 miss, font = layer.missing_glyphs(value)

@@ -14,11 +14,14 @@ from typing import Callable
 from ..core.errors import SpecError
 from ..core import richtext
 from ..core.colour import colour_of
-from ..core.fonts import DEFAULT_FACE, ITALIC_FACE, cap_height, face as font_face, missing_glyphs, styled_face
+from ..core.fonts import (DEFAULT_FACE, ITALIC_FACE, cap_height, face as font_face, fallback_for, missing_glyphs,
+                          styled_face)
+from ..core.shaping import needs_shaping
 from ..core.ir import Circle, Group, Image, Line, Polygon, Rect, Text
 from ..inputs.images import ImageFacts
 from .icons import IconFolder
 from .imagecheck import load_picture
+from .languages import column, translated
 from .table import Row, Table, key
 from .template import ImageLayer, Placed, TextLayer, WhenSpec, parse_placeholders
 from ..core.textfit import fit, fit_box
@@ -27,6 +30,10 @@ from ..core.units import MM_PER_PT
 MAX_TEXT_CHARS = 5000  # characters one text layer sets: a tarot card full of 4 pt text holds about 3,000
 DEFAULT_MIN_PT = 6.0  # the smallest size of ``fit: shrink`` when the layer gives no min_size
 EPS = 1e-6  # mm
+_ANCHOR = {"left": lambda w: ("start", -w / 2), "start": lambda w: ("start", -w / 2), "center": lambda w: ("middle", 0.0),
+           "right": lambda w: ("end", w / 2), "end": lambda w: ("end", w / 2)}
+"""A plain text's anchor and its x from the box's centre (mm), by align, for a box ``w`` mm wide:
+plain text runs left to right (right-to-left text is set as rich text, pnp.core.richtext)."""
 QUARTER_TURNS = {90: (0.0, 1.0), 180: (-1.0, 0.0), 270: (0.0, -1.0)}  # (cos, sin) of a clockwise turn, y down
 class Filler:
     """A string with ``{column}`` placeholders, compiled once: ``columns`` it reads, ``fill(values)``.
@@ -74,7 +81,8 @@ class Context:
     """What binding needs: the part size (mm), the data's column keys (None: no data) and the table;
     for image layers the spec's folder (``src`` is relative to it) and ``record``, called with each
     picture file's path (for `pnp watch`); the icons folder (None: no icons) and the fonts the spec
-    declares (pnp.inputs.fontfile.FontFile by name)."""
+    declares (pnp.inputs.fontfile.FontFile by name); ``language``: the kit's language, whose
+    ``name@language`` columns text placeholders print (pnp.custom.languages), None for the cells as they are."""
     width: float
     height: float
     columns: set[str] | None
@@ -83,6 +91,9 @@ class Context:
     record: Callable[[Path], None] | None = None
     icons: IconFolder | None = None
     fonts: dict = field(default_factory=dict)
+    language: str | None = None
+    faces: set = field(default_factory=set)
+    """The faces text was set in (names, pnp.core.fonts), filled as faces are drawn: the build note's."""
 
 
 def _when(spec, place: Placed, ctx: Context) -> Callable[[dict], bool] | None:
@@ -122,6 +133,8 @@ class BoundLayer:
                     if isinstance(layer, ImageLayer) else None)
         self._pictures: dict[str, ImageFacts] = {}
         self.reads.update(*(f.columns for f in (self.text, self.src) if f is not None))
+        if self.text is not None and ctx.language:  # its translations are read too
+            self.reads.update(column(c, ctx.language) for c in self.text.columns)
         self.font = self._font(layer.font) if self.text is not None and layer.font is not None else None
         self.face = self.font.face if self.font is not None else DEFAULT_FACE
         italic = layer.italic_font if self.text is not None else None
@@ -173,7 +186,7 @@ class BoundLayer:
             return 0
         L = self.place.layer
         tries = 1 if L.fit == "box" else 1 + richtext.scan_layouts(L.size, self.smallest)
-        return len(self.text.fill(values)) * tries
+        return len(self.text.fill(translated(values, self.ctx.language))) * tries
 
     def _font(self, name: str, field: str = "font"):
         """The declared font ``name`` (a FontFile), named by the layer's ``field``.
@@ -232,9 +245,13 @@ class BoundLayer:
             out.append(tuple(spans))
         return tuple(out)
 
-    def missing_glyphs(self, text: str) -> tuple[list[str], str]:
-        """The characters of ``text`` this layer's font lacks, and the font's name for messages."""
-        return (self.font.missing(text) if self.font is not None else missing_glyphs(text)), self._label(self.face)
+    def missing_glyphs(self, text: str, fallbacks: bool = True) -> tuple[list[str], str]:
+        """The characters of ``text`` this layer's font lacks (with ``fallbacks``, and no script's
+        fallback face draws: pnp.core.fonts.FALLBACKS), and the font's name for messages."""
+        lacking = self.font.missing(text) if self.font is not None else missing_glyphs(text)
+        if fallbacks and lacking:
+            lacking = [ch for ch in lacking if fallback_for(ch) is None]
+        return lacking, self._label(self.face)
 
     def _colour_filler(self, value: str, field: str):
         filler = Filler(value, self.place.file, self.place.line_of(field), field, self.ctx.columns,
@@ -294,7 +311,7 @@ class BoundLayer:
 
     def _text(self, values, row, out) -> None:
         L = self.place.layer
-        text = self.text.fill(values)
+        text = self.text.fill(translated(values, self.ctx.language))
         if not text.strip():
             return
         column = self.text.columns[0] if self.text.columns else None
@@ -302,13 +319,19 @@ class BoundLayer:
             raise self._data_error(row, column, f"the text has {len(text):,} characters (limit {MAX_TEXT_CHARS:,}).",
                                    "shorten the cell: no card holds more", "text")
         icons = self.ctx.icons
-        rich = L.markup and richtext.has_markup(text, icons is not None)
+        shaped = needs_shaping(text) or any(fallback_for(ch) for ch in self.missing_glyphs(text, False)[0])
+        if shaped and (L.fit == "box" or L.valign == "cap-middle" or L.underline):
+            raise self._data_error(row, column, "the text is in a script set in runs of its own font (shaped, or "
+                                   "right to left: Arabic, Hebrew, Devanagari...), which fit: box, valign: "
+                                   "cap-middle and underline: true do not set.",
+                                   "use fit: shrink (or none) and valign: top, middle or bottom on the layer", "text")
+        rich = (L.markup and richtext.has_markup(text, icons is not None)) or shaped
         if rich and (L.fit == "box" or L.valign == "cap-middle" or L.underline):
             raise self._data_error(row, column, "the text has markup (**, *, :icon:), which fit: box, valign: "
                                    "cap-middle and underline: true do not set.",
                                    "set markup: false on the layer to print the characters as typed, or use "
                                    "fit: shrink and valign: middle", "text")
-        paras = self.rich(text, row, column, icons) if rich else None
+        paras = self.rich(text, row, column, icons if L.markup else None, L.markup) if rich else None
         missing = (self.font.missing(text) if self.font is not None else missing_glyphs(text)) if paras is None else ()
         if missing:
             raise self._data_error(row, column, f"{missing[0]!r} (U+{ord(missing[0]):04X}) is not in "
@@ -339,6 +362,7 @@ class BoundLayer:
                                    "shorten the text, or make the layer's box larger or its min_size smaller"
                                    if L.fit == "box" else "shorten the text, or make the layer's box larger, its "
                                    "min_size smaller or set fit: shrink and wrap: true", "text")
+        self.ctx.faces.update(richtext.faces_used(paras) if paras is not None else (styled_face(self.face, L.bold),))
         colour = self.colours["colour"](values, row) or "#000000"
         if L.valign == "cap-middle":  # each line centred on its cap height (Text valign "middle")
             self._cap_middle(got, L, colour, out)
@@ -351,7 +375,7 @@ class BoundLayer:
                 out.append(Group(tuple(richtext.draw(got, -bw / 2, top, bw, L.align, colour)), dx=x + w / 2,
                                  dy=y + h / 2, rotate=float(L.rotate)))
             return
-        anchor, tx = {"left": ("start", -bw / 2), "center": ("middle", 0.0), "right": ("end", bw / 2)}[L.align]
+        anchor, tx = _ANCHOR[L.align](bw)
         if L.rotate == 0:  # set in place: no group (one transform fewer per text in every backend)
             cx, cy = x + w / 2 + tx, y + h / 2 + top
             out.extend(Text(cx, cy + base, line, size_pt=got.size_pt, anchor=anchor, fill=colour, bold=L.bold,
@@ -369,7 +393,7 @@ class BoundLayer:
         "middle" on its own cap middle (one line: on the box's centre itself)."""
         x, y, w, h = self.box
         bw = h if L.rotate in (90, 270) else w
-        anchor, tx = {"left": ("start", -bw / 2), "center": ("middle", 0.0), "right": ("end", bw / 2)}[L.align]
+        anchor, tx = _ANCHOR[L.align](bw)
         cap = self.cap * got.size_pt * MM_PER_PT
         first = got.baselines[0]
         tall = got.baselines[-1] - first + cap
@@ -422,20 +446,23 @@ class BoundLayer:
         bw, bh = (h, w) if L.rotate in (90, 270) else (w, h)
         out.append(Group((Image(-bw / 2, -bh / 2, bw, bh, str(facts.path), L.fit, root=facts.root),), dx=x + w / 2, dy=y + h / 2,
                          rotate=float(L.rotate)))
-    def rich(self, text: str, row, column, icons: IconFolder | None) -> tuple:
-        """The text's markup parsed (pnp.core.richtext), every run's glyphs checked in its face.
+    def rich(self, text: str, row, column, icons: IconFolder | None, markup: bool = True) -> tuple:
+        """The text's markup parsed (pnp.core.richtext; without ``markup``, its lines as they are), the
+        characters its faces lack set in a script's fallback face (richtext.fallback), every run's
+        glyphs checked in its face.
 
         Raises:
             DataError, SpecError: unbalanced markup, an unknown icon or a glyph a face lacks (naming
                 the data file, row and column, or the template line, and the field text)."""
         try:
-            paras = richtext.parse(text, icons.lookup if icons else None, bold=self.place.layer.bold)
+            paras = (richtext.parse(text, icons.lookup if icons else None, bold=self.place.layer.bold) if markup
+                     else richtext.plain(text, bold=self.place.layer.bold))
         except richtext.MarkupError as exc:
             raise self._data_error(row, column, f"character {exc.offset + 1} of the text: {exc.message}.",
                                    "add the picture to the icons folder, or write \\: for a colon" if exc.icon else
                                    "close the ** or * (or write \\* for an asterisk, or set markup: false on the "
                                    "layer)", "text") from None
-        paras = self._in_layer_fonts(paras, row, column)
+        paras = richtext.fallback(self._in_layer_fonts(paras, row, column))
         lacking = richtext.missing(paras)
         if lacking:
             span, ch = lacking

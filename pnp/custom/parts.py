@@ -14,7 +14,7 @@ from itertools import accumulate
 from pathlib import Path
 
 from ..core.errors import SpecError
-from ..core.fonts import register_face
+from ..core.fonts import face as font_face, is_fallback, register_face
 from ..core.ir import Component, PartSource
 from ..engine import KitContext
 from ..inputs.fontfile import FontFile, read_font
@@ -27,7 +27,8 @@ from .shaped import (FACE_COLUMN, StandeeNet, d6_component, expand_faces, outlin
                      standee_drawing)
 from .imagecheck import PictureUse, scan
 from .spec import D6_FACES, MAX_COPIES, NETS, ComponentSpec, CustomSpec
-from .table import Row, Table, key, read_table
+from .languages import column, fallback_note, fallbacks
+from .table import Row, Table, check_cells, key, read_table
 from .template import Loads, Placed, load_template, parse_placeholders, resolve
 
 MAX_PARTS = 20_000  # parts of one component read from a data file, copies included: a few hundred pages (a
@@ -48,6 +49,7 @@ class Ready:
     line: int | None
     pictures: list[PictureUse]
     box_face: Face | None = None
+    language: str | None = None
 
     @property
     def parts(self) -> int:
@@ -125,6 +127,8 @@ def ready(spec: CustomSpec, ctx: KitContext, lines: dict, tables: dict[str, Tabl
     """
     def load() -> list[Ready]:
         out = [_ready(spec, i, c, ctx, lines, tables or {}) for i, c in enumerate(spec.components)]
+        for r in out:
+            _translations(spec, r, ctx)
         if not any(sum(r.copies) for r in out):
             first = out[0]
             where = (f" (every row of {first.table.path.name} has copies 0)" if first.table is not None and
@@ -237,7 +241,8 @@ def _ready(spec: CustomSpec, index: int, comp: ComponentSpec, ctx: KitContext, l
             if path not in faces:  # the key of its furniture (drawn once): template and part size
                 faces[path] = Face(loaded[path], Context(*comp.size, cols, table, spec_dir=spec_dir,
                                                          record=lambda p: _record(ctx, p), icons=icons,
-                                                         fonts=fonts(spec, ctx, lines)),
+                                                         fonts=fonts(spec, ctx, lines), language=ctx.language,
+                                                         faces=ctx.once(("faces used",), set)),
                                    key=f"template {path}\x1f{comp.size[0]!r} x {comp.size[1]!r} mm")
         paths.append((got["front"], got["back"]))
     box_face = None
@@ -246,8 +251,26 @@ def _ready(spec: CustomSpec, index: int, comp: ComponentSpec, ctx: KitContext, l
         inside = inside_of(comp, sum(copies))
         box_face = Face(loaded[path], Context(inside.width, inside.height, None, None, spec_dir=spec_dir,
                                               record=lambda p: _record(ctx, p), icons=icons,
-                                              fonts=fonts(spec, ctx, lines)))
-    return Ready(comp, table, rows, copies, faces, paths, line, scan(rows, paths, faces), box_face)
+                                              fonts=fonts(spec, ctx, lines), language=ctx.language,
+                                              faces=ctx.once(("faces used",), set)))
+    return Ready(comp, table, rows, copies, faces, paths, line, scan(rows, paths, faces), box_face,
+                 ctx.language)
+
+
+def _translations(spec: CustomSpec, r: Ready, ctx: KitContext) -> None:
+    """For a kit in a language other than the spec's first: every translation cell the templates print
+    checked as printable (pnp.custom.table.check_cells), and the cells that fall back to the default
+    text told in ``ctx.notes`` (pnp.custom.languages)."""
+    if not ctx.language or r.table is None:
+        return
+    printed = sorted({c for face in r.faces.values() for layer in face.layers if layer.text is not None
+                      for c in layer.text.columns})
+    check_cells(r.table, [column(c, ctx.language) for c in printed], field="data")
+    codes = getattr(spec, "languages", ())
+    if codes and ctx.language != codes[0]:
+        where = fallbacks(r.rows, printed, r.table.position, ctx.language)
+        if where:
+            ctx.notes.append(fallback_note(ctx.language, where, f"{r.table.path.name} ({r.spec.name})"))
 
 
 def _copies(comp: ComponentSpec, row: Row | None, table: Table | None) -> int:
@@ -384,6 +407,7 @@ def build_components(spec: CustomSpec, ctx: KitContext, lines: dict,
                                      outline=outline))
         if comp.box is not None:
             out += _box(spec, r, groups, ctx, lines)
+    _faces_note(spec, ctx)
     return out
 
 
@@ -432,3 +456,14 @@ def _box(spec: CustomSpec, r: Ready, groups: dict, ctx: KitContext, lines: dict)
     where = (ctx.spec_path, lines.get(("components", index, "box"), r.line), f"components.{index}.box")
     return box_parts(r.spec, sum(r.copies), art, size, spec.title or spec.name or ctx.spec_path.stem, ctx,
                      where)
+
+
+def _faces_note(spec: CustomSpec, ctx: KitContext) -> None:
+    """Tell which fonts the kit's text was set in (``ctx.notes``), for a kit of a spec with
+    ``languages:`` or one whose text fell back to a script's face (pnp.core.fonts.FALLBACKS)."""
+    used = ctx.once(("faces used",), set)
+    if not used or not (getattr(spec, "languages", ()) or any(is_fallback(f) for f in used)):
+        return
+    labels = sorted({font_face(f).label.replace(" bold", "").replace(" italic", "") for f in used})
+    who = f"language {ctx.language}" if ctx.language else "text"
+    ctx.notes.append(f"{who}: set in {', '.join(labels)}.")

@@ -149,6 +149,22 @@ NETS = ("d6", "standee")  # shapes whose part is a folded net of several faces (
 D6_FACES = 6
 
 
+def _languages(value: Any) -> Any:
+    """A list of language codes (pnp.custom.languages.LANGUAGE), none twice."""
+    from .languages import LANGUAGE, MAX_LANGUAGES
+    if isinstance(value, str):
+        value = [value]
+    if not isinstance(value, (list, tuple)) or not 1 <= len(value) <= MAX_LANGUAGES:
+        raise FieldError(f"must list 1 to {MAX_LANGUAGES} language codes", "write e.g. languages: [en, de, ar]")
+    for code in value:
+        if not isinstance(code, str) or not LANGUAGE.fullmatch(code):
+            raise FieldError(f"holds {code!r}, which is not a language code", "write codes such as en, de, ar, hi or "
+                             "pt-BR (lower-case language, as BCP 47 writes them)", quote=False)
+        if value.count(code) > 1:
+            raise FieldError(f"lists {code} twice", "list each language once", quote=False)
+    return tuple(value)
+
+
 def _delimiter(value: Any) -> Any:
     """A delimiter by its character or its name (comma, semicolon, tab, pipe) -> the character."""
     if isinstance(value, str):
@@ -290,6 +306,8 @@ class CustomSpec(SpecBase):
     components: Items(tuple[ComponentSpec, ...], 1, MAX_COMPONENTS,
                       f"a game declares 1 to {MAX_COMPONENTS} components")
     checks: Items(tuple[CheckSpec, ...], 0, MAX_CHECKS, f"at most {MAX_CHECKS} checks") = ()
+    languages: Annotated[tuple[str, ...], BeforeValidator(_languages)] = ()
+    """One kit per language (pnp.custom.languages); the first keeps the kit's own folder and file names."""
     fonts: Fonts = Field(default_factory=dict)
     """Fonts by name, ``{Name: path}``: TrueType or OpenType files (paths relative to the spec) that
     text layers choose with ``font: Name``."""

@@ -227,6 +227,21 @@ def _table(path: Path, sheet: str | None, number: int, header: list, rows: list,
     return table
 
 
+def check_cells(table: Table, columns: list[str], field: str = "data") -> None:
+    """Every cell of the ``columns`` (keys; those the table lacks are skipped) printable, as the
+    columns a template reads are when the table is read (a translation column the kit prints).
+
+    Raises:
+        DataError: naming the row and column, as read_table does.
+    """
+    have = [c for c in columns if c in table.position]
+    for row in table.rows:
+        for c in have:
+            why = _unprintable(row.values.get(c, ""), None)
+            if why is not None:
+                raise table.error(row.number, c, why[0], why[1], field=field)
+
+
 def _unprintable(value: str, flagged: str | None) -> tuple[str, str] | None:
     """(message, hint) when a cell cannot be printed, as word lists refuse it: a formula with no saved
     value or an error value (``flagged`` by the workbook guard, which sees what python-calamine reads

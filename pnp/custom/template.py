@@ -166,7 +166,8 @@ class TextLayer(_Layer):
     min_size: BoundedFloat(2, 400, "smallest font size in points, e.g. 6") | None = None
     fit: Literal["none", "shrink", "box"] = "none"
     wrap: Flag = False
-    align: Literal["left", "center", "right"] = "left"
+    align: Literal["start", "left", "center", "right", "end"] = "start"
+    """start: left, or right in a right-to-left paragraph (Arabic, Hebrew); end: the other side."""
     valign: Literal["top", "middle", "bottom", "cap-middle"] = "top"
     bold: Flag = False
     underline: Flag = False

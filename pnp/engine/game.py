@@ -52,6 +52,8 @@ class KitContext:
             generator:<table>`` names (``Game.rows``). None for a data-driven game.
         paper: the room parts have on the build's paper (PaperRoom), set by the plan; None outside a
             build (parts that depend on the paper, a tuck box's net, are then made whole).
+        language: the language of the kit being built (a spec's ``languages:``), None for a kit in one.
+        notes: what the game tells the user about this build (printed as build notes).
     """
     spec_path: Path
     overrides: dict[str, Path] = field(default_factory=dict)
@@ -59,6 +61,8 @@ class KitContext:
     used: list[Path] = field(default_factory=list)
     parts: Callable[..., list[Component]] | None = None
     paper: PaperRoom | None = None
+    language: str | None = None
+    notes: list[str] = field(default_factory=list)
     _memo: dict[Any, Any] = field(default_factory=dict, repr=False)
 
     def input_path(self, name: str, spec_value: str, fallback_dir: Path | None = None, *, line: int | None = None,

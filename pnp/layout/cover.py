@@ -22,6 +22,7 @@ from ..core import richtext
 from ..core.fonts import BOLD_FACE, wrap
 from ..core.ir import Component, Line, Page, Text
 from ..core.units import MM_PER_PT, fmt_mm
+from ..core.words import Words, english
 from . import marks
 from .options import ImposeOptions
 from .kitpacking import Packing
@@ -48,15 +49,16 @@ def plural(comps: Sequence[Component]) -> str:
     return " and ".join(filter(None, (", ".join(names[:-1]), names[-1]))) if names else ""
 
 
-def box_steps(boxes: Sequence[Component]) -> str:
-    """How to make the tuck boxes (parts with an inside, ``Component.inner``), in a player's words."""
-    return (f"Tuck box ({', '.join(dict.fromkeys(c.name.split(' (')[0] for c in boxes))}): "
-            "make it as its bottom says.")
+def box_steps(boxes: Sequence[Component], _: Words = english) -> str:
+    """How to make the tuck boxes (parts with an inside, ``Component.inner``), in a player's words
+    (in the words ``_``)."""
+    return _("Tuck box ({parts}): make it as its bottom says.").format(
+        parts=", ".join(dict.fromkeys(c.name.split(" (")[0] for c in boxes)))
 
 
-def _pages(numbers) -> str:
-    """"page 3" or "pages 1\u20133, 5"."""
-    return ("page " if len(set(numbers)) == 1 else "pages ") + marks.page_ranges(numbers)
+def _pages(numbers, _: Words = english) -> str:
+    """"page 3" or "pages 1\u20133, 5" (in the words ``_``)."""
+    return (_("page {pages}") if len(set(numbers)) == 1 else _("pages {pages}")).format(pages=marks.page_ranges(numbers))
 
 
 class Cover(Protocol):
@@ -79,6 +81,8 @@ class CoverInfo:
     rules_source: str = ""
     credits: tuple[str, ...] = ()
     traditional: bool = False
+    words: Words = field(default=english, compare=False)
+    """pnp's own words in the kit's language (pnp.core.words): headings, print guide, bill of materials."""
 
     @property
     def credit(self) -> str:
@@ -178,61 +182,65 @@ class KitCover:
 
     def _guide(self) -> list[str]:
         """The print-and-cut steps for this kit's parts, in a player's words (no command lines)."""
-        comps, opts = self.components, self.opts
-        out = ["Print at 100 % (Actual size, not Fit to page): the bar at the foot of every page must "
-               "measure 50 mm."]
+        comps, opts, _ = self.components, self.opts, self.info.words
+        out = [_("Print at 100 % (Actual size, not Fit to page): the bar at the foot of every page must "
+                 "measure 50 mm.")]
         backed = plural([c for c in comps if c.back is not None and not c.board])
         if backed and opts.duplex == "fold":
-            out.append(f"Fold-over backs ({backed}): print one-sided; fold each sheet along the dashed "
-                       "line marked \u201cfold\u201d, printed sides out, so each back lies behind its front; "
-                       "glue the halves together, then cut through both layers on the crop marks.")
+            out.append(_("Fold-over backs ({parts}): print one-sided; fold each sheet along the dashed "
+                         "line marked \u201cfold\u201d, printed sides out, so each back lies behind its front; "
+                         "glue the halves together, then cut through both layers on the crop marks.").format(parts=backed))
         elif backed and opts.duplex != "none":
-            edge = "long" if opts.duplex == "long" else "short"
-            out.append(f"Print two-sided, flipping on the {edge} edge: each sheet of {backed} is followed by "
-                       "its backs; the other pages are blank on the back.")
+            edge = _("long") if opts.duplex == "long" else _("short")
+            out.append(_("Print two-sided, flipping on the {edge} edge: each sheet of {parts} is followed by "
+                         "its backs; the other pages are blank on the back.").format(edge=edge, parts=backed))
         elif backed:
-            out.append(f"Printed one-sided: the {backed} have plain backs.")
+            out.append(_("Printed one-sided: the {parts} have plain backs.").format(parts=backed))
         else:
-            out.append("Printed one-sided: no part has a printed back.")
+            out.append(_("Printed one-sided: no part has a printed back."))
         if backed:  # a part with a back is played face down: its face must not show through
-            out.append(f"Face-down parts ({backed}) must not show through: " + (
-                "the two glued layers hide the faces; paper of about 120\u2013160 g/m\u00b2 folds cleanly."
-                if opts.duplex == "fold" else
-                f"print them on card stock ({CARD_STOCK})" + (
-                    "." if opts.duplex != "none" else ", or print them with fold-over or two-sided backs.")))
+            out.append((_("Face-down parts ({parts}) must not show through: the two glued layers hide the faces; "
+                          "paper of about 120\u2013160 g/m\u00b2 folds cleanly.") if opts.duplex == "fold" else
+                        _("Face-down parts ({parts}) must not show through: print them on card stock ({stock}).")
+                        if opts.duplex != "none" else
+                        _("Face-down parts ({parts}) must not show through: print them on card stock ({stock}), or "
+                          "print them with fold-over or two-sided backs.")).format(parts=backed, stock=CARD_STOCK))
         parts, boards, folded = (plural([c for c in comps if paper_of(c, opts) == p]) for p in ("card", "plain", "fold"))
-        paper = [f"card stock ({CARD_STOCK}) for the {parts}"] if parts else []
-        paper += [f"paper of {FOLD_PAPER} for the {folded}, folded and glued"] if folded else []
-        paper += [f"plain paper ({PLAIN_PAPER}) for the {boards}, glued onto card or thin board"] if boards else []
-        out.append(("Paper: " if opts.mix_papers else "Paper (each sheet holds parts of one paper): ")
+        paper = [_("card stock ({stock}) for the {parts}").format(stock=CARD_STOCK, parts=parts)] if parts else []
+        paper += [_("paper of {paper} for the {parts}, folded and glued").format(paper=FOLD_PAPER, parts=folded)
+                  ] if folded else []
+        paper += [_("plain paper ({paper}) for the {parts}, glued onto card or thin board").format(
+            paper=PLAIN_PAPER, parts=boards)] if boards else []
+        out.append((_("Paper: ") if opts.mix_papers else _("Paper (each sheet holds parts of one paper): "))
                    + "; ".join(paper) + "." + (
-            " No card stock? Glue the printed sheet onto thin card before cutting." if parts else ""))
-        out.append("Cut on the crop marks: the short lines outside each block of parts, in line with every cut.")
+            _(" No card stock? Glue the printed sheet onto thin card before cutting.") if parts else ""))
+        out.append(_("Cut on the crop marks: the short lines outside each block of parts, in line with every cut."))
         round_parts = plural([c for c in comps if c.shape == "circle"])
         if round_parts and opts.cut_lines:
-            out.append(f"Round parts ({round_parts}): cut along the thin grey circle; the crop marks "
-                       "show only the square around it.")
+            out.append(_("Round parts ({parts}): cut along the thin grey circle; the crop marks "
+                         "show only the square around it.").format(parts=round_parts))
         elif round_parts:
-            out.append(f"Round parts ({round_parts}): cut the square on the crop marks, then the circle inside it, "
-                       "which touches the middle of each side (a circle punch of the part's diameter does it at "
-                       "once).")
+            out.append(_("Round parts ({parts}): cut the square on the crop marks, then the circle inside it, "
+                         "which touches the middle of each side (a circle punch of the part's diameter does it at "
+                         "once).").format(parts=round_parts))
         rounded = [c for c in comps if c.shape == "rounded"]
         if rounded:
-            out.append(f"Rounded corners ({', '.join(c.name for c in rounded)}): cut straight on the crop marks, then "
-                       + ("round each corner along the thin grey arc (a corner punch of the same radius does it at "
-                          "once)." if opts.cut_lines else
-                          f"round each corner with a corner punch of {fmt_mm(max(c.radius for c in rounded))} "
-                          "radius."))
+            out.append((_("Rounded corners ({parts}): cut straight on the crop marks, then round each corner along "
+                          "the thin grey arc (a corner punch of the same radius does it at once).") if opts.cut_lines
+                        else _("Rounded corners ({parts}): cut straight on the crop marks, then round each corner with "
+                               "a corner punch of {radius} radius.")).format(
+                parts=", ".join(c.name for c in rounded), radius=fmt_mm(max(c.radius for c in rounded))))
         shaped = [c for c in comps if c.shape == "polygon"]
         if shaped:
             folded = [c.name for c in shaped if c.folds]
-            out.append(f"Shaped parts ({', '.join(c.name for c in shaped)}): cut along the thin grey outline printed "
-                       "round each (they have no crop marks)" + (
-                           f"; score the dashed lines of the {', '.join(folded)} with a blunt knife against a ruler, "
-                           "then fold them away from the print and glue the grey tabs" if folded else "") + ".")
+            out.append((_("Shaped parts ({parts}): cut along the thin grey outline printed round each (they have no "
+                          "crop marks); score the dashed lines of the {folded} with a blunt knife against a ruler, "
+                          "then fold them away from the print and glue the grey tabs.") if folded else
+                        _("Shaped parts ({parts}): cut along the thin grey outline printed round each (they have no "
+                          "crop marks).")).format(parts=", ".join(c.name for c in shaped), folded=", ".join(folded)))
         boxes = [c for c in comps if c.inner]
         if boxes:
-            out.append(box_steps(boxes))
+            out.append(box_steps(boxes, _))
         tiled = [c for c in comps if c.board and piece_grid(c, self.sheet, opts.overlap) != (1, 1)]
         for c in tiled:
             cols, rows = piece_grid(c, self.sheet, opts.overlap)
@@ -255,18 +263,21 @@ class KitCover:
         groups: dict[str, set[int]] = {"": set(cover)}
         for comp, numbers in zip(self.components, plan):
             groups.setdefault(comp.variant, set()).update(numbers)
-        lines = [f"Print one copy of {_pages(groups.pop(''))}: that is the whole game."]
-        lines += [f"Only for the {variant}: {_pages(numbers)} as well." for variant, numbers in groups.items() if numbers]
+        _ = self.info.words
+        lines = [_("Print one copy of {pages}: that is the whole game.").format(pages=_pages(groups.pop(""), _))]
+        lines += [_("Only for the {variant}: {pages} as well.").format(variant=variant, pages=_pages(numbers, _))
+                  for variant, numbers in groups.items() if numbers]
         return lines
 
     def _header(self, plan, total: int) -> tuple[list, float]:
         """The header's shapes and the y of its last baseline (mm)."""
         info, sheet, opts = self.info, self.sheet, self.opts
-        x, y, w, _ = sheet.content_area
+        _ = info.words
+        x, y, w, _h = sheet.content_area
         credit = info.credit
-        sides = {"none": "one-sided", "fold": "one-sided (fold-over backs)"}.get(
-            opts.duplex, f"two-sided (flip on the {opts.duplex} edge)")
-        bleed = f", bleed {fmt_mm(opts.bleed)}" if opts.bleed > 0 else ""
+        sides = {"none": _("one-sided"), "fold": _("one-sided (fold-over backs)")}.get(
+            opts.duplex, _("two-sided (flip on the {edge} edge)").format(edge=_(opts.duplex)))
+        bleed = _(", bleed {bleed}").format(bleed=fmt_mm(opts.bleed)) if opts.bleed > 0 else ""
         items: list = [Text(x, y + 8, title_line(info.title), size_pt=20, bold=True),
                        Text(x, y + 14.5, credit, size_pt=11),
                        Text(x, y + 20, info.rules.description, size_pt=9, fill=GREY)]
@@ -275,22 +286,23 @@ class KitCover:
             row_y += 5.0
             items.append(Text(x, row_y, line, size_pt=9, bold=True))
         row_y += 4.5
-        items += [Text(x, row_y, f"Paper {sheet.name.upper()} ({fmt_mm(sheet.width)} x {fmt_mm(sheet.height)}), "
-                       f"{sides}{bleed}, {total} pages in all.", size_pt=SMALL_PT, fill=GREY),
+        items += [Text(x, row_y, _("Paper {name} ({size}), {sides}{bleed}, {total} pages in all.").format(
+                           name=sheet.name.upper(), size=f"{fmt_mm(sheet.width)} x {fmt_mm(sheet.height)}", sides=sides,
+                           bleed=bleed, total=total), size_pt=SMALL_PT, fill=GREY),
                   Line(x, row_y + 2.5, x + w, row_y + 2.5, stroke=RULE_LINE, stroke_width=0.3)]
         row_y += 8.5
-        items.append(Text(x, row_y, "Bill of materials", size_pt=HEAD_PT + 1, bold=True))
+        items.append(Text(x, row_y, _("Bill of materials"), size_pt=HEAD_PT + 1, bold=True))
         lead = SMALL_PT * MM_PER_PT * LEADING
         row_y += 5.5
         for cx, head in zip(BOM_COLUMNS, ("component", "count", "trim size", "pages", "paper", "what it is")):
-            items.append(Text(x + cx, row_y, head, size_pt=SMALL_PT, bold=True))
+            items.append(Text(x + cx, row_y, _(head), size_pt=SMALL_PT, bold=True))
         items.append(Line(x, row_y + 1.3, x + w, row_y + 1.3, stroke_width=0.2))
         widths = [b - a - 2.0 for a, b in zip(BOM_COLUMNS, BOM_COLUMNS[1:] + (w + 2.0,))]
         row_y += 1.3
         for comp, numbers in zip(self.components, plan):
-            size = (f"diameter {fmt_mm(comp.width)}" if comp.shape == "circle"
+            size = (_("diameter {size}").format(size=fmt_mm(comp.width)) if comp.shape == "circle"
                     else f"{fmt_mm(comp.width)} x {fmt_mm(comp.height)}")
-            paper = PAPER_TEXT[paper_of(comp, self.opts)]
+            paper = _(PAPER_TEXT[paper_of(comp, self.opts)])
             cells = (comp.name, str(comp.count), size, marks.page_ranges(numbers), paper, comp.note)
             wrapped = [wrap(value, SMALL_PT, cw) or [""] for value, cw in zip(cells, widths)]
             for k in range(max(len(lines) for lines in wrapped)):
@@ -299,7 +311,7 @@ class KitCover:
                         items.append(Text(x + cx, row_y + 3.7 + k * lead, lines[k], size_pt=SMALL_PT, fill=colour))
             row_y += 3.7 + (max(len(lines) for lines in wrapped) - 1) * lead + 1.0
         row_y += 7.0
-        items.append(Text(x, row_y, "Print and cut", size_pt=HEAD_PT + 1, bold=True))
+        items.append(Text(x, row_y, _("Print and cut"), size_pt=HEAD_PT + 1, bold=True))
         row_y += 1.0
         for text, size, bold, colour in self._header_lines(w):
             row_y += lead
@@ -314,7 +326,7 @@ class KitCover:
         _, top = self.slots[0]
         y = top + 2.0
         title_size = HEAD_PT + 2.5
-        flow.columns[0].append(Text(self.slots[0][0], y + title_size * MM_PER_PT, "Rules quick reference",
+        flow.columns[0].append(Text(self.slots[0][0], y + title_size * MM_PER_PT, self.info.words("Rules quick reference"),
                                     size_pt=title_size, bold=True))
         y += title_size * MM_PER_PT * 1.6
         blocks = self.info.rules.blocks

@@ -19,11 +19,13 @@ from pathlib import Path
 from typing import Callable, Mapping, Sequence
 
 from ..checks import safearea
-from ..core.errors import SpecError, ValidationFailed
+from ..core.errors import PnpError, SpecError, ValidationFailed
 from ..core.findings import FAIL, WARN, Finding
+from ..core.words import has_words, words
 from ..core.ir import Component
 from ..engine import Game, KitContext, PaperRoom, game_names, get_game, third_party_names
 from ..engine.declared import GeneratorSpec, check_parts
+from ..inputs.gamefolder import exists_inside
 from ..inputs.resources import builtin_folder, builtin_spec, shipped_specs
 from ..inputs.rulestext import parse_rules
 from ..inputs.specfields import SpecBase, load_yaml, validate_model
@@ -80,6 +82,8 @@ class Request:
     reprint: bool = False
     proof: bool = False
     rules: str = "cover"
+    language: str | None = None
+    """``--lang CODE``: build only that language of each kit (one of its spec's ``languages:``)."""
 
 
 RULES_MODES = ("cover", "booklet")
@@ -166,13 +170,14 @@ def load_target(target: str) -> LoadedSpec:
     return LoadedSpec(game, validate_model(game.spec_model, data, path, lines), path, lines)
 
 
-def context(loaded: LoadedSpec, overrides: Mapping[str, Path] | None = None, full: bool = True) -> KitContext:
+def context(loaded: LoadedSpec, overrides: Mapping[str, Path] | None = None, full: bool = True,
+            language: str | None = None) -> KitContext:
     """The KitContext for one kit: ``overrides`` maps input names to files (``--set NAME=FILE``);
     only those this game takes (``Game.inputs`` and COMMON_INPUTS) reach it, so one ``--words`` can
     go with a build of every game (plan() refuses a name no target takes)."""
     taken = {k: Path(v) for k, v in (overrides or {}).items()
              if k in loaded.game.inputs or k in COMMON_INPUTS}
-    ctx = KitContext(loaded.path, taken, full)
+    ctx = KitContext(loaded.path, taken, full, language=language)
     if isinstance(loaded.spec, GeneratorSpec):  # the components its templates draw from the generator's rows
         from ..custom.generated import parts_of
         shipped = builtin_spec(loaded.game.name) if loaded.game.name in game_names() else None
@@ -227,12 +232,21 @@ def cover_info(loaded: LoadedSpec, ctx: KitContext) -> CoverInfo:
     """
     spec, game = loaded.spec, loaded.game
     builtin = game.name in game_names()  # a data-driven game's rules are in its own folder only
-    path = ctx.input_path("rules", spec.rules or "rules.md", builtin_folder(game.name) if builtin else None,
+    name = spec.rules or "rules.md"
+    if ctx.language and not ctx.overridden("rules"):  # rules.de.md beside rules.md, when there is one
+        stem, dot, suffix = name.rpartition(".")
+        local = f"{stem}.{ctx.language}.{suffix}" if dot else f"{name}.{ctx.language}"
+        if exists_inside(local, loaded.path.parent):
+            name = local
+    path = ctx.input_path("rules", name, builtin_folder(game.name) if builtin else None,
                           line=loaded.lines.get(("rules",)))
     rules = parse_rules(path, _icons(loaded, ctx))
+    if not has_words(ctx.language):
+        ctx.notes.append(f"language {ctx.language}: pnp has no catalogue of its own words in {ctx.language}, so "
+                         "the cover's headings, print guide and bill of materials are in English.")
     return CoverInfo(spec.title or game.title, spec.designer, spec.year, rules,
                      CoverInfo.source_line(spec.designer, rules.title, spec.traditional), game.credits(spec),
-                     spec.traditional)
+                     spec.traditional, words(ctx.language))
 
 
 def _icons(loaded: LoadedSpec, ctx: KitContext):
@@ -289,15 +303,54 @@ def paper_room(sheet: Sheet, bleed: float) -> PaperRoom:
 LONG_FIT_SECONDS = 2.0  # text fitting estimated longer than this is announced before it starts
 
 
-def plan_target(target: str, loaded: LoadedSpec, request: Request,
-                notify: Callable[[str], None] | None = None) -> TargetPlan:
-    """Resolve and check one target (see the module docstring). When the rules checks fail the plan
-    holds the findings and no components.
+def languages(loaded: LoadedSpec, language: str | None) -> list[tuple[str | None, LoadedSpec]]:
+    """The kits one spec makes: one per language of its ``languages:`` (the first under the game's
+    own name, each other one as ``<name>-<code>``: its folder and file names), or only ``language``
+    (``--lang``); a spec without ``languages:`` makes one kit, in no particular language.
 
     Raises:
-        PnpError: a bad input file, rules text, page budget or cover (naming file, line and field).
+        SpecError: ``language`` is not one of the spec's languages (naming them).
     """
-    ctx = context(loaded, request.overrides, full=request.full)
+    codes = tuple(getattr(loaded.spec, "languages", ()) or ())
+    if language is not None and language not in codes:
+        raise SpecError(f"--lang {language}: {loaded.game.title} is built in "
+                        + (f"{', '.join(codes)} only." if codes else "one language (its spec has no languages:)."),
+                        file=loaded.path, line=loaded.lines.get(("languages",)), field="--lang",
+                        hint=f"write --lang {codes[0]}" if codes else "leave --lang out, or add languages: to the spec")
+    if not codes:
+        return [(None, loaded)]
+    out = []
+    for i, code in enumerate(codes):
+        if language is None or code == language:
+            game = loaded.game if i == 0 else replace(loaded.game, name=f"{loaded.game.name}-{code}")
+            out.append((code, replace(loaded, game=game)))
+    return out
+
+
+def plan_target(target: str, loaded: LoadedSpec, request: Request,
+                notify: Callable[[str], None] | None = None, language: str | None = None) -> TargetPlan:
+    """Resolve and check one target (see the module docstring) in ``language`` (a kit of a spec's
+    ``languages:``; None for a spec without). When the rules checks fail the plan holds the findings
+    and no components.
+
+    Raises:
+        PnpError: a bad input file, rules text, page budget or cover (naming file, line and field;
+            in a kit of one of several languages the message starts with the language).
+    """
+    if language is None:
+        return _plan_target(target, loaded, request, notify, None)
+    try:
+        tp = _plan_target(target, loaded, request, notify, language)
+    except PnpError as exc:
+        exc.message = f"in the {language} kit: {exc.message}"
+        raise
+    said = f"in the {language} kit: "
+    return replace(tp, findings=[replace(f, check=said + f.check) for f in tp.findings])
+
+
+def _plan_target(target: str, loaded: LoadedSpec, request: Request, notify: Callable[[str], None] | None,
+                 language: str | None) -> TargetPlan:
+    ctx = context(loaded, request.overrides, full=request.full, language=language)
     sheet = request.paper.sheet
     ctx.paper = paper_room(sheet, request.opts.bleed)
 
@@ -323,7 +376,7 @@ def plan_target(target: str, loaded: LoadedSpec, request: Request,
     if opts.duplex != request.opts.duplex:
         notes = (f"--duplex {request.opts.duplex} ignored: no part of {loaded.game.title} has a printed back, so "
                  "the kit prints one-sided.",)
-    notes += format_notes(loaded, components, request)
+    notes += tuple(ctx.notes) + format_notes(loaded, components, request)
     counts = sheet_counts(components, sheet, opts)
     notes += (counts,) if counts else ()
     notes += tuple(f"warning: {f.check} [{f.rule}]" for f in findings if f.status == WARN and f.build_note)
@@ -362,12 +415,13 @@ def plan(targets: Sequence[str], request: Request, notify: Callable[[str], None]
     if request.overrides:
         _check_override_names([spec.game for spec in loaded.values()], request.overrides)
     planned = []
-    for target, spec in loaded.items():
-        tp = plan_target(target, spec, request, notify)
-        if tp.failed and not request.full:
-            first = tp.failed[0]
-            raise ValidationFailed(f"{spec.game.name} fails {len(tp.failed)} rules check(s), e.g. {first.check} "
-                                   f"[{first.rule}].", file=spec.path, hint=f"run `pnp validate {target}`")
-        planned.append(tp)
+    for target, each in loaded.items():
+        for language, spec in languages(each, request.language):
+            tp = plan_target(target, spec, request, notify, language)
+            if tp.failed and not request.full:
+                first = tp.failed[0]
+                raise ValidationFailed(f"{spec.game.name} fails {len(tp.failed)} rules check(s), e.g. {first.check} "
+                                       f"[{first.rule}].", file=spec.path, hint=f"run `pnp validate {target}`")
+            planned.append(tp)
     return BuildPlan(request, tuple(planned))
 

@@ -14,7 +14,10 @@ each page's content stream is deflated as soon as the page is finished
 (pnp.render.reportlab_adapter.compress_last_page): a deck of 100,000 cards keeps only compressed
 pages in memory, and no join is needed. A text is one ``BT ... ET`` written through the canvas's
 ``addLiteral``, its glyphs subset and encoded by reportlab (pnp.render.reportlab_adapter.text_runs);
-everything else is drawn through the canvas's public API.
+everything else is drawn through the canvas's public API. A text in a script that is shaped
+(pnp.core.shaping: Arabic, Hebrew, Devanagari...) is drawn with reportlab's own shaping instead:
+``shapeStr`` (HarfBuzz, through uharfbuzz) and a text object (``beginText``/``textOut``/``drawText``),
+which places each glyph where HarfBuzz put it.
 
 Reuse: a ``Group`` with a ``key`` (pnp.core.ir) is drawn once per document as a Form
 XObject (reportlab's ``beginForm``/``endForm``) and placed with ``doForm`` wherever the key appears
@@ -39,12 +42,14 @@ from pathlib import Path
 from reportlab.lib.colors import HexColor
 from reportlab.lib.rl_accel import fp_str
 from reportlab.pdfbase import pdfmetrics
+from reportlab.pdfbase.ttfonts import shapeStr
 from reportlab.pdfgen import canvas as rl_canvas
 
 from .. import __version__
 from ..core.fonts import BOLD_FACE, DEFAULT_FACE, FONT_NAME, ttfont
 from ..core.ir import Circle, Group, Image, Line, Page, Polygon, Rect, Text
 from ..core.memo import memoised
+from ..core.shaping import needs_shaping
 from ..core.units import mm_to_pt
 from ..inputs.images import picture_bytes, svg_drawing
 from .base import Renderer, place_image, place_text
@@ -421,7 +426,14 @@ class PdfWriter(Renderer):
         # the text object reportlab's beginText/textOut would write (the matrix undoes the page's y
         # flip for glyphs), with the glyph runs from reportlab (pnp.render.reportlab_adapter); bold
         # text is set in the bold face (p.font), filled like any text (render mode 0, never changed)
-        c.addLiteral(f"BT {fp_str(1, 0, 0, -1, ox + p.dx, oy + p.dy)} Tm {self._shown(t.text, p.size, p.font)} ET")
+        if needs_shaping(t.text):  # reportlab's own shaping (HarfBuzz) and text object: glyphs placed as shaped
+            shown = c.beginText()
+            shown.setTextTransform(1, 0, 0, -1, ox + p.dx, oy + p.dy)
+            shown.setFont(p.font, p.size)
+            shown.textOut(shapeStr(t.text, p.font, p.size))
+            c.drawText(shown)
+        else:
+            c.addLiteral(f"BT {fp_str(1, 0, 0, -1, ox + p.dx, oy + p.dy)} Tm {self._shown(t.text, p.size, p.font)} ET")
         if rotated:
             c.restoreState()
             self._state = outer

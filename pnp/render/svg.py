@@ -22,7 +22,9 @@ from ..inputs.images import picture_bytes
 from .base import Renderer, place_image, place_text
 from .fontcache import font_css
 from .fontchunks import BASE_CHARS, chunks_css
-from .svgfont import FAMILY, font_stack, text_outline_path
+from .svgfont import FAMILY, font_stack, glyph_path, text_outline_path
+from ..core.fonts import shaped
+from ..core.shaping import needs_shaping
 
 INKSCAPE_NS = "http://www.inkscape.org/namespaces/inkscape"
 FONT_STACK = f"'{FAMILY}', '{FONT_FAMILY}', sans-serif"
@@ -140,6 +142,7 @@ class SvgRenderer(Renderer):
         self.images: dict[str, str] = {}  # image sha256 -> id of its <image> in <defs>
         self.uses: dict[str, str] = {}  # Group.key -> id of its <g> in <defs> on this page
         self.clip_ids: dict[tuple, str] = {}  # a group's clip rectangle -> id of its <clipPath> on this page
+        self.glyphs: dict[tuple, str] = {}  # (face, glyph id) of shaped text -> id of its <path> in <defs>
 
     def rect(self, s: Rect) -> None:
         el = shapes.Rect((_n(s.x), _n(s.y)), (_n(s.w), _n(s.h)), factory=self.dwg)
@@ -239,6 +242,9 @@ class SvgRenderer(Renderer):
         if t.rotate:
             transform += f" rotate({_n(t.rotate)})"
         font = p.font  # the bold face for bold text: its own glyphs, nothing stroked
+        if needs_shaping(t.text):
+            self._shaped(t, p, transform)
+            return
         if self.outline_text:  # glyph outlines in the text's own frame: no program can swap the font
             el = dwg.path(d=text_outline_path(t.text, t.size_pt, 0.0, 0.0, t.anchor, t.valign, font=font),
                           fill=t.fill)
@@ -267,6 +273,37 @@ class SvgRenderer(Renderer):
         x1, x2, uy, thick = p.underline
         g.add(_stroked(shapes.Line((_n(x1), _n(uy)), (_n(x2), _n(uy)), factory=dwg), t.fill, thick))
         g.add(el)
+        self.parent.add(g)
+
+
+    def _shaped(self, t: Text, p, transform: str) -> None:
+        """A text in a script that is shaped (pnp.core.shaping) as its glyphs placed where HarfBuzz put
+        them: a group scaled to 1/1000 em holding, per glyph with an outline, a ``<use>`` of the
+        glyph's path in ``<defs>`` (once per page; inline ``<path>``s in SVGs whose groups are drawn in
+        place, the cutter's) at its pen position plus offset. The group's ``aria-label`` is the text."""
+        dwg = self.dwg
+        g = container.Group(factory=dwg)
+        g.attribs["transform"] = f"{transform} translate({_n(p.dx)},{_n(p.dy)}) scale({p.size / 1000:.9g})"
+        g.attribs["fill"] = t.fill
+        g.attribs["aria-label"] = t.text
+        pen = 0.0
+        for glyph in shaped(t.text, p.font):
+            d = glyph_path(p.font, glyph.gid)
+            x, y = _n(pen + glyph.dx), _n(-glyph.dy)
+            pen += glyph.advance
+            if not d:
+                continue
+            if self.reuse:
+                ref = self.glyphs.get((p.font, glyph.gid))
+                if ref is None:
+                    ref = self.glyphs[p.font, glyph.gid] = f"gl{len(self.glyphs) + 1}"
+                    dwg.defs.add(dwg.path(d=d, id=ref))
+                el = container.Use(f"#{ref}", factory=dwg)
+                el.attribs["x"], el.attribs["y"] = x, y
+            else:
+                el = dwg.path(d=d)
+                el.attribs["transform"] = f"translate({x},{y})"
+            g.add(el)
         self.parent.add(g)
 
 

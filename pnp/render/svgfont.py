@@ -308,3 +308,25 @@ def text_outline_path(text: str, size_pt: float, x: float, y: float, anchor: str
             glyphs[name].draw(TransformPen(pen, (a, b, c, d, e, f)))
         pen_x += adv
     return pen.getCommands()
+
+
+# --- shaped text -------------------------------------------------------------------------------------
+
+@lru_cache(maxsize=4096)
+def glyph_path(face: str, gid: int) -> str:
+    """SVG path data of glyph ``gid`` of the registered face ``face`` (at its default instance) in
+    1/1000 em, y down, its origin on the pen position: "" for a glyph with no outline (a space). What
+    a shaped text (pnp.core.shaping.shape gives glyph ids) is drawn with, placed glyph by glyph."""
+    from fontTools.pens.svgPathPen import SVGPathPen
+    from fontTools.pens.transformPen import TransformPen
+
+    glyphs, _, upm = _outline_font(face)
+    order = _open_font(face).getGlyphOrder() if face not in _ORDERS else _ORDERS[face]
+    _ORDERS[face] = order
+    pen = SVGPathPen(glyphs, ntos=_num)
+    k = 1000.0 / upm
+    glyphs[order[gid]].draw(TransformPen(pen, (k, 0, 0, -k, 0, 0)))
+    return pen.getCommands()
+
+
+_ORDERS: dict[str, list[str]] = {}

@@ -318,36 +318,14 @@ def test_the_svg_in_a_browser_without_fonts_matches_the_pdf_in_the_text_boxes(de
     than 64 grey levels (after a 1-pixel blur, as in test_svg_fonts) are at most 5 % of the PDF's
     inked pixels there. The control (icons dropped, italic set upright) must differ by over 10 %,
     so the comparison can fail."""
-    import numpy as np
-    import pypdfium2 as pdfium
-    from PIL import ImageFilter
-
-    from browser import render_svg_png, require_chromium
+    from browser import differing_ink, require_chromium
     require_chromium("compares rich text with italic runs and icons, drawn by a browser with no font, with the PDF")
     page, svg = deck
-    px = 8  # per mm
-    w_px, h_px = round(_mm(page.rect.width) * px), round(_mm(page.rect.height) * px)
     control = tmp_path / "control.svg"
     text = svg.read_text(encoding="utf-8")
     control.write_text(re.sub(r'href="data:[^"]*"', 'href=""', text).replace("'pnp NotoSans-Italic'", "'pnp Noto Sans'")
                        .replace(' font-style="italic"', ""), encoding="utf-8")
-    doc = pdfium.PdfDocument(page.parent.name)
-    try:
-        pdf = doc[page.number].render(scale=w_px / doc[page.number].get_width()).to_pil().convert("L")
-    finally:
-        doc.close()
-
-    def grey(im):
-        return np.asarray(im.resize((w_px, h_px)).filter(ImageFilter.GaussianBlur(1)), dtype=np.int16)
-
-    want = grey(pdf)
-    shares = []
-    for name, path in (("svg", svg), ("control", control)):
-        got = grey(PILImage.open(render_svg_png(path, tmp_path / f"{name}.png", w_px, h_px)).convert("L"))
-        diff, ink = np.abs(got - want) > 64, want < 160
-        cut = [(slice(round(y0 * px), round(y1 * px)), slice(round(x0 * px), round(x1 * px)))
-               for x0, y0, x1, y1 in _cards(page)]
-        shares.append(sum(float(diff[c].sum()) for c in cut) / sum(float(ink[c].sum()) for c in cut))
+    shares = differing_ink(page.parent.name, page.number, (svg, control), _cards(page), 8, tmp_path)
     print(f"differing pixels per inked pixel in the text boxes: {shares[0]:.2%} (control {shares[1]:.2%})")
     assert shares[0] <= 0.05, f"{shares[0]:.2%} of the text boxes' pixels differ"
     assert shares[1] > 0.1, f"without icons and italics the boxes should differ, but only {shares[1]:.2%} do"
@@ -439,8 +417,10 @@ def test_rules_refuse_a_glyph_the_italic_face_lacks_with_line_and_column(tmp_pat
 def test_the_icons_a_deck_uses_are_inputs_pnp_watch_watches():
     from pnp.pipeline.plan import Request, load_paper, plan
     from pnp.inputs.resources import builtin_folder, specs_dir
-    [tp] = plan([str(specs_dir() / "questions")], Request(load_paper("a4"))).targets
-    assert specs_dir() / "questions" / "icons" / "hammer.svg" in tp.inputs
+    kits = plan([str(specs_dir() / "questions")], Request(load_paper("a4"))).targets
+    assert [tp.loaded.game.name for tp in kits] == ["questions", "questions-ar", "questions-hi"]  # its languages
+    for tp in kits:
+        assert specs_dir() / "questions" / "icons" / "hammer.svg" in tp.inputs
 
 
 ALIGNED = """layers:

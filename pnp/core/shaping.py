@@ -1,0 +1,142 @@
+"""Complex scripts: text shaped with HarfBuzz and put in visual order with the Unicode bidi algorithm.
+
+Latin, Greek and Cyrillic text is set character by character with the font's advance widths, as
+pnp always has; only a text holding a character of a script that needs shaping (:func:`needs_shaping`:
+Hebrew, Arabic and the other right-to-left scripts, Devanagari and the other Indic and South-East
+Asian scripts) goes through here, so every other text is drawn exactly as before.
+
+* :func:`shape` runs HarfBuzz (uharfbuzz, Apache-2.0) on a run of one face with the features
+  reportlab's own shaping uses (``kern``, ``liga``, ``dlig``; reportlab.pdfbase.ttfonts.shapeFragWord),
+  the direction and script guessed from the text as reportlab does, so the widths measured here are
+  the advances the PDF backend draws with reportlab's ``shapeStr``. Glyphs come in visual order
+  (left to right) with advances and offsets in 1/1000 em.
+* :func:`levels` gives the embedding level of each character of a line (the Unicode Bidirectional
+  Algorithm, UAX #9, rules P2-P3 and W1-I2, through python-bidi's ``bidi.algorithm``, LGPL-3.0), and
+  :func:`visual_order` reorders runs by level (rule L2), so numbers and Latin words inside Arabic or
+  Hebrew keep their left-to-right order.
+"""
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from typing import Callable
+
+FEATURES = {"kern": True, "liga": True, "dlig": True}
+"""HarfBuzz features, as reportlab.pdfbase.ttfonts.shapeFragWord passes them (the PDF's shaping)."""
+
+_COMPLEX = re.compile("[\u0590-\u08ff\u0900-\u0dff\u0e00-\u0fff\u1000-\u109f\u1780-\u18af\ua8e0-\ua8ff"
+                      "\ufb1d-\ufdff\ufe70-\ufefe]")
+"""Characters of scripts that need shaping or run right to left: Hebrew to Arabic Extended-A
+(U+0590-08FF), Devanagari to Sinhala (U+0900-0DFF), Thai, Lao, Tibetan, Myanmar, Khmer, Mongolian,
+Devanagari Extended, and the Hebrew and Arabic presentation forms."""
+_RTL = re.compile("[\u0590-\u08ff\ufb1d-\ufdff\ufe70-\ufefe]")
+"""Characters of the right-to-left blocks (Hebrew, Arabic, Syriac, Thaana, N'Ko, Samaritan, Mandaic)."""
+
+
+def needs_shaping(text: str) -> bool:
+    """True when ``text`` holds a character of a script that is shaped (see the module docstring)."""
+    return not text.isascii() and _COMPLEX.search(text) is not None
+
+
+def has_rtl(text: str) -> bool:
+    """True when ``text`` holds a character of a right-to-left script."""
+    return not text.isascii() and _RTL.search(text) is not None
+
+
+@dataclass(frozen=True)
+class Glyph:
+    """One shaped glyph: its glyph id ``gid`` in the face, the ``cluster`` (index of the first
+    character of the text it comes from), ``advance`` and the offsets ``dx``, ``dy`` (y up) from the
+    pen position, all in 1/1000 em."""
+    gid: int
+    cluster: int
+    advance: float
+    dx: float
+    dy: float
+
+
+_FONTS: dict[str, tuple] = {}
+_SHAPED: dict[tuple[str, str], tuple] = {}
+TABLE_ENTRIES = 8192  # shaped runs kept; the table starts over when full
+
+
+def _hb_font(face_name: str, data: Callable[[], bytes]):
+    got = _FONTS.get(face_name)
+    if got is None:
+        import uharfbuzz as hb
+        face = hb.Face(hb.Blob(data()))
+        got = _FONTS[face_name] = (hb.Font(face), face.upem)
+    return got
+
+
+def shape(text: str, face_name: str, data: Callable[[], bytes]) -> tuple[Glyph, ...]:
+    """``text`` (one run: one face, one direction) shaped by HarfBuzz in the face ``face_name``
+    (a registered face's name, whose font file's bytes ``data()`` gives; read once per face): its
+    glyphs in visual order, left to right (see the module docstring). pnp.core.fonts.shaped calls it
+    with the face's bytes."""
+    key = (text, face_name)
+    got = _SHAPED.get(key)
+    if got is None:
+        import uharfbuzz as hb
+        font, upem = _hb_font(face_name, data)
+        buf = hb.Buffer()
+        buf.cluster_level = hb.BufferClusterLevel.MONOTONE_CHARACTERS
+        buf.add_str(text)
+        buf.guess_segment_properties()
+        hb.shape(font, buf, FEATURES)
+        k = 1000.0 / upem
+        got = tuple(Glyph(info.codepoint, info.cluster, pos.x_advance * k, pos.x_offset * k, pos.y_offset * k)
+                    for info, pos in zip(buf.glyph_infos, buf.glyph_positions))
+        if len(_SHAPED) >= TABLE_ENTRIES:
+            _SHAPED.clear()
+        _SHAPED[key] = got
+    return got
+
+
+def paragraph_rtl(text: str) -> bool:
+    """The paragraph's direction by its first strong character (UAX #9 P2-P3): True for R or AL."""
+    from unicodedata import bidirectional
+    for ch in text:
+        kind = bidirectional(ch)
+        if kind == "L":
+            return False
+        if kind in ("R", "AL"):
+            return True
+    return False
+
+
+def levels(text: str, rtl: bool) -> list[int]:
+    """The resolved embedding level of each character of one line of ``text`` in a paragraph of
+    direction ``rtl`` (UAX #9 W1-I2; python-bidi's implementation): even left to right, odd right to left."""
+    from bidi import algorithm as uba
+    storage = uba.get_empty_storage()
+    storage["base_level"] = 1 if rtl else 0
+    storage["base_dir"] = "R" if rtl else "L"
+    uba.get_embedding_levels(text, storage)
+    uba.explicit_embed_and_overrides(storage)
+    uba.resolve_weak_types(storage)
+    uba.resolve_neutral_types(storage, False)
+    uba.resolve_implicit_levels(storage, False)
+    return [c["level"] for c in storage["chars"]]
+
+
+def visual_order(runs_levels: list[int]) -> list[int]:
+    """The indices of runs at ``runs_levels`` in visual order, left to right (UAX #9 L2: from the
+    highest level down to the lowest odd level, every sequence of runs at that level or above is reversed)."""
+    order = list(range(len(runs_levels)))
+    if not runs_levels:
+        return order
+    top = max(runs_levels)
+    lowest_odd = min((lv for lv in runs_levels if lv % 2), default=top + 1)
+    for level in range(top, lowest_odd - 1, -1):
+        i = 0
+        while i < len(order):
+            if runs_levels[order[i]] >= level:
+                j = i
+                while j < len(order) and runs_levels[order[j]] >= level:
+                    j += 1
+                order[i:j] = reversed(order[i:j])
+                i = j
+            else:
+                i += 1
+    return order
