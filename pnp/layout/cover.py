@@ -230,7 +230,7 @@ class KitCover:
                         else _("Rounded corners ({parts}): cut straight on the crop marks, then round each corner with "
                                "a corner punch of {radius} radius.")).format(
                 parts=", ".join(c.name for c in rounded), radius=fmt_mm(max(c.radius for c in rounded))))
-        shaped = [c for c in comps if c.shape == "polygon"]
+        shaped = [c for c in comps if c.shape == "polygon" and not c.inner]  # a box's own bottom says how
         if shaped:
             folded = [c.name for c in shaped if c.folds]
             out.append((_("Shaped parts ({parts}): cut along the thin grey outline printed round each (they have no "

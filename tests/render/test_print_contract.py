@@ -38,6 +38,11 @@ def board_pages(result) -> set[int]:
     return {p for c in result.manifest["components"] if c["name"] in board_names(result.game) for p in c["pages"]}
 
 
+def shaped_pages(result) -> set[int]:
+    """1-based numbers of the pages that hold a shaped part (polygon outline: no crop marks)."""
+    return {p for c in result.manifest["components"] if c["shape"] == "polygon" for p in c["pages"]}
+
+
 def sheet_boxes_mm(page) -> dict[str, tuple[float, ...]]:
     """MediaBox, TrimBox and BleedBox of a pypdf page, in mm (the boxes pypdf defaults count as absent)."""
     return {name: tuple(round(float(v) * PT, 2) for v in page[name]) for name in ("/MediaBox", "/TrimBox", "/BleedBox")
@@ -86,18 +91,15 @@ def test_bill_of_materials_lists_components(built):
 @pytest.mark.parametrize("game, paper", KITS)
 def test_crop_marks_never_touch_a_component(built, game, paper):
     result = built(game, paper)
-    # N-up pages only: a tiled board's overlap strips carry alignment targets inside the board on purpose
-    boards = board_pages(result)
-    folded = {p for c in result.manifest["components"] if c.get("inner_mm") for p in c["pages"]}
+    # N-up pages only: a tiled board's overlap strips carry alignment targets inside the board on purpose;
+    # a shaped part (a tuck box's net, a hex, a die) is cut along its printed outline and has no crop
+    # marks (its outline is checked by tests/custom/test_shaped_parts.py and test_tuck_box.py)
+    boards = board_pages(result) | shaped_pages(result)
     with open_pdf(pdf_of(result)) as pdf:
         for number, page in enumerate(pdf.pages[1:], start=2):
             if number in boards:
                 continue
             parts = [r for r in page.rects if r.get("fill") and (r["x1"] - r["x0"]) * PT > 20]
-            # a box's net (a filled polygon): rects inside it are its panels' art, cut along the outline
-            nets = [c for c in page.curves if c.get("fill") and (c["x1"] - c["x0"]) * PT > 20] if number in folded else []
-            parts = [r for r in parts if not any(n["x0"] <= r["x0"] and r["x1"] <= n["x1"] and n["top"] <= r["top"]
-                                                 and r["bottom"] <= n["bottom"] for n in nets)]
             marks = [l for l in page.lines if l.get("linewidth", 1) < 0.3 and l["top"] < page.height - 60]
             assert marks
             for m in marks:
@@ -132,7 +134,7 @@ def test_bleed_extends_every_part_page_by_the_bleed(built, game):
 
     result = built(game, "a4", opts=ImposeOptions(bleed=BLEED))
     assert result.manifest["bleed_mm"] == BLEED
-    boards = board_pages(result)
+    boards = board_pages(result) | shaped_pages(result)  # a shaped part's bleed follows its outline (test_shaped_parts)
     reader = pypdf.PdfReader(pdf_of(result))
     assert "bleed 3 mm" in reader.pages[0].extract_text()
     checked = 0
@@ -159,6 +161,7 @@ def test_bleed_extends_every_part_page_by_the_bleed(built, game):
                     assert any(abs(edge * PT - (c + out * BLEED)) < 0.01 for c in cuts), f"page {number}"
             checked += 1
     assert checked == result.pages - 1 - len(boards)
+    assert checked > 0
 
 
 def test_svg_and_pdf_draw_the_same_tiles(built):
