@@ -75,6 +75,30 @@ def snapshot(folder: Path) -> dict:
             for p in sorted(folder.rglob("*")) if p.is_file()}
 
 
+def assert_refused(spec: Path, existing: Path, fname: str, line: str | None, field: str | None, needles,
+                   case: str = "", file_marks: tuple[str, ...] = (", ",)) -> None:
+    """`pnp build` (into ``existing``, a folder holding a good kit) and `pnp validate` of ``spec`` both
+    exit 2 without a traceback, naming the file ``fname`` (followed by one of ``file_marks``), the
+    ``line`` and ``field`` when given, and every text of ``needles``; ``existing`` is left unchanged."""
+    from typer.testing import CliRunner
+    from pnp.cli import app
+    before = snapshot(existing)
+    for command in ("build", "validate"):
+        args = [command, str(spec)] + (["--out", str(existing)] if command == "build" else [])
+        r = CliRunner().invoke(app, args)
+        out = " ".join(r.output.split())
+        assert r.exit_code == 2, (case, r.output)
+        assert "Traceback" not in r.output
+        assert any(f"{fname}{mark}" in out for mark in file_marks), out
+        if line:
+            assert line in out, out
+        if field:
+            assert f"field {field}" in out, out
+        for needle in needles:
+            assert needle in out, (needle, out)
+    assert snapshot(existing) == before
+
+
 def sigint_default() -> None:
     """``preexec_fn`` for a child the test stops with Ctrl-C (SIGINT): a shell running the suite in the
     background ignores SIGINT, and a child would inherit that and never stop; give it the default."""
