@@ -270,8 +270,10 @@ def _workers(workers: int | None) -> int | None:
     Raises:
         PnpError: a number outside 1..MAX_WORKERS (field --workers).
     """
+    if workers is None:
+        return None
     from .render.imagepool import MAX_WORKERS
-    if workers is not None and not 1 <= workers <= MAX_WORKERS:
+    if not 1 <= workers <= MAX_WORKERS:
         raise PnpError(f"--workers {workers} is outside 1..{MAX_WORKERS}.", field="--workers",
                        hint="leave it out to use every core, or give 1 to draw in this process alone")
     return workers

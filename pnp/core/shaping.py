@@ -93,6 +93,19 @@ def shape(text: str, face_name: str, data: Callable[[], bytes]) -> tuple[Glyph, 
     return got
 
 
+
+def units_per_em(face_name: str, data: Callable[[], bytes]) -> int:
+    """The units per em of the face ``face_name`` (whose font file's bytes ``data()`` gives)."""
+    return _hb_font(face_name, data)[1]
+
+
+def draw_glyph(gid: int, face_name: str, data: Callable[[], bytes], pen) -> None:
+    """Draw glyph ``gid`` of the face ``face_name`` (whose font file's bytes ``data()`` gives, read once
+    per face) into the fontTools-style ``pen`` (moveTo, lineTo, qCurveTo, curveTo, closePath), in font
+    units, y up, at the font's default instance: HarfBuzz's own outline (uharfbuzz
+    ``Font.draw_glyph_with_pen``) of the font object that shapes the text."""
+    _hb_font(face_name, data)[0].draw_glyph_with_pen(gid, pen)
+
 def paragraph_rtl(text: str) -> bool:
     """The paragraph's direction by its first strong character (UAX #9 P2-P3): True for R or AL."""
     from unicodedata import bidirectional

@@ -316,17 +316,16 @@ def text_outline_path(text: str, size_pt: float, x: float, y: float, anchor: str
 def glyph_path(face: str, gid: int) -> str:
     """SVG path data of glyph ``gid`` of the registered face ``face`` (at its default instance) in
     1/1000 em, y down, its origin on the pen position: "" for a glyph with no outline (a space). What
-    a shaped text (pnp.core.shaping.shape gives glyph ids) is drawn with, placed glyph by glyph."""
+    a shaped text (pnp.core.shaping.shape gives glyph ids) is drawn with, placed glyph by glyph; the
+    outline is HarfBuzz's (pnp.core.shaping.draw_glyph), from the same font object that shaped it."""
     from fontTools.pens.svgPathPen import SVGPathPen
     from fontTools.pens.transformPen import TransformPen
 
-    glyphs, _, upm = _outline_font(face)
-    order = _open_font(face).getGlyphOrder() if face not in _ORDERS else _ORDERS[face]
-    _ORDERS[face] = order
-    pen = SVGPathPen(glyphs, ntos=_num)
-    k = 1000.0 / upm
-    glyphs[order[gid]].draw(TransformPen(pen, (k, 0, 0, -k, 0, 0)))
+    from ..core.shaping import draw_glyph, units_per_em
+
+    def data() -> bytes:
+        return _font_bytes(face)
+    k = 1000.0 / units_per_em(face, data)
+    pen = SVGPathPen(None, ntos=_num)
+    draw_glyph(gid, face, data, TransformPen(pen, (k, 0, 0, -k, 0, 0)))
     return pen.getCommands()
-
-
-_ORDERS: dict[str, list[str]] = {}
