@@ -14,7 +14,7 @@ from __future__ import annotations
 
 from ..core.errors import SpecError
 from ..core.fonts import wrap
-from ..core.ir import BLACK, Component, Drawing, Group, Line, Polygon, Text
+from ..core.ir import BLACK, Component, Drawing, Group, Line, Polygon, Rect, Text
 from ..core.units import MM_PER_PT, fmt_mm
 from ..engine import KitContext
 from ..geometry.tuckbox import Inside, Net, halves, net
@@ -81,10 +81,11 @@ def _size(inside: Inside) -> str:
 
 
 def draw_net(n: Net, art: Drawing | None, art_size: tuple[float, float], title: str) -> Drawing:
-    """The printed net: paper tone inside the outline, ``art`` on the front and back panels, the
-    title along the sides, a label on each glue tab, how to make it on the bottom lid, the fold lines
-    dashed and the cut line."""
-    items: list = [Polygon(n.outline, fill=BOX_PAPER, stroke=None)]
+    """The printed net: paper tone over the net's box with ``bleed`` (the part is clipped to its
+    outline grown by the kit's bleed, pnp.layout.impose, so the tone fills the outline and its bleed),
+    ``art`` on the front and back panels, the title along the sides, a label on each glue tab, how to
+    make it on the bottom lid, the fold lines dashed and the cut line."""
+    items: list = [Rect(0, 0, n.width, n.height, fill=BOX_PAPER, stroke=None, bleed=True)]
     for name in ("front", "back"):
         if name in n.panels and art is not None:
             items.append(_cover(art, art_size, n.panels[name]))

@@ -13,6 +13,7 @@ import pytest
 from typer.testing import CliRunner
 
 from pnp.cli import app
+from pnp.layout.options import ImposeOptions
 from pnp.pipeline.execute import build_kit
 
 from conftest import PT, open_pdf, snapshot
@@ -114,6 +115,38 @@ def test_deck_box_folds_to_the_decks_size(tmp_path):
     assert len(scores) == len(printed) == 12
     assert all(c == pytest.approx(d, abs=0.11) for c, d in zip(scores, printed))
 
+
+
+@pytest.mark.parametrize("bleed", [0, 3])
+def test_an_off_cut_of_the_net_shows_no_white_with_bleed(tmp_path, bleed):
+    """Cut 1.5 mm outside the printed cut line, as an unsteady hand might: with --bleed 3 the net's
+    paper tone is under the knife along every long edge; without bleed the paper there is white."""
+    import pypdfium2 as pdfium
+    spec = _deck(tmp_path / "deck", 20, "poker", "    box: tuck\n")
+    result = build_kit(spec, out=tmp_path / "out", formats=("pdf",), opts=ImposeOptions(bleed=bleed))
+    entry = next(c for c in result.manifest["components"] if c["name"] == "card box")
+    pdf = next(p for p in result.files if p.suffix == ".pdf")
+    (net,) = _net(pdf, entry["pages"])
+    dpi = 100
+    image = pdfium.PdfDocument(str(pdf))[entry["pages"][0] - 1].render(scale=dpi / 72).to_pil().convert("RGB")
+    pts = net["outline"]
+    area = sum(a[0] * b[1] - b[0] * a[1] for a, b in zip(pts, pts[1:] + pts[:1]))  # > 0: clockwise on a y-down page
+    sampled = []
+    for a, b in zip(pts, pts[1:] + pts[:1]):
+        length = ((b[0] - a[0]) ** 2 + (b[1] - a[1]) ** 2) ** 0.5
+        if length < 15:
+            continue
+        nx, ny = (b[1] - a[1]) / length, -(b[0] - a[0]) / length  # outward for a clockwise outline
+        if area < 0:
+            nx, ny = -nx, -ny
+        mx, my = (a[0] + b[0]) / 2 + 1.5 * nx, (a[1] + b[1]) / 2 + 1.5 * ny
+        sampled.append(image.getpixel((round(mx * dpi / 25.4), round(my * dpi / 25.4))))
+    assert len(sampled) >= 6
+    white = [p for p in sampled if min(p) >= 250]
+    if bleed:
+        assert not white, f"{len(white)} of {len(sampled)} edges show white paper 1.5 mm outside the cut"
+    else:
+        assert len(white) == len(sampled)
 
 def test_playing_cards_ship_a_box_of_54(built):
     result = built("playing-cards")
