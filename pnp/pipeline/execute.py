@@ -49,10 +49,11 @@ class KitResult:
 
 
 def metadata(tp: TargetPlan) -> dict:
-    """Document metadata for the PDF and SVG writers."""
+    """Document metadata for the PDF and SVG writers (pnp's words in the kit's language, ``info.words``)."""
     info = tp.info
-    keywords = ", ".join(k for k in ("print-and-play", info.title, info.designer, "board game", "pnp") if k)
-    return {"title": f"{info.title} \u2014 print-and-play kit", "author": info.designer,
+    keywords = ", ".join(k for k in (info.words("print-and-play"), info.title, info.designer, info.words("board game"),
+                                     "pnp") if k)
+    return {"title": info.words("{title} \u2014 print-and-play kit").format(title=info.title), "author": info.designer,
             "subject": info.rules.description, "keywords": keywords, "credit": info.credit}
 
 
