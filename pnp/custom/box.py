@@ -71,10 +71,11 @@ def box_parts(comp: ComponentSpec, cards: int, art: Drawing | None, art_size: tu
     note = _("inside {size} mm").format(size=_size(inside))
     out = []
     for n in nets:
-        name = _("{name} box").format(name=comp.name) + (f" ({n.piece})" if n.piece else "")
+        piece = _(n.piece) if n.piece else ""  # "1 of 2"
+        name = _("{name} box").format(name=comp.name) + (f" ({piece})" if piece else "")
         drawing = draw_net(n, art, art_size, title, _)
         out.append(Component(name, n.width, n.height, [drawing], 1, None, "polygon", note=note
-                             + (_(", piece {piece}").format(piece=n.piece) if n.piece else ""),
+                             + (_(", piece {piece}").format(piece=piece) if piece else ""),
                              outline=n.outline, folds=n.folds, inner=(inside.width, inside.depth, inside.height)))
     return out
 
@@ -103,7 +104,8 @@ def draw_net(n: Net, art: Drawing | None, art_size: tuple[float, float], title: 
     items += _steps(n, _)
     if n.piece:
         x, y, w, h = n.panels["left side" if "left side" in n.panels else "right side"]
-        items.append(Text(x + w / 2, y + h - 3, _("box {piece}").format(piece=n.piece), size_pt=6.0, anchor="middle", fill=FOLD_INK))
+        items.append(Text(x + w / 2, y + h - 3, _("box {piece}").format(piece=_(n.piece)), size_pt=6.0,
+                          anchor="middle", fill=FOLD_INK))
     items += [Line(*f, stroke=FOLD_INK, stroke_width=FOLD_WIDTH, dash=FOLD_DASH) for f in n.folds]
     items.append(Polygon(n.outline, fill=None, stroke=CUT_INK, stroke_width=CUT_WIDTH))
     return tuple(items)

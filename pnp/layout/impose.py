@@ -100,7 +100,7 @@ def impose(title: str, components: Sequence[Component], sheet: Sheet,
                     + marks.footer(sheet, text, _), _("blank"), side="back")
 
     def stamped(page: Page, paper: Sheet) -> Page:
-        return page if proof is None else replace(page, items=page.items + (sheet_stamp(paper, proof),))
+        return page if proof is None else replace(page, items=page.items + (sheet_stamp(paper, proof, _),))
 
     def pages() -> Iterator[Page]:
         for page in _pages():

@@ -119,7 +119,8 @@ class KitWriter:
         cutter = self.job.settings.cutter
         if not isinstance(cutter, Cutter):  # none, or Cricut (Design Space prints its own marks)
             return page
-        marks = Group(registration_marks(page.width, page.height, cutter), layer="registration")
+        marks = Group(registration_marks(page.width, page.height, cutter, self.job.opts.words),
+                      layer="registration")
         return replace(page, items=page.items + (marks,))
 
     def finish(self) -> list[Path]:

@@ -1,6 +1,7 @@
 """Every word pnp prints in a kit comes from its catalogue: the German kit of a deck with every kind
 of furniture (two-sided backs and blank pages, fold-over backs, round, rounded and shaped parts, a
-tuck box, a board in pieces, the rules booklet) leaves no English word of pnp's own on any page.
+tuck box, a board in pieces, the rules booklet, a reprint, proof stamps, a cutter's registration
+marks) leaves no English word of pnp's own on any page.
 
 The English furniture is not listed here: it is read from the English build of the same deck (the
 text of every PDF page, and of every SVG page's text, title and description), less every word the
@@ -21,6 +22,7 @@ from typer.testing import CliRunner
 
 from pnp.cli import app
 from pnp.core.words import LOCALE
+from pnp.layout.cutter_marks import parse_cutter
 
 runner = CliRunner()
 SVG = "{http://www.w3.org/2000/svg}"
@@ -79,16 +81,27 @@ def _leftovers(english: dict[str, list[str]], other: dict[str, list[str]], desig
     return out
 
 
-@pytest.mark.parametrize("options", [["--duplex", "long"], ["--duplex", "fold", "--rules", "booklet"]],
-                         ids=["two-sided", "fold-over-booklet"])
+@pytest.mark.parametrize("options", [["--duplex", "long"], ["--duplex", "fold", "--rules", "booklet"],
+                                     ["--reprint", "--proof", "--cutter", "silhouette"]],
+                         ids=["two-sided", "fold-over-booklet", "reprint-proof-cutter"])
 def test_the_german_kit_prints_no_english_word_of_pnps_own(tmp_path, options):
     deck, out = _deck(tmp_path / "deck"), tmp_path / "out"
+    # the words the designer wrote (every version of the spec folder's files) and the user typed
+    # (--cutter silhouette: the paper "a4-silhouette", and the software's name, "Silhouette Studio")
+    designer = _words(" ".join(options) + " " + " ".join(parse_cutter(v).title for k, v in zip(options, options[1:])
+                                                     if k == "--cutter"))
+    designer |= set().union(*(_words(p.read_text()) for p in deck.iterdir()))
+    if "--reprint" in options:  # a kit to reprint: built once, then a card changed and one removed
+        assert runner.invoke(app, ["build", str(deck), "-o", str(out), "-f", "pdf", "--cutter", "silhouette"]).exit_code == 0
+        (deck / "cards.csv").write_text("name,name@de,name@it\nHaus,Haus,Casa\nBank,Bank,Panca\n")
     result = runner.invoke(app, ["build", str(deck), "-o", str(out), "-f", "pdf,svg", *options])
     assert result.exit_code == 0, result.output
-    designer = set().union(*(_words(p.read_text()) for p in deck.iterdir()))
+    designer |= set().union(*(_words(p.read_text()) for p in deck.iterdir()))
     with (LOCALE / "de" / "LC_MESSAGES" / "pnp.po").open("rb") as f:
         translated = set().union(*(_words(m.string) for m in read_po(f) if m.id))
     english, german, italian = (_pages(out / name) for name in ("deck", "deck-de", "deck-it"))
+    if "--reprint" in options:
+        assert list((out / "deck-de").glob("deck-de-reprint-*.pdf")), sorted((out / "deck-de").iterdir())
     left = _leftovers(english, german, designer, translated)
     assert left == {"pdf": {}, "svg": {}}, left
     # the comparison finds English furniture where it is: a kit in a language without a catalogue
