@@ -1,12 +1,12 @@
-"""Every word pnp prints in a kit comes from its catalogue: the German kit of a deck with every kind
+"""Every word pnp prints in a kit comes from its catalogue: the German, French and Spanish kits of a deck with every kind
 of furniture (two-sided backs and blank pages, fold-over backs, round, rounded and shaped parts, a
 tuck box, a board in pieces, the rules booklet, a reprint, proof stamps, a cutter's registration
 marks) leaves no English word of pnp's own on any page.
 
 The English furniture is not listed here: it is read from the English build of the same deck (the
 text of every PDF page, and of every SVG page's text, title and description), less every word the
-designer wrote (the spec folder's files) and every word the German catalogue itself uses. A word of
-that English furniture found in the German kit is an English leftover. A kit in a language without
+designer wrote (the spec folder's files) and every word the kit's catalogue itself uses. A word of
+that English furniture found in the translated kit is an English leftover. A kit in a language without
 a catalogue is the check's counter-proof: it keeps the English furniture, so the same comparison finds it,
 and its build note says so."""
 from __future__ import annotations
@@ -36,7 +36,7 @@ def _deck(folder: Path) -> Path:
     board larger than A4; every word the designer wrote is in German (names, rules, cells)."""
     folder.mkdir()
     (folder / "deck.yaml").write_text(
-        "title: Zug\ndesigner: Ada Ziegler\nlanguages: [en, de, it]\nrules: rules.md\ncomponents:\n"
+        "title: Zug\ndesigner: Ada Ziegler\nlanguages: [en, de, fr, es, it]\nrules: rules.md\ncomponents:\n"
         "  - {name: Karte, size: poker, shape: rounded, radius: 3mm, data: cards.csv, copies: 18, front: front.yaml,"
         " back: back.yaml, box: tuck}\n"
         "  - {name: Chip, size: 20mm, shape: circle, copies: 6, front: plain.yaml, back: back.yaml}\n"
@@ -47,7 +47,7 @@ def _deck(folder: Path) -> Path:
     (folder / "back.yaml").write_text("layers:\n  - {type: rect, fill: '#224488', stroke: none, bleed: true}\n")
     (folder / "plain.yaml").write_text("layers:\n  - {type: rect, fill: '#ddeeff', stroke: '#000000'}\n")
     (folder / "cards.csv").write_text("name,name@de,name@it\nHaus,Haus,Casa\nBaum,Baum,Albero\nTuer,Tuer,Porta\n")
-    for name in ("rules.md", "rules.de.md", "rules.it.md"):
+    for name in ("rules.md", "rules.de.md", "rules.fr.md", "rules.es.md", "rules.it.md"):
         (folder / name).write_text(RULES)
     return folder
 
@@ -84,7 +84,7 @@ def _leftovers(english: dict[str, list[str]], other: dict[str, list[str]], desig
 @pytest.mark.parametrize("options", [["--duplex", "long"], ["--duplex", "fold", "--rules", "booklet"],
                                      ["--reprint", "--proof", "--cutter", "silhouette"]],
                          ids=["two-sided", "fold-over-booklet", "reprint-proof-cutter"])
-def test_the_german_kit_prints_no_english_word_of_pnps_own(tmp_path, options):
+def test_a_translated_kit_prints_no_english_word_of_pnps_own(tmp_path, options):
     deck, out = _deck(tmp_path / "deck"), tmp_path / "out"
     # the words the designer wrote (every version of the spec folder's files) and the user typed
     # (--cutter silhouette: the paper "a4-silhouette", and the software's name, "Silhouette Studio")
@@ -97,15 +97,17 @@ def test_the_german_kit_prints_no_english_word_of_pnps_own(tmp_path, options):
     result = runner.invoke(app, ["build", str(deck), "-o", str(out), "-f", "pdf,svg", *options])
     assert result.exit_code == 0, result.output
     designer |= set().union(*(_words(p.read_text()) for p in deck.iterdir()))
-    with (LOCALE / "de" / "LC_MESSAGES" / "pnp.po").open("rb") as f:
-        translated = set().union(*(_words(m.string) for m in read_po(f) if m.id))
-    english, german, italian = (_pages(out / name) for name in ("deck", "deck-de", "deck-it"))
-    if "--reprint" in options:
-        assert list((out / "deck-de").glob("deck-de-reprint-*.pdf")), sorted((out / "deck-de").iterdir())
-    left = _leftovers(english, german, designer, translated)
-    assert left == {"pdf": {}, "svg": {}}, left
-    # the comparison finds English furniture where it is: a kit in a language without a catalogue
-    # keeps pnp's words in English, and its build note says so
-    kept = _leftovers(english, italian, designer, translated)
-    assert kept["pdf"] and kept["svg"]
-    assert "language it: pnp has no catalogue" in result.output and "language de: pnp has no" not in result.output
+    english = _pages(out / "deck")
+    for code in ("de", "fr", "es"):
+        with (LOCALE / code / "LC_MESSAGES" / "pnp.po").open("rb") as f:
+            translated = set().union(*(_words(m.string) for m in read_po(f) if m.id))
+        if "--reprint" in options:
+            assert list((out / f"deck-{code}").glob(f"deck-{code}-reprint-*.pdf")), code
+        left = _leftovers(english, _pages(out / f"deck-{code}"), designer, translated)
+        assert left == {"pdf": {}, "svg": {}}, (code, left)
+        assert f"language {code}: pnp has no" not in result.output
+        # the comparison finds English furniture where it is: a kit in a language without a
+        # catalogue keeps pnp's words in English, and its build note says so
+        kept = _leftovers(english, _pages(out / "deck-it"), designer, translated)
+        assert kept["pdf"] and kept["svg"], code
+    assert "language it: pnp has no catalogue" in result.output
