@@ -243,7 +243,7 @@ def cover_info(loaded: LoadedSpec, ctx: KitContext) -> CoverInfo:
     rules = parse_rules(path, _icons(loaded, ctx))
     if not has_words(ctx.language):
         ctx.notes.append(f"language {ctx.language}: pnp has no catalogue of its own words in {ctx.language}, so "
-                         "the cover's headings, print guide and bill of materials are in English.")
+                         "the words pnp prints itself (cover, footers, labels, instructions) are in English.")
     said = words(ctx.language)
     return CoverInfo(spec.title or game.title, spec.designer, spec.year, rules,
                      CoverInfo.source_line(spec.designer, rules.title, spec.traditional, said), game.credits(spec),
