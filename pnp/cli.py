@@ -433,11 +433,12 @@ def diff(
     since: Optional[int] = typer.Option(None, "--from", min=1, help="Compare with this earlier generation of the kit "
                                                                     "(its manifest's generation) that OUT still holds."),
     as_json: bool = typer.Option(False, "--json", help="Print the changes as JSON."),
+    lang: Optional[str] = typer.Option(None, "--lang", help=LANG_HELP),
     quiet: bool = typer.Option(False, "--quiet", "-q", help=QUIET_HELP),
 ) -> None:
     """Which parts a build would add, remove or change in the kit in OUT/<game>: one line each with
-    its key, data row and the fields that changed. Exit 0 if none, 1 if some, 2 on bad input (a failed
-    rules check included)."""
+    its key, data row and the fields that changed; a spec of several languages, per language kit
+    (OUT/<game>-<code>/). Exit 0 if none, 1 if some, 2 on bad input (a failed rules check included)."""
     from .pipeline.diff import compare, read_old
     from .pipeline.parts import parts_of
     STATE["quiet"] |= quiet
@@ -446,7 +447,7 @@ def diff(
     with _guard():
         out = _out(out_dir)
         try:
-            planned = plan(_targets(games), _request(paper, ["pdf"], sets, words), _note)
+            planned = plan(_targets(games), replace(_request(paper, ["pdf"], sets, words), language=lang), _note)
         except ValidationFailed as exc:  # exit 1 means "parts differ" here
             typer.echo(f"error: {plain(str(exc))}", err=True)
             raise typer.Exit(2) from None
@@ -454,11 +455,12 @@ def diff(
             game, sheet = tp.loaded.game.name, planned.request.paper.sheet.name
             found = compare(game, sheet, read_old(out, game, sheet, since), parts_of(tp.components))
             changed |= bool(found.changes)
-            report.append(found.record())
+            report.append(found.record() | ({"language": tp.ctx.language} if tp.ctx.language else {}))
             if as_json:
                 continue
             counts = {k: sum(c.kind == k for c in found.changes) for k in ("added", "removed", "changed")}
-            _say(f"{plain(game)} on {sheet}, against generation {found.old.generation}: "
+            language = f" ({plain(tp.ctx.language)})" if tp.ctx.language else ""
+            _say(f"{plain(game)}{language} on {sheet}, against generation {found.old.generation}: "
                  + (", ".join(f"{n} {k}" for k, n in counts.items()) if found.changes else "no part changed"))
             for change in found.changes:
                 _say(f"  {plain(change.line())}")
@@ -480,17 +482,20 @@ def watch(
                                                       "after every rebuild; its address is printed."),
     port: int = typer.Option(8765, "--port", help="Port of the --serve page (0: any free port)."),
     svg_text: str = typer.Option("text", "--svg-text", help=SVG_TEXT_HELP),
+    lang: Optional[str] = typer.Option(None, "--lang", help=LANG_HELP),
     quiet: bool = typer.Option(False, "--quiet", "-q", help=QUIET_HELP),
 ) -> None:
-    """Build, then rebuild whenever a spec, word list, rules text or sheet template it used changes.
-    A bad edit prints its error and keeps the last good kit. Ctrl-C stops."""
+    """Build, then rebuild whenever a spec, word list, rules text or sheet template it used changes
+    (every language kit of a spec, or the one --lang names). A bad edit prints its error and keeps the
+    last good kit. Ctrl-C stops."""
     STATE["quiet"] |= quiet
     from .pipeline.watch import watch_kits
     with _guard():
         if not 50 <= debounce <= 10_000:
             raise PnpError(f"--debounce {debounce} ms is outside 50..10000.", field="--debounce")
         formats = fmt + (["svg"] if serve else [])  # the page shows the SVG pages
-        request = _request(paper, formats, sets, words, settings=WriterSettings(svg_text=_svg_text(svg_text)))
+        request = replace(_request(paper, formats, sets, words, settings=WriterSettings(svg_text=_svg_text(svg_text))),
+                          language=lang)
         code = watch_kits(_targets(games), request, _out(out_dir), debounce,
                           say=lambda text: typer.echo(plain(text)), quiet=STATE["quiet"],
                           serve_port=port if serve else None)

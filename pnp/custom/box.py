@@ -16,6 +16,7 @@ from ..core.errors import SpecError
 from ..core.fonts import wrap
 from ..core.ir import BLACK, Component, Drawing, Group, Line, Polygon, Rect, Text
 from ..core.units import MM_PER_PT, fmt_mm
+from ..core.words import Words, english, words
 from ..engine import KitContext
 from ..geometry.tuckbox import Inside, Net, halves, net
 from ..inputs.textcheck import line_width_mm
@@ -43,7 +44,8 @@ def box_parts(comp: ComponentSpec, cards: int, art: Drawing | None, art_size: tu
     """The tuck box of ``cards`` cards of ``comp``: one Component (the whole net) or two (its halves)
     when the whole does not fit ``ctx.paper``. ``art`` is drawn on the front and back panels, scaled
     from ``art_size`` (mm) to cover them (None: no art); ``title`` runs along the sides. ``where``:
-    (spec file, line, field) of the component's ``box:``, for the message.
+    (spec file, line, field) of the component's ``box:``, for the message. The box's name, note and
+    printed words are pnp's in the kit's language (pnp.core.words, ``ctx.language``).
 
     Raises:
         SpecError: neither the net nor its halves fit the build's paper (naming the paper it needs).
@@ -65,13 +67,15 @@ def box_parts(comp: ComponentSpec, cards: int, art: Drawing | None, art_size: tu
                             f"{fmt_mm(paper.width)} x {fmt_mm(paper.height)}.", file=file, line=line, field=field,
                             hint=(f"build with --paper {needed}" if needed else "no shipped paper holds it")
                             + ", or remove box: (or fewer cards, thinner ones, smaller sleeves)")
-    note = f"inside {_size(inside)} mm"
+    _ = words(ctx.language)
+    note = _("inside {size} mm").format(size=_size(inside))
     out = []
     for n in nets:
-        name = f"{comp.name} box" + (f" ({n.piece})" if n.piece else "")
-        drawing = draw_net(n, art, art_size, title)
+        piece = _(n.piece) if n.piece else ""  # "1 of 2"
+        name = _("{name} box").format(name=comp.name) + (f" ({piece})" if piece else "")
+        drawing = draw_net(n, art, art_size, title, _)
         out.append(Component(name, n.width, n.height, [drawing], 1, None, "polygon", note=note
-                             + (f", piece {n.piece}" if n.piece else ""),
+                             + (_(", piece {piece}").format(piece=piece) if piece else ""),
                              outline=n.outline, folds=n.folds, inner=(inside.width, inside.depth, inside.height)))
     return out
 
@@ -80,11 +84,12 @@ def _size(inside: Inside) -> str:
     return f"{inside.width:g} x {inside.depth:g} x {inside.height:g}"
 
 
-def draw_net(n: Net, art: Drawing | None, art_size: tuple[float, float], title: str) -> Drawing:
+def draw_net(n: Net, art: Drawing | None, art_size: tuple[float, float], title: str,
+             _: Words = english) -> Drawing:
     """The printed net: paper tone over the net's box with ``bleed`` (the part is clipped to its
     outline grown by the kit's bleed, pnp.layout.impose, so the tone fills the outline and its bleed),
     ``art`` on the front and back panels, the title along the sides, a label on each glue tab, how to
-    make it on the bottom lid, the fold lines dashed and the cut line."""
+    make it on the bottom lid, the fold lines dashed and the cut line (pnp's words in ``_``)."""
     items: list = [Rect(0, 0, n.width, n.height, fill=BOX_PAPER, stroke=None, bleed=True)]
     for name in ("front", "back"):
         if name in n.panels and art is not None:
@@ -93,14 +98,15 @@ def draw_net(n: Net, art: Drawing | None, art_size: tuple[float, float], title: 
         if name in n.panels:
             items += _spine(title, n.panels[name])
     for name, (x, y, w, h) in n.tabs.items():
-        label = "glue" if name == "glue tab" else "glue under the back"
+        label = _("glue") if name == "glue tab" else _("glue under the back")
         if line_width_mm(label, 6.0) <= h - 2 * w:
             items.append(Text(x + w / 2, y + h / 2, label, size_pt=6.0, anchor="middle", valign="middle",
                               fill=FOLD_INK, rotate=90))
-    items += _steps(n)
+    items += _steps(n, _)
     if n.piece:
         x, y, w, h = n.panels["left side" if "left side" in n.panels else "right side"]
-        items.append(Text(x + w / 2, y + h - 3, f"box {n.piece}", size_pt=6.0, anchor="middle", fill=FOLD_INK))
+        items.append(Text(x + w / 2, y + h - 3, _("box {piece}").format(piece=_(n.piece)), size_pt=6.0,
+                          anchor="middle", fill=FOLD_INK))
     items += [Line(*f, stroke=FOLD_INK, stroke_width=FOLD_WIDTH, dash=FOLD_DASH) for f in n.folds]
     items.append(Polygon(n.outline, fill=None, stroke=CUT_INK, stroke_width=CUT_WIDTH))
     return tuple(items)
@@ -111,13 +117,13 @@ STEPS = ("1 Cut the solid line. 2 Fold every dashed line away from the print. 3 
 STEPS_PT = 6.0  # the smallest size preflight passes (pnp.preflight.sizes.MIN_TEXT_PT)
 
 
-def _steps(n: Net) -> list:
-    """How to make the box, printed small on its bottom lid when it has room there."""
+def _steps(n: Net, _: Words = english) -> list:
+    """How to make the box, printed small on its bottom lid when it has room there (in the words ``_``)."""
     lid = next((box for name, box in n.panels.items() if name.startswith("bottom lid")), None)
     if lid is None:
         return []
     x, y, w, h = lid
-    text = STEPS.format(piece=" (first, piece 1's end tab under piece 2's back)" if n.piece else "")
+    text = _(STEPS).format(piece=_(" (first, piece 1's end tab under piece 2's back)") if n.piece else "")
     lines = wrap(text, STEPS_PT, w - 4.0)
     lead = STEPS_PT * MM_PER_PT * 1.25
     if len(lines) * lead > h - 2.0:

@@ -25,6 +25,7 @@ import io
 import unicodedata
 
 from ..core.fonts import BOLD_FACE, DEFAULT_FACE, missing_glyphs, text_width_mm
+from ..core.words import Words, english
 
 COVER_TITLE_PT = 20.0
 COVER_CREDIT_PT = 11.0
@@ -116,19 +117,21 @@ def line_width_mm(text: str, size_pt: float, bold: bool = False) -> float:
     return text_width_mm(text, size_pt, BOLD_FACE if bold else DEFAULT_FACE)
 
 
-def title_line(title: str) -> str:
-    """The cover's title line for ``title``."""
-    return f"{title} \u2014 print and play"
+def title_line(title: str, _: Words = english) -> str:
+    """The cover's title line for ``title`` (in pnp's words ``_``, pnp.core.words)."""
+    return _("{title} \u2014 print and play").format(title=title)
 
 
-def credit_line(designer: str, year: int | None = None, traditional: bool = False) -> str:
+def credit_line(designer: str, year: int | None = None, traditional: bool = False, _: Words = english) -> str:
     """The cover's credit line: "designed by NAME (year)" for a named ``designer``; for a
     ``traditional`` game "a traditional game, in the public domain", or "a traditional game, arranged
-    by NAME" when someone is named; "" when no one is named (the cover prints no credit then)."""
+    by NAME" when someone is named; "" when no one is named (the cover prints no credit then). In
+    pnp's words ``_`` (pnp.core.words)."""
     if traditional:
-        text = f"a traditional game, arranged by {designer}" if designer else "a traditional game, in the public domain"
+        text = (_("a traditional game, arranged by {designer}").format(designer=designer) if designer
+                else _("a traditional game, in the public domain"))
     elif designer:
-        text = f"designed by {designer}"
+        text = _("designed by {designer}").format(designer=designer)
     else:
         return ""
     return text + (f" ({year})" if year else "")

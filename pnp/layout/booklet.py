@@ -23,6 +23,7 @@ from ..core.errors import LayoutError
 from ..core.fonts import BOLD_FACE, wrap
 from ..core.ir import Component, Group, Line, Page, Text
 from ..core.units import MM_PER_PT, fmt_mm
+from ..core.words import Words
 from ..inputs.rulestext import Block
 from .cover import GREY, LEADING, PAPER_TEXT, RULE_LINE, CoverInfo, KitCover, block_lines, line_shapes
 from .options import ImposeOptions
@@ -68,17 +69,19 @@ class RulesBooklet:
     def __init__(self, info: CoverInfo, cover: KitCover, components: Sequence[Component], sheet: Sheet,
                  opts: ImposeOptions) -> None:
         self.info, self.sheet = info, sheet
+        _ = info.words
         self.long, self.short = max(sheet.width, sheet.height), min(sheet.width, sheet.height)
         self.page_w, self.page_h = self.long / 2, self.short
-        self.size_name = BOOK_SIZES.get(sheet.name, f"half {sheet.name.upper()}")
+        self.size_name = (_(BOOK_SIZES[sheet.name]) if sheet.name in BOOK_SIZES
+                          else _("half {paper}").format(paper=sheet.name.upper()))
         self.text_w = self.page_w - MARGIN - INNER
-        kit = [Block("heading", "What the kit holds", 0)]
-        kit += [Block("bullet", f"{c.count} x {c.name}: {_size(c)}, {PAPER_TEXT[paper_of(c, opts)]}"
+        kit = [Block("heading", _("What the kit holds"), 0)]
+        kit += [Block("bullet", f"{c.count} x {c.name}: {_size(c, _)}, {_(PAPER_TEXT[paper_of(c, opts)])}"
                       + (f"; {c.note}" if c.note else ""), 0) for c in components]
-        kit += [Block("heading", "Print and cut the parts", 0)]
+        kit += [Block("heading", _("Print and cut the parts"), 0)]
         kit += [Block("bullet", step, 0) for step in cover.guide()]
         body = self._lines(kit, markup=False) + [_Line(None, 0, False, 0, False)]
-        body += self._lines([Block("heading", "Rules", 0)], markup=False)
+        body += self._lines([Block("heading", _("Rules"), 0)], markup=False)
         body += self._lines(info.rules.blocks, markup=True)
         if info.rules_source:
             body += self._lines([Block("para", info.rules_source, 0)], markup=False, size=7.5)
@@ -137,7 +140,7 @@ class RulesBooklet:
         y += 8.0
         items.append(Line(x, y, x + w, y, stroke=RULE_LINE, stroke_width=0.3))
         y += 3.0
-        for line in self._lines([Block("heading", "How to print and bind this booklet", 0)]
+        for line in self._lines([Block("heading", info.words("How to print and bind this booklet"), 0)]
                                 + [Block("bullet", step, 0) for step in self.steps()], markup=False, size=8.5):
             y += line.gap + line.size * MM_PER_PT * LEADING
             items += line_shapes(line.text, line.size, line.bold, line.indent, line.bullet, x, y)[0]
@@ -145,18 +148,20 @@ class RulesBooklet:
 
     def steps(self) -> list[str]:
         """How to print, fold and staple the booklet, in a player's words."""
-        s = self.sheet
+        s, _ = self.sheet, self.info.words
         sheets = self.count // 4
-        return [f"Print {'the sheet' if sheets == 1 else f'all {sheets} sheets'} two-sided on {s.name.upper()} paper "
-                f"({fmt_mm(s.width)} x {fmt_mm(s.height)}), flipping on the short edge, at 100 % (Actual size). "
-                "The pages are already in booklet order: do not choose \u201cbooklet\u201d in the print dialog.",
-                "Check the first sheet: page 2 must be behind page 1. If it is upside down, print again flipping "
-                "on the long edge.",
-                f"Stack the sheets in print order, the first one outside, and fold the stack in half across its "
-                f"long side: {self.count} pages of {self.size_name} ({fmt_mm(self.page_w)} x {fmt_mm(self.page_h)}).",
-                "Staple twice through the fold from the outside, a quarter of the height from each end (a "
-                "long-reach stapler; or open an ordinary stapler over cork and bend the legs flat by hand).",
-                "Pages left blank at the end are for notes."]
+        rest = (" two-sided on {paper} paper ({size}), flipping on the short edge, at 100 % (Actual size). The pages "
+                "are already in booklet order: do not choose \u201cbooklet\u201d in the print dialog.")
+        return [_("Print the sheet" + rest if sheets == 1 else "Print all {sheets} sheets" + rest).format(
+                    sheets=sheets, paper=s.name.upper(), size=f"{fmt_mm(s.width)} x {fmt_mm(s.height)}"),
+                _("Check the first sheet: page 2 must be behind page 1. If it is upside down, print again flipping "
+                  "on the long edge."),
+                _("Stack the sheets in print order, the first one outside, and fold the stack in half across its "
+                  "long side: {count} pages of {name} ({size}).").format(
+                    count=self.count, name=self.size_name, size=f"{fmt_mm(self.page_w)} x {fmt_mm(self.page_h)}"),
+                _("Staple twice through the fold from the outside, a quarter of the height from each end (a "
+                  "long-reach stapler; or open an ordinary stapler over cork and bend the legs flat by hand)."),
+                _("Pages left blank at the end are for notes.")]
 
     def page_items(self, number: int) -> list:
         """The shapes of booklet page ``number`` (1-based) in its own frame (mm, y down), its number
@@ -185,6 +190,7 @@ class RulesBooklet:
         return out
 
 
-def _size(c: Component) -> str:
-    return f"diameter {fmt_mm(c.width)}" if c.shape == "circle" else f"{fmt_mm(c.width)} x {fmt_mm(c.height)}"
+def _size(c: Component, _: Words) -> str:
+    return (_("diameter {size}").format(size=fmt_mm(c.width)) if c.shape == "circle"
+            else f"{fmt_mm(c.width)} x {fmt_mm(c.height)}")
 

@@ -43,10 +43,14 @@ PAPER_TEXT = {"card": f"card stock {CARD_STOCK}", "plain": f"plain {PLAIN_PAPER}
               "fold": f"paper {FOLD_PAPER}, folded and glued"}  # by pnp.layout.packing.paper_of
 
 
-def plural(comps: Sequence[Component]) -> str:
-    """Parts named as a player reads them: "word cards and letter tokens", "the setup sheet" one."""
-    names = [c.name + ("s" if c.count > 1 and not c.name.endswith("s") else "") for c in comps]
-    return " and ".join(filter(None, (", ".join(names[:-1]), names[-1]))) if names else ""
+def plural(comps: Sequence[Component], _: Words = english) -> str:
+    """Parts named as a player reads them: "word cards and letter tokens", "the setup sheet" one. In
+    another language (pnp's words ``_``) the names stay as the designer wrote them: its plural is no
+    added "s"."""
+    names = [c.name + ("s" if c.count > 1 and not c.name.endswith("s") and _ is english else "") for c in comps]
+    if len(names) < 2:
+        return "".join(names)
+    return _("{parts} and {last}").format(parts=", ".join(names[:-1]), last=names[-1])
 
 
 def box_steps(boxes: Sequence[Component], _: Words = english) -> str:
@@ -88,19 +92,27 @@ class CoverInfo:
     def credit(self) -> str:
         """The header's credit line: the designer's credit (see credit_line) and the kit's own
         ``credits``, joined by " \u00b7 "; "" when there is none."""
-        return " \u00b7 ".join(c for c in (credit_line(self.designer, self.year, self.traditional), *self.credits) if c)
+        return " \u00b7 ".join(c for c in (credit_line(self.designer, self.year, self.traditional, self.words),
+                                           *self.credits) if c)
+
+    @property
+    def title_line(self) -> str:
+        """The header's title line, "<title> \u2014 print and play" in the kit's words."""
+        return title_line(self.title, self.words)
 
     @staticmethod
-    def source_line(designer: str, title: str, traditional: bool = False) -> str:
-        """The rules-source note printed at the foot of the cover, in a player's words: the rules of
-        ``title`` "by" a named ``designer`` (no possessive, so "the pnp developers" reads right), the
-        traditional rules of a ``traditional`` game, or just the rules of ``title``."""
+    def source_line(designer: str, title: str, traditional: bool = False, _: Words = english) -> str:
+        """The rules-source note printed at the foot of the cover, in a player's words (pnp's words
+        ``_``): the rules of ``title`` "by" a named ``designer`` (no possessive, so "the pnp developers"
+        reads right), the traditional rules of a ``traditional`` game, or just the rules of ``title``."""
         if traditional:
-            return (f"These rules are a summary in pnp's own words of the traditional rules of {title}; "
-                    "house rules vary from table to table.")
-        by = f" by {designer}" if designer else ""
-        return (f"These rules are a summary in pnp's own words of the rules of {title}{by}; "
-                "where they differ, the original rules are the authority.")
+            return _("These rules are a summary in pnp's own words of the traditional rules of {title}; "
+                     "house rules vary from table to table.").format(title=title)
+        if designer:
+            return _("These rules are a summary in pnp's own words of the rules of {title} by {designer}; "
+                     "where they differ, the original rules are the authority.").format(title=title, designer=designer)
+        return _("These rules are a summary in pnp's own words of the rules of {title}; "
+                 "where they differ, the original rules are the authority.").format(title=title)
 
 
 @dataclass
@@ -185,7 +197,7 @@ class KitCover:
         comps, opts, _ = self.components, self.opts, self.info.words
         out = [_("Print at 100 % (Actual size, not Fit to page): the bar at the foot of every page must "
                  "measure 50 mm.")]
-        backed = plural([c for c in comps if c.back is not None and not c.board])
+        backed = plural([c for c in comps if c.back is not None and not c.board], _)
         if backed and opts.duplex == "fold":
             out.append(_("Fold-over backs ({parts}): print one-sided; fold each sheet along the dashed "
                          "line marked \u201cfold\u201d, printed sides out, so each back lies behind its front; "
@@ -205,7 +217,7 @@ class KitCover:
                         if opts.duplex != "none" else
                         _("Face-down parts ({parts}) must not show through: print them on card stock ({stock}), or "
                           "print them with fold-over or two-sided backs.")).format(parts=backed, stock=CARD_STOCK))
-        parts, boards, folded = (plural([c for c in comps if paper_of(c, opts) == p]) for p in ("card", "plain", "fold"))
+        parts, boards, folded = (plural([c for c in comps if paper_of(c, opts) == p], _) for p in ("card", "plain", "fold"))
         paper = [_("card stock ({stock}) for the {parts}").format(stock=CARD_STOCK, parts=parts)] if parts else []
         paper += [_("paper of {paper} for the {parts}, folded and glued").format(paper=FOLD_PAPER, parts=folded)
                   ] if folded else []
@@ -215,7 +227,7 @@ class KitCover:
                    + "; ".join(paper) + "." + (
             _(" No card stock? Glue the printed sheet onto thin card before cutting.") if parts else ""))
         out.append(_("Cut on the crop marks: the short lines outside each block of parts, in line with every cut."))
-        round_parts = plural([c for c in comps if c.shape == "circle"])
+        round_parts = plural([c for c in comps if c.shape == "circle"], _)
         if round_parts and opts.cut_lines:
             out.append(_("Round parts ({parts}): cut along the thin grey circle; the crop marks "
                          "show only the square around it.").format(parts=round_parts))
@@ -244,8 +256,8 @@ class KitCover:
         tiled = [c for c in comps if c.board and piece_grid(c, self.sheet, opts.overlap) != (1, 1)]
         for c in tiled:
             cols, rows = piece_grid(c, self.sheet, opts.overlap)
-            out.append(f"The {c.name} comes in {cols * rows} pieces ({cols} x {rows}, named on each piece). "
-                       + JOIN_INSTRUCTIONS)
+            out.append(_("The {name} comes in {count} pieces ({cols} x {rows}, named on each piece). ").format(
+                name=c.name, count=cols * rows, cols=cols, rows=rows) + _(JOIN_INSTRUCTIONS))
         return out
 
     def _header_lines(self, w: float) -> list[tuple[str, float, bool, str]]:
@@ -278,7 +290,7 @@ class KitCover:
         sides = {"none": _("one-sided"), "fold": _("one-sided (fold-over backs)")}.get(
             opts.duplex, _("two-sided (flip on the {edge} edge)").format(edge=_(opts.duplex)))
         bleed = _(", bleed {bleed}").format(bleed=fmt_mm(opts.bleed)) if opts.bleed > 0 else ""
-        items: list = [Text(x, y + 8, title_line(info.title), size_pt=20, bold=True),
+        items: list = [Text(x, y + 8, info.title_line, size_pt=20, bold=True),
                        Text(x, y + 14.5, credit, size_pt=11),
                        Text(x, y + 20, info.rules.description, size_pt=9, fill=GREY)]
         row_y = y + 20
@@ -379,9 +391,10 @@ class KitCover:
             if number == self.count:
                 for i, line in enumerate(self.source_lines):
                     items.append(Text(x, self.bottom + (i + 1) * SOURCE_LEAD, line, size_pt=SOURCE_PT, fill=GREY))
-            label = "cover" if number == 1 else "cover (rules, continued)"
-            text = f"{self.info.title} \u2014 {label} \u2014 page {number} of {total}"
-            out.append(Page(sheet.width, sheet.height, tuple(items) + marks.footer(sheet, text), "cover"))
+            _ = self.info.words
+            label = _("cover") if number == 1 else _("cover (rules, continued)")
+            text = marks.footer_text(self.info.title, label, number, total, _)
+            out.append(Page(sheet.width, sheet.height, tuple(items) + marks.footer(sheet, text, _), _("cover")))
         return out
 
 
@@ -393,7 +406,7 @@ def _check_one_line_texts(info: CoverInfo, sheet: Sheet, width: float) -> None:
         LayoutError: naming the field (the rules file and line 2 for the description).
     """
     for text, size, bold, name, file, line in (
-            (title_line(info.title), 20, True, "title", None, None),
+            (info.title_line, 20, True, "title", None, None),
             (info.credit, 11, False, "designer", None, None),
             (info.rules.description, 9, False, "rules", info.rules.path, 2)):
         got = line_width_mm(text, size, bold)

@@ -22,6 +22,7 @@ from dataclasses import dataclass
 
 from ..core.errors import SpecError
 from ..core.ir import BLACK, Rect, Shape, Text
+from ..core.words import Words, english
 from .paper import Sheet
 
 CLEARANCE = 1.5  # mm between a mark and the nearest part
@@ -43,10 +44,11 @@ class Cutter:
         """The sheet margin that keeps every part clear of the marks."""
         return self.inset + max(self.length, self.square) + CLEARANCE
 
-    def settings_text(self) -> str:
-        """What to set in the machine's software so it looks for these marks."""
-        return (f"{self.title}: registration marks Type 1, length {self.length:g} mm, thickness "
-                f"{self.thickness:g} mm, inset {self.inset:g} mm")
+    def settings_text(self, _: Words = english) -> str:
+        """What to set in the machine's software so it looks for these marks (in pnp's words ``_``)."""
+        return _("{software}: registration marks Type 1, length {length} mm, thickness {thickness} mm, inset "
+                 "{inset} mm").format(software=self.title, length=f"{self.length:g}",
+                                      thickness=f"{self.thickness:g}", inset=f"{self.inset:g}")
 
 
 @dataclass(frozen=True)
@@ -121,7 +123,7 @@ def cutter_sheet(sheet: Sheet, cutter: Cutter | Cricut) -> Sheet:
     return sheet.model_copy(update={"margin": margin, "name": f"{sheet.name}-{cutter.name}", "butt": False})
 
 
-def registration_marks(width: float, height: float, cutter: Cutter) -> tuple[Shape, ...]:
+def registration_marks(width: float, height: float, cutter: Cutter, _: Words = english) -> tuple[Shape, ...]:
     """The marks on a ``width`` x ``height`` mm page as filled rectangles (page mm, y down): the
     top-left square, the top-right L and the bottom-left L, plus one line saying what to set."""
     i, ln, t, sq = cutter.inset, cutter.length, cutter.thickness, cutter.square
@@ -135,6 +137,6 @@ def registration_marks(width: float, height: float, cutter: Cutter) -> tuple[Sha
         Rect(i, i, sq, sq, fill=BLACK, stroke=None),
         bar(right + h, i - h, right - ln, i + h), bar(right - h, i - h, right + h, i + ln),      # top-right L
         bar(i - h, bottom - h, i + ln, bottom + h), bar(i - h, bottom + h, i + h, bottom - ln),  # bottom-left L
-        Text(width / 2, i + sq / 2, cutter.settings_text(), size_pt=6.0, anchor="middle", valign="middle",
+        Text(width / 2, i + sq / 2, cutter.settings_text(_), size_pt=6.0, anchor="middle", valign="middle",
              fill="#333333"),
     )

@@ -13,6 +13,7 @@ from typing import Iterator, Sequence
 
 from ..core.ir import Circle, Component, CutShape, Drawing, Group, Page, Placement, Polygon, Rect, Text
 from ..core.outline import grow
+from ..core.words import Words
 from . import marks
 from .bleed import extend_for_bleed
 from .cover import BomCover, Cover
@@ -83,6 +84,7 @@ def impose(title: str, components: Sequence[Component], sheet: Sheet,
     Raises:
         LayoutError: a component does not fit (checked before any page is made).
     """
+    _ = opts.words
     cover = cover or BomCover(title)
     packing = packing or pack_kit(components, sheet, opts)
     sheets, tilings = packing.sheets, packing.tilings
@@ -92,13 +94,13 @@ def impose(title: str, components: Sequence[Component], sheet: Sheet,
 
     def blank(number: int) -> Page:
         x, y, w, h = sheet.printable
-        text = f"{title} \u2014 back of page {number - 1} \u2014 page {number} of {total}"
-        return Page(sheet.width, sheet.height, (Text(x + w / 2, y + h / 2, "this side intentionally left blank",
+        text = marks.footer_text(title, _("back of page {page}").format(page=number - 1), number, total, _)
+        return Page(sheet.width, sheet.height, (Text(x + w / 2, y + h / 2, _("this side intentionally left blank"),
                                                      size_pt=9, anchor="middle", fill="#888888"),)
-                    + marks.footer(sheet, text), "blank", side="back")
+                    + marks.footer(sheet, text, _), _("blank"), side="back")
 
     def stamped(page: Page, paper: Sheet) -> Page:
-        return page if proof is None else replace(page, items=page.items + (sheet_stamp(paper, proof),))
+        return page if proof is None else replace(page, items=page.items + (sheet_stamp(paper, proof, _),))
 
     def pages() -> Iterator[Page]:
         for page in _pages():
@@ -116,11 +118,11 @@ def impose(title: str, components: Sequence[Component], sheet: Sheet,
             paper = plan_.sheet or sheet  # the sheet with its footer placed (bottom or side)
             if isinstance(plan_, FoldSheet):
                 front = _folded(plan_, components, paper, opts)
-                names = f"{_names(plan_, components)} (fronts and backs: fold)"
+                names = _("{parts} (fronts and backs: fold)").format(parts=_names(plan_, components))
             else:
                 front = _front(plan_, components, tilings, paper, opts)
                 names = _names(plan_, components)
-            yield _finish(front, paper, f"{title} \u2014 {names} \u2014 page {number} of {total}", names), paper
+            yield _finish(front, paper, marks.footer_text(title, names, number, total, _), names, _), paper
             number += 1
             if sides == 2:
                 back = _back(plan_, components, paper, opts)
@@ -128,8 +130,8 @@ def impose(title: str, components: Sequence[Component], sheet: Sheet,
                     yield blank(number), sheet
                 else:
                     with_backs = ", ".join(dict.fromkeys(p.name for p in back.placements))
-                    yield _finish(back, paper, f"{title} \u2014 {with_backs} (backs) \u2014 page {number} of {total}",
-                                  with_backs), paper
+                    yield _finish(back, paper, marks.footer_text(title, _("{parts} (backs)").format(parts=with_backs),
+                                                                 number, total, _), with_backs, _), paper
                 number += 1
 
     return Imposition(total, plan, pages())
@@ -139,8 +141,8 @@ def _names(plan: SheetPlan, components: Sequence[Component]) -> str:
     return ", ".join(components[c].name for c in plan.components())
 
 
-def _finish(page: Page, sheet: Sheet, footer: str, label: str) -> Page:
-    return replace(page, items=page.items + marks.footer(sheet, footer), label=label)
+def _finish(page: Page, sheet: Sheet, footer: str, label: str, _: Words) -> Page:
+    return replace(page, items=page.items + marks.footer(sheet, footer, _), label=label)
 
 
 def _union(boxes: list[tuple[float, float, float, float]]) -> tuple[float, float, float, float] | None:
@@ -236,9 +238,9 @@ def _folded(plan: FoldSheet, components: Sequence[Component], sheet: Sheet, opts
             trims.append(trim)
     cx, cy, cw, ch = sheet.content_area
     if plan.axis == "x":
-        items.extend(marks.fold_line(plan.line, cy, plan.line, cy + ch))
+        items.extend(marks.fold_line(plan.line, cy, plan.line, cy + ch, opts.words))
     else:
-        items.extend(marks.fold_line(cx, plan.line, cx + cw, plan.line))
+        items.extend(marks.fold_line(cx, plan.line, cx + cw, plan.line, opts.words))
     trim = _union(trims)
     return Page(sheet.width, sheet.height, tuple(items), "", trim_box=trim,
                 bleed_box=_grow(trim, b) if b > 0 else None, placements=tuple(placements))

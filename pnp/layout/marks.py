@@ -9,6 +9,7 @@ from functools import lru_cache
 from ..core.fonts import text_width_mm
 from ..core.ir import BLACK, WHITE, Circle, Drawing, Group, Line, Rect, Text
 from ..core.units import MM_PER_PT
+from ..core.words import Words, english
 from .paper import Sheet
 
 SCALE_BAR = 50.0            # mm
@@ -58,40 +59,54 @@ FOLD_LABEL = "fold"
 FOLD_LABEL_PT = 6.5
 
 
-def fold_line(x1: float, y1: float, x2: float, y2: float) -> Drawing:
+def fold_line(x1: float, y1: float, x2: float, y2: float, _: Words = english) -> Drawing:
     """The dashed fold line of a fold-over sheet from (x1, y1) to (x2, y2) (vertical or horizontal),
-    labelled "fold" at its middle along the line, on a white patch no wider than the label's height
-    (2.3 mm), so it stays in the gutter between fronts and backs."""
+    labelled "fold" (in the words ``_``) at its middle along the line, on a white patch no wider than
+    the label's height (2.3 mm), so it stays in the gutter between fronts and backs."""
     mx, my = (x1 + x2) / 2, (y1 + y2) / 2
     vertical = abs(x1 - x2) < abs(y1 - y2)
     em = FOLD_LABEL_PT * MM_PER_PT
-    along = text_width_mm(FOLD_LABEL, FOLD_LABEL_PT) + 1.0
+    label = _(FOLD_LABEL)
+    along = text_width_mm(label, FOLD_LABEL_PT) + 1.0
     if vertical:
         patch = Rect(mx - em / 2, my - along / 2, em, along, fill=WHITE, stroke=None)
     else:
         patch = Rect(mx - along / 2, my - em / 2, along, em, fill=WHITE, stroke=None)
     return (Line(x1, y1, x2, y2, stroke=BLACK, stroke_width=FOLD_WIDTH, dash=FOLD_DASH), patch,
-            Text(mx, my, FOLD_LABEL, size_pt=FOLD_LABEL_PT, anchor="middle", valign="middle",
+            Text(mx, my, label, size_pt=FOLD_LABEL_PT, anchor="middle", valign="middle",
                  rotate=-90 if vertical else 0))
 
 
-def footer(sheet: Sheet, text: str) -> Drawing:
-    """The bottom band of every page: a 50 mm scale bar with its label on the left, ``text`` on the right.
+def footer(sheet: Sheet, text: str, _: Words = english) -> Drawing:
+    """The bottom band of every page: a 50 mm scale bar with its label (in the words ``_``) on the
+    left, ``text`` on the right.
 
     The scale bar and its label come as one Group keyed by the printable area (the same on every page
     of a kit, drawn once by a backend); the text follows it."""
     x, y, w, h = sheet.printable
+    label = _(SCALE_LABEL)
     if sheet.footer == "side":  # turned along the left edge, reading upwards, in the FOOTER_SIDE band
-        return (Group((_side_scale_bar(),), dx=x, dy=y + h, rotate=-90),
+        return (Group((_side_scale_bar(label),), dx=x, dy=y + h, rotate=-90),
                 Group((Text(h, SIDE_BASELINE, text, size_pt=7, anchor="end"),), dx=x, dy=y + h, rotate=-90))
-    return (_scale_bar(x, y, w, h), Text(x + w, y + h - 1.0, text, size_pt=8, anchor="end"))
+    return (_scale_bar(x, y, w, h, label), Text(x + w, y + h - 1.0, text, size_pt=8, anchor="end"))
+
+
+def footer_text(title: str, what: str, number: int, total: int, _: Words = english) -> str:
+    """A page's footer line, "<title> — <what> — page i of n", in the words ``_``."""
+    return _("{title} — {what} — page {number} of {total}").format(title=title, what=what, number=number,
+                                                                           total=total)
+
+
+def _key(key: str, label: str) -> str:
+    """A scale bar's render key: the label joins it when it is not the English one."""
+    return key if label == SCALE_LABEL else f"{key} {label}"
 
 
 SIDE_BASELINE = 4.2  # mm from the printable edge: the side footer's baseline, inside the FOOTER_SIDE band
 
 
-@lru_cache(maxsize=1)
-def _side_scale_bar() -> Group:
+@lru_cache(maxsize=4)
+def _side_scale_bar(label: str = SCALE_LABEL) -> Group:
     """The 50 mm scale bar and its label on one line, for a footer turned along the side: in the
     footer's own frame (u along the edge from the bottom of the printable area, v into the page)."""
     bar_v, tick = 2.2, 1.5
@@ -102,12 +117,12 @@ def _side_scale_bar() -> Group:
     ]
     for i in range(1, 5):
         shapes.append(Line(10 * i, bar_v - tick / 2, 10 * i, bar_v, stroke_width=0.2))
-    shapes.append(Text(SCALE_BAR + 2.0, SIDE_BASELINE, SCALE_LABEL, size_pt=6.5))
-    return Group(tuple(shapes), key="side scale bar")
+    shapes.append(Text(SCALE_BAR + 2.0, SIDE_BASELINE, label, size_pt=6.5))
+    return Group(tuple(shapes), key=_key("side scale bar", label))
 
 
 @lru_cache(maxsize=16)
-def _scale_bar(x: float, y: float, w: float, h: float) -> Group:
+def _scale_bar(x: float, y: float, w: float, h: float, label: str = SCALE_LABEL) -> Group:
     """The 50 mm scale bar and its label at the foot of the printable area (x, y, w, h)."""
     base = y + h
     bar_y = base - 7.5
@@ -119,8 +134,8 @@ def _scale_bar(x: float, y: float, w: float, h: float) -> Group:
     ]
     for i in range(1, 5):
         shapes.append(Line(x + 10 * i, bar_y - tick / 2, x + 10 * i, bar_y, stroke_width=0.2))
-    shapes.append(Text(x, base - 1.0, SCALE_LABEL, size_pt=6.5))
-    return Group(tuple(shapes), key=f"scale bar {(x, y, w, h)!r}")
+    shapes.append(Text(x, base - 1.0, label, size_pt=6.5))
+    return Group(tuple(shapes), key=_key(f"scale bar {(x, y, w, h)!r}", label))
 
 
 def alignment_target(x: float, y: float, size: float = 6.0) -> Drawing:
@@ -130,15 +145,18 @@ def alignment_target(x: float, y: float, size: float = 6.0) -> Drawing:
             Line(x - r, y, x + r, y, stroke_width=JOIN_WIDTH), Line(x, y - r, x, y + r, stroke_width=JOIN_WIDTH))
 
 
-def assembly_map(x: float, y: float, cols: int, rows: int, col: int, row: int, cell: float = 4.0) -> Drawing:
-    """A small cols x rows grid with the piece (col, row) filled, top-left at (x, y), plus its name."""
+def assembly_map(x: float, y: float, cols: int, rows: int, col: int, row: int, cell: float = 4.0,
+                 _: Words = english) -> Drawing:
+    """A small cols x rows grid with the piece (col, row) filled, top-left at (x, y), plus its name
+    ("B2 of 2×3", in the words ``_``)."""
     shapes: list = []
     for r in range(rows):
         for c in range(cols):
             here = (c, r) == (col, row)
             shapes.append(Rect(x + c * cell, y + r * cell, cell, cell, fill="#555555" if here else None,
                                stroke=BLACK, stroke_width=0.15))
-    shapes.append(Text(x + cols * cell + 2, y + min(rows * cell, 8) / 2, f"{piece_name(col, row)} of {cols}\u00d7{rows}",
+    name = _("{piece} of {cols}\u00d7{rows}").format(piece=piece_name(col, row), cols=cols, rows=rows)
+    shapes.append(Text(x + cols * cell + 2, y + min(rows * cell, 8) / 2, name,
                        size_pt=8, valign="middle", bold=True))
     return tuple(shapes)
 

@@ -2,9 +2,10 @@
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from ..core.errors import SpecError
+from ..core.words import Words, english
 
 DUPLEX_MODES = ("none", "long", "short", "fold")
 # "fold": fold-over backs (the print-and-play "gutter fold"): fronts and backs side by side on one
@@ -22,6 +23,8 @@ class ImposeOptions:
     paper for boards) may share a sheet (by default never: pnp.layout.packing.paper_of), ``cut_lines``:
     a thin grey line drawn at the trim of round and rounded parts (off by default: cut lines belong in
     crop marks and cutter files, and a line over the artwork shows when a cut is off; docs/output.md).
+    ``words``: pnp's own words in the kit's language (pnp.core.words), for everything imposition prints:
+    footers, the scale check, fold and join labels (set per kit by pnp.pipeline.plan; English by default).
 
     Raises:
         SpecError: on construction, naming the command-line option that is out of range.
@@ -32,6 +35,7 @@ class ImposeOptions:
     overlap: float = 10.0
     mix_papers: bool = False
     cut_lines: bool = False
+    words: Words = field(default=english, compare=False, repr=False)
 
     def __post_init__(self) -> None:
         if self.duplex not in DUPLEX_MODES:

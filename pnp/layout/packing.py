@@ -296,7 +296,7 @@ class Packer:
             if i not in self.only:
                 continue
             if comp.board:
-                self.tilings[i] = plan_board(comp, self.sheet, self.opts.overlap)
+                self.tilings[i] = plan_board(comp, self.sheet, self.opts.overlap, self.opts.words)
                 order.append(i)
                 continue
             key = (round(comp.width, 6), round(comp.height, 6), comp.shape, comp.cut_shape.points)

@@ -19,6 +19,7 @@ from typing import Iterable
 from ..core.fonts import text_width_mm
 from ..core.ir import Component, Group, LazyFronts, Text
 from ..core.units import MM_PER_PT
+from ..core.words import Words, english
 from .marks import SCALE_BAR, SCALE_LABEL, SIDE_BASELINE
 from .paper import Sheet
 
@@ -27,15 +28,16 @@ PROOF_GREY = "#808080"
 SAFE = 3.0  # mm inside the trim
 
 
-def version(kit_fingerprint: str, epoch: str | None = None) -> str:
-    """The short version printed by --proof and kept in the manifest: fingerprint prefix and date."""
+def version(kit_fingerprint: str, epoch: str | None = None, _: Words = english) -> str:
+    """The short version printed by --proof and kept in the manifest: fingerprint prefix and date
+    ("proof" in pnp's words ``_``, one word: a part too narrow for the whole prints the second)."""
     epoch = os.environ.get("SOURCE_DATE_EPOCH") if epoch is None else epoch
     try:
         when = datetime.datetime.fromtimestamp(int(epoch), datetime.timezone.utc) if epoch else None
     except (ValueError, OverflowError, OSError):
         when = None
     day = (when or datetime.datetime.now(datetime.timezone.utc)).date().isoformat()
-    return f"proof {kit_fingerprint[:8]} {day}"
+    return _("proof {fingerprint} {day}").format(fingerprint=kit_fingerprint[:8], day=day)
 
 
 def _width_at_foot(comp: Component, depth: float) -> float:
@@ -82,11 +84,11 @@ def stamp_components(components: Iterable[Component], text: str) -> list[Compone
     return out
 
 
-def sheet_stamp(sheet: Sheet, text: str):
+def sheet_stamp(sheet: Sheet, text: str, _: Words = english):
     """The stamp of a sheet in its footer band: right-aligned one line above the page footer, or,
-    for a footer turned to the side, after the scale bar's label."""
+    for a footer turned to the side, after the scale bar's label (in pnp's words ``_``)."""
     x, y, w, h = sheet.printable
     if sheet.footer == "side":
-        u = SCALE_BAR + 2.0 + text_width_mm(SCALE_LABEL, 6.5) + 4.0  # after the scale bar's label
+        u = SCALE_BAR + 2.0 + text_width_mm(_(SCALE_LABEL), 6.5) + 4.0  # after the scale bar's label
         return Group((Text(u, SIDE_BASELINE, text, size_pt=PROOF_PT, fill=PROOF_GREY),), dx=x, dy=y + h, rotate=-90)
     return Text(x + w, y + h - 4.5, text, size_pt=PROOF_PT, anchor="end", fill=PROOF_GREY)

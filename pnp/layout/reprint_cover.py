@@ -13,6 +13,7 @@ from typing import Sequence
 from ..core.fonts import missing_glyphs
 from ..core.ir import Component, Line, Page, Text
 from ..core.units import MM_PER_PT
+from ..core.words import Words, english
 from . import marks
 from .options import ImposeOptions
 from .paper import Sheet
@@ -41,10 +42,12 @@ def _short(key: str) -> str:
 class ReprintCover:
     """Cover pages listing ``take_out`` and ``put_in`` (Entry lists) for a reprint of ``title``,
     replacing the kit's generation ``old_gen`` by ``new_gen``. ``pages_of`` ((group, key) -> page
-    numbers in the reprint), set once the parts are packed, adds each part's pages to its line."""
+    numbers in the reprint), set once the parts are packed, adds each part's pages to its line. Its
+    words are pnp's in the kit's language, ``words`` (pnp.core.words)."""
 
     def __init__(self, title: str, take_out: Sequence[Entry], put_in: Sequence[Entry], sheet: Sheet,
-                 old_gen: int, new_gen: int) -> None:
+                 old_gen: int, new_gen: int, words: Words = english) -> None:
+        self.words = words
         self.title, self.take_out, self.put_in = title, list(take_out), list(put_in)
         self.old_gen, self.new_gen = old_gen, new_gen
         self.pages_of: dict[tuple[str, str], tuple[int, ...]] = {}
@@ -54,30 +57,34 @@ class ReprintCover:
 
     def _lines(self) -> list[tuple[str, bool]]:
         """(text, is_heading) lines of the lists, each part put in with its pages (pages_of)."""
-        lines: list[tuple[str, bool]] = [(f"Take out of the deck ({len(self.take_out)})", True)]
-        lines += [(f"{e.group}: {_short(e.key)} ({e.why})", False) for e in self.take_out] or [("nothing", False)]
+        _ = self.words
+        lines: list[tuple[str, bool]] = [(_("Take out of the deck ({count})").format(count=len(self.take_out)), True)]
+        lines += [(f"{e.group}: {_short(e.key)} ({_(e.why)})", False) for e in self.take_out] or [(_("nothing"), False)]
         lines.append(("", False))
-        lines.append((f"Put in ({len(self.put_in)})", True))
+        lines.append((_("Put in ({count})").format(count=len(self.put_in)), True))
         for e in self.put_in:
             pages = self.pages_of.get((e.group, e.key))
-            where = f", page {marks.page_ranges(pages)}" if pages else ""
-            lines.append((f"{e.group}: {_short(e.key)} ({e.why}{where})", False))
+            where = _(", page {pages}").format(pages=marks.page_ranges(pages)) if pages else ""
+            lines.append((f"{e.group}: {_short(e.key)} ({_(e.why)}{where})", False))
         return lines
 
     def pages(self, components: Sequence[Component], plan, sheet: Sheet, opts: ImposeOptions, total: int) -> list[Page]:
-        x, y, w, _ = sheet.content_area
+        x, y, w, _h = sheet.content_area
+        _ = self.words
         lines = self._lines()
         out = []
         for i in range(self.count):
-            items: list = [Text(x, y + 8, f"{self.title} \u2014 reprint", size_pt=TITLE_PT, bold=True),
-                           Text(x, y + 15, f"Replaces the parts of kit generation {self.old_gen} that changed in "
-                                f"generation {self.new_gen}. Print at 100 % / Actual size.", size_pt=9),
+            heading = _("{title} \u2014 reprint").format(title=self.title)
+            replaces = _("Replaces the parts of kit generation {old} that changed in generation {new}. Print at "
+                         "100 % / Actual size.").format(old=self.old_gen, new=self.new_gen)
+            items: list = [Text(x, y + 8, heading, size_pt=TITLE_PT, bold=True),
+                           Text(x, y + 15, replaces, size_pt=9),
                            Line(x, y + 18, x + w, y + 18, stroke_width=0.2)]
             row_y = y + 25
             for text, head in lines[i * self._per_page:(i + 1) * self._per_page]:
                 if text:
                     items.append(Text(x, row_y, text, size_pt=HEAD_PT if head else LIST_PT, bold=head))
                 row_y += LEAD
-            footer = f"{self.title} \u2014 reprint: take out, put in \u2014 page {i + 1} of {total}"
-            out.append(Page(sheet.width, sheet.height, tuple(items) + marks.footer(sheet, footer), "reprint"))
+            footer = marks.footer_text(self.title, _("reprint: take out, put in"), i + 1, total, _)
+            out.append(Page(sheet.width, sheet.height, tuple(items) + marks.footer(sheet, footer, _), _("reprint")))
         return out

@@ -19,12 +19,13 @@ from __future__ import annotations
 import heapq
 import math
 from bisect import bisect_left, bisect_right
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from ..core.errors import LayoutError
 from ..core.fonts import text_width_mm, wrap
 from ..core.ir import BLACK, Component, Group, Line, Text, TileInfo
 from ..core.units import MM_PER_PT
+from ..core.words import Words, english
 from . import artwork, marks
 from .paper import FOOTER_BAND, Sheet
 
@@ -75,13 +76,15 @@ class Seam:
 class Tiling:
     """How a board goes on paper. ``mode``: "whole" (one page, crop marks), "turned" (one page a
     quarter turn clockwise, crop marks), "outline" (one page, outline drawn, no crop marks) or
-    "tiled" (``cols`` x ``rows`` pieces joined along ``seams``)."""
+    "tiled" (``cols`` x ``rows`` pieces joined along ``seams``). ``words``: pnp's words in the kit's
+    language (pnp.core.words), for the strip labels and the joining sentence."""
     comp: Component
     mode: str
     x: Axis
     y: Axis
     overlap: float
     seams: tuple[Seam, ...] = ()
+    words: Words = field(default=english, compare=False, repr=False)
 
     @property
     def cols(self) -> int:
@@ -216,7 +219,8 @@ def target_size(overlap: float) -> float:
     return min(TARGET_SIZE, 2 * overlap - 1.0, 2 * CUT_MARGIN - 1.0)
 
 
-def _seam(vertical: bool, at: float, glue, cut, span, kept, found: artwork.Marks, ov: float) -> Seam:
+def _seam(vertical: bool, at: float, glue, cut, span, kept, found: artwork.Marks, ov: float,
+          _: Words = english) -> Seam:
     """Labels and targets along one join line, in (u across, v along) coordinates, within ``kept``
     (where both pieces show once assembled): first the strip labels (in the cut strip and the glue
     tab), then the targets centred on the line, each clear of playing marks and of each other."""
@@ -238,7 +242,7 @@ def _seam(vertical: bool, at: float, glue, cut, span, kept, found: artwork.Marks
         labels.append(box(v))
         return v
 
-    cut_at, glue_at = label(CUT_LABEL, at - CUT_MARGIN / 2), label(GLUE_LABEL, at + ov / 2)
+    cut_at, glue_at = label(_(CUT_LABEL), at - CUT_MARGIN / 2), label(_(GLUE_LABEL), at + ov / 2)
 
     targets: list[float] = []
     near_marks, near_labels = _Along(near, at - r, at + r, 1.0), _Along(labels, at - r, at + r, 1.0)
@@ -272,8 +276,9 @@ class _Along:
         return bisect_left(self._lo, v1) - bisect_right(self._hi, v0)
 
 
-def plan_board(comp: Component, sheet: Sheet, overlap: float) -> Tiling:
-    """How ``comp`` (a board) goes on ``sheet``: whole, turned, or tiled with its seams.
+def plan_board(comp: Component, sheet: Sheet, overlap: float, words: Words = english) -> Tiling:
+    """How ``comp`` (a board) goes on ``sheet``: whole, turned, or tiled with its seams (labelled in
+    ``words``).
 
     Raises:
         LayoutError: the overlap is wider than the printable area.
@@ -281,7 +286,7 @@ def plan_board(comp: Component, sheet: Sheet, overlap: float) -> Tiling:
     mode, cols, rows = _mode(comp, sheet, overlap)
     if mode != "tiled":
         whole = lambda length: Axis(length, (), ((0.0, length),))  # noqa: E731
-        return Tiling(comp, mode, whole(comp.width), whole(comp.height), overlap)
+        return Tiling(comp, mode, whole(comp.width), whole(comp.height), overlap, words=words)
     _, _, cw, ch = sheet.content_area
     found = artwork.Marks(comp.fronts[0])
     swapped = found.swapped()
@@ -290,12 +295,13 @@ def plan_board(comp: Component, sheet: Sheet, overlap: float) -> Tiling:
     seams = []
     for r in range(rows):
         for c in range(1, cols):
-            seams.append(_seam(True, x.joins[c - 1], (c - 1, r), (c, r), _span(y.spans[r]), y.kept(r), found, overlap))
+            seams.append(_seam(True, x.joins[c - 1], (c - 1, r), (c, r), _span(y.spans[r]), y.kept(r), found, overlap,
+                               words))
     for c in range(cols):
         for r in range(1, rows):
             seams.append(_seam(False, y.joins[r - 1], (c, r - 1), (c, r), _span(x.spans[c]), x.kept(c), swapped,
-                               overlap))
-    return Tiling(comp, mode, x, y, overlap, tuple(seams))
+                               overlap, words))
+    return Tiling(comp, mode, x, y, overlap, tuple(seams), words)
 
 
 def _crossing(found: artwork.Marks, across: tuple[float, ...]):
@@ -342,7 +348,8 @@ def cut_rect(t: Tiling, col: int, row: int, px: float, py: float) -> tuple[float
 
 def piece_items(t: Tiling, col: int, row: int, px: float, py: float, sheet: Sheet) -> tuple[list, TileInfo | None]:
     """The drawing of piece (col, row) with its trim's top-left at page (px, py), and its TileInfo
-    (None for a board printed whole). Board point (x, y) prints at (x - bx + px, y - by + py)."""
+    (None for a board printed whole). Board point (x, y) prints at (x - bx + px, y - by + py); its
+    words are the tiling's."""
     comp = t.comp
     board = tuple(comp.fronts[0])
     bx, by, w, h = t.window(col, row)
@@ -361,12 +368,12 @@ def piece_items(t: Tiling, col: int, row: int, px: float, py: float, sheet: Shee
         return items, None
     for s in t.seams:
         if (col, row) in (s.glue, s.cut):
-            items.extend(_seam_items(s, (col, row) == s.cut, t.overlap, sx, sy))
+            items.extend(_seam_items(s, (col, row) == s.cut, t.overlap, sx, sy, t.words))
     fx, fy, fw, fh = sheet.printable
     top = fy + fh - FOOTER_BAND + 1.5
-    items.extend(marks.assembly_map(fx + 75, top, t.cols, t.rows, col, row, cell=3.0))
+    items.extend(marks.assembly_map(fx + 75, top, t.cols, t.rows, col, row, cell=3.0, _=t.words))
     left = fx + 75 + t.cols * 3.0 + 22.0
-    for i, line in enumerate(wrap(JOIN_INSTRUCTIONS, 6.0, fx + fw - left)[:3]):
+    for i, line in enumerate(wrap(t.words(JOIN_INSTRUCTIONS), 6.0, fx + fw - left)[:3]):
         items.append(Text(left, top + 2.2 + i * 2.6, line, size_pt=6.0, fill="#333333"))
     return items, TileInfo(marks.piece_name(col, row), t.cols, t.rows, (bx, by, w, h), (px, py))
 
@@ -378,7 +385,7 @@ def _outline(t: Tiling, col: int, row: int, px: float, py: float, w: float, h: f
     return [Line(a[0], a[1], b[0], b[1], stroke=BLACK, stroke_width=OUTLINE_WIDTH) for a, b, waste in edges if not waste]
 
 
-def _seam_items(s: Seam, is_cut: bool, ov: float, sx: float, sy: float) -> list:
+def _seam_items(s: Seam, is_cut: bool, ov: float, sx: float, sy: float, _: Words = english) -> list:
     """The join line, its targets and this piece's strip label, on the page (shift sx, sy)."""
     def page(u, v):
         return (u + sx, v + sy) if s.vertical else (v + sx, u + sy)
@@ -387,7 +394,8 @@ def _seam_items(s: Seam, is_cut: bool, ov: float, sx: float, sy: float) -> list:
     size = target_size(ov)
     for v in s.targets:
         out.extend(marks.alignment_target(*page(s.at, v), size=size))
-    text, u, v = (CUT_LABEL, s.at - CUT_MARGIN / 2, s.cut_label) if is_cut else (GLUE_LABEL, s.at + ov / 2, s.glue_label)
+    text, u, v = ((_(CUT_LABEL), s.at - CUT_MARGIN / 2, s.cut_label) if is_cut else
+                  (_(GLUE_LABEL), s.at + ov / 2, s.glue_label))
     x, y = page(u, v)
     out.append(Text(x, y, text, size_pt=LABEL_PT, anchor="start", valign="middle", rotate=90 if s.vertical else 0,
                     fill="#333333"))

@@ -49,10 +49,11 @@ class KitResult:
 
 
 def metadata(tp: TargetPlan) -> dict:
-    """Document metadata for the PDF and SVG writers."""
+    """Document metadata for the PDF and SVG writers (pnp's words in the kit's language, ``info.words``)."""
     info = tp.info
-    keywords = ", ".join(k for k in ("print-and-play", info.title, info.designer, "board game", "pnp") if k)
-    return {"title": f"{info.title} \u2014 print-and-play kit", "author": info.designer,
+    keywords = ", ".join(k for k in (info.words("print-and-play"), info.title, info.designer, info.words("board game"),
+                                     "pnp") if k)
+    return {"title": info.words("{title} \u2014 print-and-play kit").format(title=info.title), "author": info.designer,
             "subject": info.rules.description, "keywords": keywords, "credit": info.credit}
 
 
@@ -78,7 +79,7 @@ def execute_target(tp: TargetPlan, request: Request, out: Path, progress: Progre
     game, sheet, formats = tp.loaded.game, request.paper.sheet, request.formats
     parts = parts_of(tp.components)
     fingerprint = kit_fingerprint(parts)
-    version = proof_version(fingerprint) if request.proof else None
+    version = proof_version(fingerprint, _=tp.opts.words) if request.proof else None
     components = stamp_components(tp.components, version) if version else tp.components
     imposed = impose(tp.info.title, components, sheet, tp.opts, tp.cover, tp.packing, proof=version)
     total, sheet_plan, pages = imposed.total, imposed.plan, imposed.pages
@@ -161,7 +162,7 @@ def _reprint(tp: TargetPlan, request: Request, components: list[Component], part
     take_out = [Entry(c.group, c.key, "removed" if c.kind == "removed" else "replaced")
                 for c in diff.changes if c.kind != "added"]
     comps = [c for _, _, c in chosen]
-    cover = ReprintCover(tp.info.title, take_out, put_in, sheet, old.generation, generation)
+    cover = ReprintCover(tp.info.title, take_out, put_in, sheet, old.generation, generation, tp.opts.words)
     if comps:
         packing = pack_kit(comps, sheet, tp.opts)
         where = part_pages(packing, comps, cover.count, 2 if tp.opts.duplex in ("long", "short") else 1)
@@ -175,7 +176,7 @@ def _reprint(tp: TargetPlan, request: Request, components: list[Component], part
         total = cover.count
         pages = iter(cover.pages([], [], sheet, tp.opts, total))
         if proof:
-            pages = (replace(p, items=p.items + (sheet_stamp(sheet, proof),)) for p in pages)
+            pages = (replace(p, items=p.items + (sheet_stamp(sheet, proof, tp.opts.words),)) for p in pages)
     stem = name[:-len(".pdf")]
     sub = replace(job, stem=stem, total=total, components=comps)
     written = _write(sub, ("pdf",), pages, None)

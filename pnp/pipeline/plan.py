@@ -243,10 +243,11 @@ def cover_info(loaded: LoadedSpec, ctx: KitContext) -> CoverInfo:
     rules = parse_rules(path, _icons(loaded, ctx))
     if not has_words(ctx.language):
         ctx.notes.append(f"language {ctx.language}: pnp has no catalogue of its own words in {ctx.language}, so "
-                         "the cover's headings, print guide and bill of materials are in English.")
+                         "the words pnp prints itself (cover, footers, labels, instructions) are in English.")
+    said = words(ctx.language)
     return CoverInfo(spec.title or game.title, spec.designer, spec.year, rules,
-                     CoverInfo.source_line(spec.designer, rules.title, spec.traditional), game.credits(spec),
-                     spec.traditional, words(ctx.language))
+                     CoverInfo.source_line(spec.designer, rules.title, spec.traditional, said), game.credits(spec),
+                     spec.traditional, said)
 
 
 def _icons(loaded: LoadedSpec, ctx: KitContext):
@@ -371,7 +372,7 @@ def _plan_target(target: str, loaded: LoadedSpec, request: Request, notify: Call
         findings = findings + declared
         if any(f.status == FAIL for f in declared):
             return TargetPlan(target, loaded, ctx, findings, inputs())
-    opts = effective_options(components, request.opts)
+    opts = replace(effective_options(components, request.opts), words=info.words)  # the kit's language
     notes = ()
     if opts.duplex != request.opts.duplex:
         notes = (f"--duplex {request.opts.duplex} ignored: no part of {loaded.game.title} has a printed back, so "

@@ -93,11 +93,17 @@ class PreviewState:
         self._lock = threading.Lock()
         self.version = 0
         self.views = [KitView(t) for t in targets]
+        self._kits: dict[tuple[int, int], int] = {}  # (target, kit) -> its view, for a target's later kits
 
-    def kit_ok(self, index: int, title: str, folder: Path, manifest: dict, verdict: str) -> None:
-        """Target ``index`` built: show its pages and bill of materials."""
+    def kit_ok(self, index: int, title: str, folder: Path, manifest: dict, verdict: str, kit: int = 0) -> None:
+        """Kit ``kit`` of target ``index`` built (a spec of several languages makes one kit per
+        language: the first is shown in the target's place, the others after the targets): show its
+        pages and bill of materials."""
         with self._lock:
-            v = self.views[index]
+            if kit and (index, kit) not in self._kits:
+                self._kits[index, kit] = len(self.views)
+                self.views.append(KitView(self.views[index].target))
+            v = self.views[self._kits[index, kit] if kit else index]
             v.title, v.folder, v.verdict, v.error = title, folder, verdict, ""
             v.files = tuple(f["path"] for f in manifest.get("files", ()))
             v.bom = [{"name": c["name"], "count": c["count"], "trim_mm": c["trim_mm"], "pages": c["pages"]}

@@ -37,7 +37,9 @@ def _stamps(paths) -> dict[Path, tuple[int, int] | None]:
 
 def _round(targets: Sequence[str], request: Request, out: Path, watched: set[Path],
            say: Callable[[str], None], preview=None) -> set[Path]:
-    """Plan and build every target; print one line each (and show it on the ``preview`` page, a
+    """Plan and build every target, every kit of it (one per language of a spec's ``languages:``, or
+    the one ``request.language`` names), each written whole and switched in on its own; print one line
+    per kit, naming its language (and show it on the ``preview`` page, a
     pnp.pipeline.serve.PreviewState); return the files to watch (a failing target keeps the files it
     was known to read, so fixing them triggers a rebuild)."""
     found: set[Path] = set()
@@ -47,8 +49,21 @@ def _round(targets: Sequence[str], request: Request, out: Path, watched: set[Pat
             found.add(path.resolve())
         start = time.perf_counter()
         try:
-            tp = plan([target], request).targets[0]
-            result = execute_target(tp, request, out)
+            kits = plan([target], request).targets
+            for kit, tp in enumerate(kits):
+                result = execute_target(tp, request, out)
+                found.update(p.resolve() for p in result.inputs)
+                fails = sum(f.status == FAIL for f in tp.findings)
+                warns = sum(f.status == WARN for f in tp.findings)
+                verdict = (f"checks: {'FAIL' if fails else 'pass'} ({len(tp.findings)} checks, {fails} failed, "
+                           f"{warns} warnings)")
+                language = f" ({tp.ctx.language})" if tp.ctx.language else ""
+                say(f"{result.game}{language}: {result.pages} pages on {result.paper} in "
+                    f"{time.perf_counter() - start:.1f} s; {verdict}")
+                start = time.perf_counter()
+                if preview is not None:
+                    preview.kit_ok(index, tp.info.title + language, out / result.game, result.manifest, verdict,
+                                   kit=kit)
         except PnpError as exc:
             if getattr(exc, "file", None):  # the file at fault is watched, so fixing it rebuilds
                 found.add(Path(exc.file).resolve())
@@ -57,13 +72,6 @@ def _round(targets: Sequence[str], request: Request, out: Path, watched: set[Pat
             if preview is not None:
                 preview.kit_error(index, exc)
             continue
-        found.update(p.resolve() for p in result.inputs)
-        fails = sum(f.status == FAIL for f in tp.findings)
-        warns = sum(f.status == WARN for f in tp.findings)
-        verdict = f"checks: {'FAIL' if fails else 'pass'} ({len(tp.findings)} checks, {fails} failed, {warns} warnings)"
-        say(f"{result.game}: {result.pages} pages on {result.paper} in {time.perf_counter() - start:.1f} s; {verdict}")
-        if preview is not None:
-            preview.kit_ok(index, tp.info.title, out / result.game, result.manifest, verdict)
     if preview is not None:
         preview.round_done()
     return found

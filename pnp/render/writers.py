@@ -76,7 +76,8 @@ class WriteJob:
         """(title, description) of page ``number``, for SVG ``<title>`` and ``<desc>``."""
         title = self.metadata.get("title", "")
         by = f", {self.metadata['credit']}" if self.metadata.get("credit") else ""
-        return title, f"Page {number} of {self.total}: {page.label}. {title}{by}."
+        return title, self.opts.words("Page {number} of {total}: {label}. {title}{by}.").format(
+            number=number, total=self.total, label=page.label, title=title, by=by)
 
     @property
     def page_digits(self) -> int:
@@ -118,7 +119,8 @@ class KitWriter:
         cutter = self.job.settings.cutter
         if not isinstance(cutter, Cutter):  # none, or Cricut (Design Space prints its own marks)
             return page
-        marks = Group(registration_marks(page.width, page.height, cutter), layer="registration")
+        marks = Group(registration_marks(page.width, page.height, cutter, self.job.opts.words),
+                      layer="registration")
         return replace(page, items=page.items + (marks,))
 
     def finish(self) -> list[Path]:

@@ -355,3 +355,29 @@ def test_a_key_the_font_cannot_draw_is_listed_by_code_point(deck):
     assert r.exit_code == 0, r.output
     cover = page_texts(out / "deck" / "deck-reprint-a4.pdf")[0]
     assert "card: U+6F22 (new" in cover and "card: a1 (removed)" in cover
+
+
+def test_diff_reports_each_language_kit_and_names_its_language(tmp_path):
+    """A spec with languages: [en, de]: a changed German cell is a change of the German kit
+    (OUT/deck-de/) only; each report names its kit's language; --lang de compares only that kit."""
+    spec = write_deck(tmp_path / "deck", ROWS, spec=SPEC.replace("title: Diff deck\n", "title: Diff deck\nlanguages: [en, de]\n"))
+    csv = spec.parent / "cards.csv"
+    csv.write_text(csv.read_text(encoding="utf-8").replace("id,name,", "id,name,name@de,").replace(
+        "a1,Archer,", "a1,Archer,Bogner,").replace("b2,Baker,", "b2,Baker,Baecker,"), encoding="utf-8")
+    for row in ROWS[2:]:
+        csv.write_text(csv.read_text(encoding="utf-8").replace(f"{row[0]},{row[1]},", f"{row[0]},{row[1]},,"),
+                       encoding="utf-8")
+    out = tmp_path / "out"
+    assert run("build", spec, "--out", out, "--format", "pdf").exit_code == 0
+    assert run("diff", spec, "--out", out).exit_code == 0
+    csv.write_text(csv.read_text(encoding="utf-8").replace("Bogner", "Schuetze"), encoding="utf-8")
+    r = run("diff", spec, "--out", out)
+    assert r.exit_code == 1, r.output
+    lines = r.output.splitlines()
+    assert any(ln.startswith("deck (en) on a4") and "no part changed" in ln for ln in lines), r.output
+    assert any(ln.startswith("deck-de (de) on a4") and "1 changed" in ln for ln in lines), r.output
+    assert any("a1" in ln and "name@de" in ln for ln in lines), r.output
+    kits = json.loads(run("diff", spec, "--out", out, "--json").stdout)["kits"]
+    assert [(k["game"], k["language"], len(k["changes"])) for k in kits] == [("deck", "en", 0), ("deck-de", "de", 1)]
+    only = json.loads(run("diff", spec, "--out", out, "--json", "--lang", "de").stdout)["kits"]
+    assert [(k["game"], k["language"]) for k in only] == [("deck-de", "de")]

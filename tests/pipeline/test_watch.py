@@ -166,3 +166,69 @@ def test_watch_of_an_unknown_game_or_missing_spec_exits_2_at_once(tmp_path):
                            capture_output=True, text=True, timeout=WAIT)
         assert r.returncode == 2, (target, r.stdout, r.stderr)
         assert "Traceback" not in r.stderr and target.split("/")[-1] in r.stderr
+
+
+def _language_deck(folder: Path) -> Path:
+    """A deck built in English and German: one card whose German name is a cell of its own."""
+    folder.mkdir()
+    (folder / "deck.yaml").write_text("title: Deck\nlanguages: [en, de]\ncomponents:\n"
+                                      "  - {name: card, size: poker, data: cards.csv, front: front.yaml}\n")
+    (folder / "front.yaml").write_text("layers:\n  - {type: text, text: '{name}', x: 5, y: 5, w: 50, h: 12}\n")
+    (folder / "cards.csv").write_text("name,name@de\nHouse,Haus\n")
+    rules = ("# Deck\nA deck.\n\n" + "".join(f"## {h}\nWords.\n\n" for h in
+                                             ("Components", "Setup", "A turn", "End and winner", "Fine points")))
+    (folder / "rules.md").write_text(rules)
+    return folder / "deck.yaml"
+
+
+def _generations(kit: Path) -> int:
+    """How many builds of a kit its history holds (each build writes the whole kit and one manifest)."""
+    return len(list((kit / "history").glob("manifest-a4-g*.json"))) if (kit / "history").is_dir() else 0
+
+
+def _pdf_words(pdf: Path) -> set[str]:
+    from pypdf import PdfReader
+    return {w for page in PdfReader(pdf).pages for w in page.extract_text().split()}
+
+
+def test_watch_rebuilds_every_language_kit_or_only_the_one_of_lang(tmp_path):
+    """A spec with languages: [en, de]: the first round builds both kits, an edit rebuilds both (each
+    written whole, its history one generation longer, the German one with the new word), and each
+    report line names its language; with --lang de only the German kit is built and rebuilt."""
+    spec = _language_deck(tmp_path / "deck")
+    out = tmp_path / "out"
+    english, german = out / "deck", out / "deck-de"
+    proc, lines = _watch(tmp_path, str(spec))
+    try:
+        _until(lambda: any("watching" in ln for ln in lines), "the first build", lines)
+        assert _generations(english) == _generations(german) == 1
+        assert any(ln.startswith("deck (en): ") for ln in lines) and any(ln.startswith("deck-de (de): ") for ln in lines)
+        (spec.parent / "cards.csv").write_text("name,name@de\nHouse,Hausboot\n")
+        _until(lambda: _generations(english) == _generations(german) == 2, "both kits rebuilt", lines)
+        _until(lambda: "Hausboot" in _pdf_words(german / "deck-de-a4.pdf"), "the German kit's new word", lines)
+        assert "House" in _pdf_words(english / "deck-a4.pdf") and "Hausboot" not in _pdf_words(english / "deck-a4.pdf")
+    finally:
+        _stop(proc)
+    proc, lines = _watch(tmp_path, str(spec), "--lang", "de")
+    try:
+        _until(lambda: any("watching" in ln for ln in lines), "the first build with --lang de", lines)
+        (spec.parent / "cards.csv").write_text("name,name@de\nHouse,Baumhaus\n")
+        _until(lambda: "Baumhaus" in _pdf_words(german / "deck-de-a4.pdf"), "the German kit rebuilt", lines)
+        assert _generations(german) == 4 and _generations(english) == 2  # the English kit left alone
+        assert not any(ln.startswith("deck (en)") for ln in lines)
+    finally:
+        _stop(proc)
+
+
+def test_the_preview_shows_each_language_kit_of_a_target():
+    """The live preview (pnp.pipeline.serve) keeps one view per kit: a target's first kit in its
+    place, its other language kits after the targets, each with its own folder."""
+    from pnp.pipeline.serve import PreviewState
+    state = PreviewState(["deck.yaml", "other.yaml"])
+    for kit, folder in enumerate(("deck", "deck-de")):
+        state.kit_ok(0, f"Deck {kit}", Path(folder), {"files": [{"path": f"{folder}-a4.pdf"}]}, "pass", kit=kit)
+    state.kit_ok(0, "Deck again", Path("deck-de"), {"files": []}, "pass", kit=1)  # the next round: the same view
+    _, views = state.snapshot()
+    assert [(v.target, v.folder) for v in views] == [("deck.yaml", Path("deck")), ("other.yaml", None),
+                                                     ("deck.yaml", Path("deck-de"))]
+    assert views[2].title == "Deck again" and views[0].files == ("deck-a4.pdf",)
