@@ -30,7 +30,7 @@ import re
 from dataclasses import dataclass
 from typing import Callable
 
-from .fonts import (DEFAULT_FACE, ITALIC_FACE, cap_height, face, fallback_for, missing_glyphs, styled_face,
+from .fonts import (DEFAULT_FACE, ITALIC_FACE, cap_height, face, fallback_for, is_fallback, missing_glyphs, styled_face,
                     text_width_mm)
 from .ir import Image, Line as Rule, Text
 from .shaping import has_rtl, levels, needs_shaping, paragraph_rtl, visual_order
@@ -231,6 +231,13 @@ def fallback(paras: tuple[Paragraph, ...]) -> tuple[Paragraph, ...]:
 def faces_used(paras: tuple[Paragraph, ...]) -> set[str]:
     """The faces the spans of ``paras`` are drawn in."""
     return {s.drawn for para in paras for s in para if s.icon is None and s.text}
+
+
+def unbolded(paras: tuple[Paragraph, ...]) -> set[str]:
+    """The script fallback faces (pnp.core.fonts.FALLBACKS) that bold spans of ``paras`` are set
+    regular in because pnp has no bold of them (Noto Sans Hebrew)."""
+    return {s.font for para in paras for s in para
+            if s.bold and s.icon is None and s.text.strip() and is_fallback(s.font) and s.drawn == s.font}
 
 
 def missing(paras: tuple[Paragraph, ...]) -> tuple[Span, str] | None:

@@ -94,6 +94,8 @@ class Context:
     language: str | None = None
     faces: set = field(default_factory=set)
     """The faces text was set in (names, pnp.core.fonts), filled as faces are drawn: the build note's."""
+    unbolded: set = field(default_factory=set)
+    """The faces bold text was set regular in, having no bold (richtext.unbolded): the build note's."""
 
 
 def _when(spec, place: Placed, ctx: Context) -> Callable[[dict], bool] | None:
@@ -356,6 +358,8 @@ class BoundLayer:
                                    if L.fit == "box" else "shorten the text, or make the layer's box larger, its "
                                    "min_size smaller or set fit: shrink and wrap: true", "text")
         self.ctx.faces.update(richtext.faces_used(paras) if paras is not None else (styled_face(self.face, L.bold),))
+        if paras is not None:
+            self.ctx.unbolded.update(richtext.unbolded(paras))
         colour = self.colours["colour"](values, row) or "#000000"
         if L.valign == "cap-middle" and paras is None:  # each line centred on its cap height (Text valign "middle")
             self._cap_middle(got, L, colour, out)
