@@ -6,7 +6,7 @@ The format is a strict subset of Markdown, and the only one the cover takes (doc
   characters and narrow enough for the title line on every built-in paper, see pnp.inputs.textcheck);
 * line 2: a one-line description (at most MAX_DESCRIPTION_CHARS characters, one printed line);
 * then the ``## Section`` headings Components, Setup, A turn, End and winner and Fine points, in that
-  order, each followed by paragraphs (lines joined until a blank line) and ``- `` bullets (one level),
+  order (in a kit's language, SECTION_NAMES), each followed by paragraphs (lines joined until a blank line) and ``- `` bullets (one level),
   which may hold ``**bold**`` and ``*italic*`` (pnp.core.richtext; opened and closed on one line) and
   the escapes ``\\*``, ``\\:`` and ``\\\\``; with the game's icons folder (a data-driven game's
   ``icons:``), ``:name:`` inline icons as in templates.
@@ -19,7 +19,8 @@ tables (``|``), horizontal rules and setext underlines, other backslash escapes,
 left open at the end of its line, and bold or italic in the title and description lines.
 Control and format characters (bidi overrides U+202A..U+202E, isolates U+2066..U+2069, zero-width
 characters, U+2028, U+2029, U+0085, ...) are refused with their line and column, and so is a
-character the embedded font (the italic face for italic text) cannot draw. Lines are counted as an editor counts them (``\\n``,
+character neither the embedded font (the italic face for italic text) nor its script's Noto face
+(Arabic, Hebrew, Devanagari: pnp.core.fonts.FALLBACKS) draws. Lines are counted as an editor counts them (``\\n``,
 ``\\r\\n``, ``\\r``). The file is at most MAX_RULES_BYTES and each line at most MAX_LINE_CHARS.
 """
 from __future__ import annotations
