@@ -128,8 +128,8 @@ def _check_line(path: Path, number: int, line: str, icons: richtext.IconLookup |
     missing = unprintable(line)
     if missing:
         ch = missing[0]
-        raise _error(path, number, f"column {line.index(ch) + 1}: {ch!r} ({char_name(ch)}) is a character "
-                     "neither the embedded font Noto Sans nor a Noto font for its script draws.",
+        raise _error(path, number, f"column {line.index(ch) + 1}: {ch!r} ({char_name(ch)}) is a character the "
+                     "embedded fonts (Noto Sans, and Noto Sans Arabic, Hebrew and Devanagari) cannot draw.",
                      "use the letters of a script pnp has a font for (Latin, Greek, Cyrillic, Arabic, Hebrew, "
                      "Devanagari)")
     _check_markup(path, number, line)
