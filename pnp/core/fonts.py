@@ -118,7 +118,7 @@ class Face:
         """How messages name the face: "Noto Sans", "Noto Sans italic", a script's fallback face by its
         family ("Noto Sans Arabic"), or a registered face's name with its file."""
         if self.name in _FALLBACK_NAMES:
-            return self.family
+            return self.family + (" bold" if self.weight >= 700 else "")
         if self.family == FONT_FAMILY:
             return FONT_FAMILY + (" bold" if self.weight >= 700 else "") + (" italic" if self.style == "italic" else "")
         return f"{self.name} ({self.path.name})"
@@ -153,9 +153,15 @@ _SHIPPED = Path(__file__).resolve().parent.parent / "fonts"
 
 def styled_face(font: str, bold: bool) -> str:
     """The face a text in ``font`` is drawn and measured in: with ``bold``, the built-in bold of a
-    built-in face (Noto Sans -> :data:`BOLD_FACE`, its italic -> :data:`BOLD_ITALIC_FACE`); else,
-    and for a registered face (which has no bold of its own), ``font`` itself."""
-    return _BOLD_OF.get(font, font) if bold else font
+    built-in face (Noto Sans -> :data:`BOLD_FACE`, its italic -> :data:`BOLD_ITALIC_FACE`) or of a
+    script's fallback face that has one (:func:`bold_of`: Noto Sans Arabic and Devanagari); else,
+    and for a face with no bold of its own (a registered face, Noto Sans Hebrew), ``font`` itself."""
+    if not bold:
+        return font
+    got = _BOLD_OF.get(font)
+    if got is None and font in _FALLBACK_NAMES:
+        got = bold_of(font)
+    return got or font
 
 
 def register_face(name: str, path: Path, family: str | None = None, style: str = "normal",
@@ -214,6 +220,8 @@ def face(name: str = DEFAULT_FACE) -> Face:
         return _builtin(name)
     if name in _FALLBACK_NAMES and name in fallback_faces():
         return _FACES[name]
+    if name in _FALLBACK_BOLD and bold_of(name[:-len("-Bold")]) == name:
+        return _FACES[name]
     raise KeyError(f"no font called {name!r} (fonts: {', '.join(face_names())})")
 
 
@@ -256,7 +264,10 @@ else from the system's Noto fonts (SYSTEM_FONT_DIRS: Debian's fonts-noto-core), 
 available and a character only it draws is refused as any character no font has."""
 SYSTEM_FONT_DIRS = (Path("/usr/share/fonts/truetype/noto"), Path("/usr/share/fonts/opentype/noto"),
                     Path("/usr/local/share/fonts"), Path("/usr/share/fonts/noto"))
-_FALLBACK_NAMES = frozenset(f[0] for f in FALLBACKS)
+_FALLBACK_BOLD = frozenset(f[0] + "-Bold" for f in FALLBACKS)
+"""The names of the fallback faces' bold faces: ``<face>-Bold``, a static wght 700 instance shipped in
+pnp/fonts (made by pnp/fonts/make_bold.py from the package's variable font; Arabic and Devanagari)."""
+_FALLBACK_NAMES = frozenset(f[0] for f in FALLBACKS) | _FALLBACK_BOLD
 _SCRIPTS = tuple((f[0], re.compile(f"[{f[4]}]")) for f in FALLBACKS)
 
 
@@ -290,6 +301,22 @@ def fallback_faces() -> tuple[str, ...]:
     return tuple(out)
 
 
+@lru_cache(maxsize=None)
+def bold_of(name: str) -> str | None:
+    """The bold face of the fallback face ``name`` (``<name>-Bold``, registered on first use) when
+    pnp ships one and ``name`` is available; None when it has none (Noto Sans Hebrew: its bold text
+    is set regular, and pnp.custom says so in the build note)."""
+    if name not in fallback_faces():
+        return None
+    path = _SHIPPED / f"{name}-Bold.ttf"
+    if not path.is_file():
+        return None
+    bold = name + "-Bold"
+    if bold not in _FACES:
+        _FACES[bold] = Face(bold, path, face(name).family, "normal", 700)
+    return bold
+
+
 def fallback_for(ch: str) -> str | None:
     """The fallback face for ``ch``'s script (FALLBACKS) when it is available and draws ``ch``; None
     for a character of another script (Latin, Greek, Cyrillic, symbols: its own face must draw it)."""
@@ -299,6 +326,12 @@ def fallback_for(ch: str) -> str | None:
         if script.match(ch):
             return name if name in fallback_faces() and ord(ch) in face(name).cmap else None
     return None
+
+
+def unprintable(text: str, font: str = DEFAULT_FACE) -> list[str]:
+    """The characters of ``text`` (other than spaces) that neither the face ``font`` nor their script's
+    fallback face (:func:`fallback_for`) draws, in order: what pnp cannot print at all."""
+    return [ch for ch in missing_glyphs(text, font) if fallback_for(ch) is None]
 
 
 def is_fallback(name: str) -> bool:

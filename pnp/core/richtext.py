@@ -30,9 +30,9 @@ import re
 from dataclasses import dataclass
 from typing import Callable
 
-from .fonts import (DEFAULT_FACE, ITALIC_FACE, cap_height, face, fallback_for, missing_glyphs, styled_face,
+from .fonts import (DEFAULT_FACE, ITALIC_FACE, cap_height, face, fallback_for, is_fallback, missing_glyphs, styled_face,
                     text_width_mm)
-from .ir import Image, Text
+from .ir import Image, Line as Rule, Text
 from .shaping import has_rtl, levels, needs_shaping, paragraph_rtl, visual_order
 from .units import MM_PER_PT
 
@@ -188,7 +188,9 @@ def plain(text: str, bold: bool = False) -> tuple[Paragraph, ...]:
 def fallback(paras: tuple[Paragraph, ...]) -> tuple[Paragraph, ...]:
     """``paras`` with every character a span's face lacks set in the first fallback face that draws
     it (pnp.core.fonts.FALLBACKS: Noto Sans Arabic, Hebrew, Devanagari); spaces, digits and marks
-    between such characters stay in that face, so a word and its marks are shaped as one run. The
+    between such characters stay in that face, so a word and its marks are shaped as one run. A
+    fallback span keeps its bold (drawn in the fallback's bold face where pnp ships one,
+    pnp.core.fonts.bold_of) and is set upright (no fallback face has an italic). The
     spans of a text its faces draw whole are returned as they are; a character no face draws stays
     in its span's face (``missing`` then names it)."""
     out = []
@@ -220,8 +222,8 @@ def fallback(paras: tuple[Paragraph, ...]) -> tuple[Paragraph, ...]:
                 text = s.text[a:b]
                 if chosen == own:
                     spans.append(Span(text, s.bold, s.italic, None, s.offset + a, s.face))
-                else:  # a fallback face has no bold or italic of its own: set upright and regular
-                    spans.append(Span(text, False, False, None, s.offset + a, chosen))
+                else:  # a fallback face has no italic: set upright; bold in its bold face (fonts.styled_face)
+                    spans.append(Span(text, s.bold, False, None, s.offset + a, chosen))
         out.append(tuple(spans))
     return tuple(out)
 
@@ -229,6 +231,13 @@ def fallback(paras: tuple[Paragraph, ...]) -> tuple[Paragraph, ...]:
 def faces_used(paras: tuple[Paragraph, ...]) -> set[str]:
     """The faces the spans of ``paras`` are drawn in."""
     return {s.drawn for para in paras for s in para if s.icon is None and s.text}
+
+
+def unbolded(paras: tuple[Paragraph, ...]) -> set[str]:
+    """The script fallback faces (pnp.core.fonts.FALLBACKS) that bold spans of ``paras`` are set
+    regular in because pnp has no bold of them (Noto Sans Hebrew)."""
+    return {s.font for para in paras for s in para
+            if s.bold and s.icon is None and s.text.strip() and is_fallback(s.font) and s.drawn == s.font}
 
 
 def missing(paras: tuple[Paragraph, ...]) -> tuple[Span, str] | None:
@@ -544,13 +553,97 @@ def draw_line(line: Line, x: float, baseline: float, size_pt: float, fill: str) 
     return out
 
 
-def draw(fitted: Fitted, left: float, top: float, w: float, align: str, fill: str) -> list:
+UNDERLINE_DROP = 0.12    # an underline: this fraction of the size below the baseline
+UNDERLINE_WIDTH = 0.06   # and this fraction of the size thick (pnp.render.base underlines a Text alike)
+
+
+def underline(line: Line, x: float, baseline: float, size_pt: float, fill: str) -> Rule:
+    """The rule under a whole line whose start is at ``x`` and baseline at ``baseline`` (mm): from its
+    start to its end (every run, icons and the spaces between), where pnp.render.base puts a Text's."""
+    size = size_pt * MM_PER_PT
+    y = baseline + size * UNDERLINE_DROP
+    return Rule(x, y, x + line.width, y, stroke=fill, stroke_width=size * UNDERLINE_WIDTH)
+
+
+def draw(fitted: Fitted, left: float, top: float, w: float, align: str, fill: str, underlined: bool = False) -> list:
     """Every line of ``fitted`` in a box ``w`` mm wide whose left edge is ``left`` and top ``top``
     (mm), each line aligned "left", "center" or "right" in it, or "start" / "end": left / right for
-    a left-to-right paragraph, right / left for a right-to-left one."""
+    a left-to-right paragraph, right / left for a right-to-left one; ``underlined``: each line with
+    its :func:`underline`, drawn before its text."""
     out: list = []
     for line, base in zip(fitted.lines, fitted.baselines):
         side = {"start": "right" if line.rtl else "left", "end": "left" if line.rtl else "right"}.get(align, align)
         shift = {"left": 0.0, "center": (w - line.width) / 2, "right": w - line.width}[side]
+        if underlined and line.pieces:
+            out.append(underline(line, left + shift, top + base, fitted.size_pt, fill))
         out += draw_line(line, left + shift, top + base, fitted.size_pt, fill)
     return out
+
+
+# --- plain text in any script -------------------------------------------------------------------
+
+def needs_runs(text: str, font: str = DEFAULT_FACE) -> bool:
+    """True when ``text`` cannot be set as one Text in ``font``: it is shaped or runs right to left
+    (pnp.core.shaping.needs_shaping: measured with HarfBuzz's advances, reordered by the bidi
+    algorithm) or holds a character ``font`` lacks (set in a script's fallback face, :func:`fallback`).
+    Latin, Greek and Cyrillic text its face draws is False: it is set as before."""
+    return needs_shaping(text) or bool(missing_glyphs(text, font))
+
+
+def plain_lines(text: str, size_pt: float, width_mm: float | None, bold: bool = False) -> list[Line]:
+    """Plain ``text`` (no markup; one paragraph per line break) in Noto Sans, bold or not, its
+    characters Noto Sans lacks in their script's fallback face (:func:`fallback`), broken into lines
+    at most ``width_mm`` wide (:func:`break_lines`; ``None``: one line per paragraph, never broken),
+    each in visual order with its direction (``Line.rtl``)."""
+    paras = fallback(plain(text, bold))
+    if width_mm is None:
+        return [_line(list(p), size_pt, is_rtl(p)) for p in paras]
+    return [line for p in paras for line in break_lines(p, size_pt, width_mm)]
+
+
+def text_shapes(x: float, y: float, text: str, size_pt: float, fill: str = "#000000", bold: bool = False,
+                width: float | None = None) -> list:
+    """One line of plain ``text`` with its baseline at ``y`` mm: a single Text at ``x`` when Noto Sans
+    sets it whole (:func:`needs_runs` False), else its runs (:func:`plain_lines`, :func:`draw_line`),
+    starting at ``x``, or, for a right-to-left line in a box ``width`` mm wide from ``x``, ending at
+    its right edge."""
+    if not needs_runs(text, styled_face(DEFAULT_FACE, bold)):
+        return [Text(x, y, text, size_pt=size_pt, fill=fill, bold=bold)]
+    line = plain_lines(text, size_pt, None, bold)[0]
+    return draw_line(line, x + (width - line.width if line.rtl and width is not None else 0.0), y, size_pt, fill)
+
+
+def fit_box_size(widths_10pt: list[float], max_pt: float, min_pt: float, w: float, h: float, spacing: float,
+                 top: float, bottom: float) -> tuple[float, tuple[float, ...], float] | None:
+    """The size (points, any value up to ``max_pt``) at which lines of the given advance widths (mm at
+    10 pt, never wrapped) are as large as a ``w`` x ``h`` mm box allows: the widest exactly ``w`` wide
+    unless the block's height (``top`` of the first line, a fraction of the em above its baseline, to
+    ``bottom`` below the last, ``spacing`` x the size apart) stops it first; with the lines' baselines
+    (mm from the box top) and the block's height. None when the box allows less than ``min_pt`` (a
+    size within 1e-6 pt of it is set at ``min_pt``)."""
+    widest = max(widths_10pt, default=0.0)
+    size = min(max_pt, 10.0 * w / widest) if widest > 0 else max_pt
+    tall = (top + bottom + (len(widths_10pt) - 1) * spacing) * MM_PER_PT
+    size = min(size, h / tall)
+    if size < min_pt - 1e-6:
+        return None
+    size = max(size, min_pt)
+    em = size * MM_PER_PT
+    n = len(widths_10pt)
+    return size, tuple(top * em + i * spacing * em for i in range(n)), (top + bottom + (n - 1) * spacing) * em
+
+
+def fit_box(paras: tuple[Paragraph, ...], max_pt: float, min_pt: float, w: float, h: float, spacing: float,
+            cap: float | None = None) -> Fitted | None:
+    """Rich text, one line per paragraph (never wrapped), as large as a ``w`` x ``h`` mm box allows
+    (:func:`fit_box_size`; advances measured as drawn: HarfBuzz's for shaped runs, scaled from 10 pt),
+    measured from the first line's ascent to the last line's descent of its tallest face, or, given
+    ``cap`` (a cap height, fraction of the em), from the first line's cap height to the last
+    baseline. None when it does not fit at ``min_pt``."""
+    asc, desc = (cap, 0.0) if cap is not None else _metrics(paras)
+    widths = [sum(width(s, 10.0) for s in p) for p in paras]
+    got = fit_box_size(widths, max_pt, min_pt, w, h, spacing, asc, desc)
+    if got is None:
+        return None
+    size, baselines, height = got
+    return Fitted(size, tuple(_line(list(p), size, is_rtl(p)) for p in paras), baselines, height)

@@ -12,7 +12,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from .fonts import DEFAULT_FACE, cap_height, face, text_width_mm, wrap
-from .richtext import EPS, STEP_PT, block, could_fit, scan
+from .richtext import EPS, STEP_PT, block, could_fit, fit_box_size, scan
 from .units import MM_PER_PT
 
 
@@ -43,19 +43,11 @@ def lay_out(text: str, size_pt: float, w: float, h: float, wrap_lines: bool, spa
     return None if got is None else Fitted(size_pt, tuple(lines), *got)
 
 
-def size_for_width(text: str, width: float, max_pt: float, font: str = DEFAULT_FACE) -> float:
-    """The largest size in points, at most ``max_pt``, at which ``text`` set on one line in ``font`` is
-    at most ``width`` mm wide (any size, not a step: a word made as large as its box allows);
-    ``max_pt`` for a text with no width."""
-    w = text_width_mm(text, 10.0, font)
-    return min(max_pt, 10.0 * width / w) if w > 0 else max_pt
-
-
 def fit_box(text: str, max_pt: float, min_pt: float, w: float, h: float, spacing: float,
              font: str = DEFAULT_FACE, caps: bool = False) -> Fitted | None:
     """The text's lines (split at ``\\n``, never wrapped) set as large as a ``w`` x ``h`` mm box
     allows, at any size (not a step) up to ``max_pt``: the widest line exactly ``w`` wide
-    (size_for_width) unless the block's height stops it first. The block is measured from the
+    (richtext.fit_box_size) unless the block's height stops it first. The block is measured from the
     first line's ascent to the last line's descent, or with ``caps`` from the first line's cap
     height to the last line's baseline (descenders may hang below the box). None when the box
     allows less than ``min_pt`` (a size within 1e-6 pt of it is set at ``min_pt``).
@@ -63,18 +55,11 @@ def fit_box(text: str, max_pt: float, min_pt: float, w: float, h: float, spacing
     The baselines of the result are mm from the box top (first: ascent, or with ``caps`` the cap
     height, below it); ``height`` is the block's height by the same measure."""
     lines = text.split("\n")
-    size = (size_for_width(text, w, max_pt, font) if len(lines) == 1
-            else min(size_for_width(line, w, max_pt, font) for line in lines))
     f = face(font)
     top, bottom = (cap_height(font), 0.0) if caps else (f.ascent, f.descent)
-    tall = (top + bottom + (len(lines) - 1) * spacing) * MM_PER_PT
-    size = min(size, h / tall)
-    if size < min_pt - 1e-6:
-        return None
-    size = max(size, min_pt)
-    em = size * MM_PER_PT
-    return Fitted(size, tuple(lines), tuple(top * em + i * spacing * em for i in range(len(lines))),
-                  (top + bottom + (len(lines) - 1) * spacing) * em)
+    widths = [text_width_mm(text if len(lines) == 1 else line, 10.0, font) for line in lines]
+    got = fit_box_size(widths, max_pt, min_pt, w, h, spacing, top, bottom)
+    return None if got is None else Fitted(got[0], tuple(lines), *got[1:])
 
 
 def largest_fitting(lay_out_at, size_pt: float, min_pt: float, step: float = STEP_PT):

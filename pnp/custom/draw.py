@@ -94,6 +94,8 @@ class Context:
     language: str | None = None
     faces: set = field(default_factory=set)
     """The faces text was set in (names, pnp.core.fonts), filled as faces are drawn: the build note's."""
+    unbolded: set = field(default_factory=set)
+    """The faces bold text was set regular in, having no bold (richtext.unbolded): the build note's."""
 
 
 def _when(spec, place: Placed, ctx: Context) -> Callable[[dict], bool] | None:
@@ -320,17 +322,7 @@ class BoundLayer:
                                    "shorten the cell: no card holds more", "text")
         icons = self.ctx.icons
         shaped = needs_shaping(text) or any(fallback_for(ch) for ch in self.missing_glyphs(text, False)[0])
-        if shaped and (L.fit == "box" or L.valign == "cap-middle" or L.underline):
-            raise self._data_error(row, column, "the text is in a script set in runs of its own font (shaped, or "
-                                   "right to left: Arabic, Hebrew, Devanagari...), which fit: box, valign: "
-                                   "cap-middle and underline: true do not set.",
-                                   "use fit: shrink (or none) and valign: top, middle or bottom on the layer", "text")
         rich = (L.markup and richtext.has_markup(text, icons is not None)) or shaped
-        if rich and (L.fit == "box" or L.valign == "cap-middle" or L.underline):
-            raise self._data_error(row, column, "the text has markup (**, *, :icon:), which fit: box, valign: "
-                                   "cap-middle and underline: true do not set.",
-                                   "set markup: false on the layer to print the characters as typed, or use "
-                                   "fit: shrink and valign: middle", "text")
         paras = self.rich(text, row, column, icons if L.markup else None, L.markup) if rich else None
         missing = (self.font.missing(text) if self.font is not None else missing_glyphs(text)) if paras is None else ()
         if missing:
@@ -347,6 +339,9 @@ class BoundLayer:
                               caps=L.valign == "cap-middle")
             elif paras is None:
                 got = fit(text, L.size, smallest, bw, bh, L.wrap, L.line_spacing, styled_face(self.face, L.bold))
+            elif L.fit == "box":  # runs measured as drawn (HarfBuzz's advances for shaped ones)
+                got = richtext.fit_box(paras, L.size, smallest, bw, bh, L.line_spacing,
+                                       self.cap if L.valign == "cap-middle" else None)
             else:
                 got = richtext.fit(paras, L.size, smallest, bw, bh, L.wrap, L.line_spacing)
         except richtext.TooManySizes as stop:
@@ -363,17 +358,26 @@ class BoundLayer:
                                    if L.fit == "box" else "shorten the text, or make the layer's box larger, its "
                                    "min_size smaller or set fit: shrink and wrap: true", "text")
         self.ctx.faces.update(richtext.faces_used(paras) if paras is not None else (styled_face(self.face, L.bold),))
+        if paras is not None:
+            self.ctx.unbolded.update(richtext.unbolded(paras))
         colour = self.colours["colour"](values, row) or "#000000"
-        if L.valign == "cap-middle":  # each line centred on its cap height (Text valign "middle")
+        if L.valign == "cap-middle" and paras is None:  # each line centred on its cap height (Text valign "middle")
             self._cap_middle(got, L, colour, out)
             return
-        top = {"top": 0.0, "middle": (bh - got.height) / 2, "bottom": bh - got.height}[L.valign] - bh / 2
+        if L.valign == "cap-middle":  # runs: baselines where _cap_middle centres plain lines, from the box's middle
+            cap = self.cap * got.size_pt * MM_PER_PT
+            first = got.baselines[0]
+            got = replace(got, baselines=tuple(b - first - (got.baselines[-1] - first) / 2 + cap / 2
+                                               for b in got.baselines))
+            top = 0.0
+        else:
+            top = {"top": 0.0, "middle": (bh - got.height) / 2, "bottom": bh - got.height}[L.valign] - bh / 2
         if paras is not None:  # runs and icons, placed from the box's left edge
             if L.rotate == 0:
-                out.extend(richtext.draw(got, x, y + h / 2 + top, bw, L.align, colour))
+                out.extend(richtext.draw(got, x, y + h / 2 + top, bw, L.align, colour, L.underline))
             else:
-                out.append(Group(tuple(richtext.draw(got, -bw / 2, top, bw, L.align, colour)), dx=x + w / 2,
-                                 dy=y + h / 2, rotate=float(L.rotate)))
+                out.append(Group(tuple(richtext.draw(got, -bw / 2, top, bw, L.align, colour, L.underline)),
+                                 dx=x + w / 2, dy=y + h / 2, rotate=float(L.rotate)))
             return
         anchor, tx = _ANCHOR[L.align](bw)
         if L.rotate == 0:  # set in place: no group (one transform fewer per text in every backend)

@@ -242,7 +242,8 @@ def _ready(spec: CustomSpec, index: int, comp: ComponentSpec, ctx: KitContext, l
                 faces[path] = Face(loaded[path], Context(*comp.size, cols, table, spec_dir=spec_dir,
                                                          record=lambda p: _record(ctx, p), icons=icons,
                                                          fonts=fonts(spec, ctx, lines), language=ctx.language,
-                                                         faces=ctx.once(("faces used",), set)),
+                                                         faces=ctx.once(("faces used",), set),
+                                                         unbolded=ctx.once(("faces set regular",), set)),
                                    key=f"template {path}\x1f{comp.size[0]!r} x {comp.size[1]!r} mm")
         paths.append((got["front"], got["back"]))
     box_face = None
@@ -252,7 +253,8 @@ def _ready(spec: CustomSpec, index: int, comp: ComponentSpec, ctx: KitContext, l
         box_face = Face(loaded[path], Context(inside.width, inside.height, None, None, spec_dir=spec_dir,
                                               record=lambda p: _record(ctx, p), icons=icons,
                                               fonts=fonts(spec, ctx, lines), language=ctx.language,
-                                              faces=ctx.once(("faces used",), set)))
+                                              faces=ctx.once(("faces used",), set),
+                                              unbolded=ctx.once(("faces set regular",), set)))
     return Ready(comp, table, rows, copies, faces, paths, line, scan(rows, paths, faces), box_face,
                  ctx.language)
 
@@ -467,3 +469,7 @@ def _faces_note(spec: CustomSpec, ctx: KitContext) -> None:
     labels = sorted({font_face(f).label.replace(" bold", "").replace(" italic", "") for f in used})
     who = f"language {ctx.language}" if ctx.language else "text"
     ctx.notes.append(f"{who}: set in {', '.join(labels)}.")
+    regular = sorted(font_face(f).label for f in ctx.once(("faces set regular",), set))
+    if regular:
+        ctx.notes.append(f"{who}: {', '.join(regular)} {'has' if len(regular) == 1 else 'have'} no bold face: its bold "
+                         "text is printed regular.")

@@ -6,7 +6,7 @@ The format is a strict subset of Markdown, and the only one the cover takes (doc
   characters and narrow enough for the title line on every built-in paper, see pnp.inputs.textcheck);
 * line 2: a one-line description (at most MAX_DESCRIPTION_CHARS characters, one printed line);
 * then the ``## Section`` headings Components, Setup, A turn, End and winner and Fine points, in that
-  order, each followed by paragraphs (lines joined until a blank line) and ``- `` bullets (one level),
+  order (in a kit's language, SECTION_NAMES), each followed by paragraphs (lines joined until a blank line) and ``- `` bullets (one level),
   which may hold ``**bold**`` and ``*italic*`` (pnp.core.richtext; opened and closed on one line) and
   the escapes ``\\*``, ``\\:`` and ``\\\\``; with the game's icons folder (a data-driven game's
   ``icons:``), ``:name:`` inline icons as in templates.
@@ -19,7 +19,8 @@ tables (``|``), horizontal rules and setext underlines, other backslash escapes,
 left open at the end of its line, and bold or italic in the title and description lines.
 Control and format characters (bidi overrides U+202A..U+202E, isolates U+2066..U+2069, zero-width
 characters, U+2028, U+2029, U+0085, ...) are refused with their line and column, and so is a
-character the embedded font (the italic face for italic text) cannot draw. Lines are counted as an editor counts them (``\\n``,
+character neither the embedded font (the italic face for italic text) nor its script's Noto face
+(Arabic, Hebrew, Devanagari: pnp.core.fonts.FALLBACKS) draws. Lines are counted as an editor counts them (``\\n``,
 ``\\r\\n``, ``\\r``). The file is at most MAX_RULES_BYTES and each line at most MAX_LINE_CHARS.
 """
 from __future__ import annotations
@@ -30,12 +31,20 @@ from pathlib import Path
 
 from ..core.errors import SpecError
 from ..core import richtext
-from ..core.fonts import face, missing_glyphs
+from ..core.fonts import face, unprintable
 from .specfields import read_text
 from .textcheck import (COVER_DESCRIPTION_PT, COVER_TITLE_PT, MAX_DESCRIPTION_CHARS, MAX_TITLE_CHARS, bad_character,
                         char_name, editor_lines, text_problem, title_line)
 
 RULE_SECTIONS = ("Components", "Setup", "A turn", "End and winner", "Fine points")
+SECTION_NAMES = {
+    "ar": ("المكونات", "التحضير", "الدور", "النهاية والفائز", "تفاصيل"),
+    "hi": ("सामग्री", "तैयारी", "एक बारी", "अंत और विजेता", "बारीकियाँ"),
+}
+"""The five sections' names in the languages pnp knows them in (docs/rules-text.md), in
+RULE_SECTIONS's order. A rules file in a kit's language (``rules.<code>.md``) may name its sections
+in that language or in English; in a language missing here, its five ``## `` headings are taken, in
+order, as the five sections, whatever they say."""
 MAX_RULES_BYTES = 64 * 1024
 MAX_LINE_CHARS = 2000  # a paragraph line; longer is a pasted blob, not a quick reference
 MAX_NESTING = 1  # list levels the cover prints: bullets only, no nested lists or quotes
@@ -116,11 +125,13 @@ def _check_line(path: Path, number: int, line: str, icons: richtext.IconLookup |
         index, _, why = bad
         raise _error(path, number, f"column {index + 1}: the text contains {why}.",
                      "delete it (it is invisible in most editors: retype the text around it)")
-    missing = missing_glyphs(line)
+    missing = unprintable(line)
     if missing:
         ch = missing[0]
         raise _error(path, number, f"column {line.index(ch) + 1}: {ch!r} ({char_name(ch)}) is a character the "
-                     "embedded font Noto Sans cannot draw.", "use Latin, Greek or Cyrillic letters")
+                     "embedded fonts (Noto Sans, and Noto Sans Arabic, Hebrew and Devanagari) cannot draw.",
+                     "use the letters of a script pnp has a font for (Latin, Greek, Cyrillic, Arabic, Hebrew, "
+                     "Devanagari)")
     _check_markup(path, number, line)
     _check_emphasis(path, number, line, icons)
 
@@ -138,7 +149,7 @@ def _check_emphasis(path: Path, number: int, line: str, icons: richtext.IconLook
                          "add the picture to the game's icons folder, or write \\: for a colon") from None
         raise _error(path, number, f"column {exc.offset + 1}: {exc.message} on this line.",
                      "close bold and italic on the line they start (write \\* for an asterisk)") from None
-    lacking = richtext.missing(paras)
+    lacking = richtext.missing(richtext.fallback(paras))
     if lacking:
         span, ch = lacking
         raise _error(path, number, f"column {line.find(ch, span.offset) + 1}: {ch!r} ({char_name(ch)}) is a character "
@@ -146,12 +157,13 @@ def _check_emphasis(path: Path, number: int, line: str, icons: richtext.IconLook
                      "set it upright, or use Latin, Greek or Cyrillic letters")
 
 
-def parse_rules(path: Path, icons: richtext.IconLookup | None = None) -> Rules:
+def parse_rules(path: Path, icons: richtext.IconLookup | None = None, language: str | None = None) -> Rules:
     """Read a rules file in the subset above: line 1 ``# Title``, line 2 a one-line description, then
-    the ``## Section`` headings (Components, Setup, A turn, End and winner, Fine points, in that order),
+    the ``## Section`` headings (Components, Setup, A turn, End and winner, Fine points, in that order;
+    for a kit in ``language``, those names or the language's, :data:`SECTION_NAMES`),
     paragraphs (lines joined until a blank line) and ``- `` bullets. With ``icons`` (the game's icons
     folder, pnp.custom.icons), ``:name:`` in the sections is an inline icon, checked here; without,
-    it is text.
+    it is text. Text in any script pnp has a font for is taken (pnp.core.fonts.unprintable).
 
     Raises:
         SpecError: a missing, unreadable or non-regular file, not UTF-8, larger than 64 KiB, a missing
@@ -168,7 +180,7 @@ def parse_rules(path: Path, icons: richtext.IconLookup | None = None) -> Rules:
         raise SpecError("the first line must be the title, written `# Title`.", file=path, line=1, field="rules")
     title = lines[0][2:].strip(" ")
     problem = text_problem(title, "title", MAX_TITLE_CHARS, COVER_TITLE_PT, title_line(title), bold=True,
-                           column=lines[0].index(title[:1]) + 1)
+                           column=lines[0].index(title[:1]) + 1, scripts=True)
     if problem:
         raise _error(path, 1, problem + ".", "keep the title to the game's name, one line of plain text the font can "
                      "draw (docs/rules-text.md)")
@@ -177,7 +189,7 @@ def parse_rules(path: Path, icons: richtext.IconLookup | None = None) -> Rules:
                         field="rules")
     description = lines[1].strip(" ")
     problem = text_problem(description, "description", MAX_DESCRIPTION_CHARS, COVER_DESCRIPTION_PT,
-                           column=lines[1].index(description[:1]) + 1)
+                           column=lines[1].index(description[:1]) + 1, scripts=True)
     if problem:
         raise _error(path, 2, problem + ".", "keep the description to one line of plain text the font can draw; the "
                      "rules go in the sections (docs/rules-text.md)")
@@ -212,11 +224,14 @@ def parse_rules(path: Path, icons: richtext.IconLookup | None = None) -> Rules:
                 para_line = number
             para.append(line)
     flush()
-    headings = [b.text for b in blocks if b.kind == "heading"]
-    if tuple(headings) != RULE_SECTIONS:
-        missing = [h for h in RULE_SECTIONS if h not in headings]
-        where = next((b.line for b in blocks if b.kind == "heading" and b.text not in RULE_SECTIONS), None)
-        raise SpecError("the rules need the sections " + ", ".join(RULE_SECTIONS) + " in that order"
+    headings = tuple(b.text for b in blocks if b.kind == "heading")
+    names = SECTION_NAMES.get(language or "", RULE_SECTIONS)
+    if headings not in (RULE_SECTIONS, names) and not (language and language not in SECTION_NAMES
+                                                       and language != "en" and len(headings) == len(RULE_SECTIONS)):
+        missing = [h for h in names if h not in headings]
+        where = next((b.line for b in blocks if b.kind == "heading" and b.text not in names), None)
+        raise SpecError("the rules need the sections " + ", ".join(names) + " in that order"
+                        + (f" (or {', '.join(RULE_SECTIONS)})" if names != RULE_SECTIONS else "")
                         + (f"; missing: {', '.join(missing)}" if missing else f"; found: {', '.join(headings)}")
                         + ".", file=path, line=where, field="rules", hint="start each with `## ` on its own line")
     return Rules(path, title, description, tuple(blocks), icons)

@@ -24,7 +24,8 @@ from __future__ import annotations
 import io
 import unicodedata
 
-from ..core.fonts import BOLD_FACE, DEFAULT_FACE, missing_glyphs, text_width_mm
+from ..core import richtext
+from ..core.fonts import BOLD_FACE, DEFAULT_FACE, missing_glyphs, text_width_mm, unprintable
 from ..core.words import Words, english
 
 COVER_TITLE_PT = 20.0
@@ -87,9 +88,12 @@ def bad_character(text: str, allow_tab: bool = True) -> tuple[int, str, str] | N
 
 
 def text_problem(text: str, what: str, max_chars: int, size_pt: float, printed: str | None = None,
-                 bold: bool = False, width_mm: float = REFERENCE_WIDTH_MM, column: int | None = None) -> str | None:
+                 bold: bool = False, width_mm: float = REFERENCE_WIDTH_MM, column: int | None = None,
+                 scripts: bool = False) -> str | None:
     """Why a one-line cover text cannot be printed, or None: more than ``max_chars`` characters, a
-    refused character (with its column), a glyph Noto Sans lacks, or ``printed`` (the line as the
+    refused character (with its column), a glyph Noto Sans lacks (with ``scripts``, a text the cover
+    sets in runs: a character neither Noto Sans nor its script's fallback face draws,
+    pnp.core.fonts.unprintable), or ``printed`` (the line as the
     cover prints it, default ``text``) wider than ``width_mm`` at ``size_pt``. A refused character is
     placed by its column in the file's line when ``column`` (where ``text`` starts) is given, else by
     its place in ``text``."""
@@ -99,10 +103,11 @@ def text_problem(text: str, what: str, max_chars: int, size_pt: float, printed: 
     if bad is not None:
         where = f"column {bad[0] + column}" if column is not None else f"character {bad[0] + 1} of the {what}"
         return f"the {what} contains {bad[2]} ({where})"
-    missing = missing_glyphs(text)
+    missing = unprintable(text) if scripts else missing_glyphs(text)
     if missing:
-        return (f"the {what} uses {missing[0]!r} ({char_name(missing[0])}), which the embedded font Noto Sans "
-                "cannot draw")
+        return (f"the {what} uses {missing[0]!r} ({char_name(missing[0])}), which " + (
+            "the embedded fonts (Noto Sans, and Noto Sans Arabic, Hebrew and Devanagari) cannot draw" if scripts else
+            "the embedded font Noto Sans cannot draw"))
     line = text if printed is None else printed
     width = line_width_mm(line, size_pt, bold)
     if width > width_mm + 1e-6:
@@ -113,8 +118,13 @@ def text_problem(text: str, what: str, max_chars: int, size_pt: float, printed: 
 
 
 def line_width_mm(text: str, size_pt: float, bold: bool = False) -> float:
-    """Width in mm of one line of Noto Sans at ``size_pt``, in Noto Sans Bold when ``bold``."""
-    return text_width_mm(text, size_pt, BOLD_FACE if bold else DEFAULT_FACE)
+    """Width in mm of one line of Noto Sans at ``size_pt``, in Noto Sans Bold when ``bold``; a text in a
+    shaped or right-to-left script, or with characters set in a script's fallback face, measured as
+    pnp.core.richtext sets it (its runs' advances, HarfBuzz's for shaped ones)."""
+    font = BOLD_FACE if bold else DEFAULT_FACE
+    if richtext.needs_runs(text, font):
+        return richtext.plain_lines(text, size_pt, None, bold)[0].width
+    return text_width_mm(text, size_pt, font)
 
 
 def title_line(title: str, _: Words = english) -> str:

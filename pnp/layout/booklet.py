@@ -20,12 +20,11 @@ from dataclasses import dataclass
 from typing import Sequence
 
 from ..core.errors import LayoutError
-from ..core.fonts import BOLD_FACE, wrap
 from ..core.ir import Component, Group, Line, Page, Text
 from ..core.units import MM_PER_PT, fmt_mm
 from ..core.words import Words
 from ..inputs.rulestext import Block
-from .cover import GREY, LEADING, PAPER_TEXT, RULE_LINE, CoverInfo, KitCover, block_lines, line_shapes
+from .cover import GREY, LEADING, PAPER_TEXT, RULE_LINE, CoverInfo, KitCover, block_lines, line_shapes, wrapped
 from .options import ImposeOptions
 from .packing import paper_of
 from .paper import Sheet
@@ -130,13 +129,13 @@ class RulesBooklet:
         info, x, w = self.info, MARGIN, self.text_w
         items: list = []
         y = 30.0
-        for part in wrap(info.title, TITLE_PT, w, BOLD_FACE):
-            items.append(Text(x, y, part, size_pt=TITLE_PT, bold=True))
+        for part in wrapped(info.title, TITLE_PT, w, bold=True):
+            items += line_shapes(part, TITLE_PT, True, 0.0, False, x, y, w)[0]
             y += TITLE_PT * MM_PER_PT * 1.15
         for text, pt, colour in ((info.credit, 11.0, "#000000"), (info.rules.description, 9.5, GREY)):
-            for part in wrap(text, pt, w) if text else []:
+            for part in wrapped(text, pt, w) if text else []:
                 y += pt * MM_PER_PT * LEADING
-                items.append(Text(x, y, part, size_pt=pt, fill=colour))
+                items += line_shapes(part, pt, False, 0.0, False, x, y, w, colour)[0]
         y += 8.0
         items.append(Line(x, y, x + w, y, stroke=RULE_LINE, stroke_width=0.3))
         y += 3.0
@@ -172,7 +171,7 @@ class RulesBooklet:
             lines = self.body[number - 2] if number - 2 < len(self.body) else []
             items = []
             for line, y in lines:
-                items += line_shapes(line.text, line.size, line.bold, line.indent, line.bullet, MARGIN, y)[0]
+                items += line_shapes(line.text, line.size, line.bold, line.indent, line.bullet, MARGIN, y, self.text_w)[0]
         items.append(Text(self.page_w / 2, self.page_h - NUMBER_FROM_FOOT, str(number), size_pt=9.0,
                           anchor="middle", fill=GREY))
         return items

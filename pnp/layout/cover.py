@@ -19,7 +19,8 @@ from ..core.errors import LayoutError
 from ..inputs.rulestext import Block, Rules
 from ..inputs.textcheck import credit_line, line_width_mm, title_line
 from ..core import richtext
-from ..core.fonts import BOLD_FACE, wrap
+from ..core.fonts import BOLD_FACE, DEFAULT_FACE, wrap
+from ..core.shaping import paragraph_rtl
 from ..core.ir import Component, Line, Page, Text
 from ..core.units import MM_PER_PT, fmt_mm
 from ..core.words import Words, english
@@ -121,16 +122,29 @@ class _Flow:
     columns: list[list] = field(default_factory=list)
 
 
+def wrapped(text: str, size_pt: float, width: float, bold: bool = False) -> list[str | richtext.Line]:
+    """Plain ``text`` broken into lines at most ``width`` mm wide at ``size_pt``: strings (Noto Sans's
+    simpleSplit, pnp.core.fonts.wrap) for text Noto Sans sets whole, else richtext.Lines (shaped or
+    right-to-left scripts, characters set in a script's fallback face: pnp.core.richtext.plain_lines)."""
+    if richtext.needs_runs(text, BOLD_FACE if bold else DEFAULT_FACE):
+        return list(richtext.plain_lines(text, size_pt, width, bold))
+    return list(wrap(text, size_pt, width, BOLD_FACE if bold else DEFAULT_FACE))
+
+
 def block_lines(block: Block, icons, width: float, body_pt: float = BODY_PT, head_pt: float = HEAD_PT,
                 markup: bool = True) -> list[tuple[str | richtext.Line, float, bool, float, bool]]:
     """(text, size_pt, bold, indent mm, starts a bullet) for each printed line of a rules ``block``
     wrapped to ``width`` mm; the text is a richtext.Line when the block has bold or italic runs (or
-    icons, through ``icons``; ``markup`` False: the text is plain, as typed)."""
-    if markup and richtext.has_markup(block.text, icons is not None):
+    icons, through ``icons``; ``markup`` False: the text is plain, as typed) or is in a script set in
+    runs (shaped or right to left, or in a fallback face: pnp.core.richtext.needs_runs)."""
+    runs = richtext.needs_runs(block.text, BOLD_FACE if block.kind == "heading" else DEFAULT_FACE)
+    if runs or (markup and richtext.has_markup(block.text, icons is not None)):
         size, indent = (head_pt, 0.0) if block.kind == "heading" else (body_pt, (
             BULLET_INDENT if block.kind == "bullet" else 0.0))
-        lines = [line for para in richtext.parse(block.text, icons, bold=block.kind == "heading")
-                 for line in richtext.break_lines(para, size, width - indent)]
+        heading = block.kind == "heading"
+        paras = (richtext.parse(block.text, icons, bold=heading) if markup and richtext.has_markup(
+            block.text, icons is not None) else richtext.plain(block.text, bold=heading))
+        lines = [line for para in richtext.fallback(paras) for line in richtext.break_lines(para, size, width - indent)]
         return [(line, size, False, indent, block.kind == "bullet" and i == 0) for i, line in enumerate(lines)]
     if block.kind == "heading":
         return [(t, head_pt, True, 0.0, False) for t in wrap(block.text, head_pt, width, BOLD_FACE)]
@@ -141,13 +155,18 @@ def block_lines(block: Block, icons, width: float, body_pt: float = BODY_PT, hea
 
 
 def line_shapes(text: str | richtext.Line, size: float, bold: bool, indent: float, bullet: bool, x: float,
-                y: float) -> tuple[list, float]:
+                y: float, width: float | None = None, fill: str = INK) -> tuple[list, float]:
     """The shapes of one line of block_lines() with its baseline at (x, y) mm (a bullet at x, the text
-    ``indent`` mm right of it) and the text's width in mm."""
-    shapes: list = [Text(x, y, "\u2022", size_pt=size)] if bullet else []
+    ``indent`` mm right of it) and the text's width in mm. A right-to-left line (richtext.Line.rtl)
+    in a column ``width`` mm wide is mirrored: the bullet ends at the column's right edge and the text
+    ends ``indent`` mm left of it."""
+    if isinstance(text, richtext.Line) and text.rtl and width is not None:
+        shapes = [Text(x + width, y, "\u2022", size_pt=size, anchor="end", fill=fill)] if bullet else []
+        return shapes + list(richtext.draw_line(text, x + width - indent - text.width, y, size, fill)), text.width
+    shapes = [Text(x, y, "\u2022", size_pt=size, fill=fill)] if bullet else []
     if isinstance(text, richtext.Line):
-        return shapes + list(richtext.draw_line(text, x + indent, y, size, INK)), text.width
-    return shapes + [Text(x + indent, y, text, size_pt=size, bold=bold)], line_width_mm(text, size, bold)
+        return shapes + list(richtext.draw_line(text, x + indent, y, size, fill)), text.width
+    return shapes + [Text(x + indent, y, text, size_pt=size, bold=bold, fill=fill)], line_width_mm(text, size, bold)
 
 
 class KitCover:
@@ -170,8 +189,10 @@ class KitCover:
         self.col_w = (w - COLUMN_GAP) / 2
         first = [(x, self.header_bottom), (x + self.col_w + COLUMN_GAP, self.header_bottom)]
         second = [(x, y + 6.0), (x + self.col_w + COLUMN_GAP, y + 6.0)]
+        if info.rules.blocks and paragraph_rtl(info.rules.blocks[0].text):  # right to left: the right column first
+            first, second = first[::-1], second[::-1]
         self.slots = first + second
-        self.source_lines = wrap(info.rules_source, SOURCE_PT, w) if info.rules_source else []
+        self.source_lines = wrapped(info.rules_source, SOURCE_PT, w) if info.rules_source else []
         self.bottom = y + h - 2.0 - len(self.source_lines) * SOURCE_LEAD
         self.flow = self._flow_rules()
         self.count = 1 if len(self.flow.columns) <= 2 else 2
@@ -290,9 +311,9 @@ class KitCover:
         sides = {"none": _("one-sided"), "fold": _("one-sided (fold-over backs)")}.get(
             opts.duplex, _("two-sided (flip on the {edge} edge)").format(edge=_(opts.duplex)))
         bleed = _(", bleed {bleed}").format(bleed=fmt_mm(opts.bleed)) if opts.bleed > 0 else ""
-        items: list = [Text(x, y + 8, info.title_line, size_pt=20, bold=True),
-                       Text(x, y + 14.5, credit, size_pt=11),
-                       Text(x, y + 20, info.rules.description, size_pt=9, fill=GREY)]
+        items: list = [*richtext.text_shapes(x, y + 8, info.title_line, 20, bold=True, width=w),
+                       *richtext.text_shapes(x, y + 14.5, credit, 11, width=w),
+                       *richtext.text_shapes(x, y + 20, info.rules.description, 9, GREY, width=w)]
         row_y = y + 20
         for line in self._what_to_print(plan, total):
             row_y += 5.0
@@ -338,8 +359,9 @@ class KitCover:
         _, top = self.slots[0]
         y = top + 2.0
         title_size = HEAD_PT + 2.5
-        flow.columns[0].append(Text(self.slots[0][0], y + title_size * MM_PER_PT, self.info.words("Rules quick reference"),
-                                    size_pt=title_size, bold=True))
+        flow.columns[0].extend(richtext.text_shapes(self.slots[0][0], y + title_size * MM_PER_PT,
+                                                    self.info.words("Rules quick reference"), title_size, bold=True,
+                                                    width=self.col_w))
         y += title_size * MM_PER_PT * 1.6
         blocks = self.info.rules.blocks
 
@@ -364,7 +386,7 @@ class KitCover:
             y += before
             for text, size, bold, indent, bullet in lines:
                 y += size * MM_PER_PT * LEADING
-                shapes, width = line_shapes(text, size, bold, indent, bullet, x0, y)
+                shapes, width = line_shapes(text, size, bold, indent, bullet, x0, y, self.col_w)
                 flow.columns[col].extend(shapes)
                 if width > self.col_w - indent + 1e-6:
                     shown = text if isinstance(text, str) else "".join(s.text for _, s in text.pieces)
@@ -390,7 +412,8 @@ class KitCover:
                 items.extend(col)
             if number == self.count:
                 for i, line in enumerate(self.source_lines):
-                    items.append(Text(x, self.bottom + (i + 1) * SOURCE_LEAD, line, size_pt=SOURCE_PT, fill=GREY))
+                    items += line_shapes(line, SOURCE_PT, False, 0.0, False, x, self.bottom + (i + 1) * SOURCE_LEAD, w,
+                                         GREY)[0]
             _ = self.info.words
             label = _("cover") if number == 1 else _("cover (rules, continued)")
             text = marks.footer_text(self.info.title, label, number, total, _)

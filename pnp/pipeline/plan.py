@@ -240,7 +240,7 @@ def cover_info(loaded: LoadedSpec, ctx: KitContext) -> CoverInfo:
             name = local
     path = ctx.input_path("rules", name, builtin_folder(game.name) if builtin else None,
                           line=loaded.lines.get(("rules",)))
-    rules = parse_rules(path, _icons(loaded, ctx))
+    rules = parse_rules(path, _icons(loaded, ctx), ctx.language)
     if not has_words(ctx.language):
         ctx.notes.append(f"language {ctx.language}: pnp has no catalogue of its own words in {ctx.language}, so "
                          "the words pnp prints itself (cover, footers, labels, instructions) are in English.")
