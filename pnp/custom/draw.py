@@ -146,6 +146,8 @@ class BoundLayer:
                                            ((layer.bold_font, "bold_font"), (layer.bold_italic_font, "bold_italic_font")))
             self.cap = cap_height(self.bold.face if layer.bold and self.bold is not None
                                   else styled_face(self.face, layer.bold))
+            self.styled = styled_face(self.face, layer.bold)  # the face plain text is set in
+            self.least = self.smallest
         self.varying = (self.show is not None or (self.text is not None and self.text.constant is None)
                         or (self.src is not None and self.src.constant is None)
                         or any(getattr(c, "varying", False) for c in self.colours.values()))
@@ -311,7 +313,7 @@ class BoundLayer:
 
     def _text(self, values, row, out) -> None:
         L = self.place.layer
-        text = self.text.fill(translated(values, self.ctx.language))
+        text = self.text.fill(translated(values, self.ctx.language) if self.ctx.language else values)
         if not text.strip():
             return
         column = self.text.columns[0] if self.text.columns else None
@@ -319,7 +321,9 @@ class BoundLayer:
             raise self._data_error(row, column, f"the text has {len(text):,} characters (limit {MAX_TEXT_CHARS:,}).",
                                    "shorten the cell: no card holds more", "text")
         icons = self.ctx.icons
-        shaped = needs_shaping(text) or any(fallback_for(ch) for ch in self.missing_glyphs(text, False)[0])
+        # ASCII is never shaped and no script's fallback face draws it (pnp.core.fonts.fallback_for)
+        lacking = self.font.missing(text) if self.font is not None else missing_glyphs(text)
+        shaped = not text.isascii() and (needs_shaping(text) or any(fallback_for(ch) for ch in lacking))
         if shaped and (L.fit == "box" or L.valign == "cap-middle" or L.underline):
             raise self._data_error(row, column, "the text is in a script set in runs of its own font (shaped, or "
                                    "right to left: Arabic, Hebrew, Devanagari...), which fit: box, valign: "
@@ -332,7 +336,7 @@ class BoundLayer:
                                    "set markup: false on the layer to print the characters as typed, or use "
                                    "fit: shrink and valign: middle", "text")
         paras = self.rich(text, row, column, icons if L.markup else None, L.markup) if rich else None
-        missing = (self.font.missing(text) if self.font is not None else missing_glyphs(text)) if paras is None else ()
+        missing = lacking if paras is None else ()
         if missing:
             raise self._data_error(row, column, f"{missing[0]!r} (U+{ord(missing[0]):04X}) is not in "
                                    f"{self._label(self.face)}.",
@@ -340,13 +344,12 @@ class BoundLayer:
                                    "use characters the font has, or choose another font for the layer", "text")
         x, y, w, h = self.box
         bw, bh = (h, w) if L.rotate in (90, 270) else (w, h)
-        smallest = self.smallest
+        smallest = self.least
         try:
             if paras is None and L.fit == "box":
-                got = fit_box(text, L.size, smallest, bw, bh, L.line_spacing, styled_face(self.face, L.bold),
-                              caps=L.valign == "cap-middle")
+                got = fit_box(text, L.size, smallest, bw, bh, L.line_spacing, self.styled, caps=L.valign == "cap-middle")
             elif paras is None:
-                got = fit(text, L.size, smallest, bw, bh, L.wrap, L.line_spacing, styled_face(self.face, L.bold))
+                got = fit(text, L.size, smallest, bw, bh, L.wrap, L.line_spacing, self.styled)
             else:
                 got = richtext.fit(paras, L.size, smallest, bw, bh, L.wrap, L.line_spacing)
         except richtext.TooManySizes as stop:
@@ -362,7 +365,10 @@ class BoundLayer:
                                    "shorten the text, or make the layer's box larger or its min_size smaller"
                                    if L.fit == "box" else "shorten the text, or make the layer's box larger, its "
                                    "min_size smaller or set fit: shrink and wrap: true", "text")
-        self.ctx.faces.update(richtext.faces_used(paras) if paras is not None else (styled_face(self.face, L.bold),))
+        if paras is not None:
+            self.ctx.faces.update(richtext.faces_used(paras))
+        else:
+            self.ctx.faces.add(self.styled)
         colour = self.colours["colour"](values, row) or "#000000"
         if L.valign == "cap-middle":  # each line centred on its cap height (Text valign "middle")
             self._cap_middle(got, L, colour, out)
