@@ -160,6 +160,9 @@ class BoundLayer:
                 raise SpecError(f"{place.label}: its box is {self.box[2]:g} x {self.box[3]:g} mm.", file=place.file,
                                 line=place.line, field="w", hint="give the layer a positive width and height")
             bx, by, bw, bh = self.box
+            # a text's anchor, its x from the box's centre, and the box's centre (mm): fixed by the template
+            self.centre = (*_ANCHOR[layer.align](bh if layer.rotate in (90, 270) else bw), bx + bw / 2, by + bh / 2) \
+                if self.text is not None else None
             if self.text is not None and not (-EPS <= bx and -EPS <= by and bx + bw <= w + EPS and by + bh <= h + EPS):
                 raise SpecError(f"{place.label}: its text box ({bx:g}, {by:g}) {bw:g} x {bh:g} mm reaches past the "
                                 f"{w:g} x {h:g} mm part, where the cut would take letters off.", file=place.file,
@@ -397,26 +400,26 @@ class BoundLayer:
         """Append the lines of ``got`` (plain text) with the middle of their capitals, the first line's
         cap height to the last line's baseline, on the box's middle: each line a Text with valign
         "middle" on its own cap middle (one line: on the box's centre itself)."""
-        x, y, w, h = self.box
-        bw = h if L.rotate in (90, 270) else w
-        anchor, tx = _ANCHOR[L.align](bw)
+        anchor, tx, cx, cy = self.centre
         cap = self.cap * got.size_pt * MM_PER_PT
         first = got.baselines[0]
         tall = got.baselines[-1] - first + cap
-        mids = [-tall / 2 + cap / 2 + (b - first) for b in got.baselines]
+        size, bold, font, underline = got.size_pt, L.bold, self.face, L.underline
         if L.rotate == 0:
-            cx, cy = x + w / 2 + tx, y + h / 2
-            out.extend(Text(cx, cy + mid, line, size_pt=got.size_pt, anchor=anchor, valign="middle", fill=colour,
-                            bold=L.bold, font=self.face, underline=L.underline)
-                       for line, mid in zip(got.lines, mids) if line)
+            cx += tx
+            out.extend(Text(cx, cy + (-tall / 2 + cap / 2 + (b - first)), line, size_pt=size, anchor=anchor,
+                            valign="middle", fill=colour, bold=bold, font=font, underline=underline)
+                       for line, b in zip(got.lines, got.baselines) if line)
             return
         # each line turned about its own anchor (Text.rotate), placed where the turned box puts it: no group
         cos, sin = QUARTER_TURNS[L.rotate]
-        cx, cy = x + w / 2, y + h / 2
-        out.extend(Text(cx + tx * cos - mid * sin, cy + tx * sin + mid * cos, line, size_pt=got.size_pt,
-                        anchor=anchor, valign="middle", fill=colour, bold=L.bold, font=self.face,
-                        rotate=float(L.rotate), underline=L.underline)
-                   for line, mid in zip(got.lines, mids) if line)
+        turn = float(L.rotate)
+        for line, b in zip(got.lines, got.baselines):
+            if line:
+                mid = -tall / 2 + cap / 2 + (b - first)
+                out.append(Text(cx + tx * cos - mid * sin, cy + tx * sin + mid * cos, line, size_pt=size,
+                                anchor=anchor, valign="middle", fill=colour, bold=bold, font=font, rotate=turn,
+                                underline=underline))
 
     def picture(self, values: dict, row: Row | None) -> ImageFacts | None:
         """The checked picture file an image layer draws for ``row`` (None when a column its ``src``
