@@ -8,6 +8,7 @@ row and column and the template layer, before anything is drawn on paper.
 from __future__ import annotations
 
 from dataclasses import dataclass, field, replace
+from functools import cached_property
 from pathlib import Path
 from typing import Callable
 
@@ -189,9 +190,13 @@ class BoundLayer:
         text's length times the sizes tried, richtext.scan_layouts; 0 for other layers)."""
         if self.text is None or (self.show is not None and not self.show(values)):
             return 0
+        return len(self.text.fill(translated(values, self.ctx.language))) * self.tries
+
+    @cached_property
+    def tries(self) -> int:
+        """How many sizes a text layer's fitting lays its text out at, at most (richtext.scan_layouts)."""
         L = self.place.layer
-        tries = 1 if L.fit == "box" else 1 + richtext.scan_layouts(L.size, self.smallest)
-        return len(self.text.fill(translated(values, self.ctx.language))) * tries
+        return 1 if L.fit == "box" else 1 + richtext.scan_layouts(L.size, self.smallest)
 
     def _font(self, name: str, field: str = "font"):
         """The declared font ``name`` (a FontFile), named by the layer's ``field``.
