@@ -70,20 +70,25 @@ def case_e(tmp: Path, reps: int) -> dict:
     for n in (ROWS, LARGE):
         words = word_list(n, tmp / f"e-words{n}.txt")
         setups[n] = ([str(make_deck(tmp / f"e{n}" / "bench-deck", words, n))], ["netmatch", "--words", str(words)])
+    from . import run as bench_run
+    before = bench_run.AGAINST  # --against: the tree before, built alternately too ("deck_before", ...)
+    kinds = ("deck", "netmatch") + (("deck_before", "netmatch_before") if before is not None else ())
     for fmt in ("pdf", "pdf,svg"):
-        def run(args):
+        def run(args, root=None):
             def go():
                 out = tmp / f"e-out{next(counter)}"
-                return run_process(["build", *args, "--out", str(out), "--format", fmt], tmp)
+                return run_process(["build", *args, "--out", str(out), "--format", fmt], tmp, bench_run.against_env(root))
             return go
         runs = {}
         for n, (deck, netmatch) in setups.items():
             suffix = "" if n == ROWS else f"_{n}"
             runs.update({f"deck{suffix}": run(deck), f"netmatch{suffix}": run(netmatch)})
+            if before is not None:
+                runs.update({f"deck_before{suffix}": run(deck, before), f"netmatch_before{suffix}": run(netmatch, before)})
         got = alternate(runs, reps)
         cards = LARGE - ROWS
         card = {k: (got[f"{k}_{LARGE}"]["cpu_seconds"]["median"] - got[k]["cpu_seconds"]["median"]) / cards * 1e6
-                for k in ("deck", "netmatch")}
+                for k in kinds}
         estimates = {}
         for n, (deck, netmatch) in setups.items():
             suffix = "" if n == ROWS else f"_{n}"
@@ -92,6 +97,12 @@ def case_e(tmp: Path, reps: int) -> dict:
         result[fmt] = {**got, "ratio": ratio(got["deck"]["cpu_seconds"], got["netmatch"]["cpu_seconds"]),
                        "wall_ratio": ratio(got["deck"]["seconds"], got["netmatch"]["seconds"]),
                        "card_us": card, "card_ratio": card["deck"] / card["netmatch"], "estimates": estimates}
+        if before is not None:
+            result[fmt].update({"before_ratio": ratio(got["deck_before"]["cpu_seconds"],
+                                                      got["netmatch_before"]["cpu_seconds"]),
+                                "before_card_ratio": card["deck_before"] / card["netmatch_before"],
+                                "deck_vs_before": ratio(got[f"deck_{LARGE}"]["cpu_seconds"],
+                                                        got[f"deck_before_{LARGE}"]["cpu_seconds"])})
     return result
 
 
@@ -112,4 +123,10 @@ def rows(e: dict) -> list[str]:
             out.append(f"| (e) a card's cost, {name}: deck {c['deck']:.0f} us, NetMatch {c['netmatch']:.0f} us "
                        f"(CPU medians at {e['large']:,} less at {e['rows']:,}, over the cards between) | | | "
                        f"**{d['card_ratio']:.2f}x** | | | | <= 1.3x |")
+        if "before_card_ratio" in d:
+            c = d["card_us"]
+            out.append(f"| (e) the same, the tree before (`--against`): deck {c['deck_before']:.0f} us, NetMatch "
+                       f"{c['netmatch_before']:.0f} us a card | | | {d['before_card_ratio']:.2f}x | | | | |")
+            out.append(f"| (e) the {e['large']:,}-row deck, {name}: this tree against the tree before | | | "
+                       f"{d['deck_vs_before']:.2f}x | | | | |")
     return out

@@ -84,6 +84,16 @@ _REPORT_RSS_SCRIPT = _REPORT_RSS.replace("sys.argv = ['pnp'] + sys.argv[2:]", "s
     "runpy.run_module('pnp', run_name='__main__')", "runpy.run_path(sys.argv[0], run_name='__main__')")
 
 
+AGAINST: Path | None = None
+"""``--against ROOT``: another checkout of pnp (the tree before a change) whose builds cases c and e
+run too, alternately with this one's, in the same run."""
+
+
+def against_env(root: Path | None) -> dict | None:
+    """The environment a measured process needs to import the pnp in ``root`` (None: this bench's)."""
+    return None if root is None else {"PYTHONPATH": str(root)}
+
+
 def run_process(args: list[str], cwd: Path, env: dict | None = None) -> tuple[float, float, float]:
     """Run `python -m pnp ARGS...` in a fresh process; return (wall seconds, CPU seconds, its peak RSS
     in MiB).
@@ -379,11 +389,11 @@ def case_c(tmp: Path, sizes: list[int], reps: int, svg_sizes: list[int]) -> dict
         r = reps  # at least 5 for every deck
         counter = itertools.count()
 
-        def pnp(fmt):
+        def pnp(fmt, root: Path | None = None):
             def run():
                 out = tmp / f"c{n}-{next(counter)}"
                 got = run_process(["build", "netmatch", "--words", str(words), "--out", str(out), "--format", fmt],
-                                  tmp)
+                                  tmp, against_env(root))
                 shutil.rmtree(out)
                 return got
             return run
@@ -400,6 +410,9 @@ def case_c(tmp: Path, sizes: list[int], reps: int, svg_sizes: list[int]) -> dict
         if n in svg_sizes:
             runs.update({"svg": pnp("svg"), "svg_floor": floor("svg")})
         runs["pdf+svg"] = pnp("pdf,svg")
+        if AGAINST is not None:  # the same builds with the tree before, alternately in the same run
+            runs.update({f"{k}_before": pnp(k.replace("+", ","), AGAINST) for k in ("pdf", "svg", "pdf+svg")
+                         if k in runs})
         got = alternate(runs, r)
         got["estimates"] = {fmt: record(got[fmt], estimate(["build", "netmatch", "--words", str(words), "--format",
                                                             fmt.replace("+", ",")], tmp))
@@ -407,6 +420,12 @@ def case_c(tmp: Path, sizes: list[int], reps: int, svg_sizes: list[int]) -> dict
         got.update(ratios(got, "pdf", "pdf_floor", "pdf_"))
         if "svg" in got:
             got.update(ratios(got, "svg", "svg_floor", "svg_"))
+        for k in ("pdf", "svg"):
+            if f"{k}_before" in got:
+                got.update(ratios(got, f"{k}_before", f"{k}_floor", f"{k}_before_"))
+                got.update(ratios(got, k, f"{k}_before", f"{k}_vs_before_"))
+        if "pdf+svg_before" in got:
+            got.update(ratios(got, "pdf+svg", "pdf+svg_before", "pdf+svg_vs_before_"))
         res[str(n)] = got
     small, large = res[str(min(sizes))], res[str(max(sizes))]
     res["rss_ratio"] = large["pdf+svg"]["peak_rss_mib"]["median"] / small["pdf+svg"]["peak_rss_mib"]["median"]
@@ -441,16 +460,25 @@ def main() -> None:
     parser.add_argument("--out", type=Path, default=HERE / "results.json", help="where to write the results")
     parser.add_argument("--sizes", default=None, help="case c's deck sizes, comma-separated (default: 1000,10000 "
                                                      "with --quick, else 1000,10000,100000)")
+    parser.add_argument("--against", type=Path, default=None,
+                        help="another pnp checkout (the tree before a change): cases c and e also build with it, "
+                             "alternately, and give each ratio for it too")
     args = parser.parse_args()
+    global AGAINST
+    AGAINST = args.against.resolve() if args.against else None
     reps = args.reps or (3 if args.quick else 5)
     sizes = ([int(n) for n in args.sizes.split(",")] if args.sizes else
              [1_000, 10_000] if args.quick else [1_000, 10_000, 100_000])
     import pnp
     results = {"machine": {"python": platform.python_version(), "cpus": os.cpu_count(),
                            "platform": platform.platform()}, "reps": reps,
-               "pnp": str(Path(pnp.__file__).resolve().parent)}
+               "pnp": str(Path(pnp.__file__).resolve().parent),
+               **({"against": str(AGAINST)} if AGAINST else {})}
     with tempfile.TemporaryDirectory(prefix="pnp-bench-") as t:
         tmp = Path(t)
+        if AGAINST is not None:  # untimed: the other tree's bytecode cached, as this tree's is
+            run_process(["build", "netmatch", "--out", str(tmp / "warm"), "--format", "pdf,svg"], tmp,
+                        against_env(AGAINST))
         if "a" in args.cases:
             print("case a: cold pnp build (all kits, PDF + SVG) vs cold reportlab import ...", flush=True)
             results["a_cold_build"] = case_a(tmp, reps)
@@ -525,6 +553,12 @@ def table(r: dict) -> str:
             if "svg" in d:
                 rows.append(_row(f"(c) NetMatch {int(n):,} words, SVG (floor: matched svgwrite)", d["svg"],
                                  d["svg_floor"], d["svg_ratio"], d["svg_wall_ratio"], TARGETS.get(f"c{n}svg", "")))
+            for k in ("pdf", "svg"):
+                if f"{k}_before" in d:
+                    rows.append(_row(f"(c) the same, {k.upper()}, the tree before (`--against`)", d[f"{k}_before"],
+                                     d[f"{k}_floor"], d[f"{k}_before_ratio"], d[f"{k}_before_wall_ratio"]))
+                    rows.append(_row(f"(c) the same, {k.upper()}: this tree against the tree before", d[k],
+                                     d[f"{k}_before"], d[f"{k}_vs_before_ratio"], d[f"{k}_vs_before_wall_ratio"]))
             rss = d["pdf+svg"]["peak_rss_mib"]
             rows.append(_row(f"(c) NetMatch {int(n):,} words, PDF+SVG; peak RSS {fmt_stats(rss, 'MiB')}",
                              d["pdf+svg"], None, None, None, TARGETS.get(f"rss{n}", "")))

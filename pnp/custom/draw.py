@@ -8,6 +8,7 @@ row and column and the template layer, before anything is drawn on paper.
 from __future__ import annotations
 
 from dataclasses import dataclass, field, replace
+from functools import cached_property
 from pathlib import Path
 from typing import Callable
 
@@ -148,6 +149,8 @@ class BoundLayer:
                                            ((layer.bold_font, "bold_font"), (layer.bold_italic_font, "bold_italic_font")))
             self.cap = cap_height(self.bold.face if layer.bold and self.bold is not None
                                   else styled_face(self.face, layer.bold))
+            self.styled = styled_face(self.face, layer.bold)  # the face plain text is set in
+            self.least = self.smallest
         self.varying = (self.show is not None or (self.text is not None and self.text.constant is None)
                         or (self.src is not None and self.src.constant is None)
                         or any(getattr(c, "varying", False) for c in self.colours.values()))
@@ -160,6 +163,9 @@ class BoundLayer:
                 raise SpecError(f"{place.label}: its box is {self.box[2]:g} x {self.box[3]:g} mm.", file=place.file,
                                 line=place.line, field="w", hint="give the layer a positive width and height")
             bx, by, bw, bh = self.box
+            # a text's anchor, its x from the box's centre, and the box's centre (mm): fixed by the template
+            self.centre = (*_ANCHOR[layer.align](bh if layer.rotate in (90, 270) else bw), bx + bw / 2, by + bh / 2) \
+                if self.text is not None else None
             if self.text is not None and not (-EPS <= bx and -EPS <= by and bx + bw <= w + EPS and by + bh <= h + EPS):
                 raise SpecError(f"{place.label}: its text box ({bx:g}, {by:g}) {bw:g} x {bh:g} mm reaches past the "
                                 f"{w:g} x {h:g} mm part, where the cut would take letters off.", file=place.file,
@@ -186,9 +192,13 @@ class BoundLayer:
         text's length times the sizes tried, richtext.scan_layouts; 0 for other layers)."""
         if self.text is None or (self.show is not None and not self.show(values)):
             return 0
+        return len(self.text.fill(translated(values, self.ctx.language))) * self.tries
+
+    @cached_property
+    def tries(self) -> int:
+        """How many sizes a text layer's fitting lays its text out at, at most (richtext.scan_layouts)."""
         L = self.place.layer
-        tries = 1 if L.fit == "box" else 1 + richtext.scan_layouts(L.size, self.smallest)
-        return len(self.text.fill(translated(values, self.ctx.language))) * tries
+        return 1 if L.fit == "box" else 1 + richtext.scan_layouts(L.size, self.smallest)
 
     def _font(self, name: str, field: str = "font"):
         """The declared font ``name`` (a FontFile), named by the layer's ``field``.
@@ -313,7 +323,7 @@ class BoundLayer:
 
     def _text(self, values, row, out) -> None:
         L = self.place.layer
-        text = self.text.fill(translated(values, self.ctx.language))
+        text = self.text.fill(translated(values, self.ctx.language) if self.ctx.language else values)
         if not text.strip():
             return
         column = self.text.columns[0] if self.text.columns else None
@@ -321,10 +331,12 @@ class BoundLayer:
             raise self._data_error(row, column, f"the text has {len(text):,} characters (limit {MAX_TEXT_CHARS:,}).",
                                    "shorten the cell: no card holds more", "text")
         icons = self.ctx.icons
-        shaped = needs_shaping(text) or any(fallback_for(ch) for ch in self.missing_glyphs(text, False)[0])
+        # ASCII is never shaped and no script's fallback face draws it (pnp.core.fonts.fallback_for)
+        lacking = self.font.missing(text) if self.font is not None else missing_glyphs(text)
+        shaped = not text.isascii() and (needs_shaping(text) or any(fallback_for(ch) for ch in lacking))
         rich = (L.markup and richtext.has_markup(text, icons is not None)) or shaped
         paras = self.rich(text, row, column, icons if L.markup else None, L.markup) if rich else None
-        missing = (self.font.missing(text) if self.font is not None else missing_glyphs(text)) if paras is None else ()
+        missing = lacking if paras is None else ()
         if missing:
             raise self._data_error(row, column, f"{missing[0]!r} (U+{ord(missing[0]):04X}) is not in "
                                    f"{self._label(self.face)}.",
@@ -332,13 +344,12 @@ class BoundLayer:
                                    "use characters the font has, or choose another font for the layer", "text")
         x, y, w, h = self.box
         bw, bh = (h, w) if L.rotate in (90, 270) else (w, h)
-        smallest = self.smallest
+        smallest = self.least
         try:
             if paras is None and L.fit == "box":
-                got = fit_box(text, L.size, smallest, bw, bh, L.line_spacing, styled_face(self.face, L.bold),
-                              caps=L.valign == "cap-middle")
+                got = fit_box(text, L.size, smallest, bw, bh, L.line_spacing, self.styled, caps=L.valign == "cap-middle")
             elif paras is None:
-                got = fit(text, L.size, smallest, bw, bh, L.wrap, L.line_spacing, styled_face(self.face, L.bold))
+                got = fit(text, L.size, smallest, bw, bh, L.wrap, L.line_spacing, self.styled)
             elif L.fit == "box":  # runs measured as drawn (HarfBuzz's advances for shaped ones)
                 got = richtext.fit_box(paras, L.size, smallest, bw, bh, L.line_spacing,
                                        self.cap if L.valign == "cap-middle" else None)
@@ -357,9 +368,11 @@ class BoundLayer:
                                    "shorten the text, or make the layer's box larger or its min_size smaller"
                                    if L.fit == "box" else "shorten the text, or make the layer's box larger, its "
                                    "min_size smaller or set fit: shrink and wrap: true", "text")
-        self.ctx.faces.update(richtext.faces_used(paras) if paras is not None else (styled_face(self.face, L.bold),))
         if paras is not None:
+            self.ctx.faces.update(richtext.faces_used(paras))
             self.ctx.unbolded.update(richtext.unbolded(paras))
+        else:
+            self.ctx.faces.add(self.styled)
         colour = self.colours["colour"](values, row) or "#000000"
         if L.valign == "cap-middle" and paras is None:  # each line centred on its cap height (Text valign "middle")
             self._cap_middle(got, L, colour, out)
@@ -395,26 +408,26 @@ class BoundLayer:
         """Append the lines of ``got`` (plain text) with the middle of their capitals, the first line's
         cap height to the last line's baseline, on the box's middle: each line a Text with valign
         "middle" on its own cap middle (one line: on the box's centre itself)."""
-        x, y, w, h = self.box
-        bw = h if L.rotate in (90, 270) else w
-        anchor, tx = _ANCHOR[L.align](bw)
+        anchor, tx, cx, cy = self.centre
         cap = self.cap * got.size_pt * MM_PER_PT
         first = got.baselines[0]
         tall = got.baselines[-1] - first + cap
-        mids = [-tall / 2 + cap / 2 + (b - first) for b in got.baselines]
+        size, bold, font, underline = got.size_pt, L.bold, self.face, L.underline
         if L.rotate == 0:
-            cx, cy = x + w / 2 + tx, y + h / 2
-            out.extend(Text(cx, cy + mid, line, size_pt=got.size_pt, anchor=anchor, valign="middle", fill=colour,
-                            bold=L.bold, font=self.face, underline=L.underline)
-                       for line, mid in zip(got.lines, mids) if line)
+            cx += tx
+            out.extend(Text(cx, cy + (-tall / 2 + cap / 2 + (b - first)), line, size_pt=size, anchor=anchor,
+                            valign="middle", fill=colour, bold=bold, font=font, underline=underline)
+                       for line, b in zip(got.lines, got.baselines) if line)
             return
         # each line turned about its own anchor (Text.rotate), placed where the turned box puts it: no group
         cos, sin = QUARTER_TURNS[L.rotate]
-        cx, cy = x + w / 2, y + h / 2
-        out.extend(Text(cx + tx * cos - mid * sin, cy + tx * sin + mid * cos, line, size_pt=got.size_pt,
-                        anchor=anchor, valign="middle", fill=colour, bold=L.bold, font=self.face,
-                        rotate=float(L.rotate), underline=L.underline)
-                   for line, mid in zip(got.lines, mids) if line)
+        turn = float(L.rotate)
+        for line, b in zip(got.lines, got.baselines):
+            if line:
+                mid = -tall / 2 + cap / 2 + (b - first)
+                out.append(Text(cx + tx * cos - mid * sin, cy + tx * sin + mid * cos, line, size_pt=size,
+                                anchor=anchor, valign="middle", fill=colour, bold=bold, font=font, rotate=turn,
+                                underline=underline))
 
     def picture(self, values: dict, row: Row | None) -> ImageFacts | None:
         """The checked picture file an image layer draws for ``row`` (None when a column its ``src``

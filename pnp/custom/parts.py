@@ -377,6 +377,7 @@ def build_components(spec: CustomSpec, ctx: KitContext, lines: dict,
         titles: dict[tuple | None, list[str]] = {}
         sources: dict[tuple | None, list[PartSource]] = {}
         col = title_column(r.table)
+        proofs: dict = {}  # a front template's path -> its proof box on the part (x, y, w, h mm) or None
         last, fronts, named, keyed = object(), [], [], []  # the last back seen and its lists (a back is a
         for row, n, (fpath, bpath), part_key in zip(r.rows, r.copies, r.paths,  # long tuple: hashed only when new)
                                                     _row_keys(comp, r.table, r.rows)):
@@ -387,10 +388,12 @@ def build_components(spec: CustomSpec, ctx: KitContext, lines: dict,
                 fronts, named, keyed = groups.setdefault(back, []), titles.setdefault(back, []), sources.setdefault(back, [])
             fronts.extend([front] * n)
             named.extend([row.values.get(col, "").strip() if row and col else ""] * n)
-            box = ctx.once(("template loads",), Loads).proof(fpath)
+            proof = proofs.get(fpath, proofs)
+            if proof is proofs:  # the template's proof box on this part, once per template
+                box = ctx.once(("template loads",), Loads).proof(fpath)
+                proof = proofs[fpath] = box.box(w, h) if box is not None else None
             source = PartSource(part_key, row.number if row else None,
-                                tuple(sorted(row.values.items())) if row else (), comp.name,
-                                box.box(w, h) if box is not None else None)
+                                tuple(sorted(row.values.items())) if row else (), comp.name, proof)
             keyed.extend([source] * n)
         if comp.shape in NETS:
             out += _nets(r, groups, titles, sources, col is not None)

@@ -68,6 +68,8 @@ def bad_character(text: str, allow_tab: bool = True) -> tuple[int, str, str] | N
     """The first character of ``text`` that must not be printed, as (0-based index, character, why),
     or None. ``why`` reads like "U+202E RIGHT-TO-LEFT OVERRIDE, a bidi control character that reorders
     the text after it"."""
+    if text.isascii() and text.isprintable():  # U+0020 to U+007E: letters, digits, marks, the space
+        return None
     for i, ch in enumerate(text):
         kind = unicodedata.category(ch)
         if kind not in _KINDS or (ch == "\t" and allow_tab):

@@ -17,6 +17,7 @@ from __future__ import annotations
 import dataclasses
 import hashlib
 import json
+from math import isfinite
 from operator import attrgetter
 from dataclasses import dataclass
 from pathlib import Path
@@ -28,7 +29,6 @@ from ..inputs.safefile import read_regular
 from ..layout.sheetspace import BoardBlock
 
 MAX_PICTURE_BYTES = 256 * 1024 * 1024  # a picture file hashed for a fingerprint (pictures are checked far below this)
-_PLAIN = {str, int, bool, type(None)}
 _SKIPPED = {"key", "root"}  # Group.key: a render cache key (holds paths); Image.root: where SVG art may reach
 
 
@@ -72,45 +72,76 @@ def field_hash(value: str) -> str:
     return hashlib.sha256(value.encode("utf-8")).hexdigest()[:16]
 
 
+_dumps = json.JSONEncoder(separators=(",", ":"), ensure_ascii=False).encode
+"""json.dumps(value, separators=(",", ":"), ensure_ascii=False), with one encoder made once."""
+_LITERAL = {True: "true", False: "false", None: "null"}
+
+
+def _number(v: float) -> str:
+    """A float rounded to 4 decimals as json.dumps writes it (repr; NaN and the infinities by name)."""
+    v = round(v, 4)
+    return repr(v) if isfinite(v) else _dumps(v)
+
+
 class _Canon:
-    """Canonical JSON-able form of IR shapes: each dataclass as [type name, its fields in order]
-    (render cache keys and SVG roots left out), floats rounded, a picture by the sha256 of its bytes.
-    A Group, often the same object on every part (a template's furniture, a common back), is
-    serialised once: its form is kept with the object itself (so its id is never reused)."""
+    """The canonical form of IR shapes as compact JSON text: each dataclass as [type name, its
+    fields in order] (render cache keys and SVG roots left out), floats rounded to 4 decimals, a
+    picture by the sha256 of its bytes; byte for byte what ``json.dumps(form, separators=(",",
+    ":"), ensure_ascii=False)`` writes of that form. A Group, often the same object on every part
+    (a template's furniture, a common back), is written once: its text is kept with the object itself
+    (so its id is never reused)."""
 
     def __init__(self) -> None:
         self.pictures: dict[str, str] = {}
-        self.fields: dict[type, tuple[tuple[str, ...], Callable]] = {}  # a dataclass's fields: names, getter
-        self.groups: dict[int, tuple[object, object]] = {}
+        self.strings: dict[str, str] = {}  # a string field's JSON text (anchors, colours, fonts repeat)
+        self.fields: dict[type, tuple[str, Callable]] = {}  # a dataclass: '["Name"', its fields' getter
+        self.groups: dict[int, tuple[object, str]] = {}  # id(Group) -> the Group, its text
+        self.digests: dict[int, tuple[object, str]] = {}  # id(a back) -> the back, its digest
 
-    def __call__(self, value):
+    def text(self, value) -> str:
+        """``value``'s canonical form as JSON text."""
         t = type(value)
-        if t in _PLAIN:
-            return value
+        if t is str:
+            return _dumps(value)
         if t is float:
-            return round(value, 4)
+            return _number(value)
+        if t is bool or value is None:
+            return _LITERAL[value]
+        if t is int:
+            return repr(value)
         if t is tuple or t is list:
-            return [self(v) for v in value]
-        fields = self.fields.get(t)
-        if fields is None:
-            if not dataclasses.is_dataclass(t):
-                return value
-            names = tuple(f.name for f in dataclasses.fields(t) if f.name not in _SKIPPED)
-            fields = self.fields[t] = (names, attrgetter(*names) if len(names) > 1 else lambda v: (getattr(v, names[0]),))
+            return "[" + ",".join([self.text(v) for v in value]) + "]"
         if t is Group:
             kept = self.groups.get(id(value))
             if kept is not None and kept[0] is value:
                 return kept[1]
+        fields = self.fields.get(t)
+        if fields is None:
+            if not dataclasses.is_dataclass(t):
+                return _dumps(value)  # as json.dumps writes any other value (a str or int subclass)
+            names = tuple(f.name for f in dataclasses.fields(t) if f.name not in _SKIPPED)
+            fields = self.fields[t] = (f'["{t.__name__}"',
+                                       attrgetter(*names) if len(names) > 1 else lambda v: (getattr(v, names[0]),))
+        out = [fields[0]]
         if t is Image:
-            form = ["Image", *[self._picture(value.src) if n == "src" else self(getattr(value, n)) for n in fields[0]]]
+            out += [_dumps("sha256:" + self._picture(value.src)) if n == "src" else self.text(getattr(value, n))
+                    for n in (f.name for f in dataclasses.fields(t) if f.name not in _SKIPPED)]
         else:
-            form = [t.__name__]
+            strings = self.strings
             for v in fields[1](value):  # the plain fields inline: most of a drawing's values
                 tv = type(v)
-                form.append(round(v, 4) if tv is float else v if tv in _PLAIN else self(v))
+                if tv is float:
+                    v = round(v, 4)
+                    out.append(repr(v) if isfinite(v) else _dumps(v))
+                elif tv is str:
+                    got = strings.get(v)
+                    out.append(got if got is not None else strings.setdefault(v, _dumps(v)))
+                else:
+                    out.append(_LITERAL[v] if tv is bool else self.text(v))
+        got = ",".join(out) + "]"
         if t is Group:
-            self.groups[id(value)] = (value, form)
-        return form
+            self.groups[id(value)] = (value, got)
+        return got
 
     def _picture(self, src: str) -> str:
         if src not in self.pictures:
@@ -120,27 +151,62 @@ class _Canon:
                 raise SpecError(f"cannot read the picture {src} to fingerprint its part: {exc.strerror or exc}.",
                                 file=src, hint="do not change the game folder while pnp runs") from None
             self.pictures[src] = hashlib.sha256(data).hexdigest()
-        return "sha256:" + self.pictures[src]
+        return self.pictures[src]
 
     def digest(self, value) -> str:
         """The sha256 (hex) of ``value``'s canonical form; a back (one object, shared by every front
         of its component) is digested once."""
-        kept = self.groups.get(id(value))
+        kept = self.digests.get(id(value))
         if kept is not None and kept[0] is value:
             return kept[1]
-        text = json.dumps(self(value), separators=(",", ":"), ensure_ascii=False)
-        got = hashlib.sha256(text.encode("utf-8")).hexdigest()
+        got = hashlib.sha256(self.text(value).encode("utf-8")).hexdigest()
         if isinstance(value, tuple):
-            self.groups[id(value)] = (value, got)
+            self.digests[id(value)] = (value, got)
         return got
+
+
+class _Hasher:
+    """fingerprint() for many fronts: the hash of the same canonical JSON text, fed in pieces. The
+    text of a part is ``[W,H,"shape",R,[F1,F2,...],BACK]``: the head up to the front's opening
+    bracket is hashed once per component, and a front's first shape, often the template's furniture
+    (one Group on every part), once per component and shape (the hash's state copied after it)."""
+
+    def __init__(self, canon: _Canon) -> None:
+        self.canon = canon
+        self.heads: dict[int, tuple[Component, object, str]] = {}  # id(comp) -> comp, hash of the head, tail
+        self.starts: dict[tuple[int, int], tuple[object, object]] = {}  # (id(comp), id(shape)) -> shape, hash
+
+    def __call__(self, comp: Component, front) -> str:
+        got = self.heads.get(id(comp))
+        if got is None or got[0] is not comp:
+            back = None if comp.back is None else self.canon.digest(comp.back)
+            head = _dumps([round(comp.width, 4), round(comp.height, 4), comp.shape, round(comp.radius, 4)])
+            got = self.heads[id(comp)] = (comp, hashlib.sha256((head[:-1] + ",[").encode("utf-8")),
+                                          "]," + _dumps(back) + "]")
+        _, head, tail = got
+        shapes = tuple(front)
+        if not shapes:
+            h = head.copy()
+        else:
+            first = shapes[0]
+            start = self.starts.get((id(comp), id(first)))
+            if start is None or start[0] is not first:
+                h = head.copy()
+                h.update(self.canon.text(first).encode("utf-8"))
+                if type(first) is Group:
+                    self.starts[id(comp), id(first)] = (first, h.copy())
+            else:
+                h = start[1].copy()
+            for shape in shapes[1:]:
+                h.update(b",")
+                h.update(self.canon.text(shape).encode("utf-8"))
+        h.update(tail.encode("utf-8"))
+        return h.hexdigest()
 
 
 def fingerprint(comp: Component, front, canon: _Canon | None = None) -> str:
     """The sha256 (hex) of what is drawn on one part of ``comp`` whose front is ``front``."""
-    canon = canon or _Canon()
-    back = None if comp.back is None else canon.digest(comp.back)
-    form = [round(comp.width, 4), round(comp.height, 4), comp.shape, round(comp.radius, 4), canon(tuple(front)), back]
-    return hashlib.sha256(json.dumps(form, separators=(",", ":"), ensure_ascii=False).encode("utf-8")).hexdigest()
+    return _Hasher(canon or _Canon())(comp, front)
 
 
 def _sources(comp: Component) -> Sequence[PartSource]:
@@ -155,7 +221,8 @@ def _sources(comp: Component) -> Sequence[PartSource]:
 def parts_of(components: Sequence[Component]) -> list[Part]:
     """Every part of the kit, in kit order, each key once per group (copies counted, a copy's
     fingerprint taken from its first front). Draws every front (the IR only, no PDF)."""
-    canon = _Canon()
+    digest = _Hasher(_Canon())
+    hashes: dict[str, str] = {}  # a cell's text -> field_hash (a column's cells often repeat)
     found: dict[tuple[str, str], Part] = {}
     for ci, comp in enumerate(components):
         for fi, (front, src) in enumerate(zip(_iter(comp.fronts), _sources(comp))):
@@ -166,8 +233,11 @@ def parts_of(components: Sequence[Component]) -> list[Part]:
                 continue
             if old is not None:  # the same key in another run of the group (another back): a new identity
                 ident = (ident[0], f"{src.key} ({comp.name})")
-            found[ident] = Part(ident[0], ident[1], src.row, comp.copies, fingerprint(comp, front, canon),
-                                {k: field_hash(v) for k, v in src.fields}, ci, (fi,))
+            fields = {}
+            for k, v in src.fields:
+                got = hashes.get(v)
+                fields[k] = got if got is not None else hashes.setdefault(v, field_hash(v))
+            found[ident] = Part(ident[0], ident[1], src.row, comp.copies, digest(comp, front), fields, ci, (fi,))
     return list(found.values())
 
 

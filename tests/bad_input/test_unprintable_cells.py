@@ -90,3 +90,23 @@ def test_a_workbook_cell_without_a_printable_value_is_refused(game, value, data_
     spec = game / "g" / "g.yaml"
     spec.write_text(spec.read_text(encoding="utf-8").replace("cards.csv", "cards.xlsx"), encoding="utf-8")
     _refused(game, ["g/cards.xlsx, line 3", "sheet Cards, row 3, column B (text)"] + needles)
+
+
+def test_every_ascii_character_is_judged_by_its_unicode_category():
+    """The printable-ASCII shortcut refuses exactly what the per-character rule refuses: each of the
+    128 ASCII characters, alone and inside a word, is refused when its Unicode category is a control,
+    format or separator kind (a tab allowed when asked), else passed."""
+    import unicodedata
+
+    from pnp.inputs.textcheck import bad_character
+    refused_kinds = {"Cc", "Cf", "Zl", "Zp", "Cs", "Co", "Cn"}
+    for code in range(128):
+        ch = chr(code)
+        for allow_tab in (True, False):
+            refused = unicodedata.category(ch) in refused_kinds and not (ch == "\t" and allow_tab)
+            for text, at in ((ch, 0), (f"ok{ch}ok", 2)):
+                got = bad_character(text, allow_tab)
+                assert (got is not None) == refused, (hex(code), allow_tab)
+                if refused:
+                    assert got[:2] == (at, ch)
+    assert bad_character("Card 12: say a sentence with WORD in it, then pass the deck.") is None

@@ -63,16 +63,8 @@ def read_words(path: Path, length: int = WORD_LENGTH) -> WordList:
     for entry in entries:
         word = unicodedata.normalize("NFC", entry.value)
         number = entry.row
-        bad = [ch for ch in word if not ch.isalpha()]
-        if bad:
-            raise fail(f"{word!r} contains {bad[0]!r}, which is not a letter.", f"use letters only, one word per {per}")
-        compat = next((ch for ch in word if unicodedata.normalize("NFKC", ch) != ch), None)
-        if compat is not None:
-            raise fail(_compatibility(word, compat), f"type {unicodedata.normalize('NFKC', compat)!r} as plain letters")
-        modifier = next((ch for ch in word if unicodedata.category(ch) == "Lm"), None)
-        if modifier is not None:
-            raise fail(f"{word!r} contains {modifier!r} ({_describe(modifier)}), a modifier letter: it marks how a "
-                       "sound is said and is not a letter of a word.", f"use letters only, one word per {per}")
+        if not (word.isascii() and word.isalpha()):  # ASCII letters: no compatibility or modifier letters
+            _check_letters(word, fail, per)
         if len(word) != length:
             raise fail(f"{word!r} has {len(word)} letters; every word needs exactly {length}.",
                        f"replace it with a {length}-letter word")
@@ -96,6 +88,21 @@ def read_words(path: Path, length: int = WORD_LENGTH) -> WordList:
                             hint=f"put one {length}-letter word per row, in a column headed 'word' or the first column")
     first = entries[0]
     return WordList(path, tuple(words), tuple(lines), first.sheet, first.column)
+
+
+def _check_letters(word: str, fail, per: str) -> None:
+    """Refuse a word holding a character that is not a letter, a compatibility form or a modifier
+    letter (``fail(message, hint)`` makes the error; ``per`` is "line" or "cell")."""
+    bad = [ch for ch in word if not ch.isalpha()]
+    if bad:
+        raise fail(f"{word!r} contains {bad[0]!r}, which is not a letter.", f"use letters only, one word per {per}")
+    compat = next((ch for ch in word if unicodedata.normalize("NFKC", ch) != ch), None)
+    if compat is not None:
+        raise fail(_compatibility(word, compat), f"type {unicodedata.normalize('NFKC', compat)!r} as plain letters")
+    modifier = next((ch for ch in word if unicodedata.category(ch) == "Lm"), None)
+    if modifier is not None:
+        raise fail(f"{word!r} contains {modifier!r} ({_describe(modifier)}), a modifier letter: it marks how a "
+                   "sound is said and is not a letter of a word.", f"use letters only, one word per {per}")
 
 
 def _describe(ch: str) -> str:
