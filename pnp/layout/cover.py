@@ -38,6 +38,7 @@ BULLET_INDENT = 3.0     # mm
 SOURCE_PT, SOURCE_LEAD = 6.5, 2.9   # the rules-source note at the foot of the last cover page
 GREY, INK, RULE_LINE = "#555555", "#000000", "#b0b0b0"
 BOM_COLUMNS = (0.0, 27.0, 38.0, 72.0, 88.0, 124.0)  # mm from the left edge: component .. what it is
+BOM_GAP = 2.0  # mm at least between a heading of the bill of materials and the next column
 CARD_STOCK, PLAIN_PAPER = "200\u2013300 g/m\u00b2", "80\u2013120 g/m\u00b2"
 FOLD_PAPER = "120\u2013160 g/m\u00b2"
 PAPER_TEXT = {"card": f"card stock {CARD_STOCK}", "plain": f"plain {PLAIN_PAPER}, glued onto card",
@@ -121,6 +122,15 @@ class _Flow:
     """Rules text placed in columns: one list of Text shapes per column."""
     columns: list[list] = field(default_factory=list)
 
+
+def bom_columns(heads: list[str]) -> tuple[float, ...]:
+    """The left edges (mm from the content's left edge) of the bill of materials' columns for the
+    headings ``heads`` (in the kit's language): BOM_COLUMNS, each moved right where the heading
+    before it, set bold at SMALL_PT, would come within BOM_GAP of it."""
+    out = [BOM_COLUMNS[0]]
+    for cx, head in zip(BOM_COLUMNS[1:], heads):
+        out.append(max(cx, out[-1] + line_width_mm(head, SMALL_PT, True) + BOM_GAP))
+    return tuple(out)
 
 def wrapped(text: str, size_pt: float, width: float, bold: bool = False) -> list[str | richtext.Line]:
     """Plain ``text`` broken into lines at most ``width`` mm wide at ``size_pt``: strings (Noto Sans's
@@ -327,10 +337,12 @@ class KitCover:
         items.append(Text(x, row_y, _("Bill of materials"), size_pt=HEAD_PT + 1, bold=True))
         lead = SMALL_PT * MM_PER_PT * LEADING
         row_y += 5.5
-        for cx, head in zip(BOM_COLUMNS, ("component", "count", "trim size", "pages", "paper", "what it is")):
-            items.append(Text(x + cx, row_y, _(head), size_pt=SMALL_PT, bold=True))
+        heads = [_(head) for head in ("component", "count", "trim size", "pages", "paper", "what it is")]
+        columns = bom_columns(heads)
+        for cx, head in zip(columns, heads):
+            items.append(Text(x + cx, row_y, head, size_pt=SMALL_PT, bold=True))
         items.append(Line(x, row_y + 1.3, x + w, row_y + 1.3, stroke_width=0.2))
-        widths = [b - a - 2.0 for a, b in zip(BOM_COLUMNS, BOM_COLUMNS[1:] + (w + 2.0,))]
+        widths = [b - a - 2.0 for a, b in zip(columns, columns[1:] + (w + 2.0,))]
         row_y += 1.3
         for comp, numbers in zip(self.components, plan):
             size = (_("diameter {size}").format(size=fmt_mm(comp.width)) if comp.shape == "circle"
@@ -339,7 +351,7 @@ class KitCover:
             cells = (comp.name, str(comp.count), size, marks.page_ranges(numbers), paper, comp.note)
             wrapped = [wrap(value, SMALL_PT, cw) or [""] for value, cw in zip(cells, widths)]
             for k in range(max(len(lines) for lines in wrapped)):
-                for cx, lines, colour in zip(BOM_COLUMNS, wrapped, (INK,) * 5 + (GREY,)):
+                for cx, lines, colour in zip(columns, wrapped, (INK,) * 5 + (GREY,)):
                     if k < len(lines):
                         items.append(Text(x + cx, row_y + 3.7 + k * lead, lines[k], size_pt=SMALL_PT, fill=colour))
             row_y += 3.7 + (max(len(lines) for lines in wrapped) - 1) * lead + 1.0
