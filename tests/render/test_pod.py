@@ -18,6 +18,8 @@ from pnp.cli import app
 from pnp.render.pod import SERVICES, parse_service
 from pnp.core.errors import SpecError
 
+from conftest import blue_kit
+
 MM_PER_PT = 25.4 / 72
 PUBLISHED_BLEED_PX = {"tgc": 37.5, "drivethru": 37.5, "mpc": 36, "printerstudio": 36}  # each side at 300 dpi
 
@@ -242,14 +244,9 @@ def test_a_kit_of_shaped_parts_is_refused_naming_each_part_and_the_service(tmp_p
 
 
 def test_a_hex_beside_cards_is_left_out_with_a_note(tmp_path):
-    folder = tmp_path / "mixed"
-    folder.mkdir()
-    (folder / "mixed.yaml").write_text(
-        "title: Mixed\ncomponents:\n  - name: card\n    size: [63.5mm, 88.9mm]\n    copies: 3\n    front: face.yaml\n"
-        "  - name: hex\n    size: [40mm, 46.19mm]\n    shape: hex\n    copies: 4\n    front: face.yaml\n",
-        encoding="utf-8")
-    (folder / "face.yaml").write_text('layers:\n  - {type: rect, fill: "#1f5f8b", bleed: true}\n', encoding="utf-8")
-    (folder / "rules.md").write_text((SHAPES / "rules.md").read_text(encoding="utf-8"), encoding="utf-8")
+    folder = blue_kit(tmp_path / "mixed", "Mixed",
+                      "  - name: card\n    size: [63.5mm, 88.9mm]\n    copies: 3\n    front: face.yaml\n"
+                      "  - name: hex\n    size: [40mm, 46.19mm]\n    shape: hex\n    copies: 4\n    front: face.yaml\n")
     r = _build(tmp_path / "out", str(folder), "drivethru")
     assert r.exit_code == 0, r.output
     flat = " ".join(r.output.split())

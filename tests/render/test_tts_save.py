@@ -22,6 +22,8 @@ from pnp.cli import app
 from pnp.render.tts_save import check_base_url, sheet_grid
 from pnp.core.errors import SpecError
 
+from conftest import blue_kit
+
 SAVE_KEYS = {"SaveName": str, "GameMode": str, "Date": str, "Table": str, "Sky": str, "Note": str, "Rules": str,
              "LuaScript": str, "LuaScriptState": str, "XmlUI": str, "TabStates": dict, "ObjectStates": list}
 OBJECT_KEYS = {"GUID": str, "Name": str, "Transform": dict, "Nickname": str, "Description": str,
@@ -303,14 +305,9 @@ def test_shaped_parts_are_tiles_cut_out_to_their_outline(tmp_path):
 
 
 def test_a_shaped_back_is_cut_out_to_its_outline_turned_over(tmp_path):
-    folder = tmp_path / "wedge"
-    folder.mkdir()
-    (folder / "wedge.yaml").write_text(
-        "title: Wedge\ncomponents:\n  - name: wedge\n    size: [30mm, 20mm]\n    shape: polygon\n"
-        "    points: [[0, 0], [30, 0], [8, 20]]\n    copies: 2\n    front: face.yaml\n    back: face.yaml\n",
-        encoding="utf-8")
-    (folder / "face.yaml").write_text('layers:\n  - {type: rect, fill: "#1f5f8b", bleed: true}\n', encoding="utf-8")
-    (folder / "rules.md").write_text((SHAPES / "rules.md").read_text(encoding="utf-8"), encoding="utf-8")
+    folder = blue_kit(tmp_path / "wedge", "Wedge",
+                      "  - name: wedge\n    size: [30mm, 20mm]\n    shape: polygon\n    points: [[0, 0], [30, 0], [8, 20]]\n"
+                      "    copies: 2\n    front: face.yaml\n    back: face.yaml\n")
     r = CliRunner().invoke(app, ["build", str(folder), "--format", "tts", "--out", str(tmp_path / "out")])
     assert r.exit_code == 0, r.output
     save, _ = _load(tmp_path / "out", "wedge")
