@@ -69,6 +69,17 @@ def open_pdf(path):
     return pdfplumber.open(str(path))
 
 
+def blue_kit(folder: Path, title: str, components: str) -> Path:
+    """A data-driven kit in ``folder`` (created): a spec of that title whose ``components`` (YAML, the
+    list's items) all draw face.yaml, one blue background that bleeds, and the shapes example's rules."""
+    folder.mkdir(parents=True)
+    (folder / f"{folder.name}.yaml").write_text(f"title: {title}\ncomponents:\n{components}", encoding="utf-8")
+    (folder / "face.yaml").write_text('layers:\n  - {type: rect, fill: "#1f5f8b", bleed: true}\n', encoding="utf-8")
+    (folder / "rules.md").write_text((REPO / "specs" / "shapes" / "rules.md").read_text(encoding="utf-8"),
+                                     encoding="utf-8")
+    return folder
+
+
 def snapshot(folder: Path) -> dict:
     """{relative path: sha256} of every file under ``folder``, to prove a failed run changed nothing."""
     return {p.relative_to(folder).as_posix(): hashlib.sha256(p.read_bytes()).hexdigest()

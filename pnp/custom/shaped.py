@@ -50,7 +50,12 @@ def expand_faces(table: Table, faces: tuple[str, ...]) -> Table:
 
 def d6_drawing(net: D6Net, faces: list[Drawing]) -> Drawing:
     """A die's net: grey glue tabs, the six faces (face k's drawing, edge x edge mm, clipped to its
-    square) and the dashed fold lines."""
+    square) and the dashed fold lines.
+
+    With bleed (pnp.layout.bleed, given the net's outline) a face grows past its sides on the cut,
+    a tab past its outer edge and 45 degree ends, neither past a fold; where a face's side meets the
+    end of a tab in a notch of the cross, the face's bleed covers that corner of the tab, which is
+    glued out of sight."""
     e = net.edge
     out: list = [Polygon(net.tab_points(f, s), fill=TAB_FILL, stroke=None) for f, s in TAB_SIDES]
     for number, face in enumerate(faces, start=1):
@@ -73,10 +78,13 @@ def d6_component(name: str, comp: ComponentSpec, dice: list[list[Drawing]], copi
 
 def standee_drawing(net: StandeeNet, front: Drawing, back: Drawing | None) -> Drawing:
     """A standee's strip: grey stands, the back panel turned 180 degrees (``back``, else the front
-    mirrored: the figure seen from behind), the front panel upright, the dashed fold at its head."""
+    mirrored: the figure seen from behind), the front panel upright, the dashed fold at its head.
+    With bleed the stands grow past the strip's ends and sides, and each panel past its two long
+    sides (pnp.layout.bleed), not past the fold or the seam with its stand."""
     w, h, s = net.width, net.height, net.stand
     behind = tuple(back) if back is not None else (Group(tuple(front), dx=w, sx=-1.0),)
-    return (Rect(0.0, 0.0, w, s, fill=TAB_FILL, stroke=None), Rect(0.0, s + 2 * h, w, s, fill=TAB_FILL, stroke=None),
+    return (Rect(0.0, 0.0, w, s, fill=TAB_FILL, stroke=None, bleed=True),
+            Rect(0.0, s + 2 * h, w, s, fill=TAB_FILL, stroke=None, bleed=True),
             Group(behind, dx=w, dy=s + h, rotate=180.0, clip=(0.0, 0.0, w, h)),
             Group(tuple(front), dx=0.0, dy=s + h, clip=(0.0, 0.0, w, h))) + fold_lines((net.fold,))
 

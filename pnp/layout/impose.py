@@ -184,8 +184,9 @@ def _front(plan: SheetPlan, components: Sequence[Component], tilings: dict[int, 
             comp = components[ci]
             face = comp.fronts[k // comp.copies] if len(comp.fronts) else ()
             key = f"{comp.name}\x1ffront {k // comp.copies}" if comp.copies > 1 else None  # keyed: drawn once
-            items.append(_place(extend_for_bleed(face, comp.width, comp.height, b), x, y, comp, b, key,
-                                cut_lines=opts.cut_lines, outline=comp.cut_shape.points))
+            outline = comp.cut_shape.points
+            items.append(_place(extend_for_bleed(face, comp.width, comp.height, b, outline), x, y, comp, b, key,
+                                cut_lines=opts.cut_lines, outline=outline))
             placements.append(Placement(comp.name, x, y, comp.width, comp.height, comp.cut_shape, k // comp.copies))
             xs |= {x, x + block.w}
             ys |= {y, y + block.h}

@@ -100,15 +100,21 @@ def parse_service(value: str) -> Service:
     return Service("custom", f"custom ({dpi} dpi, {bleed:g} mm bleed, {safe:g} mm safe)", dpi, bleed, safe)
 
 
-def why_not(comp: Component) -> str | None:
+def why_not(comp: Component, service: Service | None = None) -> str | None:
     """Why a card service cannot take ``comp`` (None when it can): boards and round parts are not
-    cards, nor are folded nets (a card with rounded corners is: the services round the corners when they cut)."""
+    cards, nor are shaped parts (``shape`` "polygon": a hexagon or other outline, a die's or a
+    standee's or a box's net), which a card service would cut as a rectangle: pnp writes only the
+    services' card files (a card with rounded corners is a card: the services round the corners when
+    they cut). ``service`` names the service in the reason."""
     if comp.board:
         return "a board, not a card"
     if comp.shape == "circle":
         return "round: card services print rectangular cards"
-    if comp.folds:
-        return "a folded part (a box's net), not a card"
+    if comp.shape == "polygon":
+        who = service.title if service is not None else "a print service"
+        what = ("a folded net, cut and scored along its outline" if comp.folds
+                else f"cut along its outline of {len(comp.cut_shape.points)} sides")
+        return f"{what}: pnp writes only {who}'s card files, and a card is cut as a rectangle"
     return None
 
 

@@ -16,7 +16,18 @@ TTS's "Saved Objects" folder:
   sized from its image's pixels, which says nothing of its size in mm);
 - round parts become ``Custom_Tile`` objects of type 2 (circle), one per physical part, gathered in
   a ``Bag`` per component; a single rectangular part (a reference card) is a ``Custom_Tile`` of type
-  0 (box) that keeps its image's aspect (``Stretch`` false).
+  0 (box) that keeps its image's aspect (``Stretch`` false);
+- shaped parts (``Component.shape`` "polygon": hexes, polygons, a die's net, a standee's strip and
+  base, a tuck box's net) become box ``Custom_Tile`` objects (type 0, aspect kept), one per physical
+  part in a ``Bag`` per component, whose images are RGBA PNG, transparent outside the part's cut
+  outline (its back's outline mirrored left to right, as the part turned over shows it). Never a
+  deck: TTS would give a hexagon a card's rectangle. TTS documents a hex tile (Tabletop Simulator API,
+  "Custom Game Objects", Custom Tile ``type`` "1: Hex"; Knowledge Base, "Custom Tile": "Type ... The
+  shape the tile will be"), but not how it maps the image onto the hexagon (which way its points lie,
+  whether the hexagon touches the image's sides or its corners), so a hexagon is a box tile too;
+  neither does it say that a tile's transparent pixels show the table (only a Custom Token is
+  documented to "cut out" the transparency of its image, Knowledge Base, "Custom Token"), so the
+  transparent corners of a box tile may show as the tile's colour there.
 
 Each card's ``Nickname`` is its title (``Component.titles``: a NetMatch word, a data-driven card's
 name column), else "<component> N". Every object's ``Transform`` scale is its trim height in mm over
@@ -26,7 +37,7 @@ laid out in a row along x, each at its width in TTS units (about an inch) plus a
 
 Image URLs are ``file:///`` absolute paths to the files under OUT/<game>/tts (they stay valid when a
 later build replaces the kit) or ``<base>/<file name>`` with ``settings.tts_url`` for images the
-user hosts. Every image is RGB PNG, at most MAX_PIXELS a side and MAX_DPI.
+user hosts. Every image is RGB PNG (a shaped part's RGBA), at most MAX_PIXELS a side and MAX_DPI.
 """
 from __future__ import annotations
 
@@ -41,7 +52,7 @@ from pathlib import Path
 from typing import Callable, Iterable, Sequence
 from urllib.parse import quote
 
-from PIL import Image
+from PIL import Image, ImageDraw
 
 from ..core.ir import Component, Drawing
 from . import imagepool, png
@@ -109,12 +120,29 @@ def deck_sheets(comp: Component) -> list[Sheet]:
 
 def kind(comp: Component) -> str:
     """How TTS holds ``comp``: "board", "deck" (rectangular, more than one), "tile" (one
-    rectangular part) or "round" (circles)."""
+    rectangular part), "round" (circles) or "shaped" (a polygon outline: box tiles cut out)."""
     if comp.board:
         return "board"
-    if comp.shape == "circle":
-        return "round"
+    if comp.shape in ("circle", "polygon"):
+        return "round" if comp.shape == "circle" else "shaped"
     return "deck" if comp.count > 1 else "tile"
+
+
+SUPERSAMPLE_MAX = 8192  # px: the outline's mask is drawn this large at most, then scaled down (smooth edges)
+
+
+def cut_out(image: Image.Image, outline, width: float, height: float, mirrored: bool = False) -> Image.Image:
+    """``image`` (the part's ``width`` x ``height`` mm) as RGBA, opaque inside ``outline`` (mm from its
+    top-left corner; mirrored left to right for the back) and transparent outside, the edge anti-aliased."""
+    w, h = image.size
+    k = max(1, min(4, SUPERSAMPLE_MAX // max(w, h)))
+    sx, sy = w * k / width, h * k / height
+    points = [((width - x if mirrored else x) * sx, y * sy) for x, y in outline]
+    mask = Image.new("L", (w * k, h * k), 0)
+    ImageDraw.Draw(mask).polygon(points, fill=255)
+    out = image.convert("RGBA")
+    out.putalpha(mask.resize((w, h), Image.BOX) if k > 1 else mask)
+    return out
 
 
 def part_names(comps) -> list[str]:
@@ -156,9 +184,10 @@ class _Images:
         self.written: list[Path] = []
 
     def save(self, image: Image.Image, suffix: str) -> str:
-        """Save ``image`` as ``<stem>-<suffix>.png`` (RGB, pnp.render.png); return its URL."""
+        """Save ``image`` as ``<stem>-<suffix>.png`` (RGB, or RGBA when it has an alpha channel,
+        pnp.render.png); return its URL."""
         path = self.folder / f"{self.stem}-{suffix}.png"
-        path.write_bytes(png.encode_image(image.convert("RGB"), level=SHEET_LEVEL))
+        path.write_bytes(png.encode_image(image if image.mode == "RGBA" else image.convert("RGB"), level=SHEET_LEVEL))
         self.written.append(path)
         return self.url(path.name)
 
@@ -283,14 +312,20 @@ def board_object(comp: Component, images: _Images, x: float, name: str) -> dict:
 
 def tile_objects(comp: Component, images: _Images, x: float, name: str) -> list[dict]:
     """One Custom_Tile per physical part: circles (type 2) for round parts, a box (type 0, aspect kept)
-    for a single rectangular part; the back image on the bottom when the part has a printed back."""
+    for a single rectangular part or a shaped part (its images transparent outside its outline,
+    cut_out); the back image on the bottom when the part has a printed back."""
     px = _single_px(comp)
     shape = "circle" if comp.shape == "circle" else "box"
-    urls = [images.save(img, f"{name}-{i + 1:02d}" if len(comp.fronts) > 1 else name)
+    outline = comp.cut_shape.points
+
+    def shaped(img, mirrored=False):
+        return cut_out(img, outline, comp.width, comp.height, mirrored) if outline else img
+    urls = [images.save(shaped(img), f"{name}-{i + 1:02d}" if len(comp.fronts) > 1 else name)
             for i, img in enumerate(images.render(comp.fronts, comp.width, comp.height, px))]
     back = ""
     if comp.back is not None:
-        back = images.save(next(images.render([comp.back], comp.width, comp.height, px)), f"{name}-back")
+        back = images.save(shaped(next(images.render([comp.back], comp.width, comp.height, px)), True),
+                           f"{name}-back")
     tiles = []
     for i in range(comp.count):
         front = urls[i // comp.copies]

@@ -299,7 +299,7 @@ class PodKitWriter(KitWriter):
         if settings.service is None:
             raise SpecError("--format pod needs --service.", field="--service",
                             hint=f"add --service {' | '.join(SERVICES)} (or custom:DPI,BLEED,SAFE)")
-        return [(c.name, why) for c in components if (why := why_not(c))]
+        return [(c.name, why) for c in components if (why := why_not(c, settings.service))]
 
     def finish(self) -> list[Path]:
         from .pod import why_not, write_component

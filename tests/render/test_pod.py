@@ -18,6 +18,8 @@ from pnp.cli import app
 from pnp.render.pod import SERVICES, parse_service
 from pnp.core.errors import SpecError
 
+from conftest import blue_kit
+
 MM_PER_PT = 25.4 / 72
 PUBLISHED_BLEED_PX = {"tgc": 37.5, "drivethru": 37.5, "mpc": 36, "printerstudio": 36}  # each side at 300 dpi
 
@@ -221,3 +223,34 @@ def test_validate_warns_of_a_picture_past_the_safe_area(tmp_path):
     check = safe[0]["check"]
     assert check.startswith("card #1, front: picture 'badge.png' reaches 1.67 mm past the safe area at the left edge")
     assert "back.png" not in check
+
+
+SHAPES = Path(__file__).resolve().parents[2] / "specs" / "shapes"
+
+
+def test_a_kit_of_shaped_parts_is_refused_naming_each_part_and_the_service(tmp_path):
+    """Hexes, a polygon, a die's net, a standee and its base: no card of The Game Crafter's is cut to
+    their outline, so none is written as a rectangle; the error names every part and the service."""
+    r = _build(tmp_path, str(SHAPES), "tgc")
+    assert r.exit_code == 2, r.output
+    flat = " ".join(r.output.split())
+    assert "Traceback" not in flat and not (tmp_path / "shapes").exists()
+    for part, why in (("sea tile", "cut along its outline of 6 sides"), ("buoy", "cut along its outline of 5 sides"),
+                      ("die", "a folded net, cut and scored along its outline"),
+                      ("sailor", "a folded net, cut and scored along its outline"),
+                      ("sailor base", "cut along its outline of 8 sides")):
+        assert f"{part} ({why}: pnp writes only The Game Crafter's card files, and a card is cut as a rectangle)" \
+            in flat, part
+
+
+def test_a_hex_beside_cards_is_left_out_with_a_note(tmp_path):
+    folder = blue_kit(tmp_path / "mixed", "Mixed",
+                      "  - name: card\n    size: [63.5mm, 88.9mm]\n    copies: 3\n    front: face.yaml\n"
+                      "  - name: hex\n    size: [40mm, 46.19mm]\n    shape: hex\n    copies: 4\n    front: face.yaml\n")
+    r = _build(tmp_path / "out", str(folder), "drivethru")
+    assert r.exit_code == 0, r.output
+    flat = " ".join(r.output.split())
+    assert ("--format pod writes nothing for hex (cut along its outline of 6 sides: pnp writes only "
+            "DriveThruCards's card files, and a card is cut as a rectangle)") in flat
+    written = [p.name for p in (tmp_path / "out" / "mixed" / "pod").rglob("*") if p.is_file()]
+    assert any("-card" in n for n in written) and not any("-hex" in n for n in written), written

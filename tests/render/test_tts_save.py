@@ -22,6 +22,8 @@ from pnp.cli import app
 from pnp.render.tts_save import check_base_url, sheet_grid
 from pnp.core.errors import SpecError
 
+from conftest import blue_kit
+
 SAVE_KEYS = {"SaveName": str, "GameMode": str, "Date": str, "Table": str, "Sky": str, "Note": str, "Rules": str,
              "LuaScript": str, "LuaScriptState": str, "XmlUI": str, "TabStates": dict, "ObjectStates": list}
 OBJECT_KEYS = {"GUID": str, "Name": str, "Transform": dict, "Nickname": str, "Description": str,
@@ -229,3 +231,87 @@ def test_data_driven_nicknames_are_the_name_column(tmp_path, header, column):
     save, _ = _load(tmp_path / "out", "deck")
     deck = save["ObjectStates"][0]
     assert [c["Nickname"] for c in deck["ContainedObjects"]] == [r[column] for r in rows for _ in range(2)]
+
+
+SHAPES = Path(__file__).resolve().parents[2] / "specs" / "shapes"
+
+
+def _cut_outlines(kit: Path) -> list[list[tuple[float, float]]]:
+    """Every polygon of the cutter SVG pages (layer "cut"), in mm on the page."""
+    import xml.etree.ElementTree as ET
+    svg = "{http://www.w3.org/2000/svg}"
+    return [[tuple(map(float, p.split(","))) for p in el.get("points").split()]
+            for f in sorted((kit / "cut").glob("*-cut.svg")) for g in ET.parse(f).getroot().iter(svg + "g")
+            if g.get("id") == "layer-cut" for el in g if el.tag == svg + "polygon"]
+
+
+def _alpha(url: str) -> Image.Image:
+    path = Path(unquote(urlparse(url).path))
+    im = Image.open(path)
+    assert im.mode == "RGBA" and max(im.size) <= 4096, (url, im.mode, im.size)
+    return im.getchannel("A")
+
+
+def _check_cut_out(alpha: Image.Image, outline, w: float, h: float, where: str) -> None:
+    """Opaque 0.7 mm inside every edge of ``outline`` (mm in the part), transparent 0.7 mm outside it,
+    and as many opaque pixels as the outline's area says."""
+    px = alpha.width / w
+    area = abs(sum(a[0] * b[1] - b[0] * a[1] for a, b in zip(outline, outline[1:] + outline[:1]))) / 2
+    opaque = sum(alpha.histogram()[128:]) / (alpha.width * alpha.height)
+    assert opaque == pytest.approx(area / (w * h), abs=0.015), where
+    sign = 1 if sum(a[0] * b[1] - b[0] * a[1] for a, b in zip(outline, outline[1:] + outline[:1])) > 0 else -1
+    checked = 0
+    for a, b in zip(outline, outline[1:] + outline[:1]):
+        length = ((b[0] - a[0]) ** 2 + (b[1] - a[1]) ** 2) ** 0.5
+        if length < 4:
+            continue
+        nx, ny = sign * (b[1] - a[1]) / length, -sign * (b[0] - a[0]) / length  # outward
+        mx, my = (a[0] + b[0]) / 2, (a[1] + b[1]) / 2
+        for d, want in ((-0.7, 255), (0.7, 0)):
+            x, y = (mx + d * nx) * px, (my + d * ny) * px
+            if 0 <= x < alpha.width and 0 <= y < alpha.height:
+                assert abs(alpha.getpixel((int(x), int(y))) - want) <= 5, (where, a, b, d)
+                checked += 1
+    assert checked >= 3, where
+
+
+def test_shaped_parts_are_tiles_cut_out_to_their_outline(tmp_path):
+    r = CliRunner().invoke(app, ["build", str(SHAPES), "--format", "tts,cut-svg", "--out", str(tmp_path)])
+    assert r.exit_code == 0, r.output
+    save, comps = _load(tmp_path, "shapes")
+    outlines = {}  # trim size -> the outline of a part of that size, from the cutter SVG
+    for pts in _cut_outlines(tmp_path / "shapes"):
+        x0, y0 = min(x for x, _ in pts), min(y for _, y in pts)
+        size = (round(max(x for x, _ in pts) - x0, 1), round(max(y for _, y in pts) - y0, 1))
+        outlines.setdefault(size, [(x - x0, y - y0) for x, y in pts])
+    shaped = [c for c in comps.values() if c["shape"] == "polygon"]
+    assert len(shaped) >= 4
+    for o in save["ObjectStates"]:
+        _check_object(o, o["Nickname"])
+        comp = comps[o["Nickname"].split(" \u00d7")[0]]
+        tiles = o["ContainedObjects"] if o["Name"] == "Bag" else [o]
+        assert o["Name"] != "DeckCustom" or comp["shape"] == "rect", f"{comp['name']}: a shaped part is no card"
+        if comp["shape"] != "polygon":
+            continue
+        w, h = comp["trim_mm"]
+        outline = outlines[(round(w, 1), round(h, 1))]
+        assert len(tiles) == comp["count"]
+        for t in tiles:
+            tile = t["CustomImage"]["CustomTile"]
+            assert t["Name"] == "Custom_Tile" and tile["Type"] == 0 and tile["Stretch"] is False
+            alpha = _alpha(t["CustomImage"]["ImageURL"])
+            assert alpha.width / alpha.height == pytest.approx(w / h, rel=0.01)
+            _check_cut_out(alpha, outline, w, h, comp["name"])
+
+
+def test_a_shaped_back_is_cut_out_to_its_outline_turned_over(tmp_path):
+    folder = blue_kit(tmp_path / "wedge", "Wedge",
+                      "  - name: wedge\n    size: [30mm, 20mm]\n    shape: polygon\n    points: [[0, 0], [30, 0], [8, 20]]\n"
+                      "    copies: 2\n    front: face.yaml\n    back: face.yaml\n")
+    r = CliRunner().invoke(app, ["build", str(folder), "--format", "tts", "--out", str(tmp_path / "out")])
+    assert r.exit_code == 0, r.output
+    save, _ = _load(tmp_path / "out", "wedge")
+    (bag,) = save["ObjectStates"]
+    tile = bag["ContainedObjects"][0]["CustomImage"]
+    _check_cut_out(_alpha(tile["ImageURL"]), [(0, 0), (30, 0), (8, 20)], 30, 20, "front")
+    _check_cut_out(_alpha(tile["ImageSecondaryURL"]), [(30, 0), (0, 0), (22, 20)], 30, 20, "back")
