@@ -251,22 +251,30 @@ def part_pages(packing, components: Sequence[Component], cover_pages: int,
     front index): its sheets' pages after ``cover_pages`` cover pages, ``sides`` pages per sheet (2 in
     duplex: the back page too); a board's, every piece's. ``packing``: the kit's Packing
     (pnp.layout.kitpacking)."""
-    out: dict[tuple[int, int], set[int]] = {}
+    out: dict[tuple[int, int], tuple[int, ...]] = {}
+    shared: dict[tuple[int, ...], tuple[int, ...]] = {}  # one tuple per distinct list of pages, shared
+
+    def add(key: tuple[int, int], numbers: tuple[int, ...]) -> None:
+        had = out.get(key)
+        if had is None or had is numbers:  # most fronts lie on one sheet: its tuple, no set per front
+            out[key] = numbers
+        elif had[-1] < numbers[0]:  # sheets come in page order
+            both = had + numbers
+            out[key] = shared.setdefault(both, both)
+        else:
+            both = tuple(sorted({*had, *numbers}))
+            out[key] = shared.setdefault(both, both)
+
     for i, sheet in enumerate(packing.sheets):
         first = 1 + (cover_pages + i) * sides
-        numbers = set(range(first, first + sides))
+        numbers = tuple(range(first, first + sides))
         for block in sheet.blocks:
             if isinstance(block, BoardBlock):
-                out.setdefault((block.comp, 0), set()).update(numbers)
+                add((block.comp, 0), numbers)
                 continue
             for (ci, k), _, _ in block.slots():
-                out.setdefault((ci, k // components[ci].copies), set()).update(numbers)
-    shared: dict[frozenset, tuple[int, ...]] = {}  # one tuple per distinct set of pages (a sheet's cards share it)
-    got = {}
-    for key, v in out.items():
-        v = frozenset(v)
-        got[key] = shared.get(v) or shared.setdefault(v, tuple(sorted(v)))
-    return got
+                add((ci, k // components[ci].copies), numbers)
+    return out
 
 
 def _iter(fronts) -> Iterator:
