@@ -30,7 +30,16 @@ def generated_table(name: str, rows: list[dict[str, str]], spec_path: Path) -> T
     ``spec_path`` is the spec that names them, for messages."""
     headers = list(rows[0]) if rows else []
     return Table(spec_path, f"{PREFIX}{name}", 1, headers, {key(h): i + 1 for i, h in enumerate(headers)},
-                 [Row(i + 1, {key(k): str(v) for k, v in row.items()}) for i, row in enumerate(rows)])
+                 [Row(i + 1, _cells(row)) for i, row in enumerate(rows)])
+
+
+def _cells(row: dict) -> dict[str, str]:
+    """A generator's row by column key: the row itself when its names are column keys already and its
+    cells text (no copy: a deck of 100,000 rows holds each once), else a new dict."""
+    for k, v in row.items():
+        if type(v) is not str or type(k) is not str or key(k) != k:
+            return {key(k): str(v) for k, v in row.items()}
+    return row
 
 
 def _one(raw: tuple, name: str, size: tuple[float, float] | None, path: Path, lines: dict) -> tuple[dict, dict]:

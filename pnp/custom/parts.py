@@ -233,6 +233,7 @@ def _ready(spec: CustomSpec, index: int, comp: ComponentSpec, ctx: KitContext, l
                              f"components.{index}.{field}", cols, table.path if table else None)
                for field in ("front", "back") if getattr(comp, field) is not None}
     paths: list[tuple[Path, Path | None]] = []
+    pairs: dict[tuple, tuple[Path, Path | None]] = {}  # one tuple per distinct (front, back): rows share it
     for row in rows:
         values = row.values if row else {}
         got: dict[str, Path | None] = {"back": None}
@@ -245,7 +246,8 @@ def _ready(spec: CustomSpec, index: int, comp: ComponentSpec, ctx: KitContext, l
                                                          faces=ctx.once(("faces used",), set),
                                                          unbolded=ctx.once(("faces set regular",), set)),
                                    key=f"template {path}\x1f{comp.size[0]!r} x {comp.size[1]!r} mm")
-        paths.append((got["front"], got["back"]))
+        pair = (got["front"], got["back"])
+        paths.append(pairs.setdefault(pair, pair))
     box_face = None
     if comp.box_template is not None:  # drawn on the box's front and back panels, at their size
         path = template(comp.box_template, "box_template")

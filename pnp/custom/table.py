@@ -72,9 +72,10 @@ def key(name: str) -> str:
     return name.strip().casefold()
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class Row:
-    """One data row: its ``number`` in its sheet (1-based) and its cells by column key."""
+    """One data row: its ``number`` in its sheet (1-based) and its cells by column key (never changed
+    once made: a generator's row dict may be shared, pnp.custom.generated)."""
     number: int
     values: dict[str, str]
 

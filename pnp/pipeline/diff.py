@@ -20,7 +20,7 @@ from pathlib import Path
 from typing import Sequence
 
 from ..core.errors import OutputError
-from ..core.safepath import open_read
+from ..core.safepath import open_read, read_fd
 from ..store.recovery import read_only_view
 from .parts import Part, PartRecord
 
@@ -123,7 +123,8 @@ def compare(game: str, paper: str, old: OldKit, parts: Sequence[Part]) -> Diff:
         if was is None:
             diff.changes.append(Change("added", p.group, p.key, p.row))
         elif was.fingerprint != p.fingerprint or was.count != p.count:
-            fields = tuple(sorted(k for k in set(was.fields) | set(p.fields) if was.fields.get(k) != p.fields.get(k)))
+            before, after = dict(was.fields), dict(p.fields)
+            fields = tuple(sorted(k for k in before.keys() | after.keys() if before.get(k) != after.get(k)))
             count = (was.count, p.count) if was.count != p.count else None
             diff.changes.append(Change("changed", p.group, p.key, p.row, fields, count))
     for ident, was in old.parts.items():
@@ -149,7 +150,7 @@ def read_old(out: Path, game: str, paper: str, generation: int | None = None) ->
         number = generation if generation is not None else max([1, *held_generations(root, paper)])
         try:
             with open_read(root, rel) as f:
-                data = f.read(MAX_MANIFEST_BYTES + 1)
+                data = read_fd(f.fileno(), MAX_MANIFEST_BYTES)  # f.read(n) would allocate n bytes first
         except FileNotFoundError:
             if generation is None:
                 raise OutputError(f"no kit of {game} on {paper} has been built in this output folder yet.",
@@ -218,5 +219,5 @@ def _validated(doc, path: Path, game: str, paper: str, gen: int) -> OldKit:
             raise _bad(path, f"{where}.fields", "is not an object of column names and hashes")
         if (group, key) in parts:
             raise _bad(path, f"{where}.key", f"repeats the key {_short(key)!r} of {group}")
-        parts[group, key] = PartRecord(group, key, row, count, fp, dict(fields))
+        parts[group, key] = PartRecord(group, key, row, count, fp, tuple(fields.items()))
     return OldKit(path, gen, parts)

@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import contextlib
 import hashlib
-import json
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Callable, Iterator, Mapping, Sequence
@@ -16,7 +15,6 @@ from typing import Callable, Iterator, Mapping, Sequence
 from ..core.errors import OutputError
 from ..core.findings import Finding
 from ..core.ir import Component, LazyFronts
-from ..core.safepath import write_bytes
 from ..layout.impose import impose
 from ..layout.booklet import DUPLEX as BOOKLET_DUPLEX
 from ..layout.kitpacking import pack_kit
@@ -28,7 +26,8 @@ from ..render.writers import WRITERS, WriteJob, WriterSettings
 from ..store.kitstore import KitStore
 from ..store.recovery import read_only_view
 from .diff import HISTORY, OldKit, compare, held_generations, history_generation, history_name, read_old
-from .parts import kit_fingerprint, part_pages, parts_of
+from .manifestfile import Records, write_json
+from .parts import Part, kit_fingerprint, part_pages, parts_of
 from .plan import DEFAULT_FORMATS, BuildPlan, Request, TargetPlan, load_paper, plan
 
 LOCK_WAIT = 120.0  # s: a second build into the same game folder waits this long for the first, then says "busy"
@@ -37,8 +36,9 @@ Progress = Callable[[int, int], None]
 
 @dataclass
 class KitResult:
-    """What one kit's build wrote: ``files`` (paths under OUT/<game>), its ``manifest``, ``notes``
-    for the user and the ``inputs`` it read (what `pnp watch` watches)."""
+    """What one kit's build wrote: ``files`` (paths under OUT/<game>), its ``manifest`` (its "parts" a
+    read-only sequence of the part records, made on demand: pnp.pipeline.manifestfile.Records),
+    ``notes`` for the user and the ``inputs`` it read (what `pnp watch` watches)."""
     game: str
     paper: str
     pages: int
@@ -85,6 +85,7 @@ def execute_target(tp: TargetPlan, request: Request, out: Path, progress: Progre
     total, sheet_plan, pages = imposed.total, imposed.plan, imposed.pages
     where = part_pages(tp.packing, components, tp.cover.count, 2 if tp.opts.duplex in ("long", "short") else 1)
     parts = [p.placed(where) for p in parts]
+    del where  # one entry per front: not kept while the pages are written
     stem = f"{game.name}-{sheet.name}"
     manifest_name = f"manifest-{sheet.name}.json"
     reprint_name = f"{game.name}-reprint-{sheet.name}.pdf"
@@ -92,7 +93,7 @@ def execute_target(tp: TargetPlan, request: Request, out: Path, progress: Progre
     notes = list(tp.notes)
 
     with KitStore(Path(out), game.name, wait=LOCK_WAIT, on_wait=on_wait) as store:
-        old, generation = previous(Path(out), game.name, sheet.name)
+        old, generation = previous(Path(out), game.name, sheet.name, read=request.reprint)
 
         def owns(rel: str) -> bool:
             """The files of the earlier kit (this game and paper, the formats built) that this build
@@ -115,12 +116,10 @@ def execute_target(tp: TargetPlan, request: Request, out: Path, progress: Progre
                 written += _booklet(tp, job, booklet_name)
             manifest = _manifest(game.name, sheet.name, total, tp.components, sheet_plan, tp.opts, tp.fit,
                                  staging, written)
-            manifest.update({"fingerprint": fingerprint, "parts": [p.record() for p in parts]})
+            manifest.update({"fingerprint": fingerprint, "parts": Records(parts, Part.record)})
             if version:
                 manifest["version"] = version
-            data = (json.dumps(manifest, indent=2, ensure_ascii=False) + "\n").encode()
-            write_bytes(staging, manifest_name, data)
-            write_bytes(staging, history_name(sheet.name, generation), data)
+            write_json(staging, (manifest_name, history_name(sheet.name, generation)), manifest)
         except OSError as exc:
             raise OutputError(f"writing the kit failed: {exc.strerror or exc}; the earlier kit is unchanged.",
                               file=Path(out) / game.name, field="--out",
@@ -132,13 +131,14 @@ def execute_target(tp: TargetPlan, request: Request, out: Path, progress: Progre
                      list(tp.inputs))
 
 
-def previous(out: Path, game: str, paper: str) -> tuple[OldKit | None, int]:
-    """The kit a build replaces (None: none, or its manifest is unreadable or lacks parts) and the
-    new build's generation (one past the highest the kit's history holds)."""
-    try:
-        old = read_old(out, game, paper)
-    except OutputError:
-        old = None
+def previous(out: Path, game: str, paper: str, read: bool = True) -> tuple[OldKit | None, int]:
+    """The kit a build replaces (None: none, its manifest is unreadable or lacks parts, or ``read``
+    is false: only a reprint compares with it) and the new build's generation (one past the highest
+    the kit's history holds)."""
+    old = None
+    if read:
+        with contextlib.suppress(OutputError):
+            old = read_old(out, game, paper)
     with contextlib.suppress(OutputError, OSError), read_only_view(out, game) as root:
         return old, max([0, *held_generations(root, paper)]) + 1
     return old, 1

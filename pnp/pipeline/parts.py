@@ -32,20 +32,24 @@ MAX_PICTURE_BYTES = 256 * 1024 * 1024  # a picture file hashed for a fingerprint
 _SKIPPED = {"key", "root"}  # Group.key: a render cache key (holds paths); Image.root: where SVG art may reach
 
 
-@dataclass(frozen=True)
+Fields = tuple  # tuple[tuple[str, str], ...]: (column key, field_hash of the cell), in the row's order
+
+
+@dataclass(frozen=True, slots=True)
 class PartRecord:
     """A part as a manifest lists it: its ``group`` (component name) and ``key``, the data ``row``
     (None without data), ``count`` (its copies in the kit), the ``fingerprint`` (sha256 hex of what is
-    drawn) and the ``fields`` (column key -> sha256 hex prefix of the cell)."""
+    drawn) and the ``fields``: (column key, sha256 hex prefix of the cell) pairs, in the row's order
+    (a tuple, not a dict: a kit of 100,000 parts holds one of these per part)."""
     group: str
     key: str
     row: int | None
     count: int
     fingerprint: str
-    fields: dict[str, str]
+    fields: Fields
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class Part(PartRecord):
     """One part of the kit being built (a PartRecord) and where it is in the kit: component index
     ``comp``, the indices of its fronts ``fronts`` and, once placed, its ``pages``."""
@@ -60,11 +64,14 @@ class Part(PartRecord):
     def record(self) -> dict:
         """The part as the manifest holds it."""
         return {"component": self.group, "key": self.key, "row": self.row, "count": self.count,
-                "fingerprint": self.fingerprint, "fields": self.fields, "pages": list(self.pages)}
+                "fingerprint": self.fingerprint, "fields": dict(self.fields), "pages": list(self.pages)}
 
     def placed(self, pages: dict[tuple[int, int], tuple[int, ...]]) -> "Part":
         """This part with the pages its fronts are printed on (from part_pages)."""
-        return dataclasses.replace(self, pages=tuple(sorted({n for f in self.fronts for n in pages.get((self.comp, f), ())})))
+        fronts, comp = self.fronts, self.comp
+        got = pages.get((comp, fronts[0]), ()) if len(fronts) == 1 else \
+            tuple(sorted({n for f in fronts for n in pages.get((comp, f), ())}))
+        return Part(self.group, self.key, self.row, self.count, self.fingerprint, self.fields, comp, fronts, got)
 
 
 def field_hash(value: str) -> str:
@@ -233,10 +240,7 @@ def parts_of(components: Sequence[Component]) -> list[Part]:
                 continue
             if old is not None:  # the same key in another run of the group (another back): a new identity
                 ident = (ident[0], f"{src.key} ({comp.name})")
-            fields = {}
-            for k, v in src.fields:
-                got = hashes.get(v)
-                fields[k] = got if got is not None else hashes.setdefault(v, field_hash(v))
+            fields = tuple([(k, hashes.get(v) or hashes.setdefault(v, field_hash(v))) for k, v in src.fields])
             found[ident] = Part(ident[0], ident[1], src.row, comp.copies, digest(comp, front), fields, ci, (fi,))
     return list(found.values())
 
@@ -247,17 +251,30 @@ def part_pages(packing, components: Sequence[Component], cover_pages: int,
     front index): its sheets' pages after ``cover_pages`` cover pages, ``sides`` pages per sheet (2 in
     duplex: the back page too); a board's, every piece's. ``packing``: the kit's Packing
     (pnp.layout.kitpacking)."""
-    out: dict[tuple[int, int], set[int]] = {}
+    out: dict[tuple[int, int], tuple[int, ...]] = {}
+    shared: dict[tuple[int, ...], tuple[int, ...]] = {}  # one tuple per distinct list of pages, shared
+
+    def add(key: tuple[int, int], numbers: tuple[int, ...]) -> None:
+        had = out.get(key)
+        if had is None or had is numbers:  # most fronts lie on one sheet: its tuple, no set per front
+            out[key] = numbers
+        elif had[-1] < numbers[0]:  # sheets come in page order
+            both = had + numbers
+            out[key] = shared.setdefault(both, both)
+        else:
+            both = tuple(sorted({*had, *numbers}))
+            out[key] = shared.setdefault(both, both)
+
     for i, sheet in enumerate(packing.sheets):
         first = 1 + (cover_pages + i) * sides
-        numbers = set(range(first, first + sides))
+        numbers = tuple(range(first, first + sides))
         for block in sheet.blocks:
             if isinstance(block, BoardBlock):
-                out.setdefault((block.comp, 0), set()).update(numbers)
+                add((block.comp, 0), numbers)
                 continue
             for (ci, k), _, _ in block.slots():
-                out.setdefault((ci, k // components[ci].copies), set()).update(numbers)
-    return {key: tuple(sorted(v)) for key, v in out.items()}
+                add((ci, k // components[ci].copies), numbers)
+    return out
 
 
 def _iter(fronts) -> Iterator:

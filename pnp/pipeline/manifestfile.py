@@ -1,0 +1,98 @@
+"""A kit's manifest written as a stream: json's encoder writing to the files, never the whole text
+in memory.
+
+The bytes are those of ``json.dumps(doc, indent=2, ensure_ascii=False) + "\\n"`` in UTF-8, where a
+top-level value that is a :class:`Records` (the parts of a kit: one record per part, made on demand)
+is written as the list of its records. A 100,000-part kit's manifest is about 30 MB of text; here at
+most CHUNK characters of it are held at a time, and no record list is ever built.
+"""
+from __future__ import annotations
+
+import json
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Callable, Iterator
+
+from ..core.safepath import open_write
+
+CHUNK = 1 << 16  # characters of text gathered before each write
+_ENCODER = json.JSONEncoder(indent=2, ensure_ascii=False)
+_INDENT = " " * 2
+
+
+class Records(Sequence):
+    """A read-only sequence of JSON objects made on demand: ``make(item)`` for each of ``items``."""
+
+    def __init__(self, items: Sequence, make: Callable[[object], dict]) -> None:
+        self._items, self._make = items, make
+
+    def __len__(self) -> int:
+        return len(self._items)
+
+    def __getitem__(self, index):
+        if isinstance(index, slice):
+            return [self._make(v) for v in self._items[index]]
+        return self._make(self._items[index])
+
+    def __iter__(self) -> Iterator[dict]:
+        make = self._make
+        for v in self._items:
+            yield make(v)
+
+
+def _value(value, level: int) -> str:
+    """``value`` as json.dumps(indent=2) writes it at nesting ``level`` (its inner lines indented)."""
+    return _ENCODER.encode(value).replace("\n", "\n" + _INDENT * level)
+
+
+def chunks(doc: dict) -> Iterator[str]:
+    """The text of ``json.dumps(doc, indent=2, ensure_ascii=False) + "\\n"`` in pieces, a Records
+    value written as the list of its records."""
+    if not doc:
+        yield "{}\n"
+        return
+    first = True
+    for key, value in doc.items():
+        yield ("{\n" if first else ",\n") + _INDENT + _ENCODER.encode(key) + ": "
+        first = False
+        if not isinstance(value, Records):
+            yield _value(value, 1)
+        elif not len(value):
+            yield "[]"
+        else:
+            sep = "[\n" + _INDENT * 2
+            for record in value:
+                yield sep + _value(record, 2)
+                sep = ",\n" + _INDENT * 2
+            yield "\n" + _INDENT + "]"
+    yield "\n}\n"
+
+
+def write_json(root: Path, names: Sequence[str], doc: dict) -> None:
+    """Write ``doc`` (see chunks) as UTF-8 to each of ``names`` under ``root`` at once, through the
+    safe store's open_write (nothing below ``root`` is followed).
+
+    Raises:
+        OutputError: a name cannot be opened (open_write).
+        OSError: a write fails (disk full, ...).
+    """
+    files = []
+    try:
+        for name in names:
+            files.append(open_write(root, name))
+        held: list[str] = []
+        size = 0
+        for piece in chunks(doc):
+            held.append(piece)
+            size += len(piece)
+            if size >= CHUNK:
+                data = "".join(held).encode("utf-8")
+                for f in files:
+                    f.write(data)
+                held, size = [], 0
+        data = "".join(held).encode("utf-8")
+        for f in files:
+            f.write(data)
+    finally:
+        for f in files:
+            f.close()
