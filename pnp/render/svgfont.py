@@ -43,6 +43,7 @@ from functools import lru_cache
 from typing import Iterable
 
 from ..core.fonts import DEFAULT_FACE, cap_height, face as font_face, missing_glyphs
+from .glyphpen import num
 
 FAMILY = "pnp Noto Sans"
 PT_TO_MM = 25.4 / 72.0
@@ -245,14 +246,6 @@ def _reportlab_widths(face: str = DEFAULT_FACE):
     return f.widths, f.default_width  # 1/1000 em, as reportlab's stringWidth sums them
 
 
-def _num(v: float) -> str:
-    r = round(v, 3)
-    if r == 0:
-        return "0"
-    s = f"{r:.3f}".rstrip("0").rstrip(".")
-    return s
-
-
 def text_outline_path(text: str, size_pt: float, x: float, y: float, anchor: str = "start",
                       valign: str = "baseline", rotate: float = 0.0,
                       font: str = DEFAULT_FACE) -> str:
@@ -292,7 +285,7 @@ def text_outline_path(text: str, size_pt: float, x: float, y: float, anchor: str
         cos, sin = 1.0, 0.0
     elif rotate % 90 == 0:  # exact quarter turns: no 6e-17 noise
         cos, sin = round(cos), round(sin)
-    pen = SVGPathPen(glyphs, ntos=_num)
+    pen = SVGPathPen(glyphs, ntos=num)
     pen_x = 0.0  # 1/1000 em
     for ch, adv in zip(text, advances):
         name = cmap.get(ord(ch))
@@ -317,15 +310,20 @@ def glyph_path(face: str, gid: int) -> str:
     """SVG path data of glyph ``gid`` of the registered face ``face`` (at its default instance) in
     1/1000 em, y down, its origin on the pen position: "" for a glyph with no outline (a space). What
     a shaped text (pnp.core.shaping.shape gives glyph ids) is drawn with, placed glyph by glyph; the
-    outline is HarfBuzz's (pnp.core.shaping.draw_glyph), from the same font object that shaped it."""
-    from fontTools.pens.svgPathPen import SVGPathPen
-    from fontTools.pens.transformPen import TransformPen
-
+    outline is HarfBuzz's (pnp.core.shaping.draw_glyph), from the same font object that shaped it.
+    The text is what fontTools' SVGPathPen writes behind a TransformPen (pnp.render.glyphpen)."""
     from ..core.shaping import draw_glyph, units_per_em
+    from .glyphpen import GlyphPathPen
 
     def data() -> bytes:
         return _font_bytes(face)
     k = 1000.0 / units_per_em(face, data)
-    pen = SVGPathPen(None, ntos=_num)
-    draw_glyph(gid, face, data, TransformPen(pen, (k, 0, 0, -k, 0, 0)))
-    return pen.getCommands()
+    pen = GlyphPathPen(k)
+    draw_glyph(gid, face, data, pen)
+    if not pen.unsupported:
+        return pen.commands()
+    from fontTools.pens.svgPathPen import SVGPathPen   # a segment HarfBuzz does not emit for TrueType
+    from fontTools.pens.transformPen import TransformPen  # outlines: fontTools' own pens
+    slow = SVGPathPen(None, ntos=num)
+    draw_glyph(gid, face, data, TransformPen(slow, (k, 0, 0, -k, 0, 0)))
+    return slow.getCommands()
