@@ -207,7 +207,7 @@ def subset_matches(woff2: bytes, chars: Iterable[str], face: str = DEFAULT_FACE)
     _, cmap, _ = _outline_font(face)
     wanted = {ord(c) for c in _chars_key(chars)} | {0x20}
     try:
-        sub = TTFont(io.BytesIO(woff2), recalcTimestamp=False)
+        sub = _numbered(TTFont(io.BytesIO(woff2), recalcTimestamp=False))
         sub_cmap = sub.getBestCmap() or {}
         if set(sub_cmap) != {u for u in wanted if u in cmap}:
             return False
@@ -236,9 +236,21 @@ def _face_glyph(face: str, code: int) -> tuple:
 
 @lru_cache(maxsize=8)
 def _outline_font(face: str = DEFAULT_FACE):
-    """(glyph set at the default instance, cmap, units per em) of the face as the PDF backend uses it."""
-    font = _open_font(face)
+    """(glyph set at the default instance, cmap, units per em) of the face as the PDF backend uses it
+    (its glyphs named by number, :func:`_numbered`)."""
+    font = _numbered(_open_font(face))
     return font.getGlyphSet(), font.getBestCmap(), font["head"].unitsPerEm
+
+
+def _numbered(font):
+    """``font`` (a fontTools TTFont) with, when its outlines are TrueType ('glyf'), its glyphs named by
+    number ("g0", "g1", ...) through ``setGlyphOrder``: outlines, advances and the character map are
+    read by glyph id all the same, but neither the 'post' table's names nor, for a font without
+    them (a subset), the names fontTools derives from the Adobe Glyph List are read. A CFF font keeps
+    its own names (its charstrings are keyed by them)."""
+    if "glyf" in font:
+        font.setGlyphOrder([f"g{i}" for i in range(font["maxp"].numGlyphs)])
+    return font
 
 
 def _reportlab_widths(face: str = DEFAULT_FACE):

@@ -78,6 +78,27 @@ def test_subset_glyphs_and_advances_are_the_fonts(full_font):
     assert "Open Font License" in font["name"].getDebugName(13)  # the OFL travels with the font
 
 
+@pytest.mark.parametrize("face", [FONT_NAME, "NotoSansArabic"])
+def test_subset_check_accepts_the_subset_and_refuses_one_glyph_moved(face):
+    """subset_matches, which reads glyphs by number: the subset subset_font makes passes; the same
+    subset with one glyph's outline moved by one unit, or for other characters, does not."""
+    from pnp.core.fonts import fallback_faces
+    if face not in (FONT_NAME, *fallback_faces()):
+        pytest.skip(f"{face} is not installed")
+    chars = "Hello" if face == FONT_NAME else "\u0633\u0644\u0627\u0645"
+    data = subset_font(chars, face=face)
+    assert svgfont.subset_matches(data, chars, face)
+    assert not svgfont.subset_matches(data, chars + "1", face)
+    moved = TTFont(io.BytesIO(data))
+    glyph = moved["glyf"][moved.getBestCmap()[ord(chars[-1])]]
+    glyph.coordinates.translate((0, 1))
+    buf = io.BytesIO()
+    moved.flavor = "woff2"
+    moved.save(buf)
+    assert not svgfont.subset_matches(buf.getvalue(), chars, face)
+    assert not svgfont.subset_matches(b"wOF2 no font", chars, face)
+
+
 def test_subset_is_deterministic_and_cached():
     first = font_face_css(ASCII)
     svgfont._subset_woff2.cache_clear()
