@@ -56,3 +56,22 @@ def test_a_segment_it_does_not_write_is_flagged():
     pen.moveTo((0, 0))
     pen.qCurveTo((1, 1), (2, 0), (3, 0))
     assert pen.unsupported
+
+
+def test_a_glyph_the_pen_cannot_write_is_drawn_through_fonttools(monkeypatch):
+    """glyph_path falls back to fontTools' pens when the pen flags a call: the same path data (the
+    flagging pen here writes no curve at all, so its own text would differ)."""
+    from pnp.render import glyphpen, svgfont
+    face = fonts.DEFAULT_FACE
+    gid = fonts.face(face).ttfont.face.charToGlyph[ord("S")]
+    svgfont.glyph_path.cache_clear()
+    fast = svgfont.glyph_path(face, gid)
+    svgfont.glyph_path.cache_clear()
+
+    def flagged(self, *points):
+        self.unsupported = True
+    monkeypatch.setattr(glyphpen.GlyphPathPen, "qCurveTo", flagged)
+    try:
+        assert svgfont.glyph_path(face, gid) == fast and "Q" in fast
+    finally:
+        svgfont.glyph_path.cache_clear()
