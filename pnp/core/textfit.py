@@ -34,11 +34,16 @@ def lay_out(text: str, size_pt: float, w: float, h: float, wrap_lines: bool, spa
             font: str = DEFAULT_FACE) -> Fitted | None:
     """The text set at ``size_pt`` in the face ``font`` in a ``w`` x ``h`` mm box, or None when it
     does not fit."""
-    lines: list[str] = []
-    for para in text.split("\n"):
-        lines += (wrap(para, size_pt, w, font) or [""]) if wrap_lines and para.strip() else [para]
-    if any(text_width_mm(line, size_pt, font) > w + EPS for line in lines):
-        return None
+    if wrap_lines:
+        lines: list[str] = []
+        for para in text.split("\n"):
+            lines += (wrap(para, size_pt, w, font) or [""]) if para.strip() else [para]
+    else:
+        lines = text.split("\n")
+    limit = w + EPS
+    for line in lines:
+        if text_width_mm(line, size_pt, font) > limit:
+            return None
     got = block(len(lines), size_pt, *_metrics(font), spacing, h)
     return None if got is None else Fitted(size_pt, tuple(lines), *got)
 

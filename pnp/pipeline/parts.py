@@ -24,7 +24,7 @@ from pathlib import Path
 from typing import Callable, Iterator, Sequence
 
 from ..core.errors import SpecError
-from ..core.ir import Component, Group, Image, PartSource
+from ..core.ir import Component, Group, Image, PartSource, Text
 from ..inputs.safefile import read_regular
 from ..layout.sheetspace import BoardBlock
 
@@ -90,6 +90,11 @@ def _number(v: float) -> str:
     return repr(v) if isfinite(v) else _dumps(v)
 
 
+_TEXT_NAMES = ("x", "y", "text", "size_pt", "anchor", "valign", "fill", "bold", "rotate", "underline", "font")
+_TEXT_FIELDS = attrgetter(*_TEXT_NAMES) if tuple(f.name for f in dataclasses.fields(Text)) == _TEXT_NAMES else None
+"""A Text's fields in order, for _Canon's Text writer (None, and no such writer, if Text's fields change)."""
+
+
 class _Canon:
     """The canonical form of IR shapes as compact JSON text: each dataclass as [type name, its
     fields in order] (render cache keys and SVG roots left out), floats rounded to 4 decimals, a
@@ -104,6 +109,29 @@ class _Canon:
         self.fields: dict[type, tuple[str, Callable]] = {}  # a dataclass: '["Name"', its fields' getter
         self.groups: dict[int, tuple[object, str]] = {}  # id(Group) -> the Group, its text
         self.digests: dict[int, tuple[object, str]] = {}  # id(a back) -> the back, its digest
+        self.styles: dict[tuple, tuple[str, str]] = {}  # a Text's (anchor, valign, fill, bold, underline, font) -> its JSON
+
+    def _text_shape(self, value) -> str | None:
+        """A Text's canonical JSON written field by field (what text() writes of it), or None when a
+        field is not of its usual type (a float that is an int, a string that is None): text()'s
+        general walk writes those. A deck's Texts share a few styles: each style's JSON is kept."""
+        x, y, s, size, anchor, valign, fill, bold, rotate, underline, font = _TEXT_FIELDS(value)
+        if not (type(x) is float and type(y) is float and type(size) is float and type(rotate) is float
+                and type(s) is str and type(anchor) is str and type(valign) is str and type(fill) is str
+                and type(bold) is bool and type(underline) is bool and type(font) is str):
+            return None
+        style = (anchor, valign, fill, bold, underline, font)
+        got = self.styles.get(style)
+        if got is None:
+            got = self.styles[style] = (",".join((_dumps(anchor), _dumps(valign), _dumps(fill), _LITERAL[bold])) + ",",
+                                        "," + _LITERAL[underline] + "," + _dumps(font) + "]")
+        x, y, size, rotate = round(x, 4), round(y, 4), round(size, 4), round(rotate, 4)
+        if not (isfinite(x) and isfinite(y) and isfinite(size) and isfinite(rotate)):
+            return None
+        text = self.strings.get(s)
+        if text is None:
+            text = self.strings[s] = _dumps(s)
+        return f'["Text",{x!r},{y!r},{text},{size!r},{got[0]}{rotate!r}{got[1]}'
 
     def text(self, value) -> str:
         """``value``'s canonical form as JSON text."""
@@ -122,6 +150,10 @@ class _Canon:
             kept = self.groups.get(id(value))
             if kept is not None and kept[0] is value:
                 return kept[1]
+        elif t is Text and _TEXT_FIELDS is not None:
+            got = self._text_shape(value)
+            if got is not None:
+                return got
         fields = self.fields.get(t)
         if fields is None:
             if not dataclasses.is_dataclass(t):
