@@ -82,6 +82,7 @@ def field_hash(value: str) -> str:
 _dumps = json.JSONEncoder(separators=(",", ":"), ensure_ascii=False).encode
 """json.dumps(value, separators=(",", ":"), ensure_ascii=False), with one encoder made once."""
 _LITERAL = {True: "true", False: "false", None: "null"}
+_NUMBERS = 65536  # floats _Canon keeps the JSON text of; the table starts over when full
 
 
 def _number(v: float) -> str:
@@ -109,6 +110,7 @@ class _Canon:
         self.fields: dict[type, tuple[str, Callable]] = {}  # a dataclass: '["Name"', its fields' getter
         self.groups: dict[int, tuple[object, str]] = {}  # id(Group) -> the Group, its text
         self.digests: dict[int, tuple[object, str]] = {}  # id(a back) -> the back, its digest
+        self.numbers: dict[float, str] = {}  # a float (never 0.0 or -0.0) -> its JSON text, rounded
         self.styles: dict[tuple, tuple[str, str]] = {}  # a Text's (anchor, valign, fill, bold, underline, font) -> its JSON
 
     def _text_shape(self, value) -> str | None:
@@ -125,13 +127,23 @@ class _Canon:
         if got is None:
             got = self.styles[style] = (",".join((_dumps(anchor), _dumps(valign), _dumps(fill), _LITERAL[bold])) + ",",
                                         "," + _LITERAL[underline] + "," + _dumps(font) + "]")
-        x, y, size, rotate = round(x, 4), round(y, 4), round(size, 4), round(rotate, 4)
-        if not (isfinite(x) and isfinite(y) and isfinite(size) and isfinite(rotate)):
-            return None
+        numbers = self.numbers
+        x, y, size, rotate = numbers.get(x) or self._number(x), numbers.get(y) or self._number(y), \
+            numbers.get(size) or self._number(size), numbers.get(rotate) or self._number(rotate)
         text = self.strings.get(s)
         if text is None:
             text = self.strings[s] = _dumps(s)
-        return f'["Text",{x!r},{y!r},{text},{size!r},{got[0]}{rotate!r}{got[1]}'
+        return f'["Text",{x},{y},{text},{size},{got[0]}{rotate}{got[1]}'
+
+    def _number(self, v: float) -> str:
+        """_number(v) for a float, kept in ``numbers`` (a template puts its texts at the same few
+        places on every part); never a zero, whose sign a table keyed by value would lose."""
+        got = _number(v)
+        if v != 0.0:
+            if len(self.numbers) >= _NUMBERS:
+                self.numbers.clear()
+            self.numbers[v] = got
+        return got
 
     def text(self, value) -> str:
         """``value``'s canonical form as JSON text."""
@@ -139,7 +151,7 @@ class _Canon:
         if t is str:
             return _dumps(value)
         if t is float:
-            return _number(value)
+            return self.numbers.get(value) or self._number(value)
         if t is bool or value is None:
             return _LITERAL[value]
         if t is int:
@@ -166,12 +178,11 @@ class _Canon:
             out += [_dumps("sha256:" + self._picture(value.src)) if n == "src" else self.text(getattr(value, n))
                     for n in (f.name for f in dataclasses.fields(t) if f.name not in _SKIPPED)]
         else:
-            strings = self.strings
+            strings, numbers = self.strings, self.numbers
             for v in fields[1](value):  # the plain fields inline: most of a drawing's values
                 tv = type(v)
                 if tv is float:
-                    v = round(v, 4)
-                    out.append(repr(v) if isfinite(v) else _dumps(v))
+                    out.append(numbers.get(v) or self._number(v))
                 elif tv is str:
                     got = strings.get(v)
                     out.append(got if got is not None else strings.setdefault(v, _dumps(v)))
