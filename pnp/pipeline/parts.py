@@ -247,9 +247,10 @@ class _Hasher:
                     self.starts[id(comp), id(first)] = (first, h.copy())
             else:
                 h = start[1].copy()
-            for shape in shapes[1:]:
-                h.update(b",")
-                h.update(self.canon.text(shape).encode("utf-8"))
+            if len(shapes) > 1:  # the rest in one piece: "," before each shape, then the tail
+                text = self.canon.text
+                h.update(("," + ",".join([text(shape) for shape in shapes[1:]]) + tail).encode("utf-8"))
+                return h.hexdigest()
         h.update(tail.encode("utf-8"))
         return h.hexdigest()
 
