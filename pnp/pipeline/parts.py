@@ -138,11 +138,12 @@ class _Canon:
     def _number(self, v: float) -> str:
         """_number(v) for a float, kept in ``numbers`` (a template puts its texts at the same few
         places on every part); never a zero, whose sign a table keyed by value would lose."""
+        if v == 0.0:
+            return repr(v)  # "0.0" or "-0.0", as round(v, 4) keeps the sign
         got = _number(v)
-        if v != 0.0:
-            if len(self.numbers) >= _NUMBERS:
-                self.numbers.clear()
-            self.numbers[v] = got
+        if len(self.numbers) >= _NUMBERS:
+            self.numbers.clear()
+        self.numbers[v] = got
         return got
 
     def text(self, value) -> str:
