@@ -358,25 +358,36 @@ def _kept(table: dict, key, value):
     return value
 
 
+_MM_PER_PT = pt_to_mm(1.0)  # pnp.core.units.MM_PER_PT: pt_to_mm(x) is x * this
+_WIDTH_ENTRIES = 65536
+"""The text widths kept (:func:`text_width_mm`): a deck's card faces are laid out in planning and
+their texts measured again when drawn, so the table holds a few widths for each of several thousand
+cards (a few MiB) before it starts over."""
+
+
 def text_width_mm(text: str, size_pt: float, font: str = DEFAULT_FACE) -> float:
     """Advance width of ``text`` set in the face ``font`` (Noto Sans by default) at ``size_pt``
     points, in millimetres.
 
-    Memoised in a plain table emptied when it reaches 8,192 entries: layouts that try sizes measure
-    the same texts again and again, while a deck's words each come once or twice, so an LRU cache
-    (the bookkeeping of which cost more than reportlab's C-accelerated sum) only thrashed there and
-    this table just starts over."""
+    Memoised in a plain table emptied when it reaches 65,536 entries: layouts that try sizes measure
+    the same texts again and again, and drawing measures each text laid out in planning once more,
+    while a deck's words each come once or twice, so an LRU cache (the bookkeeping of which cost
+    more than reportlab's C-accelerated sum) only thrashed there and this table just starts over."""
     key = (text, size_pt) if font == DEFAULT_FACE else (text, size_pt, font)
     got = _WIDTHS.get(key)
     if got is None:
-        if needs_shaping(text):  # the advances HarfBuzz shapes the text with (pnp.core.shaping), 1/1000 em
-            got = _kept(_WIDTHS, key, pt_to_mm(sum(g.advance for g in shaped(text, font)) * size_pt / 1000.0))
-        else:  # reportlab's C-accelerated sum of advance widths, in points
-            got = _kept(_WIDTHS, key, pt_to_mm(face(font).ttfont.stringWidth(text, size_pt)))
+        if not text.isascii() and needs_shaping(text):  # HarfBuzz's advances (pnp.core.shaping), 1/1000 em
+            got = pt_to_mm(sum(g.advance for g in shaped(text, font)) * size_pt / 1000.0)
+        else:  # reportlab's C-accelerated sum of advance widths, in points (pt_to_mm's product)
+            got = face(font).ttfont.stringWidth(text, size_pt) * _MM_PER_PT
+        if len(_WIDTHS) >= _WIDTH_ENTRIES:
+            _WIDTHS.clear()
+        _WIDTHS[key] = got
     return got
 
 
-_WORD_PT: dict[tuple, float] = {}
+_WORD_PT: dict[tuple, dict[str, float]] = {}  # (size, face) -> word -> width in points
+_WORD_SIZES = 16  # (size, face) pairs _WORD_PT keeps, each at most _TABLE_ENTRIES words; then it starts over
 _WRAPPED: dict[tuple, tuple[str, ...]] = {}
 
 
@@ -386,8 +397,9 @@ def wrap(text: str, size_pt: float, width_mm: float, font: str = DEFAULT_FACE) -
     wider than the line stays whole on its own line (the caller checks widths).
 
     The lines are exactly simpleSplit's (its greedy rule, its sums in the same order, reportlab's
-    own widths), but each word is measured once per size and face, and a text wrapped again at the
-    same size and width is not wrapped again: both tables start over at 8,192 entries."""
+    own widths), but each word is measured once per size and face (kept for the last 16 sizes and
+    faces, 8,192 words each), and a text wrapped again at the same size and width is not wrapped
+    again (8,192 texts kept): each table starts over when full."""
     key = (text, size_pt, width_mm, font)
     got = _WRAPPED.get(key)
     if got is None:
@@ -401,20 +413,25 @@ def _simple_split(text: str, size_pt: float, max_pt: float, font: str) -> list[s
     if not max_pt:
         return lines
     string_width = face(font).ttfont.stringWidth
-
-    def width(word: str) -> float:
-        key = (word, size_pt, font)
-        got = _WORD_PT.get(key)
-        if got is None:
-            got = _kept(_WORD_PT, key, string_width(word, size_pt))
-        return got
+    widths = _WORD_PT.get((size_pt, font))  # word -> its width in points, at this size in this face
+    if widths is None:
+        if len(_WORD_PT) >= _WORD_SIZES:
+            _WORD_PT.clear()
+        widths = _WORD_PT[size_pt, font] = {}
+    elif len(widths) >= _TABLE_ENTRIES:
+        widths.clear()
+    known = widths.get
     out: list[str] = []
-    ws = width(" ")
+    ws = known(" ")
+    if ws is None:
+        ws = widths[" "] = string_width(" ", size_pt)
     for line in lines:   # reportlab's _simpleSplit, the same float operations in the same order
         words: list[str] = []
         w = -ws
         for t in line.split():
-            lt = width(t)
+            lt = known(t)
+            if lt is None:
+                lt = widths[t] = string_width(t, size_pt)
             if w + ws + lt <= max_pt or not words:
                 words.append(t)
                 w = w + ws + lt

@@ -34,11 +34,16 @@ def lay_out(text: str, size_pt: float, w: float, h: float, wrap_lines: bool, spa
             font: str = DEFAULT_FACE) -> Fitted | None:
     """The text set at ``size_pt`` in the face ``font`` in a ``w`` x ``h`` mm box, or None when it
     does not fit."""
-    lines: list[str] = []
-    for para in text.split("\n"):
-        lines += (wrap(para, size_pt, w, font) or [""]) if wrap_lines and para.strip() else [para]
-    if any(text_width_mm(line, size_pt, font) > w + EPS for line in lines):
-        return None
+    if wrap_lines:
+        lines: list[str] = []
+        for para in text.split("\n"):
+            lines += (wrap(para, size_pt, w, font) or [""]) if para.strip() else [para]
+    else:
+        lines = text.split("\n")
+    limit = w + EPS
+    for line in lines:
+        if text_width_mm(line, size_pt, font) > limit:
+            return None
     got = block(len(lines), size_pt, *_metrics(font), spacing, h)
     return None if got is None else Fitted(size_pt, tuple(lines), *got)
 
@@ -87,15 +92,30 @@ def fit(text: str, size_pt: float, min_pt: float, w: float, h: float, wrap_lines
     return scan(lambda size: lay_out(text, size, w, h, wrap_lines, spacing, font), size_pt, min_pt, possible)
 
 
+def _largest(per_pt: float, size_pt: float, w: float, h: float, tall: float) -> float:
+    """The largest size (pt, any, at most ``size_pt``) at which lines ``per_pt`` mm wide at 1 pt fit
+    ``w`` mm and a block ``tall`` mm tall at 1 pt fits ``h`` mm."""
+    return min(size_pt, w / per_pt if per_pt > 0 else size_pt, h / tall)
+
+
 def _direct(text: str, size_pt: float, min_pt: float, w: float, h: float, spacing: float,
             font: str = DEFAULT_FACE) -> Fitted | None:
     """fit() for lines that do not wrap: the largest quarter-point step at which both the widest line
     and the block's height fit, computed, then set (None when it does not fit at ``min_pt``)."""
     asc, desc = _metrics(font)
     lines = text.split("\n")
-    per_pt = max(text_width_mm(line, 1.0, font) for line in lines)
     tall = (asc + desc + (len(lines) - 1) * spacing) * MM_PER_PT
-    best = min(size_pt, w / per_pt if per_pt > 0 else size_pt, h / tall)
+    best = None
+    if len(lines) == 1 and size_pt > 0:
+        # fit() measured the line at size_pt: its width there over size_pt is its width at 1 pt to
+        # within a few units of the last digit, which moves ``best`` by far less than 1e-6 of a step.
+        # Only a ``best`` that close to where the step taken changes is worked out from the width at 1 pt.
+        best = _largest(text_width_mm(text, size_pt, font) / size_pt, size_pt, w, h, tall)
+        k = (best - min_pt + EPS) / STEP_PT
+        if abs(k - round(k)) < 1e-6 or abs(best - (min_pt - EPS)) < 1e-6:
+            best = None
+    if best is None:
+        best = _largest(max(text_width_mm(line, 1.0, font) for line in lines), size_pt, w, h, tall)
     if best < min_pt - EPS:
         return None
     size = min_pt + int((best - min_pt + EPS) / STEP_PT) * STEP_PT

@@ -67,6 +67,7 @@ class Filler:
                                 file=file, line=line, field=field,
                                 hint="use one of the data's column names, or add the column to the data")
         self.constant = "".join(self.parts) if not self.slots else None
+        self.fixed = sum(len(p) for i, p in enumerate(self.parts) if i not in self.slots)  # characters not filled in
 
     def fill(self, values: dict[str, str]) -> str:
         if self.constant is not None:
@@ -75,6 +76,13 @@ class Filler:
         for i in self.slots:
             out[i] = values.get(out[i], "")
         return "".join(out)
+
+    def length(self, values: dict[str, str]) -> int:
+        """``len(fill(values))`` without making the string (the cells are strings)."""
+        n = self.fixed
+        for c in self.columns:
+            n += len(values.get(c, ""))
+        return n
 
 
 @dataclass
@@ -192,7 +200,7 @@ class BoundLayer:
         text's length times the sizes tried, richtext.scan_layouts; 0 for other layers)."""
         if self.text is None or (self.show is not None and not self.show(values)):
             return 0
-        return len(self.text.fill(translated(values, self.ctx.language))) * self.tries
+        return self.text.length(translated(values, self.ctx.language)) * self.tries
 
     @cached_property
     def tries(self) -> int:
@@ -503,6 +511,7 @@ class Face:
 
     def __init__(self, layers: list[Placed], ctx: Context, key: str | None = None):
         self.layers = [BoundLayer(p, ctx) for p in layers]
+        self.texts = [layer for layer in self.layers if layer.text is not None]  # what fit_work counts
         self.varying = any(layer.varying for layer in self.layers)
         # (first layer number, layers) of each run of layers that all vary or all stay the same
         self.runs: list[tuple[int, list[BoundLayer]]] = []
@@ -520,7 +529,7 @@ class Face:
         """About how many characters draw(row) lays out in its text layers (BoundLayer.fit_work):
         what text fitting costs, counted before any is drawn."""
         values = row.values if row is not None and self.varying else {}
-        return sum(layer.fit_work(values) for layer in self.layers if layer.varying or row is None)
+        return sum([layer.fit_work(values) for layer in self.texts if layer.varying or row is None])
 
     def draw(self, row: Row | None) -> tuple:
         """The face for ``row`` (a tuple of shapes, mm). A row whose columns this template reads hold

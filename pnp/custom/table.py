@@ -109,6 +109,8 @@ class Table:
 
 def text_of(value) -> str:
     """A cell as text, the same whichever format held it."""
+    if type(value) is str:  # a CSV's every cell: what the last line below gives it
+        return value.strip()
     if value is None:
         return ""
     if isinstance(value, bool):
@@ -204,6 +206,7 @@ def _table(path: Path, sheet: str | None, number: int, header: list, rows: list,
         cols.append((j, k))
     last = cols[-1][0] if cols else -1
     table = Table(path, sheet, number, [h for h in headers if h], position)
+    checked = [(j, k) for j, k in cols if not needed or k in needed]  # the columns whose cells are checked
     for r, cells in enumerate(rows[number:], start=number + 1):
         extra = next((j for j in range(last + 1, len(cells)) if text_of(cells[j])), None)
         if extra is not None:
@@ -213,11 +216,10 @@ def _table(path: Path, sheet: str | None, number: int, header: list, rows: list,
         values = {k: text_of(cells[j]) if j < len(cells) else "" for j, k in cols}
         if not any(values.values()):
             continue
-        for j, k in cols:
-            if not needed or k in needed:
-                why = _unprintable(values[k], (flagged or {}).get((sheet, r, j)))
-                if why is not None:
-                    raise table.error(r, k, why[0], why[1], field=field)
+        for j, k in checked:
+            why = _unprintable(values[k], flagged.get((sheet, r, j)) if flagged else None)
+            if why is not None:
+                raise table.error(r, k, why[0], why[1], field=field)
         if len(table.rows) >= max_rows:
             raise table.error(r, None, f"more than {max_rows:,} data rows.",
                               f"pnp reads at most {max_rows:,} rows per component; split the data", field=field)
@@ -255,6 +257,8 @@ def _unprintable(value: str, flagged: str | None) -> tuple[str, str] | None:
     if value.strip() in ERROR_VALUES:
         return (f"the cell holds the spreadsheet error {value.strip()!r}, not a value to print.",
                 "fix the formula in the spreadsheet and save or export the data again")
+    if value.isascii() and value.isprintable():  # U+0020 to U+007E: nothing to refuse (bad_character's own test)
+        return None
     bad = bad_character(value.replace("\r", " ").replace("\n", " ").replace("\t", " "))
     if bad is not None:
         i, _, why = bad

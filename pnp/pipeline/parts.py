@@ -24,7 +24,7 @@ from pathlib import Path
 from typing import Callable, Iterator, Sequence
 
 from ..core.errors import SpecError
-from ..core.ir import Component, Group, Image, PartSource
+from ..core.ir import Component, Group, Image, PartSource, Text
 from ..inputs.safefile import read_regular
 from ..layout.sheetspace import BoardBlock
 
@@ -82,12 +82,18 @@ def field_hash(value: str) -> str:
 _dumps = json.JSONEncoder(separators=(",", ":"), ensure_ascii=False).encode
 """json.dumps(value, separators=(",", ":"), ensure_ascii=False), with one encoder made once."""
 _LITERAL = {True: "true", False: "false", None: "null"}
+_NUMBERS = 65536  # floats _Canon keeps the JSON text of; the table starts over when full
 
 
 def _number(v: float) -> str:
     """A float rounded to 4 decimals as json.dumps writes it (repr; NaN and the infinities by name)."""
     v = round(v, 4)
     return repr(v) if isfinite(v) else _dumps(v)
+
+
+_TEXT_NAMES = ("x", "y", "text", "size_pt", "anchor", "valign", "fill", "bold", "rotate", "underline", "font")
+_TEXT_FIELDS = attrgetter(*_TEXT_NAMES) if tuple(f.name for f in dataclasses.fields(Text)) == _TEXT_NAMES else None
+"""A Text's fields in order, for _Canon's Text writer (None, and no such writer, if Text's fields change)."""
 
 
 class _Canon:
@@ -104,6 +110,41 @@ class _Canon:
         self.fields: dict[type, tuple[str, Callable]] = {}  # a dataclass: '["Name"', its fields' getter
         self.groups: dict[int, tuple[object, str]] = {}  # id(Group) -> the Group, its text
         self.digests: dict[int, tuple[object, str]] = {}  # id(a back) -> the back, its digest
+        self.numbers: dict[float, str] = {}  # a float (never 0.0 or -0.0) -> its JSON text, rounded
+        self.styles: dict[tuple, tuple[str, str]] = {}  # a Text's (anchor, valign, fill, bold, underline, font) -> its JSON
+
+    def _text_shape(self, value) -> str | None:
+        """A Text's canonical JSON written field by field (what text() writes of it), or None when a
+        field is not of its usual type (a float that is an int, a string that is None): text()'s
+        general walk writes those. A deck's Texts share a few styles: each style's JSON is kept."""
+        x, y, s, size, anchor, valign, fill, bold, rotate, underline, font = _TEXT_FIELDS(value)
+        if not (type(x) is float and type(y) is float and type(size) is float and type(rotate) is float
+                and type(s) is str and type(anchor) is str and type(valign) is str and type(fill) is str
+                and type(bold) is bool and type(underline) is bool and type(font) is str):
+            return None
+        style = (anchor, valign, fill, bold, underline, font)
+        got = self.styles.get(style)
+        if got is None:
+            got = self.styles[style] = (",".join((_dumps(anchor), _dumps(valign), _dumps(fill), _LITERAL[bold])) + ",",
+                                        "," + _LITERAL[underline] + "," + _dumps(font) + "]")
+        numbers = self.numbers
+        x, y, size, rotate = numbers.get(x) or self._number(x), numbers.get(y) or self._number(y), \
+            numbers.get(size) or self._number(size), numbers.get(rotate) or self._number(rotate)
+        text = self.strings.get(s)
+        if text is None:
+            text = self.strings[s] = _dumps(s)
+        return f'["Text",{x},{y},{text},{size},{got[0]}{rotate}{got[1]}'
+
+    def _number(self, v: float) -> str:
+        """_number(v) for a float, kept in ``numbers`` (a template puts its texts at the same few
+        places on every part); never a zero, whose sign a table keyed by value would lose."""
+        if v == 0.0:
+            return repr(v)  # "0.0" or "-0.0", as round(v, 4) keeps the sign
+        got = _number(v)
+        if len(self.numbers) >= _NUMBERS:
+            self.numbers.clear()
+        self.numbers[v] = got
+        return got
 
     def text(self, value) -> str:
         """``value``'s canonical form as JSON text."""
@@ -111,7 +152,7 @@ class _Canon:
         if t is str:
             return _dumps(value)
         if t is float:
-            return _number(value)
+            return self.numbers.get(value) or self._number(value)
         if t is bool or value is None:
             return _LITERAL[value]
         if t is int:
@@ -122,6 +163,10 @@ class _Canon:
             kept = self.groups.get(id(value))
             if kept is not None and kept[0] is value:
                 return kept[1]
+        elif t is Text and _TEXT_FIELDS is not None:
+            got = self._text_shape(value)
+            if got is not None:
+                return got
         fields = self.fields.get(t)
         if fields is None:
             if not dataclasses.is_dataclass(t):
@@ -134,12 +179,11 @@ class _Canon:
             out += [_dumps("sha256:" + self._picture(value.src)) if n == "src" else self.text(getattr(value, n))
                     for n in (f.name for f in dataclasses.fields(t) if f.name not in _SKIPPED)]
         else:
-            strings = self.strings
+            strings, numbers = self.strings, self.numbers
             for v in fields[1](value):  # the plain fields inline: most of a drawing's values
                 tv = type(v)
                 if tv is float:
-                    v = round(v, 4)
-                    out.append(repr(v) if isfinite(v) else _dumps(v))
+                    out.append(numbers.get(v) or self._number(v))
                 elif tv is str:
                     got = strings.get(v)
                     out.append(got if got is not None else strings.setdefault(v, _dumps(v)))
@@ -204,9 +248,10 @@ class _Hasher:
                     self.starts[id(comp), id(first)] = (first, h.copy())
             else:
                 h = start[1].copy()
-            for shape in shapes[1:]:
-                h.update(b",")
-                h.update(self.canon.text(shape).encode("utf-8"))
+            if len(shapes) > 1:  # the rest in one piece: "," before each shape, then the tail
+                text = self.canon.text
+                h.update(("," + ",".join([text(shape) for shape in shapes[1:]]) + tail).encode("utf-8"))
+                return h.hexdigest()
         h.update(tail.encode("utf-8"))
         return h.hexdigest()
 

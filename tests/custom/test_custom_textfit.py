@@ -45,6 +45,24 @@ def test_fit_is_the_largest_step_that_fits(text, size, min_pt, w, h, wrap, spaci
         assert " ".join(" ".join(got.lines).split()) == " ".join(text.split())  # nothing lost by wrapping
 
 
+@settings(max_examples=150, deadline=None)
+@given(st.sampled_from(["a", "word", "Ζωή", "длинное", "WWWW", "iiii", "table-top"]), st.integers(0, 60),
+       st.sampled_from([4.0, 5.0, 6.5]), st.sampled_from([1.0, 1.0 + 2 ** -52, 1.0 - 2 ** -52]), st.booleans())
+def test_a_box_as_wide_as_the_line_at_a_step_gets_that_step(word, k, min_pt, scale, bold):
+    """A line shrunk (fit: shrink, no wrap) into a box exactly as wide as it is at a quarter-point step
+    (or a unit of the last digit wider or narrower): the size chosen is the brute-force scan's, where
+    the box's width sits on the edge between two steps."""
+    font = "NotoSans-Bold" if bold else "NotoSans"
+    step_pt = min_pt + k * STEP_PT
+    w = text_width_mm(word, step_pt, font) * scale
+    got = fit(word, 40.0, min_pt, w, 30.0, False, 1.2, font)
+    sizes = [40.0] + [min_pt + j * STEP_PT for j in range(int((40.0 - min_pt) / STEP_PT), -1, -1)]
+    want = next((lay_out(word, s, w, 30.0, False, 1.2, font) for s in sizes
+                 if lay_out(word, s, w, 30.0, False, 1.2, font) is not None), None)
+    assert got == want
+    assert got is not None and got.size_pt >= step_pt - STEP_PT
+
+
 def test_block_height_is_ascent_to_descent():
     got = lay_out("Ág\nÁg", 10, 100, 100, False, 1.5)
     size = 10 * MM_PER_PT

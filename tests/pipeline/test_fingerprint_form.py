@@ -73,6 +73,10 @@ def odd_fronts(picture: str) -> list[tuple]:
                sx=-1.0),),
         (Polygon(((0.1, 0.2), (1.00005, 2.0), (3, 4)), fill="#123456"), furniture),
         (Image(0, 0, 10, 10, picture, "cover", root="/somewhere"),),
+        # Texts of one style, and Texts whose fields are not of their usual types (ints, None, 1 for True)
+        (Text(0.5, 0.25, "a", anchor="middle", fill="#555555", bold=True, rotate=180.0),
+         Text(0.75, 0.125, "b", anchor="middle", fill="#555555", bold=True, rotate=-0.0),
+         Text(3, 4, "ints", size_pt=9, rotate=90), Text(1.0, 2.0, "odd", fill=None, bold=1, underline=0)),
     ]
 
 
