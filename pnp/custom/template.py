@@ -230,7 +230,7 @@ class _TemplateFile(SpecModel):
     proof: ProofBox | None = None
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, eq=False)
 class Placed:
     """A validated layer and where it was written: ``file`` and ``line``, ``index`` (1-based) in its file."""
     layer: Any

@@ -43,7 +43,7 @@ def _sides(opts: ImposeOptions) -> int:
     return 2 if opts.duplex in ("long", "short") else 1
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, eq=False)
 class Imposition:
     """An imposed kit: ``total`` pages (cover included), the ``plan`` (per component, in kit order,
     the 1-based numbers of the pages it is printed on) and the ``pages`` themselves, a lazy iterator

@@ -73,7 +73,7 @@ TTS_SECONDS_PER_CARD = 0.004
 TTS_SECONDS_PER_SHEET = 0.2
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, eq=False)
 class ComponentBudget:
     """One component's share: ``pages`` (backs and blanks included), ``shapes`` drawn on them."""
     name: str
@@ -81,7 +81,7 @@ class ComponentBudget:
     shapes: int
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, eq=False)
 class Budget:
     """The estimate for a kit: total ``pages`` (cover included), rough PDF + SVG ``bytes``, per component,
     and ``seconds``, roughly how long writing the ``formats`` asked for takes (see estimate_seconds)."""

@@ -34,7 +34,7 @@ LOCK_WAIT = 120.0  # s: a second build into the same game folder waits this long
 Progress = Callable[[int, int], None]
 
 
-@dataclass
+@dataclass(eq=False)
 class KitResult:
     """What one kit's build wrote: ``files`` (paths under OUT/<game>), its ``manifest`` (its "parts" a
     read-only sequence of the part records, made on demand: pnp.pipeline.manifestfile.Records),

@@ -46,7 +46,7 @@ DEFAULT_FORMATS = ("pdf", "svg")
 COMMON_INPUTS = {"rules": "rules quick reference printed on the cover (Markdown; see specs/<game>/rules.md)"}
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, eq=False)
 class Paper:
     """The paper of a build: the loaded sheet template and the file it came from (watched)."""
     sheet: Sheet
@@ -64,7 +64,7 @@ def load_paper(name_or_path: str) -> Paper:
     return Paper(sheet, path)
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, eq=False)
 class Request:
     """What to build, typed: ``paper``, output ``formats`` (registered writer names), imposition
     ``opts``, ``overrides`` (input name -> file, from ``--set NAME=FILE``), writer ``settings``
@@ -90,7 +90,7 @@ RULES_MODES = ("cover", "booklet")
 """Where the rules are printed (``--rules``): on the kit's cover, or on it and as a booklet too."""
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, eq=False)
 class LoadedSpec:
     """A game, its validated spec, where the spec came from and the line of each of its fields."""
     game: Game
@@ -99,7 +99,7 @@ class LoadedSpec:
     lines: Mapping = field(default_factory=dict, compare=False)
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, eq=False)
 class TargetPlan:
     """One target, resolved and checked: its spec, context (inputs loaded once), findings, and,
     when the checks pass, its components, the board-fit report for the request's paper (``fit``),
@@ -126,7 +126,7 @@ class TargetPlan:
         return [f for f in self.findings if f.status == FAIL]
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, eq=False)
 class BuildPlan:
     """Every target of one build, in order, with the request they share."""
     request: Request
