@@ -36,7 +36,6 @@ from typing import Sequence
 
 from ..core.errors import LayoutError
 from ..core.ir import Component, Drawing
-from .cutter_marks import CRICUT
 from .packing import grid_for
 from .options import ImposeOptions
 from .fold import capacity, folds
@@ -108,6 +107,7 @@ def raster_pixels(formats: Sequence[str], sheet: Sheet, dpi: float = 50) -> tupl
     if "preview" in formats:
         out.append((int((sheet.width / 25.4 * dpi) * (sheet.height / 25.4 * dpi)), "--format preview", dpi))
     if "cricut" in formats:
+        from .cutter_marks import CRICUT  # only a build for a cutter
         w, h = min(sheet.width, CRICUT.width), min(sheet.height, CRICUT.height)
         out.append((math.ceil(w / 25.4 * CRICUT_DPI) * math.ceil(h / 25.4 * CRICUT_DPI), "--cutter cricut", CRICUT_DPI))
     return max(out)
