@@ -17,7 +17,7 @@ from ..core.safearea import insets, past_safe_line
 from ..layout.artwork import Marks, image_boxes
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, eq=False)
 class Crossing:
     """A text (or, with ``art``, a picture: ``text`` is then its file name) reaching past a
     service's safe area: on face ``card`` (1-based, in the component's order; 0 for the common back)

@@ -44,7 +44,7 @@ MARKUP = re.compile(r"[*\\]")
 """Text without these characters (and, with icons, without ``:name:``) has no markup."""
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, eq=False)
 class Icon:
     """An inline picture: its ``name`` (as written, ``:name:``), ``src`` (absolute path of a checked
     PNG or SVG file), ``aspect`` (width / height of the picture) and ``root`` (the game folder SVG

@@ -43,7 +43,7 @@ def has_rtl(text: str) -> bool:
     return not text.isascii() and _RTL.search(text) is not None
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, eq=False)
 class Glyph:
     """One shaped glyph: its glyph id ``gid`` in the face, the ``cluster`` (index of the first
     character of the text it comes from), ``advance`` and the offsets ``dx``, ``dy`` (y up) from the

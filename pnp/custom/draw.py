@@ -85,7 +85,7 @@ class Filler:
         return n
 
 
-@dataclass
+@dataclass(eq=False)
 class Context:
     """What binding needs: the part size (mm), the data's column keys (None: no data) and the table;
     for image layers the spec's folder (``src`` is relative to it) and ``record``, called with each

@@ -52,7 +52,7 @@ class Choice:
     title: int | None = None  # the row of a one-cell title above the header, when there is one
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, eq=False)
 class Ambiguous:
     """No single header: ``candidates`` as (sheet, row number), and ``why`` in a few words."""
     candidates: list[tuple[str | None, int]]

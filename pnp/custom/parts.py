@@ -36,7 +36,7 @@ MAX_PARTS = 20_000  # parts of one component read from a data file, copies inclu
 MAX_BACKS = 26      # distinct backs of one component (each becomes its own run of parts)
 
 
-@dataclass
+@dataclass(eq=False)
 class Ready:
     """One component with its ``table`` (None without data), ``rows`` ([None] without data), each
     row's ``copies`` and the ``pictures`` its image layers draw (every file checked)."""

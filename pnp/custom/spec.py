@@ -8,7 +8,8 @@ standard size (STANDARD_SIZES). Strings that name a template or a number of copi
 Limits (checked when the spec is read): at most MAX_COMPONENTS components, MAX_CHECKS checks and
 MAX_FONTS declared fonts.
 """
-from __future__ import annotations
+# Annotations are evaluated where written (no `from __future__ import annotations`): pydantic builds
+# each model from them without eval()-ing one string per field.
 
 import re
 from pathlib import PurePath

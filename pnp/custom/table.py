@@ -46,7 +46,7 @@ class DataError(PnpError):
     """A data file (spreadsheet) that cannot be read, or a cell that cannot be used."""
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, eq=False)
 class Declare:
     """How a user declares what pnp cannot tell, as the hints word it: spec fields or options."""
     header_row: str
@@ -72,7 +72,7 @@ def key(name: str) -> str:
     return name.strip().casefold()
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True, eq=False)
 class Row:
     """One data row: its ``number`` in its sheet (1-based) and its cells by column key (never changed
     once made: a generator's row dict may be shared, pnp.custom.generated)."""
@@ -80,7 +80,7 @@ class Row:
     values: dict[str, str]
 
 
-@dataclass
+@dataclass(eq=False)
 class Table:
     """A table read from ``path``: ``sheet`` (workbooks), the ``header_row`` number, ``headers`` as
     written, ``position`` of each column key (a letter in workbooks, a 1-based number in .csv/.tsv)."""

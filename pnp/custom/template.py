@@ -13,7 +13,8 @@ expands template files at most MAX_LOADS times in all (each include counts every
 so six templates that each include the next twenty times are refused after MAX_LOADS, not after
 20^6); each file is read and parsed once per build (Loads).
 """
-from __future__ import annotations
+# Annotations are evaluated where written (no `from __future__ import annotations`): pydantic builds
+# each model from them without eval()-ing one string per field.
 
 import re
 from dataclasses import dataclass, replace
@@ -230,7 +231,7 @@ class _TemplateFile(SpecModel):
     proof: ProofBox | None = None
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, eq=False)
 class Placed:
     """A validated layer and where it was written: ``file`` and ``line``, ``index`` (1-based) in its file."""
     layer: Any

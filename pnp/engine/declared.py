@@ -6,7 +6,8 @@ too, beside the checks that read its table's cells (pnp.custom.checks).
 The rule a finding cites is the spec's own line ("the designer's checks: nonads.yaml, line 12"):
 whoever wrote the spec wrote the requirement there.
 """
-from __future__ import annotations
+# Annotations are evaluated where written (no `from __future__ import annotations`): pydantic builds
+# each model from them without eval()-ing one string per field.
 
 from pathlib import Path
 from typing import Literal, Mapping, Sequence

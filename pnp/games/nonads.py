@@ -5,7 +5,8 @@ the rotation group C4 (smallest bitmask, bit index 3*row + col), cross-checked b
 Rules source: docs/games/nonads.md and seed 000 ("There are 34 unique ways to colour four cells
 in a 3x3 grid, not counting rotations").
 """
-from __future__ import annotations
+# Annotations are evaluated where written (no `from __future__ import annotations`): pydantic builds
+# each model from them without eval()-ing one string per field.
 
 from itertools import combinations
 from math import comb

@@ -7,7 +7,8 @@ red pawns are placed alternately on the 6 corner fields").
 Discs sit on a hex grid of side 3 in axial coordinates (pnp/geometry/hexgrid.py), touching, so the
 centre-to-centre pitch equals the disc diameter. The setup sheet uses the flat-top layout.
 """
-from __future__ import annotations
+# Annotations are evaluated where written (no `from __future__ import annotations`): pydantic builds
+# each model from them without eval()-ing one string per field.
 
 from itertools import combinations
 

@@ -21,7 +21,7 @@ TAB_FRACTION = 0.25  # a tab is at most this fraction of the edge deep (its 45 d
 TAB_MAX = 7.0        # mm: deep enough to glue, no deeper
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, eq=False)
 class D6Net:
     """The cross of a die with ``edge`` mm faces and tabs ``tab`` mm deep (trapezoids with 45 degree
     ends). The net is ``width`` x ``height`` mm: 4 edges + a tab across, 3 edges down."""

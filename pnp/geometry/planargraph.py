@@ -18,7 +18,7 @@ START, INNER, CORNER, HUB = "start", "inner", "corner", "hub"
 KINDS = (START, INNER, CORNER, HUB)
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, eq=False)
 class Node:
     """One node: ``id``, ``kind`` (start, inner, corner or hub), centre (x, y) in mm from the
     network centre, and for start nodes the ``side`` index and the ``symbol`` it takes."""
@@ -35,7 +35,7 @@ class Node:
         return math.degrees(math.atan2(self.y, self.x))
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, eq=False)
 class Network:
     """Nodes and undirected edges (pairs of node ids)."""
     nodes: tuple[Node, ...]

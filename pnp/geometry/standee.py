@@ -18,7 +18,7 @@ STAND_FRACTION = 0.25  # a stand's height as a fraction of the figure's height
 STAND_MIN = 10.0    # mm: the least stand that holds in its base
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, eq=False)
 class StandeeNet:
     """The strip of a ``width`` x ``height`` mm figure: ``stand`` mm below the front and above the back."""
     width: float

@@ -32,7 +32,7 @@ ARC_SEGMENTS = 16  # straight segments of the thumb cut's half circle
 LID_GAP = 0.0      # mm: the tuck flap is as wide as its lid
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, eq=False)
 class Inside:
     """The inside of a box, mm: ``width`` (W, across the cards' face), ``depth`` (D, the stack) and
     ``height`` (H, along the cards' long side)."""
@@ -62,7 +62,7 @@ def thumb_radius(inside: Inside) -> float:
     return min(inside.width / 5, 10.0, inside.height / 4)
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, eq=False)
 class Column:
     """One vertical strip of a net: ``kind`` "front", "side", "back" or "tab" (glue tab at ``end``
     "left" or "right" of the row), its ``width`` and what hangs above (``top``) and below
@@ -76,7 +76,7 @@ class Column:
     name: str = ""
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, eq=False)
 class Net:
     """A flat net (see the module docstring), every length mm from the outline's top-left corner."""
     width: float

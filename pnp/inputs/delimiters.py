@@ -19,7 +19,7 @@ SAMPLE_ROWS = 50
 MARGIN = 0.2
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, eq=False)
 class Detected:
     """``delimiter`` (a key of DELIMITERS; None when ambiguous), and ``tied``: the candidates that
     scored alike when ambiguous (else empty)."""

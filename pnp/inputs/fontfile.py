@@ -59,7 +59,7 @@ _HINT_TTC = ("extract the font you want, e.g. `fonttools ttLib -y 0 FILE.ttc -o 
              "the collection, from 0; write FONT.otf for CFF outlines), and declare that file")
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, eq=False)
 class FontFile:
     """A checked font: ``name`` as the spec declares it; ``source`` the file named; ``data`` the
     TrueType bytes to embed, those that were checked (the source's, or their conversion when

@@ -77,7 +77,7 @@ _EMPHASIS = [
 ]
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, eq=False)
 class Block:
     """One piece of the rules text: ``kind`` "heading", "para" or "bullet", its ``text`` and the
     1-based ``line`` of the source it starts on."""
@@ -86,7 +86,7 @@ class Block:
     line: int
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, eq=False)
 class Rules:
     """A parsed rules file: title, one-line description, and blocks in order; ``icons`` looks up the
     ``:name:`` icons its sections draw (None: the game has no icons folder, ``:name:`` is text)."""

@@ -6,7 +6,8 @@ model nested in a spec derives from SpecModel: both reject unknown keys and nan 
 Loading the YAML (safe loader, YAML 1.2 core schema, hostile-input limits) is pnp.inputs.yamlfile; its names
 are re-exported here, so ``from pnp.inputs.specfields import load_yaml, read_text, validate_model`` keeps working.
 """
-from __future__ import annotations
+# Annotations are evaluated where written (no `from __future__ import annotations`): pydantic builds
+# each model from them without eval()-ing one string per field.
 
 import math
 import re

@@ -45,7 +45,7 @@ def saddle_order(pages: int) -> list[tuple[tuple[int, int], tuple[int, int]]]:
     return [((pages - 2 * k + 2, 2 * k - 1), (2 * k, pages - 2 * k + 1)) for k in range(1, pages // 4 + 1)]
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, eq=False)
 class _Line:
     """One line to set: the shapes of block_lines() at a baseline, or a break (``text`` None)."""
     text: object

@@ -75,7 +75,7 @@ class Cover(Protocol):
               opts: ImposeOptions, total: int) -> list[Page]: ...
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, eq=False)
 class CoverInfo:
     """What the cover says about the game: ``title``, ``designer``, ``year`` and whether it is
     ``traditional`` (from the spec), the parsed ``rules``, where they came from (``rules_source``, one
@@ -117,7 +117,7 @@ class CoverInfo:
                  "where they differ, the original rules are the authority.").format(title=title)
 
 
-@dataclass
+@dataclass(eq=False)
 class _Flow:
     """Rules text placed in columns: one list of Text shapes per column."""
     columns: list[list] = field(default_factory=list)

@@ -28,7 +28,7 @@ from .paper import Sheet
 CLEARANCE = 1.5  # mm between a mark and the nearest part
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, eq=False)
 class Cutter:
     """A print-then-cut machine's registration marks, mm: ``inset`` from the paper edges, arm
     ``length`` and ``thickness`` of the L marks, ``square`` side of the top-left square."""
@@ -51,7 +51,7 @@ class Cutter:
                                       thickness=f"{self.thickness:g}", inset=f"{self.inset:g}")
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, eq=False)
 class Cricut:
     """Cricut Design Space's Print Then Cut: it prints its own sensor marks around an uploaded image of
     at most ``width`` x ``height`` mm (6.75 x 9.25 in, the size every machine and paper takes; see

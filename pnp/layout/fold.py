@@ -44,7 +44,7 @@ def folds(comp: Component) -> bool:
     return comp.back is not None and not comp.board
 
 
-@dataclass
+@dataclass(eq=False)
 class FoldSheet(SheetPlan):
     """A fold-over sheet: ``blocks`` are the fronts (all PartBlocks, in the front half); the fold line
     is vertical at x = ``line`` (``axis`` "x") or horizontal at y = ``line`` (``axis`` "y"), in mm;

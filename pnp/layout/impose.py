@@ -22,7 +22,6 @@ from .kitpacking import Packing, pack_kit
 from .options import ImposeOptions
 from .packing import BoardBlock, PartBlock, SheetPlan
 from .paper import Sheet
-from .proof import sheet_stamp
 from .tiling import Tiling, cut_rect, piece_items
 
 CUT_GUIDE = "#9a9a9a"
@@ -43,7 +42,7 @@ def _sides(opts: ImposeOptions) -> int:
     return 2 if opts.duplex in ("long", "short") else 1
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, eq=False)
 class Imposition:
     """An imposed kit: ``total`` pages (cover included), the ``plan`` (per component, in kit order,
     the 1-based numbers of the pages it is printed on) and the ``pages`` themselves, a lazy iterator
@@ -100,7 +99,10 @@ def impose(title: str, components: Sequence[Component], sheet: Sheet,
                     + marks.footer(sheet, text, _), _("blank"), side="back")
 
     def stamped(page: Page, paper: Sheet) -> Page:
-        return page if proof is None else replace(page, items=page.items + (sheet_stamp(paper, proof, _),))
+        if proof is None:
+            return page
+        from .proof import sheet_stamp  # only a build with --proof
+        return replace(page, items=page.items + (sheet_stamp(paper, proof, _),))
 
     def pages() -> Iterator[Page]:
         for page in _pages():

@@ -14,7 +14,7 @@ from .paper import Sheet
 from .tiling import Tiling
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, eq=False)
 class Packing:
     """Where every part of a kit goes, before any page is drawn: ``sheets`` in print order (a
     SheetPlan per sheet of fronts, a FoldSheet for parts printed beside their fold-over backs) and

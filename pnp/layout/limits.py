@@ -36,7 +36,6 @@ from typing import Sequence
 
 from ..core.errors import LayoutError
 from ..core.ir import Component, Drawing
-from .cutter_marks import CRICUT
 from .packing import grid_for
 from .options import ImposeOptions
 from .fold import capacity, folds
@@ -73,7 +72,7 @@ TTS_SECONDS_PER_CARD = 0.004
 TTS_SECONDS_PER_SHEET = 0.2
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, eq=False)
 class ComponentBudget:
     """One component's share: ``pages`` (backs and blanks included), ``shapes`` drawn on them."""
     name: str
@@ -81,7 +80,7 @@ class ComponentBudget:
     shapes: int
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, eq=False)
 class Budget:
     """The estimate for a kit: total ``pages`` (cover included), rough PDF + SVG ``bytes``, per component,
     and ``seconds``, roughly how long writing the ``formats`` asked for takes (see estimate_seconds)."""
@@ -108,6 +107,7 @@ def raster_pixels(formats: Sequence[str], sheet: Sheet, dpi: float = 50) -> tupl
     if "preview" in formats:
         out.append((int((sheet.width / 25.4 * dpi) * (sheet.height / 25.4 * dpi)), "--format preview", dpi))
     if "cricut" in formats:
+        from .cutter_marks import CRICUT  # only a build for a cutter
         w, h = min(sheet.width, CRICUT.width), min(sheet.height, CRICUT.height)
         out.append((math.ceil(w / 25.4 * CRICUT_DPI) * math.ceil(h / 25.4 * CRICUT_DPI), "--cutter cricut", CRICUT_DPI))
     return max(out)

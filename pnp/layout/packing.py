@@ -52,7 +52,7 @@ from .tiling import Tiling, margin as board_margin, plan_board
 SPARSE = 0.30  # a sheet whose parts cover less of its printable area than this is merged when it can be
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, eq=False)
 class Grid:
     """An N-up grid: ``cols`` x ``rows`` cells; trim of cell (c, r) at (x0 + c*pitch_x, y0 + r*pitch_y)."""
     cols: int
@@ -111,7 +111,7 @@ def grid_for(comp: Component, sheet: Sheet, bleed: float = 0.0) -> Grid:
                 comp.width, comp.height)
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, eq=False)
 class _Kind:
     """Parts cut alike: trim ``w`` x ``h``, ``shape`` and ``outline`` (polygon parts); ``runs`` of
     them by component; ``lattice``: where they go in a block (a grid, or hexes nested)."""

@@ -11,7 +11,8 @@ The areas of a sheet (mm, page coordinates, y down):
   that borders the margin (not the footer's). Crop marks are waste, so they may print into the margin
   (or be lost in the printer's unprintable edge); the trims stay inside the printable area.
 """
-from __future__ import annotations
+# Annotations are evaluated where written (no `from __future__ import annotations`): pydantic builds
+# each model from them without eval()-ing one string per field.
 
 import math
 import os

@@ -23,7 +23,7 @@ LEAD = 1.3 * LIST_PT * MM_PER_PT  # mm between list lines
 MAX_KEY = 70  # characters of a key shown (a longer one ends with an ellipsis)
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, eq=False)
 class Entry:
     """One listed part: its component ``group``, ``key`` and what it is (``why``: "new",
     "replacement", "removed", "replaced")."""

@@ -10,7 +10,7 @@ EPS = 1e-9
 Rect4 = tuple[float, float, float, float]
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, eq=False)
 class Run:
     """Parts ``first`` .. ``first + count - 1`` of component ``comp`` (index in the kit)."""
     comp: int
@@ -38,7 +38,7 @@ def count(runs: tuple[Run, ...]) -> int:
     return sum(r.count for r in runs)
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, eq=False)
 class PartBlock:
     """A grid of parts cut alike: trims ``w`` x ``h`` (``shape``) from page (x, y), ``cols`` across
     at pitch (pitch_x, pitch_y), filled row by row with the parts of ``runs``."""
@@ -80,7 +80,7 @@ class PartBlock:
                 (self.rows - 1) * self.pitch_y + self.h + (self.shift_y if cols > 1 else 0.0))
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, eq=False)
 class BoardBlock:
     """Piece (col, row) of board component ``comp`` with its trim's top-left at page (x, y)."""
     comp: int
@@ -97,7 +97,7 @@ class BoardBlock:
         return (self.x, self.y, self.w, self.h)
 
 
-@dataclass
+@dataclass(eq=False)
 class SheetPlan:
     """One sheet of paper (its front; the back mirrors it): its blocks, and the ``sheet`` (a
     pnp.layout.paper.Sheet with its footer placed) they were packed on; None: the kit's sheet."""

@@ -43,7 +43,7 @@ LABEL_CLEAR = 2.0        # mm a join line keeps from the board's text where it c
 EPS = 1e-9
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, eq=False)
 class Axis:
     """How one axis of a board is split: the board ``length``, the board coordinates of the join
     lines (``joins``) and each piece's window as (start, size)."""
@@ -56,7 +56,7 @@ class Axis:
         return (self.joins[i - 1] if i > 0 else 0.0, self.joins[i] if i < len(self.joins) else self.length)
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, eq=False)
 class Seam:
     """One join line, on the pieces ``glue`` (keeps the tab) and ``cut`` (cut along it), as
     (col, row). ``vertical``: the line runs down the board at x = ``at``; else across at y = ``at``.
@@ -72,7 +72,7 @@ class Seam:
     glue_label: float
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, eq=False)
 class Tiling:
     """How a board goes on paper. ``mode``: "whole" (one page, crop marks), "turned" (one page a
     quarter turn clockwise, crop marks), "outline" (one page, outline drawn, no crop marks) or

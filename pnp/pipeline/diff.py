@@ -48,7 +48,7 @@ def history_generation(rel: str, paper: str) -> int | None:
     return int(m["gen"]) if m and m["paper"] == paper else None
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, eq=False)
 class OldKit:
     """An earlier kit: its manifest ``path``, ``generation`` and parts by (group, key)."""
     path: Path
@@ -56,7 +56,7 @@ class OldKit:
     parts: dict[tuple[str, str], PartRecord]
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, eq=False)
 class Change:
     """One part that differs: ``kind`` "added", "removed" or "changed"; for a changed part the
     ``fields`` that differ (empty: only the drawing changed) and the ``count`` before and after."""
@@ -90,7 +90,7 @@ class Change:
         return out
 
 
-@dataclass
+@dataclass(eq=False)
 class Diff:
     """The changes of a planned kit against ``old`` (in kit order: changed and added as the new kit
     lists them, then removed as the old one did)."""

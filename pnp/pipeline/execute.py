@@ -16,10 +16,7 @@ from ..core.errors import OutputError
 from ..core.findings import Finding
 from ..core.ir import Component, LazyFronts
 from ..layout.impose import impose
-from ..layout.booklet import DUPLEX as BOOKLET_DUPLEX
 from ..layout.kitpacking import pack_kit
-from ..layout.proof import sheet_stamp, stamp_components, version as proof_version
-from ..layout.reprint_cover import Entry, ReprintCover
 from ..layout.packing import paper_of
 from ..layout.options import ImposeOptions
 from ..render.writers import WRITERS, WriteJob, WriterSettings
@@ -34,7 +31,7 @@ LOCK_WAIT = 120.0  # s: a second build into the same game folder waits this long
 Progress = Callable[[int, int], None]
 
 
-@dataclass
+@dataclass(eq=False)
 class KitResult:
     """What one kit's build wrote: ``files`` (paths under OUT/<game>), its ``manifest`` (its "parts" a
     read-only sequence of the part records, made on demand: pnp.pipeline.manifestfile.Records),
@@ -79,8 +76,11 @@ def execute_target(tp: TargetPlan, request: Request, out: Path, progress: Progre
     game, sheet, formats = tp.loaded.game, request.paper.sheet, request.formats
     parts = parts_of(tp.components)
     fingerprint = kit_fingerprint(parts)
-    version = proof_version(fingerprint, _=tp.opts.words) if request.proof else None
-    components = stamp_components(tp.components, version) if version else tp.components
+    components, version = tp.components, None
+    if request.proof:  # pnp.layout.proof: imported only by a build that stamps
+        from ..layout.proof import stamp_components, version as proof_version
+        version = proof_version(fingerprint, _=tp.opts.words)
+        components = stamp_components(tp.components, version) if version else tp.components
     imposed = impose(tp.info.title, components, sheet, tp.opts, tp.cover, tp.packing, proof=version)
     total, sheet_plan, pages = imposed.total, imposed.plan, imposed.pages
     where = part_pages(tp.packing, components, tp.cover.count, 2 if tp.opts.duplex in ("long", "short") else 1)
@@ -156,6 +156,7 @@ def _reprint(tp: TargetPlan, request: Request, components: list[Component], part
     diff = compare(game, sheet.name, old, parts)
     if not diff.changes:
         return f"--reprint: nothing changed since generation {old.generation}; no reprint written.", []
+    from ..layout.reprint_cover import Entry, ReprintCover  # only a build with --reprint
     chosen = reprint_components(components, parts, diff.put_in)
     put_in = [Entry(c.group, c.key, "new" if c.kind == "added" else "replacement")
               for c in diff.changes if c.kind != "removed"]
@@ -176,6 +177,7 @@ def _reprint(tp: TargetPlan, request: Request, components: list[Component], part
         total = cover.count
         pages = iter(cover.pages([], [], sheet, tp.opts, total))
         if proof:
+            from ..layout.proof import sheet_stamp
             pages = (replace(p, items=p.items + (sheet_stamp(sheet, proof, tp.opts.words),)) for p in pages)
     stem = name[:-len(".pdf")]
     sub = replace(job, stem=stem, total=total, components=comps)
@@ -187,6 +189,7 @@ def _reprint(tp: TargetPlan, request: Request, components: list[Component], part
 def _booklet(tp: TargetPlan, job: WriteJob, name: str) -> list[Path]:
     """Write the rules booklet (pnp.layout.booklet) into the job's staging folder as ``name``: its
     sheets two-sided (flip on the short edge), without a cutter's marks."""
+    from ..layout.booklet import DUPLEX as BOOKLET_DUPLEX
     booklet = tp.booklet
     sides = booklet.sheets()
     sub = replace(job, stem=name[:-len(".pdf")], total=len(sides), components=[],

@@ -35,7 +35,7 @@ _SKIPPED = {"key", "root"}  # Group.key: a render cache key (holds paths); Image
 Fields = tuple  # tuple[tuple[str, str], ...]: (column key, field_hash of the cell), in the row's order
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True, eq=False)
 class PartRecord:
     """A part as a manifest lists it: its ``group`` (component name) and ``key``, the data ``row``
     (None without data), ``count`` (its copies in the kit), the ``fingerprint`` (sha256 hex of what is
@@ -49,7 +49,7 @@ class PartRecord:
     fields: Fields
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True, eq=False)
 class Part(PartRecord):
     """One part of the kit being built (a PartRecord) and where it is in the kit: component index
     ``comp``, the indices of its fronts ``fronts`` and, once placed, its ``pages``."""

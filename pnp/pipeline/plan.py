@@ -16,9 +16,8 @@ from __future__ import annotations
 import os
 from dataclasses import dataclass, field, replace
 from pathlib import Path
-from typing import Callable, Mapping, Sequence
+from typing import TYPE_CHECKING, Callable, Mapping, Sequence
 
-from ..checks import safearea
 from ..core.errors import PnpError, SpecError, ValidationFailed
 from ..core.findings import FAIL, WARN, Finding
 from ..core.words import has_words, words
@@ -29,7 +28,6 @@ from ..inputs.gamefolder import exists_inside
 from ..inputs.resources import builtin_folder, builtin_spec, shipped_specs
 from ..inputs.rulestext import parse_rules
 from ..inputs.specfields import SpecBase, load_yaml, validate_model
-from ..layout.booklet import RulesBooklet
 from ..layout.cover import CoverInfo, KitCover
 from ..layout.fit import board_fit
 from ..layout.impose import effective_options
@@ -42,11 +40,14 @@ from ..layout.partfit import room_for_parts
 from ..render.writers import WRITERS, WriterSettings, resolve_formats
 from ..store.names import SAFE_NAME, check_safe_name
 
+if TYPE_CHECKING:
+    from ..layout.booklet import RulesBooklet
+
 DEFAULT_FORMATS = ("pdf", "svg")
 COMMON_INPUTS = {"rules": "rules quick reference printed on the cover (Markdown; see specs/<game>/rules.md)"}
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, eq=False)
 class Paper:
     """The paper of a build: the loaded sheet template and the file it came from (watched)."""
     sheet: Sheet
@@ -64,7 +65,7 @@ def load_paper(name_or_path: str) -> Paper:
     return Paper(sheet, path)
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, eq=False)
 class Request:
     """What to build, typed: ``paper``, output ``formats`` (registered writer names), imposition
     ``opts``, ``overrides`` (input name -> file, from ``--set NAME=FILE``), writer ``settings``
@@ -90,7 +91,7 @@ RULES_MODES = ("cover", "booklet")
 """Where the rules are printed (``--rules``): on the kit's cover, or on it and as a booklet too."""
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, eq=False)
 class LoadedSpec:
     """A game, its validated spec, where the spec came from and the line of each of its fields."""
     game: Game
@@ -99,7 +100,7 @@ class LoadedSpec:
     lines: Mapping = field(default_factory=dict, compare=False)
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, eq=False)
 class TargetPlan:
     """One target, resolved and checked: its spec, context (inputs loaded once), findings, and,
     when the checks pass, its components, the board-fit report for the request's paper (``fit``),
@@ -126,7 +127,7 @@ class TargetPlan:
         return [f for f in self.findings if f.status == FAIL]
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, eq=False)
 class BuildPlan:
     """Every target of one build, in order, with the request they share."""
     request: Request
@@ -276,6 +277,7 @@ def format_notes(loaded: LoadedSpec, components: Sequence[Component], request: R
         missing = WRITERS[fmt].unserved(components, request.settings)
         notes += WRITERS[fmt].warnings(components, request.settings)
         if fmt == "pod":  # the service's safe area, checked here: a renderer draws, it does not check
+            from ..checks import safearea
             notes += safearea.notes(_served(components), request.settings.service)
         if not missing:
             continue
@@ -385,6 +387,7 @@ def _plan_target(target: str, loaded: LoadedSpec, request: Request, notify: Call
     if request.full:  # validate: does each board fit every standard paper, or in how many pieces
         findings = findings + board_fit(components, [load_sheet(p) for p in available_papers()], opts.overlap)
         if request.settings.service is not None:  # validate --service: text past the service's safe area
+            from ..checks import safearea
             findings = findings + safearea.findings(_served(components), request.settings.service)
     budget = check_budget(components, sheet, opts, file=loaded.path, formats=request.formats,
                           dpi=request.settings.dpi, fit_chars=fit_chars)
@@ -395,7 +398,10 @@ def _plan_target(target: str, loaded: LoadedSpec, request: Request, notify: Call
                 check_size(comp, request.settings.service)
     packing = pack_kit(components, sheet, opts)
     cover = KitCover(info, components, sheet, opts, packing)
-    booklet = RulesBooklet(info, cover, components, sheet, opts) if request.rules == "booklet" else None
+    booklet = None
+    if request.rules == "booklet":
+        from ..layout.booklet import RulesBooklet
+        booklet = RulesBooklet(info, cover, components, sheet, opts)
     return TargetPlan(target, loaded, ctx, findings, inputs(), components, fit, opts, info, cover, notes, budget,
                       packing, booklet)
 

@@ -115,8 +115,10 @@ class KitWriter:
     def prepared(self, page: Page) -> Page:
         """``page`` with the print-then-cut registration marks of ``settings.cutter`` (a
         pnp.layout.cutter_marks.Cutter) in a layer "registration", when one is set."""
-        from ..layout.cutter_marks import Cutter, registration_marks
         cutter = self.job.settings.cutter
+        if cutter is None:
+            return page
+        from ..layout.cutter_marks import Cutter, registration_marks
         if not isinstance(cutter, Cutter):  # none, or Cricut (Design Space prints its own marks)
             return page
         marks = Group(registration_marks(page.width, page.height, cutter, self.job.opts.words),

@@ -1,6 +1,7 @@
 """A build imports only what it draws (docs/performance.md, "Cold start"): the preview server and
 the watcher, the raster, print-service, Tabletop Simulator and cutter writers, workbook readers,
-the font subsetter, numpy and svglib are imported by the commands and kits that use them, never by
+the font subsetter, numpy, svglib, the proof stamp, the rules booklet, the reprint's cover, the cutters' marks
+and the print services' safe-area check are imported by the commands and kits that use them, never by
 ``pnp build`` of a kit that needs none of them (Nonads: templates, no pictures, no SVG art).
 
 Read from ``python -X importtime`` of a fresh process: every module the process imported.
@@ -23,6 +24,8 @@ NOT_FOR_NONADS = {
     "pnp.pipeline.serve", "pnp.pipeline.watch", "pnp.pipeline.calibrate", "pnp.layout.calibration_sheet",
     "pnp.render.raster", "pnp.render.pod", "pnp.render.tts", "pnp.render.tts_save", "pnp.render.cricut",
     "pnp.custom.scaffold",
+    "pnp.layout.proof", "pnp.layout.booklet", "pnp.layout.reprint_cover",  # --proof, --rules booklet, --reprint
+    "pnp.layout.cutter_marks", "pnp.checks.safearea",            # --cutter, --format pod / --service
 }
 
 
@@ -53,3 +56,12 @@ def test_svg_art_brings_svglib(tmp_path):
     names = imported_modules(["-q", "build", "playing-cards", "--format", "pdf", "--out", str(tmp_path / "out")],
                              tmp_path)
     assert "svglib.svglib" in names and "reportlab.graphics" in names
+
+
+def test_proof_and_booklet_bring_their_modules(tmp_path):
+    """A build that stamps its version and prints a rules booklet imports the two modules that do
+    it (so the list above names modules a build can import)."""
+    names = imported_modules(["-q", "build", "nonads", "--format", "pdf", "--proof", "--rules", "booklet",
+                              "--out", str(tmp_path / "out")], tmp_path)
+    assert "pnp.layout.proof" in names and "pnp.layout.booklet" in names
+    assert any(p.name.startswith("nonads-rules-booklet") for p in (tmp_path / "out" / "nonads").iterdir())

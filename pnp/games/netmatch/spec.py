@@ -7,7 +7,8 @@ graph check (all-pairs distances, symmetry search) to about a second. Node coord
 1 m of the centre (a 2 m board, pnp's largest length). At most 8 colours (the Okabe-Ito palette) and
 100 pawn copies of each colour and symbol (3,200 pawns); the seed has 4 colours and 4 copies.
 """
-from __future__ import annotations
+# Annotations are evaluated where written (no `from __future__ import annotations`): pydantic builds
+# each model from them without eval()-ing one string per field.
 
 from typing import Literal
 

@@ -24,7 +24,7 @@ MAX_WORDS = 200_000
 MAX_BYTES = 16 * 1024 * 1024
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, eq=False)
 class WordList:
     """Words in file order, with the 1-based line (.txt) or row (spreadsheets) of each; ``sheet`` and
     ``column`` say where in a spreadsheet the words were (None for a .txt; ``column`` is a letter for

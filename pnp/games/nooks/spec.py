@@ -6,7 +6,8 @@ Limits, checked when the spec is read: the hex board's columns are lettered a..y
 676 (square 26) cells, so no game needs more than about 700 wall stones or 340 scoring stones of a
 colour: 2,000 and 1,000 are generous, and keep a typo such as 100000000 from being imposed at all.
 """
-from __future__ import annotations
+# Annotations are evaluated where written (no `from __future__ import annotations`): pydantic builds
+# each model from them without eval()-ing one string per field.
 
 from pydantic import ValidationInfo, field_validator
 

@@ -13,7 +13,7 @@ SEARCH_SEED = 2010       # the blocked-board search is seeded: same board every 
 SEARCH_ROUNDS = 1500     # local-search rounds per board (about 0.3 s for the side-8 board)
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, eq=False)
 class WallBoard:
     """A Nooks board for the validator: its cells, wall placements (lines of 4 cells), the setup
     cells, and how cells are named. ``axes`` is the number of wall directions."""

@@ -7,7 +7,8 @@ trope is 4 tiles: the trope types are defined on runs of 4 (Plus 1 Plus 2 Plus 3
 terms), so trope_length is 4.
 The card's text shrinks from 10 pt to min_card_pt in 0.5 pt steps, so min_card_pt is 4..10 pt.
 """
-from __future__ import annotations
+# Annotations are evaluated where written (no `from __future__ import annotations`): pydantic builds
+# each model from them without eval()-ing one string per field.
 
 from typing import Literal
 

@@ -55,7 +55,7 @@ def _power(t) -> bool:
     return k == 1
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, eq=False)
 class TropeType:
     """One trope type: ``key`` (spec name), card ``name``, human ``definition`` and the predicate
     ``test(t, d, n)`` on an ascending tuple ``t`` of tile numbers from 1..n with steps ``d``
@@ -193,7 +193,7 @@ def factor(n: int) -> str:
 
 # -- rules examples -----------------------------------------------------------------------------------
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, eq=False)
 class Example:
     """One example from a rules line: the raw ``text``, the parsed numbers, and a typo note when the
     text needed repair to read as numbers."""
