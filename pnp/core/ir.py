@@ -45,7 +45,9 @@ class Circle:
 
 @dataclass(frozen=True)
 class Polygon:
-    """Closed polygon through ``points`` ((x, y) pairs, mm)."""
+    """Closed polygon through ``points`` ((x, y) pairs, mm), filled by the nonzero winding rule (SVG's
+    default; the PDF writer asks for it too), so a polygon whose sides cross is filled where it
+    overlaps itself."""
     points: tuple[tuple[float, float], ...]
     fill: str | None = None
     stroke: str | None = BLACK

@@ -219,7 +219,7 @@ class PdfWriter(Renderer):
         for pt in s.points[1:]:
             path.lineTo(*pt)
         path.close()
-        c.drawPath(path, stroke=stroke, fill=fill)
+        c.drawPath(path, stroke=stroke, fill=fill, fillMode=rl_canvas.FILL_NON_ZERO)  # as SVG fills it
 
     def line(self, s: Line) -> None:
         c = self.canvas
@@ -262,7 +262,9 @@ class PdfWriter(Renderer):
             for point in s.clip_path[1:]:
                 path.lineTo(*point)
             path.close()
-            c.clipPath(path, stroke=0, fill=0)
+            # the nonzero rule, as SVG's clip-rule: a grown outline whose moved sides cross over a narrow
+            # notch (a standee's slot, pnp.core.outline.grow) still clips the crossing in; even-odd cuts it out
+            c.clipPath(path, stroke=0, fill=0, fillMode=rl_canvas.FILL_NON_ZERO)
 
     def _close(self) -> None:
         """Restore the state saved by ``_open``."""

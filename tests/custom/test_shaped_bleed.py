@@ -116,3 +116,37 @@ def test_no_bleed_reaches_over_a_fold(pages):
         for x, y in points:
             a, b = colour(x0 + x, y0 + y), colour0(u0 + x, v0 + y)
             assert np.abs(a - b).max() <= 8, f"{a} beside a fold with bleed, {b} without, at ({x:.1f}, {y:.1f}) mm"
+
+
+def _distance_to_outline(pts, p) -> float:
+    best = math.inf
+    for a, b in zip(pts, pts[1:] + pts[:1]):
+        dx, dy = b[0] - a[0], b[1] - a[1]
+        t = max(0.0, min(1.0, ((p[0] - a[0]) * dx + (p[1] - a[1]) * dy) / (dx * dx + dy * dy or 1.0)))
+        best = min(best, math.hypot(p[0] - a[0] - t * dx, p[1] - a[1] - t * dy))
+    return best
+
+
+@pytest.mark.parametrize("bleed", [0, 3])
+def test_a_cut_off_anywhere_around_a_strip_or_fin_shows_no_white_with_bleed(pages, bleed):
+    """Every point of paper within OFF mm outside a standee strip's or base fin's cut line, short edges
+    and slots included (a knife off at a slot's mouth cuts through the bleed band across it), is
+    printed colour with --bleed 3: sampled on a 0.25 mm grid around each outline."""
+    nets, colour = pages[bleed]
+    sampled = white = 0
+    for pts, _ in nets:
+        if len(pts) == NETS[0]:
+            continue  # dice: the long edges above
+        xs, ys = [x for x, _ in pts], [y for _, y in pts]
+        for i in range(int((max(xs) - min(xs) + 2 * OFF) / 0.25) + 1):
+            for j in range(int((max(ys) - min(ys) + 2 * OFF) / 0.25) + 1):
+                p = (min(xs) - OFF + 0.25 * i, min(ys) - OFF + 0.25 * j)
+                if _contains(pts, p) or not 0.3 <= _distance_to_outline(pts, p) <= OFF:
+                    continue  # the part itself, and the printed cut line's own pixels
+                sampled += 1
+                white += int(colour(*p).min() >= 250)
+    assert sampled > 1000
+    if bleed:
+        assert white == 0, f"{white} of {sampled} points within {OFF} mm outside a strip or fin show white paper"
+    else:
+        assert white > sampled // 2  # the control: without bleed the paper round a part is white
