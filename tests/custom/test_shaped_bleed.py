@@ -127,26 +127,54 @@ def _distance_to_outline(pts, p) -> float:
     return best
 
 
+def _white_around(pts, colour) -> tuple[int, int]:
+    """(points sampled, points white): every point of a 0.25 mm grid within OFF mm outside the outline
+    ``pts``, short edges and notches included, less the printed cut line's own pixels (0.3 mm)."""
+    xs, ys = [x for x, _ in pts], [y for _, y in pts]
+    sampled = white = 0
+    for i in range(int((max(xs) - min(xs) + 2 * OFF) / 0.25) + 1):
+        for j in range(int((max(ys) - min(ys) + 2 * OFF) / 0.25) + 1):
+            p = (min(xs) - OFF + 0.25 * i, min(ys) - OFF + 0.25 * j)
+            if _contains(pts, p) or not 0.3 <= _distance_to_outline(pts, p) <= OFF:
+                continue
+            sampled += 1
+            white += int(colour(*p).min() >= 250)
+    return sampled, white
+
+
 @pytest.mark.parametrize("bleed", [0, 3])
 def test_a_cut_off_anywhere_around_a_strip_or_fin_shows_no_white_with_bleed(pages, bleed):
     """Every point of paper within OFF mm outside a standee strip's or base fin's cut line, short edges
     and slots included (a knife off at a slot's mouth cuts through the bleed band across it), is
-    printed colour with --bleed 3: sampled on a 0.25 mm grid around each outline."""
+    printed colour with --bleed 3."""
     nets, colour = pages[bleed]
-    sampled = white = 0
-    for pts, _ in nets:
-        if len(pts) == NETS[0]:
-            continue  # dice: the long edges above
-        xs, ys = [x for x, _ in pts], [y for _, y in pts]
-        for i in range(int((max(xs) - min(xs) + 2 * OFF) / 0.25) + 1):
-            for j in range(int((max(ys) - min(ys) + 2 * OFF) / 0.25) + 1):
-                p = (min(xs) - OFF + 0.25 * i, min(ys) - OFF + 0.25 * j)
-                if _contains(pts, p) or not 0.3 <= _distance_to_outline(pts, p) <= OFF:
-                    continue  # the part itself, and the printed cut line's own pixels
-                sampled += 1
-                white += int(colour(*p).min() >= 250)
+    counts = [_white_around(pts, colour) for pts, _ in nets if len(pts) != NETS[0]]  # dice: the long edges above
+    sampled, white = sum(c[0] for c in counts), sum(c[1] for c in counts)
     assert sampled > 1000
     if bleed:
         assert white == 0, f"{white} of {sampled} points within {OFF} mm outside a strip or fin show white paper"
     else:
         assert white > sampled // 2  # the control: without bleed the paper round a part is white
+
+
+def test_a_cut_off_anywhere_around_the_tuck_box_shows_no_white_with_bleed(tmp_path):
+    """The playing cards' tuck box net with --bleed 3 (specs/playing-cards): every point within OFF mm
+    outside its cut outline, round the dust flaps' slants and the tuck flap too, is printed colour."""
+    r = CliRunner().invoke(app, ["build", str(SPEC.parent / "playing-cards"), "--out", str(tmp_path), "-f",
+                                 "pdf,cut-svg", "--bleed", "3"])
+    assert r.exit_code == 0, r.output
+    kit = tmp_path / "playing-cards"
+    found = []
+    for svg in sorted((kit / "cut").glob("*-cut.svg")):
+        layers = {g.get("id"): g for g in ET.parse(svg).getroot().iter(SVG + "g")}
+        polys = [[tuple(map(float, p.split(","))) for p in el.get("points").split()]
+                 for el in layers.get("layer-cut", ()) if el.tag == SVG + "polygon"]
+        if polys:
+            found.append((int(svg.stem.split("-p")[-1].removesuffix("-cut")), polys))
+    assert len(found) == 1 and len(found[0][1]) == 1  # one page, one net
+    number, (net,) = found[0]
+    doc = pypdfium2.PdfDocument(str(next(kit.glob("*.pdf"))))
+    img = np.asarray(doc[number - 1].render(scale=DPI / 72).to_pil().convert("RGB")).astype(int)
+    sampled, white = _white_around(net, lambda x, y: img[int(round(y * DPI / 25.4)), int(round(x * DPI / 25.4))])
+    assert sampled > 1000
+    assert white == 0, f"{white} of {sampled} points within {OFF} mm outside the tuck box's cut show white paper"
