@@ -350,9 +350,9 @@ _TABLE_ENTRIES = 8192
 _WIDTHS: dict[tuple, float] = {}
 
 
-def _kept(table: dict, key, value):
-    """``value``, stored under ``key`` in ``table``, which is emptied first when full."""
-    if len(table) >= _TABLE_ENTRIES:
+def _kept(table: dict, key, value, limit: int = _TABLE_ENTRIES):
+    """``value``, stored under ``key`` in ``table``, which is emptied first when it holds ``limit`` entries."""
+    if len(table) >= limit:
         table.clear()
     table[key] = value
     return value
@@ -380,9 +380,7 @@ def text_width_mm(text: str, size_pt: float, font: str = DEFAULT_FACE) -> float:
             got = pt_to_mm(sum(g.advance for g in shaped(text, font)) * size_pt / 1000.0)
         else:  # reportlab's C-accelerated sum of advance widths, in points (pt_to_mm's product)
             got = face(font).ttfont.stringWidth(text, size_pt) * _MM_PER_PT
-        if len(_WIDTHS) >= _WIDTH_ENTRIES:
-            _WIDTHS.clear()
-        _WIDTHS[key] = got
+        _kept(_WIDTHS, key, got, _WIDTH_ENTRIES)
     return got
 
 
@@ -415,9 +413,7 @@ def _simple_split(text: str, size_pt: float, max_pt: float, font: str) -> list[s
     string_width = face(font).ttfont.stringWidth
     widths = _WORD_PT.get((size_pt, font))  # word -> its width in points, at this size in this face
     if widths is None:
-        if len(_WORD_PT) >= _WORD_SIZES:
-            _WORD_PT.clear()
-        widths = _WORD_PT[size_pt, font] = {}
+        widths = _kept(_WORD_PT, (size_pt, font), {}, _WORD_SIZES)
     elif len(widths) >= _TABLE_ENTRIES:
         widths.clear()
     known = widths.get
