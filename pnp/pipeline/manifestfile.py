@@ -1,10 +1,13 @@
 """A kit's manifest written as a stream: json's encoder writing to the files, never the whole text
 in memory.
 
-The bytes are those of ``json.dumps(doc, indent=2, ensure_ascii=False) + "\\n"`` in UTF-8, where a
-top-level value that is a :class:`Records` (the parts of a kit: one record per part, made on demand)
-is written as the list of its records. A 100,000-part kit's manifest is about 30 MB of text; here at
-most CHUNK characters of it are held at a time, and no record list is ever built.
+The text is JSON in UTF-8, laid out as ``json.dumps(doc, indent=2, ensure_ascii=False)`` lays it out,
+except that a top-level value that is a :class:`Records` (the parts of a kit: one record per part,
+made on demand) is a list with **one record per line**, each record as
+``json.dumps(record, ensure_ascii=False, separators=(", ", ": "))`` writes it: a part's change is one
+line of a text diff, and json's C encoder writes the records (its indenting encoder is Python). A
+100,000-part kit's manifest is about 20 MB of text; here at most CHUNK characters of it are held at
+a time, and no record list is ever built.
 """
 from __future__ import annotations
 
@@ -17,6 +20,7 @@ from ..core.safepath import open_write
 
 CHUNK = 1 << 16  # characters of text gathered before each write
 _ENCODER = json.JSONEncoder(indent=2, ensure_ascii=False)
+_RECORD = json.JSONEncoder(ensure_ascii=False, separators=(", ", ": "))  # no indent: json's C encoder
 _INDENT = " " * 2
 
 
@@ -47,7 +51,7 @@ def _value(value, level: int) -> str:
 
 def chunks(doc: dict) -> Iterator[str]:
     """The text of ``json.dumps(doc, indent=2, ensure_ascii=False) + "\\n"`` in pieces, a Records
-    value written as the list of its records."""
+    value written as the list of its records, one record to a line (see the module)."""
     if not doc:
         yield "{}\n"
         return
@@ -61,8 +65,9 @@ def chunks(doc: dict) -> Iterator[str]:
             yield "[]"
         else:
             sep = "[\n" + _INDENT * 2
+            encode = _RECORD.encode
             for record in value:
-                yield sep + _value(record, 2)
+                yield sep + encode(record)
                 sep = ",\n" + _INDENT * 2
             yield "\n" + _INDENT + "]"
     yield "\n}\n"

@@ -1,6 +1,7 @@
-"""The manifest written as a stream (pnp.pipeline.manifestfile): its bytes are json.dumps's of the same
-value, and `pnp diff` and `--reprint` read it back. The reference is Python's json.dumps, never
-pnp's own writer."""
+"""The manifest written as a stream (pnp.pipeline.manifestfile): json.dumps's layout (indent 2) with
+the parts one to a line, each as json.dumps writes it; json.loads gives back the same value, and
+`pnp diff` and `--reprint` read it back. The reference is made with Python's json.dumps, never pnp's
+own writer."""
 from __future__ import annotations
 
 import json
@@ -30,10 +31,21 @@ components:
 """
 
 
+def laid_out(doc: dict, listed: tuple[str, ...]) -> bytes:
+    """json.dumps(doc, indent=2) with each list under a key of ``listed`` written one item to a line,
+    each item as json.dumps writes it with ", " and ": " between its members."""
+    marks = {k: f"@@{k}@@" for k in listed}
+    text = json.dumps({k: marks.get(k, v) for k, v in doc.items()}, indent=2, ensure_ascii=False)
+    for k, mark in marks.items():
+        items = [json.dumps(r, ensure_ascii=False, separators=(", ", ": ")) for r in doc[k]]
+        text = text.replace(json.dumps(mark), "[\n" + ",\n".join("    " + r for r in items) + "\n  ]" if items else "[]")
+    return (text + "\n").encode("utf-8")
+
+
 def reference(doc: dict) -> bytes:
-    """json.dumps of ``doc`` with every Records made a plain list."""
+    """``doc`` laid out as the manifest is, with every Records made a plain list."""
     plain = {k: list(v) if isinstance(v, Records) else v for k, v in doc.items()}
-    return (json.dumps(plain, indent=2, ensure_ascii=False) + "\n").encode("utf-8")
+    return laid_out(plain, tuple(k for k, v in doc.items() if isinstance(v, Records)))
 
 
 def sample(parts: int) -> dict:
@@ -54,6 +66,12 @@ def test_streamed_text_is_json_dumps_of_the_same_value(tmp_path, monkeypatch):
         assert (tmp_path / "m.json").read_bytes() == want
         assert (tmp_path / "history" / "m-g1.json").read_bytes() == want
         assert "".join(chunks(doc)).encode("utf-8") == want
+        assert json.loads(want) == {k: list(v) if isinstance(v, Records) else v for k, v in doc.items()}
+        lines = want.decode("utf-8").splitlines()
+        first = lines.index('  "parts": [') if n else None
+        if n:  # each part on a line of its own, between the list's brackets
+            assert lines[first + 1 + n] == "  ],"
+            assert [json.loads(line.strip().rstrip(",")) for line in lines[first + 1:first + 1 + n]] == list(doc["parts"])
     assert "".join(chunks({})) == json.dumps({}, indent=2) + "\n"
 
 
@@ -90,7 +108,7 @@ def test_a_built_manifest_is_json_dumps_and_diff_and_reprint_read_it(tmp_path):
     kit = out / "deck"
     data = (kit / "manifest-a4.json").read_bytes()
     value = json.loads(data)
-    assert data == (json.dumps(value, indent=2, ensure_ascii=False) + "\n").encode("utf-8")
+    assert data == laid_out(value, ("parts",))
     assert (kit / "history" / "manifest-a4-g1.json").read_bytes() == data
     assert [p["key"] for p in value["parts"]] == [k for k, _ in rows]
     assert all(set(p["fields"]) == {"id", "name"} for p in value["parts"])
