@@ -38,22 +38,28 @@ FRONT = """layers:
      align: center}
   - {type: text, text: "Bench deck", x: 5mm, y: 59mm, w: 34mm, h: 5mm, size: 6, align: center, colour: "#555555"}
 """
-RULES = ("# Bench deck\nA deck made to time pnp.\n\n## Components\n- 1,000 word cards.\n\n## Setup\nNone.\n\n"
+RULES = ("# Bench deck\nA deck made to time pnp.\n\n## Components\n- %s word cards.\n\n## Setup\nNone.\n\n"
          "## A turn\nNone.\n\n## End and winner\nNone.\n\n## Fine points\n- None.\n")
+
+
+def _deck_folder(folder: Path, files: dict[str, str], header: list[str], rows) -> Path:
+    """``folder`` holding ``files`` (name -> text), the rules and deck.csv: ``header``, then ``rows``."""
+    folder.mkdir(parents=True, exist_ok=True)
+    rows = list(rows)
+    for name, text in {**files, "rules.md": RULES % f"{len(rows):,}"}.items():
+        (folder / name).write_text(text, encoding="utf-8")
+    with (folder / "deck.csv").open("w", encoding="utf-8", newline="") as fh:
+        out = csv.writer(fh)
+        out.writerow(header)
+        out.writerows(rows)
+    return folder
 
 
 def make_deck(folder: Path, words: Path, rows: int = ROWS) -> Path:
     """The data-driven deck folder: spec, rules, front template and a CSV of ``rows`` rows (word, clue)."""
-    folder.mkdir(parents=True, exist_ok=True)
-    (folder / "bench-deck.yaml").write_text(SPEC % rows, encoding="utf-8")
-    (folder / "front.yaml").write_text(FRONT, encoding="utf-8")
-    (folder / "rules.md").write_text(RULES, encoding="utf-8")
-    with (folder / "deck.csv").open("w", encoding="utf-8", newline="") as fh:
-        out = csv.writer(fh)
-        out.writerow(["word", "clue"])
-        for i, word in enumerate(words.read_text(encoding="utf-8").split()[:rows]):
-            out.writerow([word, f"Card {i + 1}: say a sentence with {word} in it, then pass the deck to your left."])
-    return folder
+    return _deck_folder(folder, {"bench-deck.yaml": SPEC % rows, "front.yaml": FRONT}, ["word", "clue"],
+                        ([word, f"Card {i + 1}: say a sentence with {word} in it, then pass the deck to your left."]
+                         for i, word in enumerate(words.read_text(encoding="utf-8").split()[:rows])))
 
 
 TWIN_SPEC = """title: Twin deck
@@ -72,17 +78,9 @@ def make_twin_deck(folder: Path, words: Path, rows: int = ROWS) -> Path:
     """A data-driven deck drawn as NetMatch's word cards are: NetMatch's own card.yaml and
     card-back.yaml as its templates, a CSV of ``rows`` rows (word, back_colour) as its data, no
     board, pawns or tokens. Its card costs what the engine costs a NetMatch card from a spreadsheet."""
-    folder.mkdir(parents=True, exist_ok=True)
-    (folder / "twin-deck.yaml").write_text(TWIN_SPEC, encoding="utf-8")
-    for name in ("card.yaml", "card-back.yaml"):
-        (folder / name).write_text((NETMATCH / name).read_text(encoding="utf-8"), encoding="utf-8")
-    (folder / "rules.md").write_text(RULES, encoding="utf-8")
-    with (folder / "deck.csv").open("w", encoding="utf-8", newline="") as fh:
-        out = csv.writer(fh)
-        out.writerow(["word", "back_colour"])
-        for word in words.read_text(encoding="utf-8").split()[:rows]:
-            out.writerow([word, "#1f3a5f"])
-    return folder
+    files = {name: (NETMATCH / name).read_text(encoding="utf-8") for name in ("card.yaml", "card-back.yaml")}
+    return _deck_folder(folder, {"twin-deck.yaml": TWIN_SPEC, **files}, ["word", "back_colour"],
+                        ([word, "#1f3a5f"] for word in words.read_text(encoding="utf-8").split()[:rows]))
 
 
 def case_e(tmp: Path, reps: int) -> dict:
