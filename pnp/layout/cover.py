@@ -132,6 +132,7 @@ def bom_columns(heads: list[str]) -> tuple[float, ...]:
         out.append(max(cx, out[-1] + line_width_mm(head, SMALL_PT, True) + BOM_GAP))
     return tuple(out)
 
+
 def wrapped(text: str, size_pt: float, width: float, bold: bool = False) -> list[str | richtext.Line]:
     """Plain ``text`` broken into lines at most ``width`` mm wide at ``size_pt``: strings (Noto Sans's
     simpleSplit, pnp.core.fonts.wrap) for text Noto Sans sets whole, else richtext.Lines (shaped or
