@@ -555,21 +555,30 @@ def new(
                                              help="The row of column names, 1 = the top row (when pnp cannot tell)."),
     delimiter: Optional[str] = typer.Option(None, "--delimiter", help="The CSV cell separator: comma, semicolon, "
                                             "tab or pipe (default: detected)."),
+    title: Optional[str] = typer.Option(None, "--title", help="The game's name (default: the sheet's title row, the "
+                                        "data file's name or the folder's)."),
+    no_header: bool = typer.Option(False, "--no-header", help="The table has no row of column names: every row is "
+                                   "a card (pnp names the columns by what they hold)."),
     quiet: bool = typer.Option(False, "--quiet", "-q", help=QUIET_HELP),
 ) -> None:
     """Make a game folder that builds as it is: spec, rules, front and back templates, and your
-    spreadsheet (every column printed on the cards; a quantity column sets the copies; a column of
-    picture files is drawn) or a sample CSV. See docs/templates.md."""
+    spreadsheet (every column on the cards, laid out by what it holds: copies, ids, names, long
+    texts, pictures, colours, kinds, yes/no marks) or a sample CSV. See docs/templates.md."""
     STATE["quiet"] |= quiet
     from .custom.scaffold import scaffold
+    from .pipeline.plan import draw_all
     from .inputs.delimiters import DELIMITERS
     with _guard():
         named = {v: k for k, v in DELIMITERS.items()}
         if delimiter is not None and named.get(delimiter.strip().lower(), delimiter) not in DELIMITERS:
             raise PnpError(f"--delimiter {delimiter!r} is not one of comma, semicolon, tab, pipe.",
                              field="--delimiter", hint="write e.g. --delimiter semicolon")
+        if no_header and header_row is not None:
+            raise PnpError("--no-header and --header-row contradict each other.", field="--no-header",
+                           hint="give one of them")
         made = scaffold(folder, data, sheet, header_row,
-                        None if delimiter is None else named.get(delimiter.strip().lower(), delimiter))
+                        None if delimiter is None else named.get(delimiter.strip().lower(), delimiter),
+                        title, no_header, verify=draw_all)
         _say(f"made {folder}: {', '.join(f.name for f in made.files)}")
         for note in made.notes:
             _say(f"note: {note}")

@@ -14,6 +14,9 @@ The rules, in order:
    it is data, not names) or it is narrower than most rows below it. A one-cell row (a title)
    above a row of names as wide as every row below is skipped, and the title named in the Choice;
    any other narrower first row is ambiguous with the first row as wide as the data.
+4. With ``headerless`` (``pnp new``), a first row shaped like the rows below it is data, not names
+   (``first_row_is_data``: the rule of Python's ``csv.Sniffer.has_header``, on cells): the Choice
+   has ``number`` 0 and every row is data.
 """
 from __future__ import annotations
 
@@ -48,7 +51,7 @@ def is_number(cell) -> bool:
 class Choice:
     """The header: ``sheet`` (None for .csv/.tsv) and its 1-based row ``number``."""
     sheet: str | None
-    number: int
+    number: int  # 0: no header row, every row is data (rule 4)
     title: int | None = None  # the row of a one-cell title above the header, when there is one
 
 
@@ -61,10 +64,11 @@ class Ambiguous:
 
 
 def choose(sheets: list[tuple[str | None, list[list]]], needed: set[str], header_row: int | None,
-           first_sheet: bool, key_of) -> Choice | Ambiguous | None:
+           first_sheet: bool, key_of, headerless: bool = False) -> Choice | Ambiguous | None:
     """The header row of ``sheets`` (name, rows) for the column keys ``needed`` (``key_of`` turns a
-    cell into its key). None when no row qualifies (an empty file, or no row with the needed
-    columns: the caller names the closest)."""
+    cell into its key); with ``headerless``, a sheet whose first row is data gives Choice(sheet, 0).
+    None when no row qualifies (an empty file, or no row with the needed columns: the caller names
+    the closest)."""
     def keys(cells: list) -> set[str]:
         return {key_of(c) for c in cells if filled(c)}
 
@@ -85,7 +89,7 @@ def choose(sheets: list[tuple[str | None, list[list]]], needed: set[str], header
                              sheets_only=all(c.number == found[0].number for c in found)
                              and len({c.sheet for c in found}) == len(found))
         return found[0] if found else None
-    tables = [(name, _plain(name, rows)) for name, rows in sheets]
+    tables = [(name, _plain(name, rows, headerless)) for name, rows in sheets]
     tables = [(name, c) for name, c in tables if c is not None]
     if len(tables) > 1 and not first_sheet:
         return Ambiguous([(name, c.number if isinstance(c, Choice) else c.candidates[0][1]) for name, c in tables],
@@ -94,13 +98,15 @@ def choose(sheets: list[tuple[str | None, list[list]]], needed: set[str], header
     return (wide or tables)[0][1] if tables else None
 
 
-def _plain(name: str | None, rows: list[list]) -> Choice | Ambiguous | None:
-    """Rule 3 for one sheet; None when it holds no row below a first row (no table)."""
+def _plain(name: str | None, rows: list[list], headerless: bool = False) -> Choice | Ambiguous | None:
+    """Rules 3 and 4 for one sheet; None when it holds no row below a first row (no table)."""
     first = _first(rows)
     below = [width(r) for r in rows[first:] if width(r)]
     if first > SEARCH or not below:
         return None
     head = rows[first - 1]
+    if headerless and first == 1 and first_row_is_data(rows):
+        return Choice(name, 0)
     usual = Counter(below).most_common(1)[0][0]
     if any(is_number(c) for c in head):
         return Ambiguous([(name, first)], f"row {first} holds a number, so it looks like data, not column names")
@@ -117,3 +123,34 @@ def _plain(name: str | None, rows: list[list]) -> Choice | Ambiguous | None:
 def _first(rows: list[list]) -> int:
     """The 1-based number of the first non-empty row (len(rows) + 1 when there is none)."""
     return next((n for n, r in enumerate(rows, start=1) if width(r)), len(rows) + 1)
+
+
+SNIFF_ROWS = 20  # rows below the first compared with it (csv.Sniffer.has_header looks at 20 too)
+LENGTH_VOTE_ROWS = 5  # cells of one length that vote (fewer: only codes of 1 or 2 characters, such as W/S)
+
+
+def first_row_is_data(rows: list[list]) -> bool:
+    """True when the first row of ``rows`` is shaped like the rows below it, so it is data rather than
+    column names: csv.Sniffer.has_header's vote, on cells. Each column whose cells below (up to
+    SNIFF_ROWS filled rows) are all numbers, or all text of one length (LENGTH_VOTE_ROWS cells or more,
+    or codes of one or two characters), votes for data when the first
+    row's cell is alike and for a header when it is not; a first-row cell that recurs below it in its
+    column votes for data (names are not values). Data wins only on more votes for it."""
+    head = rows[0]
+    below = [r for r in rows[1:] if width(r)][:SNIFF_ROWS]
+    if not below or not width(head):
+        return False
+    votes = 0
+    for j in range(width(head)):
+        cell = head[j] if j < len(head) else None
+        column = [r[j] for r in below if j < len(r) and filled(r[j])]
+        if not column or not filled(cell):
+            continue
+        if all(is_number(c) for c in column):
+            votes += -1 if is_number(cell) else 1
+        elif not any(is_number(c) for c in column) and len({len(str(c).strip()) for c in column}) == 1 and \
+                (len(column) >= LENGTH_VOTE_ROWS or len(str(column[0]).strip()) <= 2):
+            votes += -1 if len(str(cell).strip()) == len(str(column[0]).strip()) else 1
+        if str(cell).strip().casefold() in {str(c).strip().casefold() for c in column}:
+            votes -= 1
+    return votes < 0

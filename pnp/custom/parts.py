@@ -178,6 +178,9 @@ def _ready(spec: CustomSpec, index: int, comp: ComponentSpec, ctx: KitContext, l
                 needed.setdefault(col, origin)
     for col in key_columns(comp):
         needed.setdefault(col, f"{ctx.spec_path.name}, line {lines.get(('components', index, 'key'), line)}, field key")
+    if comp.title is not None:
+        needed.setdefault(key(comp.title), f"{ctx.spec_path.name}, line "
+                                           f"{lines.get(('components', index, 'title'), line)}, field title")
     for chk in spec.checks:
         if chk.component == comp.name:
             for c in (getattr(chk, "columns", None) or ([chk.column] if hasattr(chk, "column") else [])):
@@ -204,7 +207,7 @@ def _ready(spec: CustomSpec, index: int, comp: ComponentSpec, ctx: KitContext, l
                               line=lines.get(("components", index, "data"), line), field=f"components.{index}.data")
         _record(ctx, path)
         table = read_table(path, needed, comp.sheet, comp.header_row, field=f"components.{index}.data",
-                           delimiter=comp.delimiter)
+                           delimiter=comp.delimiter, columns=comp.columns)
         if comp.faces != "rows":
             table = expand_faces(table, comp.faces)
         rows = list(table.rows)
@@ -293,11 +296,13 @@ TITLE_COLUMNS = ("name", "title")
 """Column keys that title a card (Tabletop Simulator's Nickname), in order of preference; else the first column."""
 
 
-def title_column(table: Table | None) -> str | None:
-    """The key of the column whose cell titles each row's part: ``name``, else ``title`` (any case),
-    else the first column; None without a table."""
+def title_column(table: Table | None, declared: str | None = None) -> str | None:
+    """The key of the column whose cell titles each row's part: the component's ``title:`` column
+    (``declared``), else ``name``, else ``title`` (any case), else the first column; None without a table."""
     if table is None:
         return None
+    if declared is not None:
+        return key(declared)
     keys = [key(h) for h in table.headers if key(h)]
     return next((k for k in TITLE_COLUMNS if k in keys), keys[0] if keys else None)
 
@@ -378,7 +383,7 @@ def build_components(spec: CustomSpec, ctx: KitContext, lines: dict,
         groups: dict[tuple | None, list] = {}
         titles: dict[tuple | None, list[str]] = {}
         sources: dict[tuple | None, list[PartSource]] = {}
-        col = title_column(r.table)
+        col = title_column(r.table, comp.title)
         proofs: dict = {}  # a front template's path -> its proof box on the part (x, y, w, h mm) or None
         last, fronts, named, keyed = object(), [], [], []  # the last back seen and its lists (a back is a
         for row, n, (fpath, bpath), part_key in zip(r.rows, r.copies, r.paths,  # long tuple: hashed only when new)

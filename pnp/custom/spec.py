@@ -87,6 +87,13 @@ def _inside(value: Any) -> Any:
     return value
 
 
+def _column_name(value: Any) -> Any:
+    if not isinstance(value, str) or not value.strip() or len(value) > 100 or re.search(r"[{}\x00-\x1f]", value):
+        raise FieldError("must be a column name of 1 to 100 characters, without braces or control characters",
+                         "write e.g. columns: [name, text, copies]")
+    return value.strip()
+
+
 def _component_name(value: Any) -> Any:
     if not isinstance(value, str) or not _NAME.match(value):
         raise FieldError("must be 1 to 41 letters, digits, spaces, '.', '_' or '-', starting with a letter or digit",
@@ -196,10 +203,17 @@ class ComponentSpec(SpecModel):
     header_row: Count(1, 1000, "the row number of the header in its sheet (1 is the top row)") | None = None
     delimiter: Annotated[str, BeforeValidator(_delimiter)] | None = None
     """The cell separator of a .csv or .tsv (detected when absent): one of DELIMITERS."""
+    columns: Items(tuple[Annotated[str, BeforeValidator(_column_name)], ...], 1, 500,
+                   "columns: names 1 to 500 columns") | None = None
+    """The names of the columns of a table with no header row, in order (every row is then data);
+    not with header_row:."""
     copies: Annotated[int | str, BeforeValidator(_copies)] = 1
     key: str | tuple[str, ...] | None = None
     """The column (or columns, their cells joined by a space) that names each row's part across builds
     (`pnp diff`, `--reprint`); no two rows may share a key."""
+    title: str | None = None
+    """The column whose cell is each card's name (Tabletop Simulator's nickname, `pnp diff`'s label);
+    default: a column headed ``name`` or ``title``, else the first column."""
     front: str
     back: str | None = None
     board: Flag = False
@@ -229,8 +243,13 @@ class ComponentSpec(SpecModel):
             raise ValueError(f"radius {self.radius:g} mm must be above 0 and at most half the shorter side "
                              f"({min(w, h) / 2:g} mm)")
         self._shaped(w, h)
-        if self.data is None and (self.sheet or self.header_row or self.delimiter):
-            raise ValueError("sheet:, header_row: and delimiter: need data:")
+        if self.data is None and (self.sheet or self.header_row or self.delimiter or self.columns or self.title):
+            raise ValueError("sheet:, header_row:, delimiter:, columns: and title: need data:")
+        if self.columns is not None and self.header_row is not None:
+            raise ValueError("columns: names the columns of a table with no header row; remove header_row: or "
+                             "columns:")
+        if self.columns is not None and len({c.strip().casefold() for c in self.columns}) < len(self.columns):
+            raise ValueError("columns: names one column twice; give each column its own name")
         if self.data is None and self.key is not None:
             raise ValueError("key: names a column of data:; add data: or remove key:")
         if self.board and self.back:

@@ -91,6 +91,7 @@ class Table:
     position: dict[str, str | int]
     rows: list[Row] = field(default_factory=list)
     others: list[str] = field(default_factory=list)  # the other sheets holding data (workbooks)
+    title: str | None = None  # a one-cell title row above the header, when there is one
     delimiter: str | None = None  # the cell separator of a .csv/.tsv, as detected or declared
 
     def where(self, row: int, column: str | None = None) -> str:
@@ -127,13 +128,17 @@ def text_of(value) -> str:
 
 def read_table(path: Path, needed: dict[str, str] | set[str], sheet: str | None = None, header_row: int | None = None,
                max_rows: int = MAX_ROWS, field: str = "data", delimiter: str | None = None,
-               first_sheet: bool = False, how: Declare | None = None) -> Table:
+               first_sheet: bool = False, how: Declare | None = None, columns: tuple[str, ...] | None = None,
+               headerless: bool = False) -> Table:
     """The rows of the table in ``path`` whose header holds every column key in ``needed`` (a set, or
     a mapping of each key to where it is used, named in the error when a column is missing).
 
     ``delimiter`` (one of pnp.inputs.delimiters.DELIMITERS) overrides the one detected in a .csv or
     .tsv; ``first_sheet`` takes the first sheet holding data when ``needed`` is empty and several do
     (``pnp new``; the others are in Table.others); ``how`` words the hints (spec fields or options).
+    ``columns`` names the columns of a table with no header row (every row is data; Table.header_row
+    is 0); ``headerless`` lets pnp.custom.header decide that the first row is data (``pnp new``: the
+    columns are then named A, B, C ... as a spreadsheet names them).
 
     Raises:
         DataError: missing, unreadable or oversized file; unknown suffix or sheet; a delimiter that
@@ -155,13 +160,23 @@ def read_table(path: Path, needed: dict[str, str] | set[str], sheet: str | None 
         sheets, whole = [(None, rows)], None
     else:
         sheets, whole = _workbook(path, raw, suffix[1:], sheet, field, header_row)
-    choice = choose(sheets, needed, header_row, first_sheet, lambda c: key(text_of(c)))
+    if columns is not None:
+        name = sheet if sheet is not None else sheets[0][0]
+        rows = whole(name) if whole else dict(sheets)[name]
+        return _headerless(path, name, list(columns), rows, max_rows, field, needed, getattr(sheets, "flagged", {}))
+    choice = choose(sheets, needed, header_row, first_sheet, lambda c: key(text_of(c)), headerless)
     if isinstance(choice, Ambiguous):
         raise _ambiguous(path, sheets, choice, field, how)
     if choice is not None:
         rows = whole(choice.sheet) if whole else dict(sheets)[choice.sheet]
-        table = _table(path, choice.sheet, choice.number, rows[choice.number - 1], rows, max_rows, field,
-                       needed, getattr(sheets, "flagged", {}))
+        if choice.number == 0:
+            names = [column_letter(j) for j in range(max((width(r) for r in rows), default=0))]
+            table = _headerless(path, choice.sheet, names, rows, max_rows, field, needed,
+                                getattr(sheets, "flagged", {}))
+        else:
+            table = _table(path, choice.sheet, choice.number, rows[choice.number - 1], rows, max_rows, field,
+                           needed, getattr(sheets, "flagged", {}))
+        table.title = text_of(rows[choice.title - 1][0]) if choice.title else None
         table.others = [n for n, r in sheets if n != choice.sheet and any(width(x) for x in r)]
         table.delimiter = delimiter if choice.sheet is None else None
         return table
@@ -183,6 +198,21 @@ def read_table(path: Path, needed: dict[str, str] | set[str], sheet: str | None 
                     line=number, field=field,
                     hint="add the column to the sheet, or change the template's placeholders and the spec to the "
                          "columns it has")
+
+
+def _headerless(path: Path, sheet: str | None, names: list[str], rows: list, max_rows: int, field: str,
+                needed: set[str], flagged: dict) -> Table:
+    """The Table of ``rows`` with no header row, its columns named ``names`` in order.
+
+    Raises:
+        DataError: a column the spec needs is not among ``names``; as _table.
+    """
+    missing = sorted(needed - {key(n) for n in names})
+    if missing:
+        raise DataError(f"the spec's columns: has no column {', '.join(repr(m) for m in missing)} (it names "
+                        f"{', '.join(names)}).", file=path, field=field,
+                        hint="name the column in columns:, or change the template's placeholders")
+    return _table(path, sheet, 0, names, rows, max_rows, field, needed, flagged)
 
 
 def _table(path: Path, sheet: str | None, number: int, header: list, rows: list, max_rows: int,

@@ -208,6 +208,17 @@ def _check_one_spec_per_game(loaded: Mapping[str, LoadedSpec]) -> None:
                             file=spec.path, field="GAME", hint="build them one at a time with different --out folders")
 
 
+def draw_all(spec_path: Path) -> None:
+    """Load the spec file ``spec_path`` and draw every part of its kit in memory, as `pnp build` does
+    before imposing (`pnp new` checks the folder it makes with this).
+
+    Raises:
+        PnpError: what the build would raise (a text that does not fit, a bad cell, a bad template).
+    """
+    loaded = load_target(str(spec_path))
+    loaded.game.components(loaded.spec, context(loaded))
+
+
 def check_environment() -> None:
     """Refuse a SOURCE_DATE_EPOCH that is not a whole number of seconds from 0 to 2^32 - 1 (1970-2106):
     reportlab reads it for the PDF's dates, and int() would take "²"-like digits or fail after the pages.

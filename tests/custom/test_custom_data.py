@@ -88,9 +88,11 @@ def test_new_on_a_workbook_builds_without_edits(tmp_path, fmt):
     for row in WORDS:
         for cell in row:
             assert cell in text, cell
-    for label in HEADER:  # every column printed with its name as the label
-        assert Counter(text.split())[label] >= len(WORDS)
-    assert "These are my notes" not in text and "autumn edition" not in text
+    fronts = " ".join(" ".join(p.extract_text().split()) for p in pages[1::2])
+    assert "clue:" in fronts.split() and Counter(fronts.split())["clue:"] == len(WORDS)  # a short field: labelled
+    assert "These are my notes" not in text
+    with open_pdf(pdf) as doc:  # the sheet's title row names the game
+        assert doc.metadata["Title"].startswith("My word list, autumn edition")
     with open_pdf(pdf) as doc:  # poker-size cards, one per row
         cards = [r for p in doc.pages[1:] for r in filled_rects(p, (1.0, 1.0, 1.0))
                  if abs(r[2] - 63.5) < 0.1 and abs(r[3] - 88.9) < 0.1]

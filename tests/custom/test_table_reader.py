@@ -18,7 +18,7 @@ from typer.testing import CliRunner
 
 from conftest import filled_rects, open_pdf
 from pnp.cli import app
-from pnp.custom.scaffold import RULES
+from pnp.custom.scaffold import rules_md
 from pnp.custom.header import Ambiguous, Choice, choose
 from pnp.custom.table import key, text_of
 from pnp.inputs.delimiters import detect
@@ -69,7 +69,7 @@ def _spec(folder: Path, data: str, front: str, **component) -> Path:
     comp = {"name": "card", "size": "poker", "data": data, "front": "front.yaml", **component}
     (folder / f"{folder.name}.yaml").write_text(yaml.safe_dump({"title": "T", "rules": "rules.md",
                                                                 "components": [comp]}), encoding="utf-8")
-    (folder / "rules.md").write_text(RULES.format(title="T", data=data), encoding="utf-8")
+    (folder / "rules.md").write_text(rules_md("T", "A test deck.", data), encoding="utf-8")
     (folder / "front.yaml").write_text(yaml.safe_dump({"layers": [
         {"type": "rect", "fill": "#ffffff", "bleed": True},
         {"type": "text", "text": front, "x": 4, "y": 10, "w": 55, "h": 30, "size": 10, "min_size": 4,
@@ -132,11 +132,16 @@ def test_an_ambiguous_header_lists_the_candidates_and_how_to_declare_it(tmp_path
 
 
 def test_a_first_row_of_numbers_is_data_not_a_header(tmp_path):
-    """A list with no header row: its first row would be eaten as column names; refused instead."""
-    data = _csv(tmp_path / "cards.csv", [["Scout", "3"], ["Sage", "1"]])
+    """A list with no header row: its first row is shaped like the rows below (a number where they
+    have numbers), so it is a card, not column names; the spec names the columns (columns:) and
+    every row is printed."""
+    data = _csv(tmp_path / "cards.csv", [["Scout", "3"], ["Sage", "1"], ["Trader", "2"]])
     r = _new(tmp_path, data)
-    assert r.exit_code == 2 and "row 1" in r.output and "number" in r.output, r.output
-    assert _nothing_written(tmp_path)
+    assert r.exit_code == 0 and "the first row is data" in r.output, r.output
+    spec = yaml.safe_load((tmp_path / "deck" / "deck.yaml").read_text(encoding="utf-8"))
+    assert len(spec["components"][0]["columns"]) == 2 and "header_row" not in spec["components"][0]
+    assert _build(tmp_path).exit_code == 0 and _faces(_pdf(tmp_path)) == 3
+    assert all(w in _text(_pdf(tmp_path)) for w in ("Scout", "Sage", "Trader"))
 
 
 def test_a_one_cell_title_above_the_header_is_skipped(tmp_path):
