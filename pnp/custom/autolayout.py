@@ -230,8 +230,9 @@ def _fields(fields: list[Column], vals: dict, x: float, y: float, w: float, room
                     r = i // cols
                     fx = x + (i % cols) * (cw + GAP)
                     fy = top + sum(rows[:r]) + GAP * 0.5 * r
-                    layers.append(_text("", fx, fy + max(0.0, (s - LABEL_PT) * MM_PER_PT * 0.8), lw, rows[r],
-                                        LABEL_PT, markup=False, colour=LABEL_COLOUR, static=f.header + ":"))
+                    label = _text("", fx, fy + max(0.0, (s - LABEL_PT) * MM_PER_PT * 0.8), lw, rows[r],
+                                  LABEL_PT, markup=False, colour=LABEL_COLOUR, static=f.header + ":")
+                    layers.append({**label, "when": f.header})  # no label beside an empty cell
                     layers.append(_text(f.header, fx + lw, fy, vw, rows[r] + 0.2, s, markup=f.markup))
                 return layers, y + sum(rows) + GAP * 0.5 * len(rows) + GAP * 0.5
     return None
@@ -279,10 +280,11 @@ def _bodies(bodies: list[Column], vals: dict, x: float, y: float, w: float, room
         layers, top = [], y
         for b, need in zip(bodies, needs):
             if labelled:
-                layers.append(_text("", x, top, w, label_h, LABEL_PT, markup=False, colour=LABEL_COLOUR,
-                                    static=b.header, wrap_=False))
+                layers.append({**_text("", x, top, w, label_h, LABEL_PT, markup=False, colour=LABEL_COLOUR,
+                                       static=b.header, wrap_=False), "when": b.header})
                 top += label_h
-            layers.append(_text(b.header, x, top, w, need + spare + 0.2, s, markup=b.markup))
+            layers.append(_text(b.header, x, top, w, need + spare + 0.2, BODY_PT, markup=b.markup))  # a short
+            # text is set larger than the longest, which the box holds at ``s``
             top += need + spare + GAP
         return layers
     return None

@@ -7,13 +7,14 @@ One role per column, decided in this order (the first that applies):
   header: ``item-count``, ``Anzahl``, ``#``, ``x``) over whole numbers 0..MAX_COPIES, never a column
   whose values are each row's number, a permutation of 1..n, all different (a rank, an id), or a
   tally far larger than a deck holds (MAX_TALLY cards, MAX_EACH of one card).
-- ``picture``: every filled cell names a picture file (pnp.custom.columns.is_picture).
 - ``url``: every filled cell is a web address (``http://``, ``https://``): never fetched in a build.
+- ``picture``: every filled cell names a picture file (pnp.custom.columns.is_picture).
 - ``colour``: every filled cell is a ``#rgb``/``#rrggbb`` colour: a fill, not text.
 - ``flag``: every filled cell is one of two yes/no values (``0``/``1``, ``x``, ``TRUE``/``FALSE``,
   ``yes``/``no`` and the like) and at least one is a yes: shown as a chip on the cards that have it.
 - ``key``: an id-like header or short codes holding a digit, every cell filled and different.
-- ``title``: short text (at most TITLE_CHARS), nearly unique (NEARLY_UNIQUE of the rows): the card's
+- ``title``: short text (at most TITLE_CHARS), nearly unique (NEARLY_UNIQUE of the rows, NAMED_UNIQUE
+  under a name-like header): the card's
   name on the card, in Tabletop Simulator and in `pnp diff`. A name-like header wins over position.
 - ``category``: 2..MAX_CATEGORIES distinct short values, each on several rows: a colour band and
   label per value.
@@ -39,6 +40,7 @@ MAX_EACH = 200  # copies of one card at most, likewise
 TITLE_CHARS = 40
 LONG_CHARS = 60
 NEARLY_UNIQUE = 0.8
+NAMED_UNIQUE = 0.5  # under a name-like header (a card reprinted in several sets shares its name)
 MAX_CATEGORIES = 8
 KEY_CHARS = 16
 STRONG_ROWS = 10  # rows from which a copies column's values 1..n, each once, are a card number even so
@@ -61,6 +63,12 @@ TITLE_WORDS = frozenset({"name", "title", "card", "cardname", "nev", "cim", "nom
                          "wort", "palabra", "mot", "szo", "slovo"})
 YES = frozenset({"1", "x", "true", "yes", "y", "ja", "j", "si", "sí", "oui", "igen", "ano", "tak", "wahr", "✓", "✔"})
 NO = frozenset({"0", "false", "no", "n", "nein", "non", "nem", "ne", "nie", "falsch", "-"})
+KIND_WORDS = frozenset({"type", "kind", "class", "faction", "suit", "colour", "color", "category", "typ", "tipo",
+                        "tipus", "fajta", "druh", "rodzaj", "art", "sorte", "couleur", "farbe", "deck", "frakcio",
+                        "frakce", "frakcja", "fraktion", "faccion", "clase", "klasse", "trida", "osztaly", "verso",
+                        "side", "seite", "lado"})
+"""Header words of a column that sorts cards into kinds (its values then colour the cards' bands)."""
+NOT_APPLICABLE = frozenset({"n/a", "#n/a", "na", "\u2014", "\u2013"})
 _HEX = re.compile(r"#(?:[0-9a-fA-F]{3}|[0-9a-fA-F]{6})")
 _URL = re.compile(r"https?://\S+", re.IGNORECASE)
 
@@ -144,8 +152,9 @@ def infer(headers: list[str], cells: dict[str, list[str]]) -> Roles:
     roles = Roles()
     taken: set[str] = set()
     n = max((len(v) for v in cells.values()), default=0)
+    best_category = _best_category(headers, cells)
     for h in headers:
-        values = [v.strip() for v in cells[h]]
+        values = [_blank(v) for v in cells[h]]
         filled = [v for v in values if v]
         markup = all(_balanced(v) for v in set(filled)) if any(c in v for v in filled for c in "*\\:") else True
 
@@ -171,11 +180,11 @@ def infer(headers: list[str], cells: dict[str, list[str]]) -> Roles:
             bad_count = count and not number and wholes and 2 * wholes >= len(values) and wholes < len(values)
         else:
             note = ""
-        if all(is_picture(v) for v in filled):
-            put("picture", "its cells name picture files")
-            continue
         if all(_URL.fullmatch(v) for v in filled):
             put("url", "its cells are web addresses (never fetched during a build)")
+            continue
+        if all(is_picture(v) for v in filled):
+            put("picture", "its cells name picture files")
             continue
         if all(_HEX.fullmatch(v) for v in filled):
             put("colour", "its cells are colours (#rrggbb): a fill, not text")
@@ -193,13 +202,12 @@ def infer(headers: list[str], cells: dict[str, list[str]]) -> Roles:
             put("key", (note + "; " if note else "") + "its cells are short codes, each row's own: it keys the cards")
             continue
         name_like = bool(ws & TITLE_WORDS)
-        nearly = len(distinct) >= NEARLY_UNIQUE * len(values)
+        nearly = len(distinct) >= (NAMED_UNIQUE if name_like else NEARLY_UNIQUE) * len(values)
         if "title" not in taken and longest <= TITLE_CHARS and nearly and (name_like or "\n" not in "".join(filled)) \
                 and not all(_number(v) for v in filled) and (name_like or not _title_later(headers, h, cells)):
             put("title", "short text, nearly every row its own: the card's name")
             continue
-        if "category" not in taken and 2 <= len(distinct) <= MAX_CATEGORIES and len(values) >= 2 * len(distinct) \
-                and longest <= 24:
+        if h == best_category:
             put("category", f"{len(distinct)} values ({', '.join(distinct[:4])}{', ...' if len(distinct) > 4 else ''}): "
                             "a colour band and label for each", tuple(distinct))
             continue
@@ -208,6 +216,29 @@ def infer(headers: list[str], cells: dict[str, list[str]]) -> Roles:
             continue
         put("field", note or "printed as a label and its value")
     return roles
+
+
+def _blank(value: str) -> str:
+    """A cell as its role is read: 'N/A' and the like count as empty."""
+    v = value.strip()
+    return "" if v.casefold() in NOT_APPLICABLE else v
+
+
+def _best_category(headers: list[str], cells: dict[str, list[str]]) -> str | None:
+    """The column that best sorts the cards into kinds: 2..MAX_CATEGORIES short values, each on two
+    rows or more on average; a kind-like header (KIND_WORDS) first, then the fewest values."""
+    best = None
+    for i, h in enumerate(headers):
+        filled = [v for v in (_blank(c) for c in cells[h]) if v]
+        distinct = set(filled)
+        if not (2 <= len(distinct) <= MAX_CATEGORIES and len(cells[h]) >= 2 * len(distinct)
+                and max(len(v) for v in filled) <= 24) or all(_number(v) for v in filled) \
+                or {v.casefold() for v in filled} <= YES | NO or all(_HEX.fullmatch(v) for v in filled):
+            continue
+        rank = (not set(words(h)) & KIND_WORDS, len(filled) < len(cells[h]), len(distinct), i)
+        if best is None or rank < best[0]:
+            best = (rank, h)
+    return best[1] if best else None
 
 
 def _number(value: str) -> bool:

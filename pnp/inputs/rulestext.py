@@ -96,6 +96,12 @@ class Rules:
     blocks: tuple[Block, ...]
     icons: richtext.IconLookup | None = field(default=None, compare=False)
 
+    def printed(self) -> tuple[Block, ...]:
+        """The blocks as printed: a section left empty (as `pnp new` leaves the play sections for the
+        designer) prints no heading."""
+        b = self.blocks
+        return tuple(x for i, x in enumerate(b) if x.kind != "heading" or (i + 1 < len(b) and b[i + 1].kind != "heading"))
+
 
 def _error(path: Path, line: int, message: str, hint: str) -> SpecError:
     return SpecError(message, file=path, line=line, field="rules", hint=hint)

@@ -81,7 +81,7 @@ class RulesBooklet:
         kit += [Block("bullet", step, 0) for step in cover.guide()]
         body = self._lines(kit, markup=False) + [_Line(None, 0, False, 0, False)]
         body += self._lines([Block("heading", _("Rules"), 0)], markup=False)
-        body += self._lines(info.rules.blocks, markup=True)
+        body += self._lines(info.rules.printed(), markup=True)
         if info.rules_source:
             body += self._lines([Block("para", info.rules_source, 0)], markup=False, size=7.5)
         self.body = self._paginate(body)

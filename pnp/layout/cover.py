@@ -376,7 +376,7 @@ class KitCover:
                                                     self.info.words("Rules quick reference"), title_size, bold=True,
                                                     width=self.col_w))
         y += title_size * MM_PER_PT * 1.6
-        blocks = self.info.rules.blocks
+        blocks = self.info.rules.printed()
 
         def lines_of(block: Block) -> list[tuple[str | richtext.Line, float, bool, float, bool]]:
             return block_lines(block, self.info.rules.icons, self.col_w)

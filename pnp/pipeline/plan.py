@@ -258,7 +258,9 @@ def cover_info(loaded: LoadedSpec, ctx: KitContext) -> CoverInfo:
                          "the words pnp prints itself (cover, footers, labels, instructions) are in English.")
     said = words(ctx.language)
     return CoverInfo(spec.title or game.title, spec.designer, spec.year, rules,
-                     CoverInfo.source_line(spec.designer, rules.title, spec.traditional, said), game.credits(spec),
+                     CoverInfo.source_line(spec.designer, rules.title, spec.traditional, said)
+                     if builtin or spec.traditional else "",  # a data-driven game's rules are its designer's own
+                     game.credits(spec),
                      spec.traditional, said)
 
 

@@ -127,8 +127,7 @@ class PdfWriter(Renderer):
         c = rl_canvas.Canvas(target, invariant=1, pageCompression=1, initialFontName=FONT_NAME,
                              enforceColorSpace=enforce)
         c.setTitle(self.title)
-        if self.author:
-            c.setAuthor(self.author)
+        c.setAuthor(self.author)  # never reportlab's default, "anonymous": no designer named, no author
         if self.subject:
             c.setSubject(self.subject)
         if self.keywords:
