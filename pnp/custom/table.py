@@ -311,7 +311,9 @@ def _ambiguous(path: Path, sheets: list, choice: Ambiguous, field: str, how: Dec
     return DataError(f"pnp cannot tell which row is the header: {choice.why}. Candidates: {listed}.", file=path,
                      line=choice.candidates[0][1], field=field,
                      hint=f"say which, e.g. {declare}" + ("" if choice.sheets_only else
-                                                          "; or put a row of column names right above the data"))
+                                                          "; or put a row of column names right above the data")
+                     + ("; or, if every row is a card, --no-header" if how is OPTIONS and not choice.sheets_only
+                        else ""))
 
 
 def _shorten(text: str, most: int = 40) -> str:
