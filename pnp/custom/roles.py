@@ -2,7 +2,8 @@
 
 One role per column, decided in this order (the first that applies):
 
-- ``empty``: no filled cell; nothing to print.
+- ``empty``: no filled cell; nothing to print. ``skipped``: a header with ``{`` or ``}``, which no
+  placeholder can name; not printed, and the note says why.
 - ``copies``: a count-like header (QUANTITY_WORDS in the languages pnp speaks, as a word of the
   header: ``item-count``, ``Anzahl``, ``#``, ``x``) over whole numbers 0..MAX_COPIES, never a column
   whose values are each row's number, a permutation of 1..n, all different (a rank, an id), or a
@@ -167,6 +168,9 @@ def infer(headers: list[str], cells: dict[str, list[str]]) -> Roles:
 
         if not filled:
             put("empty", "no cell of it is filled")
+            continue
+        if "{" in h or "}" in h:
+            put("skipped", "its name holds { or }, which a placeholder cannot name: rename the column to print it")
             continue
         count, number = _is_count_header(h)
         if (count or number) and "copies" not in taken:

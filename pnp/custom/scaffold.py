@@ -37,12 +37,13 @@ NO_HEADER_COLUMNS = 200  # columns named when --no-header says the table has no 
 GENERIC_STEMS = frozenset({"cards", "card", "data", "deck", "sheet", "sheet1", "export", "list", "table", "book1",
                            "untitled", "items", "karten", "cartas", "kartyak", "karty"})
 ROLE_NAMES = {"copies": "copies", "key": "id", "title": "name", "body": "text", "field": "value", "picture": "picture",
-              "url": "picture_url", "colour": "colour", "category": "kind", "flag": "flag", "empty": "empty"}
+              "url": "picture_url", "colour": "colour", "category": "kind", "flag": "flag", "empty": "empty", "skipped": "skipped"}
 """Names given to the columns of a table with no header row, by role (a number added when taken)."""
 CHANGE = {"copies": "copies: in the spec", "key": "key: in the spec", "title": "title: in the spec",
           "picture": "the image layer in front.yaml", "url": "the image layer in front.yaml",
           "colour": "the band's fill in front.yaml", "category": "the when: layers in front.yaml",
-          "flag": "the chip's when: in front.yaml", "body": "front.yaml", "field": "front.yaml", "empty": ""}
+          "flag": "the chip's when: in front.yaml", "body": "front.yaml", "field": "front.yaml", "empty": "",
+          "skipped": ""}
 
 SAMPLE = ("name,text,copies\n"
           "Scout,Look at the top two cards of the deck and put them back in any order.,3\n"
@@ -191,7 +192,7 @@ def _role_notes(deck: _Deck, data_name: str) -> list[str]:
     notes = []
     for i, c in enumerate(deck.roles.columns):
         where = f"column {c.header!r}"
-        if c.role == "empty":
+        if c.role in ("empty", "skipped"):
             notes.append(f"{where}: not printed ({c.why})")
             continue
         change = CHANGE[c.role]
@@ -335,7 +336,7 @@ def _design(folder: Path, stage: Path, deck: _Deck, data: Path | None, data_name
                                                             else ""))
     head = (f"# {title}: a data-driven pnp game (docs/templates.md defines every field).\n"
             f"# Build it with `pnp build {folder.name}`; edit the data, the templates and rebuild.\n")
-    shown = [c.header for c in roles.columns if c.role not in ("empty", "copies")]
+    shown = [c.header for c in roles.columns if c.role not in ("empty", "skipped", "copies")]
     for i, (label, size) in enumerate(CARD_SIZES):
         front = front_layout(roles, deck.cells, size)
         if front is None:
