@@ -437,8 +437,9 @@ def diff(
     quiet: bool = typer.Option(False, "--quiet", "-q", help=QUIET_HELP),
 ) -> None:
     """Which parts a build would add, remove or change in the kit in OUT/<game>: one line each with
-    its key, data row and the fields that changed; a spec of several languages, per language kit
-    (OUT/<game>-<code>/). Exit 0 if none, 1 if some, 2 on bad input (a failed rules check included)."""
+    its title or key, data row and the fields that changed (without a declared key, cards are paired
+    by the content of their rows, so an edited card is changed, not removed and added); a spec of
+    several languages, per language kit (OUT/<game>-<code>/). Exit 0 if none, 1 if some, 2 on bad input (a failed rules check included)."""
     from .pipeline.diff import compare, read_old
     from .pipeline.parts import parts_of
     STATE["quiet"] |= quiet
@@ -462,6 +463,8 @@ def diff(
             language = f" ({plain(tp.ctx.language)})" if tp.ctx.language else ""
             _say(f"{plain(game)}{language} on {sheet}, against generation {found.old.generation}: "
                  + (", ".join(f"{n} {k}" for k, n in counts.items()) if found.changes else "no part changed"))
+            for note in found.notes():
+                _say(f"  note: {plain(note)}")
             for change in found.changes:
                 _say(f"  {plain(change.line())}")
     if as_json:

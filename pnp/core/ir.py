@@ -201,13 +201,16 @@ class PartSource:
     (stable across edits of the data: the spec's ``key:`` column, else the first column whose values
     all differ, else the row number), the 1-based data ``row`` (None without data), the ``fields``
     (column key, cell text) of that row, the ``group`` its keys are unique in (the spec's component
-    name) and the ``proof`` box (x, y, w, h) in mm where `--proof` stamps it (its template's
-    ``proof:``; None: the default spot)."""
+    name), the ``proof`` box (x, y, w, h) in mm where `--proof` stamps it (its template's
+    ``proof:``; None: the default spot) and what the key is, ``keyed``: "declared" (``key:``),
+    "column" (the first all-different column), "row" (the row number) or "" (a generator's own
+    key). Without a declared key pnp.pipeline.pairing pairs parts across builds by their fields."""
     key: str
     row: int | None = None
     fields: tuple[tuple[str, str], ...] = ()
     group: str = ""
     proof: tuple[float, float, float, float] | None = None
+    keyed: str = ""
 
 
 class LazyFronts(Sequence):

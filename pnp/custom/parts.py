@@ -314,16 +314,17 @@ def key_columns(comp: ComponentSpec) -> tuple[str, ...]:
     return tuple(key(c) for c in ((comp.key,) if isinstance(comp.key, str) else comp.key))
 
 
-def row_keys(comp: ComponentSpec, table: Table | None, rows: list[Row | None]) -> list[str]:
+def row_keys(comp: ComponentSpec, table: Table | None, rows: list[Row | None]) -> tuple[list[str], str]:
     """Each row's key, the name its part keeps across builds: the cells of the ``key:`` columns
     (joined by a space), else the cell of the first column whose cells all differ (and none is
-    empty), else the row number; "1" without data.
+    empty), else the row number; "1" without data. With them, what they are: "declared", "column",
+    "row" ("" without data), as PartSource.keyed records it.
 
     Raises:
         DataError: ``key:`` is declared and two rows share a key, or a key is empty (naming the rows).
     """
     if table is None:
-        return ["1"] * len(rows)
+        return ["1"] * len(rows), ""
     cols = key_columns(comp)
     if cols:
         seen: dict[str, int] = {}
@@ -339,19 +340,20 @@ def row_keys(comp: ComponentSpec, table: Table | None, rows: list[Row | None]) -
                                   field="key")
             seen[cell] = row.number
             out.append(cell)
-        return out
+        return out, "declared"
     for header in table.headers:
         cells = [row.values.get(key(header), "").strip() for row in rows]
         if key(header) and all(cells) and len(set(cells)) == len(cells):
-            return cells
-    return [str(row.number) for row in rows]
+            return cells, "column"
+    return [str(row.number) for row in rows], "row"
 
 
-def _row_keys(comp: ComponentSpec, table: Table | None, rows: list[Row | None]) -> list[str]:
+def _row_keys(comp: ComponentSpec, table: Table | None, rows: list[Row | None]) -> tuple[list[str], str]:
     """row_keys(), for a d6 whose faces are six columns once per die (its rows come six to a data row)."""
     if comp.faces == "rows":
         return row_keys(comp, table, rows)
-    return [k for k in row_keys(comp, table, rows[::D6_FACES]) for _ in range(D6_FACES)]
+    keys, keyed = row_keys(comp, table, rows[::D6_FACES])
+    return [k for k in keys for _ in range(D6_FACES)], keyed
 
 
 def text_fit_work(spec: CustomSpec, ctx: KitContext, lines: dict) -> float:
@@ -385,9 +387,10 @@ def build_components(spec: CustomSpec, ctx: KitContext, lines: dict,
         sources: dict[tuple | None, list[PartSource]] = {}
         col = title_column(r.table, comp.title)
         proofs: dict = {}  # a front template's path -> its proof box on the part (x, y, w, h mm) or None
-        last, fronts, named, keyed = object(), [], [], []  # the last back seen and its lists (a back is a
-        for row, n, (fpath, bpath), part_key in zip(r.rows, r.copies, r.paths,  # long tuple: hashed only when new)
-                                                    _row_keys(comp, r.table, r.rows)):
+        # the last back seen and its lists (a back is a long tuple: hashed only when new)
+        last, fronts, named, keyed = object(), [], [], []
+        keys, how = _row_keys(comp, r.table, r.rows)  # each row's key, and what the keys are
+        for row, n, (fpath, bpath), part_key in zip(r.rows, r.copies, r.paths, keys):
             front = r.faces[fpath].draw(row)
             back = r.faces[bpath].draw(row) if bpath is not None else None
             if back is not last:
@@ -400,7 +403,7 @@ def build_components(spec: CustomSpec, ctx: KitContext, lines: dict,
                 box = ctx.once(("template loads",), Loads).proof(fpath)
                 proof = proofs[fpath] = box.box(w, h) if box is not None else None
             source = PartSource(part_key, row.number if row else None,
-                                tuple(sorted(row.values.items())) if row else (), comp.name, proof)
+                                tuple(sorted(row.values.items())) if row else (), comp.name, proof, how)
             keyed.extend([source] * n)
         if comp.shape in NETS:
             out += _nets(r, groups, titles, sources, col is not None)

@@ -25,11 +25,12 @@ MAX_KEY = 70  # characters of a key shown (a longer one ends with an ellipsis)
 
 @dataclass(frozen=True, eq=False)
 class Entry:
-    """One listed part: its component ``group``, ``key`` and what it is (``why``: "new",
-    "replacement", "removed", "replaced")."""
+    """One listed part: its component ``group``, ``key``, what it is (``why``: "new",
+    "replacement", "removed", "replaced") and its ``title``, listed instead of the key when set."""
     group: str
     key: str
     why: str
+    title: str = ""
 
 
 def _short(key: str) -> str:
@@ -59,13 +60,14 @@ class ReprintCover:
         """(text, is_heading) lines of the lists, each part put in with its pages (pages_of)."""
         _ = self.words
         lines: list[tuple[str, bool]] = [(_("Take out of the deck ({count})").format(count=len(self.take_out)), True)]
-        lines += [(f"{e.group}: {_short(e.key)} ({_(e.why)})", False) for e in self.take_out] or [(_("nothing"), False)]
+        lines += [(f"{e.group}: {_short(e.title or e.key)} ({_(e.why)})", False)
+                  for e in self.take_out] or [(_("nothing"), False)]
         lines.append(("", False))
         lines.append((_("Put in ({count})").format(count=len(self.put_in)), True))
         for e in self.put_in:
             pages = self.pages_of.get((e.group, e.key))
             where = _(", page {pages}").format(pages=marks.page_ranges(pages)) if pages else ""
-            lines.append((f"{e.group}: {_short(e.key)} ({_(e.why)}{where})", False))
+            lines.append((f"{e.group}: {_short(e.title or e.key)} ({_(e.why)}{where})", False))
         return lines
 
     def pages(self, components: Sequence[Component], plan, sheet: Sheet, opts: ImposeOptions, total: int) -> list[Page]:

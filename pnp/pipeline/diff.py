@@ -7,9 +7,12 @@ the last HISTORY copies stay. The manifest itself holds no number, so the same i
 same manifest. A manifest is untrusted input: at most MAX_MANIFEST_BYTES, read without following links, and
 checked field by field before it is compared (a wrong one is an OutputError naming the file and field).
 
-A part is added (its key is new), removed (its key is gone) or changed (what is drawn on it or its
-count differs): then the fields of its data row that differ are named, or "drawing changed" when
-none does (a template, a picture or a generator changed).
+Each planned part is paired with the earlier kit's part it is (pnp.pipeline.pairing: by key, and
+without a declared ``key:`` by the content of its row, so a card whose name lost a typo is still that
+card). A part is added (paired with none), removed (no planned part is paired with it) or changed
+(what is drawn on it or its count differs): then the fields of its data row that differ are named,
+or "drawing changed" when none does (a template, a picture or a generator changed). A part is named
+by its title when the manifest records one (pnp.pipeline.parts), else by its key.
 """
 from __future__ import annotations
 
@@ -22,6 +25,7 @@ from typing import Sequence
 from ..core.errors import OutputError
 from ..core.safepath import open_read, read_fd
 from ..store.recovery import read_only_view
+from .pairing import MAX_PAIRING, pair
 from .parts import Part, PartRecord
 
 MAX_MANIFEST_BYTES = 64 * 1024 * 1024
@@ -58,19 +62,40 @@ class OldKit:
 
 @dataclass(frozen=True, eq=False)
 class Change:
-    """One part that differs: ``kind`` "added", "removed" or "changed"; for a changed part the
-    ``fields`` that differ (empty: only the drawing changed) and the ``count`` before and after."""
+    """One part that differs: ``kind`` "added", "removed" or "changed", its ``group``, ``key``,
+    data ``row`` and ``title`` ("" when the manifest records none), the planned part's except for a
+    removed one; for a changed part the ``fields`` that differ (empty: only the drawing changed), the
+    ``count`` before and after and the earlier part it replaces, ``was`` (its key, row and title)."""
     kind: str
     group: str
     key: str
     row: int | None
     fields: tuple[str, ...] = ()
     count: tuple[int, int] | None = None
+    title: str = ""
+    was: tuple[str, int | None, str] | None = None
+
+    @property
+    def label(self) -> str:
+        """What the part is called: its title, else its key."""
+        return self.title or self.key
+
+    @property
+    def was_label(self) -> str:
+        """What the earlier part a changed one replaces was called (its title, else its key)."""
+        return (self.was[2] or self.was[0]) if self.was else self.label
 
     def line(self) -> str:
-        """One line for the terminal: the kind, the component, the key, the row and what changed."""
-        row = f" (row {self.row})" if self.row is not None else ""
-        head = f"{self.kind:<8} {self.group}: {_short(self.key)}{row}"
+        """One line for the terminal: the kind, the component, the title or key, the row, what the
+        part was when paired by content (another key) and what changed."""
+        where = [f"row {self.row}"] if self.row is not None else []
+        if self.was is not None and self.was[0] != self.key:
+            was = [_short(self.was_label)] if self.was_label != self.label else []
+            if self.was[1] is not None and self.was[1] != self.row:
+                was.append(f"row {self.was[1]}")
+            if was:
+                where.append("was " + ", ".join(was))
+        head = f"{self.kind:<8} {self.group}: {_short(self.label)}" + (f" ({', '.join(where)})" if where else "")
         if self.kind != "changed":
             return head
         what = []
@@ -81,7 +106,15 @@ class Change:
         return f"{head}: {'; '.join(what) or 'drawing changed'}"
 
     def record(self) -> dict:
+        """The change as `pnp diff --json` lists it: ``change``, ``component``, ``key``, ``row``, the
+        ``title`` when recorded; a changed part's ``fields``, ``drawing_changed``, ``copies`` (when
+        its count changed) and, when it was paired by content, ``was``: the earlier part's ``key``,
+        ``row`` (and ``title``)."""
         out = {"change": self.kind, "component": self.group, "key": self.key, "row": self.row}
+        if self.title:
+            out["title"] = self.title
+        if self.was is not None and self.was[0] != self.key:
+            out["was"] = {"key": self.was[0], "row": self.was[1]} | ({"title": self.was[2]} if self.was[2] else {})
         if self.kind == "changed":
             out["fields"] = list(self.fields)
             out["drawing_changed"] = not self.fields and self.count is None
@@ -93,20 +126,30 @@ class Change:
 @dataclass(eq=False)
 class Diff:
     """The changes of a planned kit against ``old`` (in kit order: changed and added as the new kit
-    lists them, then removed as the old one did)."""
+    lists them, then removed as the old one did); ``skipped``: the components with more than
+    ``limit`` unpaired parts on a side, not paired by similarity (pnp.pipeline.pairing)."""
     game: str
     paper: str
     old: OldKit
     changes: list[Change] = field(default_factory=list)
+    skipped: tuple[str, ...] = ()
+    limit: int = MAX_PAIRING
 
     @property
     def put_in(self) -> set[tuple[str, str]]:
         """(group, key) of the parts to print: new and changed."""
         return {(c.group, c.key) for c in self.changes if c.kind != "removed"}
 
+    def notes(self) -> list[str]:
+        """What the report must say beside the changes: each component not paired by similarity."""
+        return [f"{group} has more than {self.limit:,} parts left without a counterpart on one side: they "
+                "were paired by key or identical rows only, not by how alike their rows are"
+                for group in self.skipped]
+
     def record(self) -> dict:
         return {"game": self.game, "paper": self.paper, "from": str(self.old.path),
-                "from_generation": self.old.generation, "changes": [c.record() for c in self.changes]}
+                "from_generation": self.old.generation, "changes": [c.record() for c in self.changes],
+                "similarity_skipped": list(self.skipped)}
 
 
 def _short(key: str, limit: int = 60) -> str:
@@ -114,22 +157,27 @@ def _short(key: str, limit: int = 60) -> str:
 
 
 def compare(game: str, paper: str, old: OldKit, parts: Sequence[Part]) -> Diff:
-    """What changed from ``old`` to the planned ``parts``."""
-    diff = Diff(game, paper, old)
+    """What changed from ``old`` to the planned ``parts``, each paired with the earlier part it is
+    by pnp.pipeline.pairing.pair (a paired part whose drawing and count are the same is unchanged,
+    whatever its key)."""
+    paired = pair(old.parts, parts)
+    diff = Diff(game, paper, old, skipped=paired.skipped, limit=paired.limit)
     seen = set()
     for p in parts:
-        seen.add(p.ident)
-        was = old.parts.get(p.ident)
+        was = paired.of.get(p.ident)
         if was is None:
-            diff.changes.append(Change("added", p.group, p.key, p.row))
-        elif was.fingerprint != p.fingerprint or was.count != p.count:
+            diff.changes.append(Change("added", p.group, p.key, p.row, title=p.title))
+            continue
+        seen.add((was.group, was.key))
+        if was.fingerprint != p.fingerprint or was.count != p.count:
             before, after = dict(was.fields), dict(p.fields)
             fields = tuple(sorted(k for k in before.keys() | after.keys() if before.get(k) != after.get(k)))
             count = (was.count, p.count) if was.count != p.count else None
-            diff.changes.append(Change("changed", p.group, p.key, p.row, fields, count))
+            diff.changes.append(Change("changed", p.group, p.key, p.row, fields, count, p.title,
+                                       (was.key, was.row, was.title)))
     for ident, was in old.parts.items():
         if ident not in seen:
-            diff.changes.append(Change("removed", was.group, was.key, was.row))
+            diff.changes.append(Change("removed", was.group, was.key, was.row, title=was.title))
     return diff
 
 
@@ -208,6 +256,9 @@ def _validated(doc, path: Path, game: str, paper: str, gen: int) -> OldKit:
         for name, value in (("component", group), ("key", key)):
             if not isinstance(value, str) or not value or len(value) > _MAX_TEXT:
                 raise _bad(path, f"{where}.{name}", "is not a text of 1 to 10,000 characters")
+        title = p.get("title", "")
+        if not isinstance(title, str) or len(title) > _MAX_TEXT:
+            raise _bad(path, f"{where}.title", "is not a text of at most 10,000 characters")
         if not isinstance(fp, str) or not _HEX.match(fp):
             raise _bad(path, f"{where}.fingerprint", "is not a sha256 in hex")
         if row is not None and (not isinstance(row, int) or isinstance(row, bool) or row < 0):
@@ -219,5 +270,5 @@ def _validated(doc, path: Path, game: str, paper: str, gen: int) -> OldKit:
             raise _bad(path, f"{where}.fields", "is not an object of column names and hashes")
         if (group, key) in parts:
             raise _bad(path, f"{where}.key", f"repeats the key {_short(key)!r} of {group}")
-        parts[group, key] = PartRecord(group, key, row, count, fp, tuple(fields.items()))
+        parts[group, key] = PartRecord(group, key, row, count, fp, tuple(fields.items()), title)
     return OldKit(path, gen, parts)

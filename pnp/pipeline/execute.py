@@ -158,10 +158,10 @@ def _reprint(tp: TargetPlan, request: Request, components: list[Component], part
         return f"--reprint: nothing changed since generation {old.generation}; no reprint written.", []
     from ..layout.reprint_cover import Entry, ReprintCover  # only a build with --reprint
     chosen = reprint_components(components, parts, diff.put_in)
-    put_in = [Entry(c.group, c.key, "new" if c.kind == "added" else "replacement")
+    put_in = [Entry(c.group, c.key, "new" if c.kind == "added" else "replacement", c.title)
               for c in diff.changes if c.kind != "removed"]
-    take_out = [Entry(c.group, c.key, "removed" if c.kind == "removed" else "replaced")
-                for c in diff.changes if c.kind != "added"]
+    take_out = [Entry(c.group, c.key, "removed", c.title) if c.kind == "removed" else
+                Entry(c.group, c.was[0], "replaced", c.was[2]) for c in diff.changes if c.kind != "added"]
     comps = [c for _, _, c in chosen]
     cover = ReprintCover(tp.info.title, take_out, put_in, sheet, old.generation, generation, tp.opts.words)
     if comps:
@@ -182,8 +182,8 @@ def _reprint(tp: TargetPlan, request: Request, components: list[Component], part
     stem = name[:-len(".pdf")]
     sub = replace(job, stem=stem, total=total, components=comps)
     written = _write(sub, ("pdf",), pages, None)
-    return (f"--reprint: {name} holds {len(put_in)} new or changed part(s) and lists {len(take_out)} to take out.",
-            written)
+    return (f"--reprint: {name} holds {len(put_in)} new or changed part(s) and lists {len(take_out)} to take out"
+            + "".join(f"; {note}" for note in diff.notes()) + ".", written)
 
 
 def _booklet(tp: TargetPlan, job: WriteJob, name: str) -> list[Path]:

@@ -4,7 +4,9 @@ A part is one distinct front of a component (its copies count once). Its identit
 the group is the spec's component name, the key the data row's key (pnp.custom.parts.row_keys: the
 ``key:`` column, else the first column whose cells all differ, else the row number); a built-in
 game's parts are keyed by their titles when these all differ (a NetMatch card's word), else by their
-number in the component (1, 2, ...). A board or any single-front component is key "1".
+number in the component (1, 2, ...). A board or any single-front component is key "1". A data-driven
+part whose key is not declared also records its ``title`` (its name column's cell,
+pnp.custom.parts.title_column) when that differs from the key, so that pnp diff can name it.
 
 The fingerprint is the sha256 of the part's drawing serialised canonically (pnp.core.ir shapes with
 their fields in order, lengths rounded to 0.1 µm, a picture by the sha256 of its bytes, never its
@@ -29,6 +31,7 @@ from ..inputs.safefile import read_regular
 from ..layout.sheetspace import BoardBlock
 
 MAX_PICTURE_BYTES = 256 * 1024 * 1024  # a picture file hashed for a fingerprint (pictures are checked far below this)
+MAX_TITLE = 200  # characters of a part's title the manifest keeps (a label, not the cell)
 _SKIPPED = {"key", "root"}  # Group.key: a render cache key (holds paths); Image.root: where SVG art may reach
 
 
@@ -39,30 +42,38 @@ Fields = tuple  # tuple[tuple[str, str], ...]: (column key, field_hash of the ce
 class PartRecord:
     """A part as a manifest lists it: its ``group`` (component name) and ``key``, the data ``row``
     (None without data), ``count`` (its copies in the kit), the ``fingerprint`` (sha256 hex of what is
-    drawn) and the ``fields``: (column key, sha256 hex prefix of the cell) pairs, in the row's order
-    (a tuple, not a dict: a kit of 100,000 parts holds one of these per part)."""
+    drawn), the ``fields``: (column key, sha256 hex prefix of the cell) pairs, in the row's order
+    (a tuple, not a dict: a kit of 100,000 parts holds one of these per part) and its ``title``
+    ("" unless its key is undeclared and its title differs from it)."""
     group: str
     key: str
     row: int | None
     count: int
     fingerprint: str
     fields: Fields
+    title: str
 
 
 @dataclass(frozen=True, slots=True, eq=False)
 class Part(PartRecord):
     """One part of the kit being built (a PartRecord) and where it is in the kit: component index
-    ``comp``, the indices of its fronts ``fronts`` and, once placed, its ``pages``."""
+    ``comp``, the indices of its fronts ``fronts``, once placed its ``pages``, and what its key is,
+    ``keyed`` (PartSource.keyed: "declared", "column", "row" or "")."""
     comp: int
     fronts: tuple[int, ...]
     pages: tuple[int, ...] = ()
+    keyed: str = ""
 
     @property
     def ident(self) -> tuple[str, str]:
         return (self.group, self.key)
 
     def record(self) -> dict:
-        """The part as the manifest holds it."""
+        """The part as the manifest holds it (its ``title`` only when it has one)."""
+        if self.title:
+            return {"component": self.group, "key": self.key, "title": self.title, "row": self.row,
+                    "count": self.count, "fingerprint": self.fingerprint, "fields": dict(self.fields),
+                    "pages": list(self.pages)}
         return {"component": self.group, "key": self.key, "row": self.row, "count": self.count,
                 "fingerprint": self.fingerprint, "fields": dict(self.fields), "pages": list(self.pages)}
 
@@ -71,7 +82,8 @@ class Part(PartRecord):
         fronts, comp = self.fronts, self.comp
         got = pages.get((comp, fronts[0]), ()) if len(fronts) == 1 else \
             tuple(sorted({n for f in fronts for n in pages.get((comp, f), ())}))
-        return Part(self.group, self.key, self.row, self.count, self.fingerprint, self.fields, comp, fronts, got)
+        return Part(self.group, self.key, self.row, self.count, self.fingerprint, self.fields, self.title, comp,
+                    fronts, got, self.keyed)
 
 
 def field_hash(value: str) -> str:
@@ -286,7 +298,9 @@ def parts_of(components: Sequence[Component]) -> list[Part]:
             if old is not None:  # the same key in another run of the group (another back): a new identity
                 ident = (ident[0], f"{src.key} ({comp.name})")
             fields = tuple([(k, hashes.get(v) or hashes.setdefault(v, field_hash(v))) for k, v in src.fields])
-            found[ident] = Part(ident[0], ident[1], src.row, comp.copies, digest(comp, front), fields, ci, (fi,))
+            title = comp.titles[fi][:MAX_TITLE] if src.keyed in ("column", "row") and len(comp.titles) > fi else ""
+            found[ident] = Part(ident[0], ident[1], src.row, comp.copies, digest(comp, front), fields,
+                                title if title != ident[1] else "", ci, (fi,), (), src.keyed)
     return list(found.values())
 
 

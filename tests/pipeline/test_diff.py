@@ -38,15 +38,14 @@ ROWS = [("a1", "Archer", "3", "#000000"), ("b2", "Baker", "1", "#000000"), ("c3"
         ("d4", "Diver", "5", "#000000"), ("e5", "Engineer", "4", "#000000"), ("f6", "Farmer", "2", "#000000")]
 
 
-def write_deck(folder, rows, front=FRONT, spec=SPEC):
+def write_deck(folder, rows, front=FRONT, spec=SPEC, header="id,name,power,colour"):
     folder.mkdir(exist_ok=True)
     (folder / "deck.yaml").write_text(spec, encoding="utf-8")
     (folder / "front.yaml").write_text(front, encoding="utf-8")
     (folder / "back.yaml").write_text(BACK, encoding="utf-8")
     (folder / "rules.md").write_text((specs_dir() / "questions" / "rules.md").read_text(encoding="utf-8"),
                                      encoding="utf-8")
-    (folder / "cards.csv").write_text("id,name,power,colour\n" + "".join(",".join(r) + "\n" for r in rows),
-                                      encoding="utf-8")
+    (folder / "cards.csv").write_text(header + "\n" + "".join(",".join(r) + "\n" for r in rows), encoding="utf-8")
     return folder / "deck.yaml"
 
 
