@@ -288,3 +288,36 @@ def test_roles_of_a_mixed_sheet():
     roles = {c.header: c.role for c in infer(headers, cells).columns}
     assert roles == {"id": "key", "Name": "title", "Typ": "category", "Anzahl": "copies", "Farbe": "colour",
                      "Bild": "picture", "Web": "url", "Regeltext": "body", "fliegt": "flag", "Notiz": "field"}
+
+
+# ---- edits are changes ---------------------------------------------------------------------------
+
+def _diff(tmp_path: Path) -> list[tuple[str, str]]:
+    r = runner.invoke(app, ["diff", str(tmp_path / "deck"), "--out", str(tmp_path / "out"), "--json"])
+    assert r.exit_code in (0, 1), r.output
+    return sorted((c["change"], c.get("title") or c["key"]) for k in json.loads(r.stdout)["kits"] for c in k["changes"])
+
+
+def test_edits_to_a_deck_without_an_id_column_are_changes(tmp_path):
+    """No id column: a fixed typo is one changed card, an inserted row one added card, a deleted row one
+    removed card (pnp diff, run as a user would after each edit and a build)."""
+    rows = [["name", "text", "cost"], ["Scout", "Look at the top two cards.", "1"],
+            ["Enginer", "Build a wall next to a wall.", "3"], ["Sage", "Draw two cards.", "2"],
+            ["Trader", "Swap a card with a player.", "2"]]
+    data = _csv(tmp_path / "cards.csv", rows)
+    _make(tmp_path, data)
+    copy = tmp_path / "deck" / "data.csv"
+
+    def edit(new_rows):
+        _csv(copy, new_rows)
+        diff = _diff(tmp_path)
+        assert runner.invoke(app, ["build", str(tmp_path / "deck"), "--out", str(tmp_path / "out"),
+                                   "--format", "pdf"]).exit_code == 0
+        return diff
+
+    fixed = [r if r[0] != "Enginer" else ["Engineer", *r[1:]] for r in rows]
+    assert edit(fixed) == [("changed", "Engineer")]
+    inserted = fixed[:2] + [["Pilot", "Move a ship two spaces.", "1"]] + fixed[2:]
+    assert edit(inserted) == [("added", "Pilot")]
+    deleted = [r for r in inserted if r[0] != "Sage"]
+    assert edit(deleted) == [("removed", "Sage")]
