@@ -111,9 +111,10 @@ class Roles:
 
 
 def _is_count_header(header: str) -> tuple[bool, bool]:
-    """(a count-like header, one that may also mean a card's own number)."""
+    """(a count-like header, one that may also mean a card's own number: a number word alone, as
+    ``number`` or ``Nr.``; ``set_num`` or ``card no`` number something else)."""
     ws = words(header)
-    return any(w in QUANTITY_WORDS for w in ws), any(w in NUMBER_WORDS for w in ws)
+    return any(w in QUANTITY_WORDS for w in ws), len(ws) == 1 and ws[0] in NUMBER_WORDS
 
 
 def _not_counts(values: list[str], strong: bool) -> str | None:
