@@ -96,10 +96,12 @@ def execute_target(tp: TargetPlan, request: Request, out: Path, progress: Progre
         old, generation = previous(Path(out), game.name, sheet.name, read=request.reprint)
 
         def owns(rel: str) -> bool:
-            """The files of the earlier kit (this game and paper, the formats built) that this build
-            replaces, its reprint, and history copies past the last HISTORY."""
+            """The files of the earlier kit (this game and paper) that this build replaces: every file
+            of that kit in any format, not only the formats built (a kit is one build: a PDF drawn
+            from older inputs never stays beside the new files, docs/output.md), its reprint and
+            booklet, and history copies past the last HISTORY."""
             gen = history_generation(rel, sheet.name)
-            return (rel in (manifest_name, "manifest.json", reprint_name, booklet_name) or any(WRITERS[f].owns(rel, stem) for f in formats)
+            return (rel in (manifest_name, "manifest.json", reprint_name, booklet_name) or owned_by_kit(rel, stem)
                     or (gen is not None and gen <= generation - HISTORY))
 
         staging = store.staging()
@@ -129,6 +131,12 @@ def execute_target(tp: TargetPlan, request: Request, out: Path, progress: Progre
     target_dir = Path(out) / game.name
     return KitResult(game.name, sheet.name, total, [target_dir / p for p in written], manifest, notes,
                      list(tp.inputs))
+
+
+def owned_by_kit(rel: str, stem: str) -> bool:
+    """True when ``rel`` (posix, relative to OUT/<game>) is a file some format writes for the kit
+    ``stem`` ("<game>-<paper>"): what a new build of that kit removes, whatever formats it writes."""
+    return any(writer.owns(rel, stem) for writer in WRITERS.values())
 
 
 def previous(out: Path, game: str, paper: str, read: bool = True) -> tuple[OldKit | None, int]:
