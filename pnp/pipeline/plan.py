@@ -87,6 +87,16 @@ class Request:
     """``--lang CODE``: build only that language of each kit (one of its spec's ``languages:``)."""
 
 
+PDFX_SUFFIX = "-pdfx"
+"""What a print shop's kit (``--pdfx``) adds to its paper's name: ``<game>-<paper>-pdfx.pdf``, never the home kit."""
+
+
+def kit_paper(request: Request) -> str:
+    """The name a kit's files and manifest carry for its paper: the sheet's name, plus PDFX_SUFFIX for
+    a print shop's kit (``settings.pdfx``), which is then a kit of its own beside the home kit."""
+    return request.paper.sheet.name + (PDFX_SUFFIX if request.settings.pdfx else "")
+
+
 RULES_MODES = ("cover", "booklet")
 """Where the rules are printed (``--rules``): on the kit's cover, or on it and as a booklet too."""
 
@@ -373,7 +383,7 @@ def _plan_target(target: str, loaded: LoadedSpec, request: Request, notify: Call
     def inputs() -> tuple[Path, ...]:
         return tuple(dict.fromkeys([loaded.path, *ctx.used, request.paper.path]))
 
-    info = cover_info(loaded, ctx)
+    info = replace(cover_info(loaded, ctx), print_shop=request.settings.pdfx)
     findings = loaded.game.check(loaded.spec, ctx)
     if any(f.status == FAIL for f in findings):
         return TargetPlan(target, loaded, ctx, findings, inputs())
