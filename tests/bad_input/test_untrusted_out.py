@@ -18,6 +18,7 @@ from typer.testing import CliRunner
 
 from pnp.cli import app
 from pnp.preflight.scratch import PREFIX, scratch_folder, sweep
+from conftest import blue_kit
 
 runner = CliRunner()
 REPO = Path(__file__).resolve().parents[2]
@@ -104,14 +105,7 @@ KIT_CASES = {
 def kit_folder(tmp: Path) -> Path:
     """A folder that kits were written into (--out): playing-cards and a deck of one's own (its source
     folder elsewhere), each a link pnp keeps (OUT/<game> -> .pnp/<game>.g<N>)."""
-    deck = tmp / "src" / "deck"
-    deck.mkdir(parents=True)
-    (deck / "deck.yaml").write_text("title: Deck\ncomponents:\n  - {name: card, size: poker, copies: 2, "
-                                    "front: front.yaml}\n", encoding="utf-8")
-    (deck / "front.yaml").write_text("layers:\n  - {type: rect, fill: '#ddeeff'}\n", encoding="utf-8")
-    (deck / "rules.md").write_text("# Deck\nA deck.\n\n## Components\n- cards\n\n## Setup\nShuffle.\n\n"
-                                   "## A turn\nDraw.\n\n## End and winner\nEnd.\n\n## Fine points\nNone.\n",
-                                   encoding="utf-8")
+    deck = blue_kit(tmp / "src" / "deck", "Deck", "  - {name: card, size: poker, copies: 2, front: face.yaml}\n")
     kits = tmp / "kits"
     for target in ("playing-cards", str(deck)):
         r = runner.invoke(app, ["build", target, "-f", "pdf", "--out", str(kits), "-q"])
