@@ -75,6 +75,10 @@ class Cover(Protocol):
               opts: ImposeOptions, total: int) -> list[Page]: ...
 
 
+PRINT_SHOP_LINE = "For a print shop: PDF/X-4, colours in CMYK. At home, print the home PDF of this kit."
+"""The first line of what to print on the cover of a print shop's kit (``CoverInfo.print_shop``, ``--pdfx``)."""
+
+
 @dataclass(frozen=True, eq=False)
 class CoverInfo:
     """What the cover says about the game: ``title``, ``designer``, ``year`` and whether it is
@@ -89,6 +93,8 @@ class CoverInfo:
     traditional: bool = False
     words: Words = field(default=english, compare=False)
     """pnp's own words in the kit's language (pnp.core.words): headings, print guide, bill of materials."""
+    print_shop: bool = False
+    """The kit is a print shop's file (PDF/X-4, CMYK): the cover says so first (PRINT_SHOP_LINE)."""
 
     @property
     def credit(self) -> str:
@@ -308,7 +314,8 @@ class KitCover:
         for comp, numbers in zip(self.components, plan):
             groups.setdefault(comp.variant, set()).update(numbers)
         _ = self.info.words
-        lines = [_("Print one copy of {pages}: that is the whole game.").format(pages=_pages(groups.pop(""), _))]
+        lines = [_(PRINT_SHOP_LINE)] if self.info.print_shop else []
+        lines += [_("Print one copy of {pages}: that is the whole game.").format(pages=_pages(groups.pop(""), _))]
         lines += [_("Only for the {variant}: {pages} as well.").format(variant=variant, pages=_pages(numbers, _))
                   for variant, numbers in groups.items() if numbers]
         return lines

@@ -25,7 +25,7 @@ from ..store.recovery import read_only_view
 from .diff import HISTORY, OldKit, compare, held_generations, history_generation, history_name, read_old
 from .manifestfile import Records, write_json
 from .parts import Part, kit_fingerprint, part_pages, parts_of
-from .plan import DEFAULT_FORMATS, BuildPlan, Request, TargetPlan, load_paper, plan
+from .plan import DEFAULT_FORMATS, BuildPlan, Request, TargetPlan, kit_paper, load_paper, plan
 
 LOCK_WAIT = 120.0  # s: a second build into the same game folder waits this long for the first, then says "busy"
 Progress = Callable[[int, int], None]
@@ -86,20 +86,23 @@ def execute_target(tp: TargetPlan, request: Request, out: Path, progress: Progre
     where = part_pages(tp.packing, components, tp.cover.count, 2 if tp.opts.duplex in ("long", "short") else 1)
     parts = [p.placed(where) for p in parts]
     del where  # one entry per front: not kept while the pages are written
-    stem = f"{game.name}-{sheet.name}"
-    manifest_name = f"manifest-{sheet.name}.json"
-    reprint_name = f"{game.name}-reprint-{sheet.name}.pdf"
-    booklet_name = f"{game.name}-rules-booklet-{sheet.name}.pdf"
+    paper = kit_paper(request)  # "<paper>-pdfx" for a print shop's kit: never the home kit's files
+    stem = f"{game.name}-{paper}"
+    manifest_name = f"manifest-{paper}.json"
+    reprint_name = f"{game.name}-reprint-{paper}.pdf"
+    booklet_name = f"{game.name}-rules-booklet-{paper}.pdf"
     notes = list(tp.notes)
 
     with KitStore(Path(out), game.name, wait=LOCK_WAIT, on_wait=on_wait) as store:
-        old, generation = previous(Path(out), game.name, sheet.name, read=request.reprint)
+        old, generation = previous(Path(out), game.name, paper, read=request.reprint)
 
         def owns(rel: str) -> bool:
-            """The files of the earlier kit (this game and paper, the formats built) that this build
-            replaces, its reprint, and history copies past the last HISTORY."""
-            gen = history_generation(rel, sheet.name)
-            return (rel in (manifest_name, "manifest.json", reprint_name, booklet_name) or any(WRITERS[f].owns(rel, stem) for f in formats)
+            """The files of the earlier kit (this game and paper) that this build replaces: every file
+            of that kit in any format, not only the formats built (a kit is one build: a PDF drawn
+            from older inputs never stays beside the new files, docs/output.md), its reprint and
+            booklet, and history copies past the last HISTORY."""
+            gen = history_generation(rel, paper)
+            return (rel in (manifest_name, "manifest.json", reprint_name, booklet_name) or owned_by_kit(rel, stem)
                     or (gen is not None and gen <= generation - HISTORY))
 
         staging = store.staging()
@@ -114,12 +117,12 @@ def execute_target(tp: TargetPlan, request: Request, out: Path, progress: Progre
                 written += extra
             if tp.booklet is not None:
                 written += _booklet(tp, job, booklet_name)
-            manifest = _manifest(game.name, sheet.name, total, tp.components, sheet_plan, tp.opts, tp.fit,
+            manifest = _manifest(game.name, paper, total, tp.components, sheet_plan, tp.opts, tp.fit,
                                  staging, written)
             manifest.update({"fingerprint": fingerprint, "parts": Records(parts, Part.record)})
             if version:
                 manifest["version"] = version
-            write_json(staging, (manifest_name, history_name(sheet.name, generation)), manifest)
+            write_json(staging, (manifest_name, history_name(paper, generation)), manifest)
         except OSError as exc:
             raise OutputError(f"writing the kit failed: {exc.strerror or exc}; the earlier kit is unchanged.",
                               file=Path(out) / game.name, field="--out",
@@ -127,8 +130,14 @@ def execute_target(tp: TargetPlan, request: Request, out: Path, progress: Progre
         written.append(Path(manifest_name))
         store.commit(staging, owns)
     target_dir = Path(out) / game.name
-    return KitResult(game.name, sheet.name, total, [target_dir / p for p in written], manifest, notes,
+    return KitResult(game.name, paper, total, [target_dir / p for p in written], manifest, notes,
                      list(tp.inputs))
+
+
+def owned_by_kit(rel: str, stem: str) -> bool:
+    """True when ``rel`` (posix, relative to OUT/<game>) is a file some format writes for the kit
+    ``stem`` ("<game>-<paper>"): what a new build of that kit removes, whatever formats it writes."""
+    return any(writer.owns(rel, stem) for writer in WRITERS.values())
 
 
 def previous(out: Path, game: str, paper: str, read: bool = True) -> tuple[OldKit | None, int]:
@@ -151,9 +160,9 @@ def _reprint(tp: TargetPlan, request: Request, components: list[Component], part
     when set; a note saying what it holds."""
     game, sheet = tp.loaded.game.name, request.paper.sheet
     if old is None:
-        return (f"--reprint: no earlier kit of {game} on {sheet.name} with a parts list to compare with, so no reprint "
+        return (f"--reprint: no earlier kit of {game} on {kit_paper(request)} with a parts list to compare with, so no reprint "
                 "was written (print the whole kit).", [])
-    diff = compare(game, sheet.name, old, parts)
+    diff = compare(game, kit_paper(request), old, parts)
     if not diff.changes:
         return f"--reprint: nothing changed since generation {old.generation}; no reprint written.", []
     from ..layout.reprint_cover import Entry, ReprintCover  # only a build with --reprint

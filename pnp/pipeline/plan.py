@@ -39,6 +39,7 @@ from ..layout.paper import Sheet, available_papers, load_sheet, open_sheet
 from ..layout.partfit import room_for_parts
 from ..render.writers import WRITERS, WriterSettings, resolve_formats
 from ..store.names import SAFE_NAME, check_safe_name
+from ..store.recovery import kit_link
 
 if TYPE_CHECKING:
     from ..layout.booklet import RulesBooklet
@@ -85,6 +86,16 @@ class Request:
     rules: str = "cover"
     language: str | None = None
     """``--lang CODE``: build only that language of each kit (one of its spec's ``languages:``)."""
+
+
+PDFX_SUFFIX = "-pdfx"
+"""What a print shop's kit (``--pdfx``) adds to its paper's name: ``<game>-<paper>-pdfx.pdf``, never the home kit."""
+
+
+def kit_paper(request: Request) -> str:
+    """The name a kit's files and manifest carry for its paper: the sheet's name, plus PDFX_SUFFIX for
+    a print shop's kit (``settings.pdfx``), which is then a kit of its own beside the home kit."""
+    return request.paper.sheet.name + (PDFX_SUFFIX if request.settings.pdfx else "")
 
 
 RULES_MODES = ("cover", "booklet")
@@ -145,12 +156,17 @@ def load_target(target: str) -> LoadedSpec:
             line, field and the known names), or an invalid spec.
     """
     path = Path(target)
-    if target in game_names() or (not path.exists() and not target.endswith((".yaml", ".yml"))
-                                  and os.sep not in target):
+    kit = kit_link(path)  # OUT/<game> of a build run here (--out .): a kit pnp wrote is never a game
+    bare = not target.endswith((".yaml", ".yml")) and os.sep not in target
+    if target in game_names() or (bare and (kit is not None or not path.exists())):
         if not SAFE_NAME.match(target) or not builtin_spec(target).is_file():
+            if kit is not None:
+                raise _a_kit(target, kit)
             raise SpecError(f"unknown game {target!r} and no such spec file.", field="GAME",
                             hint=f"use one of: {', '.join(shipped_specs())}, or the path of a spec file or game folder")
         path = builtin_spec(target)
+    elif kit is not None:
+        raise _a_kit(target, kit)
     if path.is_dir() and path.suffix not in (".yaml", ".yml"):  # a game folder: DIR/<DIR>.yaml
         from ..custom import spec_in_folder
         path = spec_in_folder(path)
@@ -169,6 +185,12 @@ def load_target(target: str) -> LoadedSpec:
                              "generators, never files of code")
     game = get_game(name, file=path, line=lines.get(("game",), 1))
     return LoadedSpec(game, validate_model(game.spec_model, data, path, lines), path, lines)
+
+
+def _a_kit(target: str, link: str) -> SpecError:
+    return SpecError(f"{target!r} is a kit pnp built (a link to {link}), not a game folder.", field="GAME",
+                     hint="name the game's own folder or spec file (or a shipped game by name); pnp writes kits, "
+                          "it never reads one as a game")
 
 
 def context(loaded: LoadedSpec, overrides: Mapping[str, Path] | None = None, full: bool = True,
@@ -373,7 +395,7 @@ def _plan_target(target: str, loaded: LoadedSpec, request: Request, notify: Call
     def inputs() -> tuple[Path, ...]:
         return tuple(dict.fromkeys([loaded.path, *ctx.used, request.paper.path]))
 
-    info = cover_info(loaded, ctx)
+    info = replace(cover_info(loaded, ctx), print_shop=request.settings.pdfx)
     findings = loaded.game.check(loaded.spec, ctx)
     if any(f.status == FAIL for f in findings):
         return TargetPlan(target, loaded, ctx, findings, inputs())

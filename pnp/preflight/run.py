@@ -1,9 +1,8 @@
-"""One kit's preflight: its PDF written into a temporary folder by the PDF writer (pnp.render), every
+"""One kit's preflight: its PDF written into a scratch folder by the PDF writer (pnp.render), every
 page rendered at 300 dpi and measured against the IR it was drawn from (pnp.preflight.scene), and
 the findings of every check in a fixed order."""
 from __future__ import annotations
 
-import tempfile
 from pathlib import Path
 from typing import Callable, Sequence
 
@@ -21,6 +20,7 @@ from . import areas, contrast, cvd, ink, sizes
 from .pdffacts import PdfFacts, read_facts
 from .pixels import rendered
 from .report import listed
+from .scratch import scratch_folder
 from .scene import PageScene, Where
 
 Progress = Callable[[int, int], None]
@@ -31,7 +31,8 @@ FONT_RULE = "every font embedded (ISO 15930, PDF/X; a base-14 font is the printe
 def preflight(title: str, components: Sequence[Component], sheet: Sheet, opts: ImposeOptions, cover: Cover,
               packing: Packing, settings: WriterSettings = WriterSettings(), spec: Path | None = None,
               progress: Progress | None = None) -> list[Finding]:
-    """Draw the kit as `pnp build` would (its PDF, in a temporary folder), then check every page.
+    """Draw the kit as `pnp build` would (its PDF, in a scratch folder in TMPDIR that a killed run
+    leaves for the next to remove: pnp.preflight.scratch), then check every page.
     ``settings.service`` (a pnp.render.pod.Service, or None) sets the safe area and ink limit.
 
     Raises:
@@ -40,7 +41,7 @@ def preflight(title: str, components: Sequence[Component], sheet: Sheet, opts: I
     """
     imposed = impose(title, components, sheet, opts, cover, packing)
     check_preflight(imposed.total, sheet, spec)
-    with tempfile.TemporaryDirectory(prefix="pnp-preflight-") as tmp:
+    with scratch_folder() as tmp:  # in TMPDIR; what a killed run left there is removed first
         job = WriteJob(Path(tmp), "preflight", imposed.total, opts, components, {}, settings)
         writer = WRITERS["pdf"](job)
         scenes = []

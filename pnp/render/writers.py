@@ -3,8 +3,9 @@
 A kit build makes one ``WriteJob`` and one writer per requested format; every imposed page goes to
 each writer's ``page()``, then ``finish()`` returns the files it wrote (paths relative to the
 staging folder). Writers finish in registry order, so ``preview`` finds the PDF already written.
-Each writer also says which files of an earlier kit it replaces (``owns``), so the switch to the
-new kit drops exactly the old files of the formats built.
+Each writer also says which files of a kit it writes (``owns``), so the switch to the new kit drops
+every old file of that kit in every format, built this time or not (a kit is one build:
+pnp.pipeline.execute.owned_by_kit).
 
 Every file goes through pnp.core.safepath (no symlink or special file below the staging folder is
 followed or written through). Format names follow pnp.store.names's safe-name rule (tested).

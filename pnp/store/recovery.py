@@ -79,6 +79,21 @@ def _current(out: Path, game: str) -> _Current:
     return _Current("gen", gen_dir, gen)
 
 
+def kit_link(path: Path) -> str | None:
+    """Where ``path`` points when it is a kit pnp keeps (``OUT/<game>``: a symlink to
+    ``.pnp/<game>.g<N>``, with <game> its own name), else None. A kit is never a game folder: a build
+    run inside --out finds these links beside its targets (pnp.pipeline.plan.load_target)."""
+    path = Path(path)
+    try:
+        if not stat.S_ISLNK(os.lstat(path).st_mode):
+            return None
+        target = os.readlink(path)
+    except (OSError, ValueError):
+        return None
+    made = re.fullmatch(rf"{re.escape(STORE_DIR)}/{re.escape(path.name)}\.g[0-9]{{1,18}}", target)
+    return target if made else None
+
+
 def current_generation(out: Path, game: str) -> Path | None:
     """The generation folder OUT/<game> currently shows, None if none.
 
