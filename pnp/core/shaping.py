@@ -121,6 +121,22 @@ def units_per_em(face_name: str, data: Callable[[], bytes]) -> int:
     return _hb_font(face_name, data)[1]
 
 
+def ink_extent(glyphs: tuple[Glyph, ...], face_name: str, data: Callable[[], bytes]) -> tuple[float, float]:
+    """How far the ink of ``glyphs`` (a run shaped by :func:`shape` in the face ``face_name``, whose
+    font file's bytes ``data()`` gives) reaches above and below the baseline, fractions of the em
+    (below positive): each glyph's outline box (HarfBuzz's extents) at its offset; (0, 0) for none."""
+    font, upem = _hb_font(face_name, data)
+    top = bottom = 0.0
+    for g in glyphs:
+        ext = font.get_glyph_extents(g.gid)
+        if ext is None or ext.height == 0:
+            continue
+        lift = g.dy / 1000.0
+        top = max(top, lift + ext.y_bearing / upem)
+        bottom = max(bottom, -(lift + (ext.y_bearing + ext.height) / upem))
+    return top, bottom
+
+
 def draw_glyph(gid: int, face_name: str, data: Callable[[], bytes], pen) -> None:
     """Draw glyph ``gid`` of the face ``face_name`` (whose font file's bytes ``data()`` gives, read once
     per face) into the fontTools-style ``pen`` (moveTo, lineTo, qCurveTo, curveTo, closePath), in font
