@@ -23,7 +23,7 @@ from dataclasses import dataclass, field
 from functools import lru_cache
 from pathlib import Path
 
-from .shaping import Glyph, needs_shaping, shape
+from .shaping import Glyph, ink_extent, needs_shaping, shape
 from .units import mm_to_pt, pt_to_mm
 
 FONT_NAME = "NotoSans"
@@ -343,6 +343,13 @@ def shaped(text: str, font: str = DEFAULT_FACE) -> tuple[Glyph, ...]:
     """``text`` (one run) shaped by HarfBuzz in the face ``font`` (pnp.core.shaping.shape): glyph ids,
     advances and offsets in 1/1000 em, left to right as seen."""
     return shape(text, font, face(font).font_bytes)
+
+
+@lru_cache(maxsize=4096)
+def ink(text: str, font: str = DEFAULT_FACE) -> tuple[float, float]:
+    """How far the glyphs of ``text`` (one run, shaped in the face ``font``) draw above and below the
+    baseline, fractions of the em (below positive; pnp.core.shaping.ink_extent)."""
+    return ink_extent(shaped(text, font), font, face(font).font_bytes)
 
 
 _TABLE_ENTRIES = 8192

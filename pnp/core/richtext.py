@@ -30,8 +30,8 @@ import re
 from dataclasses import dataclass
 from typing import Callable
 
-from .fonts import (DEFAULT_FACE, ITALIC_FACE, cap_height, face, fallback_for, is_fallback, missing_glyphs, styled_face,
-                    text_width_mm)
+from .fonts import (DEFAULT_FACE, ITALIC_FACE, cap_height, face, fallback_for, ink, is_fallback, missing_glyphs,
+                    styled_face, text_width_mm)
 from .ir import Image, Line as Rule, Text
 from .shaping import has_rtl, levels, needs_shaping, paragraph_rtl, visual_order
 from .units import MM_PER_PT
@@ -401,8 +401,18 @@ class Fitted:
 
 
 def _metrics(paras: tuple[Paragraph, ...]) -> tuple[float, float]:
-    faces = {s.drawn for p in paras for s in p} or {DEFAULT_FACE}
-    return (max(face(f).ascent for f in faces), max(face(f).descent for f in faces))
+    """How far a line of ``paras`` reaches above and below its baseline (fractions of the em): the
+    ascent and descent of the faces the text is set in (Noto Sans when every span is in a script's
+    fallback face), and of a fallback face (Noto Sans Arabic's line box is 2.11 em) only as far as
+    its glyphs draw (pnp.core.fonts.ink), so a title in another script fits the box a Latin one does."""
+    own = {s.drawn for p in paras for s in p if not is_fallback(s.font)} or {DEFAULT_FACE}
+    asc, desc = max(face(f).ascent for f in own), max(face(f).descent for f in own)
+    for p in paras:
+        for s in p:
+            if s.icon is None and s.text.strip() and is_fallback(s.font):
+                top, bottom = ink(s.text, s.drawn)
+                asc, desc = max(asc, top), max(desc, bottom)
+    return asc, desc
 
 
 def block(count: int, size_pt: float, asc: float, desc: float, spacing: float,

@@ -94,9 +94,47 @@ def shape(text: str, face_name: str, data: Callable[[], bytes]) -> tuple[Glyph, 
 
 
 
+def clusters(glyphs: tuple[Glyph, ...], text: str) -> list[tuple[int, int, str, float]]:
+    """The clusters of ``glyphs`` (``text`` shaped by :func:`shape`), in visual order: for each, its
+    glyphs ``glyphs[start:end]``, the characters of ``text`` they draw (in logical order) and the pen
+    position where its first glyph starts, in 1/1000 em from the run's start. A cluster is the
+    glyphs HarfBuzz gives one cluster value (a conjunct, a ligature, a letter and its marks); its
+    characters run from that value to the next larger one of the run (or the end of ``text``)."""
+    starts = sorted({g.cluster for g in glyphs})
+    ends = dict(zip(starts, starts[1:] + [len(text)]))
+    out: list[tuple[int, int, str, float]] = []
+    pen = 0.0
+    i = 0
+    while i < len(glyphs):
+        j, at = i, pen
+        while j < len(glyphs) and glyphs[j].cluster == glyphs[i].cluster:
+            pen += glyphs[j].advance
+            j += 1
+        c = glyphs[i].cluster
+        out.append((i, j, text[c:ends[c]], at))
+        i = j
+    return out
+
+
 def units_per_em(face_name: str, data: Callable[[], bytes]) -> int:
     """The units per em of the face ``face_name`` (whose font file's bytes ``data()`` gives)."""
     return _hb_font(face_name, data)[1]
+
+
+def ink_extent(glyphs: tuple[Glyph, ...], face_name: str, data: Callable[[], bytes]) -> tuple[float, float]:
+    """How far the ink of ``glyphs`` (a run shaped by :func:`shape` in the face ``face_name``, whose
+    font file's bytes ``data()`` gives) reaches above and below the baseline, fractions of the em
+    (below positive): each glyph's outline box (HarfBuzz's extents) at its offset; (0, 0) for none."""
+    font, upem = _hb_font(face_name, data)
+    top = bottom = 0.0
+    for g in glyphs:
+        ext = font.get_glyph_extents(g.gid)
+        if ext is None or ext.height == 0:
+            continue
+        lift = g.dy / 1000.0
+        top = max(top, lift + ext.y_bearing / upem)
+        bottom = max(bottom, -(lift + (ext.y_bearing + ext.height) / upem))
+    return top, bottom
 
 
 def draw_glyph(gid: int, face_name: str, data: Callable[[], bytes], pen) -> None:

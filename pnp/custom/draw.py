@@ -372,11 +372,16 @@ class BoundLayer:
                                    "shorten the text", "size") from None
         if got is None:
             shown = text if len(text) <= 40 else text[:37] + "..."
-            raise self._data_error(row, column, f"the text {shown!r} does not fit its {bw:g} x {bh:g} mm box even at "
-                                   f"{smallest:g} pt.",
-                                   "shorten the text, or make the layer's box larger or its min_size smaller"
-                                   if L.fit == "box" else "shorten the text, or make the layer's box larger, its "
-                                   "min_size smaller or set fit: shrink and wrap: true", "text")
+            if smallest < L.size:  # a smaller size was allowed and tried
+                raise self._data_error(row, column, f"the text {shown!r} does not fit its {bw:g} x {bh:g} mm box even "
+                                       f"at {smallest:g} pt.",
+                                       "shorten the text, or make the layer's box larger or its min_size smaller"
+                                       if L.fit == "box" else "shorten the text, or make the layer's box larger, its "
+                                       "min_size smaller or set fit: shrink and wrap: true", "text")
+            raise self._data_error(row, column, f"the text {shown!r} does not fit its {bw:g} x {bh:g} mm box at "
+                                   f"{L.size:g} pt, the layer's one size.",
+                                   "shorten the text, make the layer's box larger, or let it shrink: fit: shrink "
+                                   "(with min_size and wrap: true)", "text")
         if paras is not None:
             self.ctx.faces.update(richtext.faces_used(paras))
             self.ctx.unbolded.update(richtext.unbolded(paras))

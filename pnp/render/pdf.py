@@ -16,8 +16,9 @@ pages in memory, and no join is needed. A text is one ``BT ... ET`` written thro
 ``addLiteral``, its glyphs subset and encoded by reportlab (pnp.render.reportlab_adapter.text_runs);
 everything else is drawn through the canvas's public API. A text in a script that is shaped
 (pnp.core.shaping: Arabic, Hebrew, Devanagari...) is drawn with reportlab's own shaping instead:
-``shapeStr`` (HarfBuzz, through uharfbuzz) and a text object (``beginText``/``textOut``/``drawText``),
-which places each glyph where HarfBuzz put it.
+``shapeStr`` (HarfBuzz, through uharfbuzz) and text objects (``beginText``/``textOut``/``drawText``),
+which place each glyph where HarfBuzz put it; a cluster whose glyphs have no character of their own
+is a marked-content span with its /ActualText (``addLiteral``), so the text copies and searches.
 
 Reuse: a ``Group`` with a ``key`` (pnp.core.ir) is drawn once per document as a Form
 XObject (reportlab's ``beginForm``/``endForm``) and placed with ``doForm`` wherever the key appears
@@ -46,10 +47,10 @@ from reportlab.pdfbase.ttfonts import shapeStr
 from reportlab.pdfgen import canvas as rl_canvas
 
 from .. import __version__
-from ..core.fonts import BOLD_FACE, DEFAULT_FACE, FONT_NAME, ttfont
+from ..core.fonts import BOLD_FACE, DEFAULT_FACE, FONT_NAME, shaped, ttfont
 from ..core.ir import Circle, Group, Image, Line, Page, Polygon, Rect, Text
 from ..core.memo import memoised
-from ..core.shaping import needs_shaping
+from ..core.shaping import clusters, needs_shaping
 from ..core.units import mm_to_pt
 from ..inputs.images import picture_bytes, svg_drawing
 from .base import Renderer, place_image, place_text
@@ -407,6 +408,47 @@ class PdfWriter(Renderer):
             image = Image.composite(image, Image.new("CMYK", image.size, 0), alpha)
         return image
 
+    def _shaped_text(self, text: str, p, x: float, y: float) -> None:
+        """A shaped run (``text`` placed at ``p``, its pen starting at x, y in mm, baseline y) drawn
+        with reportlab's ``shapeStr`` and text objects, left to right.
+
+        The glyphs HarfBuzz chose (contextual forms, conjuncts, ligatures, marks) have no character
+        of their own (reportlab maps them to private-use code points or presentation forms), so the
+        glyphs of a cluster (pnp.core.shaping.clusters) whose glyphs are not its characters are a
+        marked-content span whose /ActualText (PDF 32000-1, 14.9.4) is the cluster's characters, as
+        Chromium writes shaped text: a reader copies and searches the words themselves. A
+        right-to-left run is stored left to right as it is seen, as every PDF stores such text, and a
+        reader (PDFium, poppler) puts it in logical order; there each word is one span (marked when
+        one of its clusters is) whose ActualText is the word as seen, its characters reversed, since
+        readers that join a word's clusters by their boxes read the gaps the marks leave as spaces.
+        Other clusters whose glyphs are their characters are drawn together unmarked.
+        """
+        c = self.canvas
+        shown = shapeStr(text, p.font, p.size)
+        glyphs = shaped(text, p.font)
+        parts = clusters(glyphs, text) if len(glyphs) == len(shown) else [(0, len(shown), text, 0.0)]
+        rtl = len(parts) > 1 and glyphs[parts[0][0]].cluster > glyphs[parts[-1][0]].cluster
+        pieces: list[list] = []  # [first glyph, end glyph, characters, pen, marked]
+        for start, end, chars, pen in parts:
+            marked = str(shown[start:end]) != chars
+            last = pieces[-1] if pieces else None
+            if last and ((not marked and not last[4]) or
+                         (rtl and not chars.isspace() and not last[2].isspace())):
+                last[1], last[2], last[4] = end, (chars + last[2]) if rtl else (last[2] + chars), last[4] or marked
+            else:
+                pieces.append([start, end, chars, pen, marked])
+        em = p.size / 1000.0
+        for start, end, chars, pen, marked in pieces:
+            run = c.beginText()
+            run.setTextTransform(1, 0, 0, -1, x + pen * em, y)
+            run.setFont(p.font, p.size)
+            run.textOut(shown[start:end])
+            if marked:  # a right-to-left word as it is seen: its characters reversed
+                c.addLiteral(f"/Span <</ActualText {actual_text(chars[::-1] if rtl else chars)}>> BDC")
+            c.drawText(run)
+            if marked:
+                c.addLiteral("EMC")
+
     def text(self, t: Text) -> None:
         p = place_text(t)
         c = self.canvas
@@ -428,13 +470,15 @@ class PdfWriter(Renderer):
         # flip for glyphs), with the glyph runs from reportlab (pnp.render.reportlab_adapter); bold
         # text is set in the bold face (p.font), filled like any text (render mode 0, never changed)
         if needs_shaping(t.text):  # reportlab's own shaping (HarfBuzz) and text object: glyphs placed as shaped
-            shown = c.beginText()
-            shown.setTextTransform(1, 0, 0, -1, ox + p.dx, oy + p.dy)
-            shown.setFont(p.font, p.size)
-            shown.textOut(shapeStr(t.text, p.font, p.size))
-            c.drawText(shown)
+            self._shaped_text(t.text, p, ox + p.dx, oy + p.dy)
         else:
             c.addLiteral(f"BT {fp_str(1, 0, 0, -1, ox + p.dx, oy + p.dy)} Tm {self._shown(t.text, p.size, p.font)} ET")
         if rotated:
             c.restoreState()
             self._state = outer
+
+
+def actual_text(text: str) -> str:
+    """``text`` as a PDF text string for a marked-content span's /ActualText: UTF-16BE with its byte
+    order mark, written as a hexadecimal string (so no character needs escaping)."""
+    return "<FEFF" + text.encode("utf-16-be").hex().upper() + ">"
