@@ -21,8 +21,9 @@ from ..core.shaping import needs_shaping
 from ..core.ir import Circle, Group, Image, Line, Polygon, Rect, Text
 from ..inputs.images import ImageFacts
 from .icons import IconFolder
-from .imagecheck import load_picture
+from .imagecheck import Absent, load_picture
 from .languages import column, source, translated
+from .placeholder import placeholder
 from .table import Row, Table, key
 from .template import ImageLayer, Placed, TextLayer, WhenSpec, parse_placeholders
 from ..core.textfit import fit, fit_box
@@ -445,9 +446,10 @@ class BoundLayer:
                                 anchor=anchor, valign="middle", fill=colour, bold=bold, font=font, rotate=turn,
                                 underline=underline))
 
-    def picture(self, values: dict, row: Row | None) -> ImageFacts | None:
+    def picture(self, values: dict, row: Row | None) -> ImageFacts | Absent | None:
         """The checked picture file an image layer draws for ``row`` (None when a column its ``src``
-        names is empty, or it fills in empty: no picture on that part); each file is checked once per build.
+        names is empty, or it fills in empty: no picture on that part; an Absent, drawn as a
+        placeholder, for one not there yet with ``missing: placeholder``); each file is checked once per build.
 
         Raises:
             SpecError, DataError: see pnp.custom.imagecheck.load_picture, naming the data file, row,
@@ -461,7 +463,8 @@ class BoundLayer:
         if facts is None:
             column = self.src.columns[0] if self.src.columns else None
             try:
-                facts = self._pictures[text] = load_picture(text, self.ctx.spec_dir or Path("."), self.ctx.record)
+                facts = self._pictures[text] = load_picture(text, self.ctx.spec_dir or Path("."), self.ctx.record,
+                                                            self.place.layer.missing)
             except SpecError as exc:
                 err = self._data_error(None if column is None else row, column, exc.message, exc.hint, "src")
                 err.inputs = (Path(exc.file),) if exc.file else ()  # `pnp watch` waits for the file too
@@ -473,12 +476,14 @@ class BoundLayer:
         if facts is None:
             return
         L, (x, y, w, h) = self.place.layer, self.box
-        if L.rotate == 0:
-            out.append(Image(x, y, w, h, str(facts.path), L.fit, bleed=L.bleed, root=facts.root))
-            return
         bw, bh = (h, w) if L.rotate in (90, 270) else (w, h)
-        out.append(Group((Image(-bw / 2, -bh / 2, bw, bh, str(facts.path), L.fit, root=facts.root),), dx=x + w / 2, dy=y + h / 2,
-                         rotate=float(L.rotate)))
+        bx, by = (x, y) if L.rotate == 0 else (-bw / 2, -bh / 2)  # a turned box is drawn about its centre
+        drawn = (placeholder(bx, by, bw, bh, facts.label) if isinstance(facts, Absent)
+                 else (Image(bx, by, bw, bh, str(facts.path), L.fit, bleed=L.bleed, root=facts.root),))
+        if L.rotate == 0:
+            out.extend(drawn)
+        else:
+            out.append(Group(drawn, dx=x + w / 2, dy=y + h / 2, rotate=float(L.rotate)))
     def rich(self, text: str, row, column, icons: IconFolder | None, markup: bool = True) -> tuple:
         """The text's markup parsed (pnp.core.richtext; without ``markup``, its lines as they are), the
         characters its faces lack set in a script's fallback face (richtext.fallback), every run's

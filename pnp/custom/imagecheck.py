@@ -12,12 +12,21 @@ Print quality (docs/templates.md, "Images"): a raster picture printed at ``w`` x
 WARN_DPI (300) a print shows soft edges: a warning. Below the layer's ``min_dpi`` (default FAIL_DPI,
 150) the picture prints visibly blurred: a failed check, which stops `pnp build`. SVG art has no dpi.
 Raster icons in text (``:name:``) count too, at the cap height of their layer's largest text size.
+
+Pictures not there yet: a layer with ``missing: placeholder`` forgives only absence (nothing at all
+at the name inside the folder; a file that is there is checked as any other) and a ``src`` that is a
+web address, which a build never fetches (``Absent``; pnp.custom.placeholder draws it). `pnp build`
+notes them as a warning, `pnp validate` fails on them (``absent``), so no placeholder reaches a print
+shop unnoticed. Without the field a web address is refused, and a missing file as read_image says.
 """
 from __future__ import annotations
 
+import os
+import re
 from dataclasses import dataclass, field
-from pathlib import Path
+from pathlib import Path, PurePosixPath
 from typing import Callable
+from urllib.parse import unquote, urlsplit
 
 from ..core import richtext
 from ..core.errors import SpecError
@@ -30,6 +39,10 @@ SHOWN = 5        # pictures named in one finding
 ROWS_SHOWN = 3   # rows named per picture
 MAX_SRC_CHARS = 1024  # a picture's path
 MAX_PICTURE_BYTES = 1024 ** 3  # the distinct picture files of one component, together: each is embedded once
+ABSENT_SHOWN = 3  # pictures not there yet named in one finding
+WEB = re.compile(r"https?://", re.IGNORECASE)  # from here on a src is a web address (a cell may be one), never fetched
+ABSENT_RULE = ("docs/templates.md, Images: missing: placeholder prints a placeholder until the picture is in the "
+               "game folder; a kit for a print shop has none")
 
 
 def resolve_src(text: str, spec_dir: Path) -> Path:
@@ -47,17 +60,52 @@ def resolve_src(text: str, spec_dir: Path) -> Path:
     return inside(text, spec_dir, what="image", must_exist=False)
 
 
-def load_picture(text: str, spec_dir: Path, record: Callable[[Path], None] | None = None) -> ImageFacts:
+@dataclass(frozen=True)
+class Absent:
+    """A picture a ``missing: placeholder`` layer names that is not there: ``shown`` (the src as
+    filled in), ``label`` (what its placeholder prints: the file's name, or a web address's last
+    path part) and ``web`` (True for a web address)."""
+    shown: str
+    label: str
+    web: bool = False
+
+
+def web_label(url: str) -> str:
+    """The last part of a web address's path ('https://x.org/art/card-12.png?v=2' -> 'card-12.png'),
+    percent-escapes decoded; the host when the path has none; '' when neither can be read."""
+    try:
+        parts = urlsplit(url)
+    except ValueError:
+        return ""
+    name = unquote(parts.path.rstrip("/").rsplit("/", 1)[-1])
+    return (name or parts.hostname or "").strip()
+
+
+def load_picture(text: str, spec_dir: Path, record: Callable[[Path], None] | None = None,
+                 missing: str = "error") -> ImageFacts | Absent:
     """The checked picture ``text`` names (resolve_src, then read_image, the files SVG art references
     kept inside ``spec_dir``); its path is passed to ``record`` before it is read, so `pnp watch`
-    rebuilds when a missing or broken file is fixed.
+    rebuilds when a missing or broken file is fixed. With ``missing`` "placeholder", an Absent for a
+    web address and for a name with nothing at it inside the folder (every other file is checked
+    as without it).
 
     Raises:
-        SpecError: see resolve_src and pnp.inputs.images.read_image (the message names the file).
+        SpecError: a web address (without ``missing`` "placeholder": a build never downloads); see
+            resolve_src and pnp.inputs.images.read_image (the message names the file).
     """
+    web = WEB.search(text) if len(text) <= MAX_SRC_CHARS else None
+    if web is not None:
+        url = text[web.start():]
+        if missing == "placeholder":
+            return Absent(url, web_label(url), web=True)
+        raise SpecError(f"image {url!r} is a web address, and pnp never downloads during a build.",
+                        field="src", hint="download the picture into the game folder and name it relative to the "
+                        "spec (e.g. art/card-12.png), or set missing: placeholder on the layer until then")
     path = resolve_src(text, spec_dir)
     if record is not None:
         record(path)
+    if missing == "placeholder" and not os.path.lexists(path):  # only absence: a dangling link is read below
+        return Absent(text, PurePosixPath(text).name)
     try:
         return read_image(path, field="src", root=spec_dir)
     except SpecError as exc:
@@ -90,23 +138,46 @@ class PictureUse:
     def describe(self, least: bool = False) -> str:
         """'art/x.png printed 40.0 x 30.0 mm at 120 dpi (front.yaml layer 3 (image), rows 2, 5)';
         with ``least``, the layer's minimum after the dpi."""
-        rows = ""
-        if self.rows:
-            more = f" and {len(self.rows) - ROWS_SHOWN} more" if len(self.rows) > ROWS_SHOWN else ""
-            rows = f", row{'s' if len(self.rows) > 1 else ''} {', '.join(map(str, self.rows[:ROWS_SHOWN]))}{more}"
+        rows = _rows(self.rows)
         return (f"{self.shown} printed {self.size[0]:.1f} x {self.size[1]:.1f} mm at {self.dpi:.0f} dpi"
                 f"{f' (min_dpi {self.min_dpi:g})' if least else ''} ({self.label}{rows})")
 
 
-def scan(rows, paths, faces) -> list[PictureUse]:
+@dataclass
+class AbsentUse:
+    """One picture not there yet (``absent``, an Absent), the ``layers`` that name it (their labels),
+    through the data ``column`` (None: the first layer's own src), in the data ``rows``."""
+    absent: Absent
+    column: str | None
+    layers: list[str] = field(default_factory=list)
+    rows: list[int] = field(default_factory=list)
+
+    def describe(self) -> str:
+        """'art/x.png (front.yaml layer 3 (image), column picture, rows 2, 5)'; a web address says so."""
+        where = ", ".join(self.layers) + (f", column {self.column}" if self.column else "") + _rows(self.rows)
+        if self.absent.web:
+            return f"{self.absent.shown} (a web address: download it into the game folder and name the file; {where})"
+        return f"{self.absent.shown} ({where})"
+
+
+def _rows(rows: list[int]) -> str:
+    if not rows:
+        return ""
+    more = f" and {len(rows) - ROWS_SHOWN} more" if len(rows) > ROWS_SHOWN else ""
+    return f", row{'s' if len(rows) > 1 else ''} {', '.join(map(str, rows[:ROWS_SHOWN]))}{more}"
+
+
+def scan(rows, paths, faces) -> tuple[list[PictureUse], list[AbsentUse]]:
     """Every picture each row draws (``rows``: Row or None; ``paths``: each row's (front, back)
-    template; ``faces``: template path -> bound Face), checked before anything is drawn.
+    template; ``faces``: template path -> bound Face), checked before anything is drawn; and the
+    pictures not there yet that ``missing: placeholder`` layers print placeholders for.
 
     Raises:
         SpecError, DataError: a bad ``src`` or picture file, naming the data file, row, column and
             layer; the distinct files together over MAX_PICTURE_BYTES, naming the row that passed it.
     """
     uses: dict[tuple[int, Path], PictureUse] = {}
+    absent: dict[str, AbsentUse] = {}
     sizes: dict[Path, int] = {}
     # the layers that may print a picture: image layers, and text layers that read :icon: marks
     drawing = {path: [layer for layer in face.layers if layer.src is not None or (
@@ -128,6 +199,9 @@ def scan(rows, paths, faces) -> list[PictureUse]:
                 facts = layer.picture(values, row)
                 if facts is None:
                     continue
+                if isinstance(facts, Absent):
+                    _absent(layer, facts, row, absent)
+                    continue
                 if facts.path not in sizes:
                     sizes[facts.path] = facts.path.stat().st_size
                     if sum(sizes.values()) > MAX_PICTURE_BYTES:
@@ -141,7 +215,18 @@ def scan(rows, paths, faces) -> list[PictureUse]:
                                                                    facts, size, facts.dpi_at(*size), L.min_dpi)
                 if row is not None and row.number not in use.rows:
                     use.rows.append(row.number)
-    return list(uses.values())
+    return list(uses.values()), list(absent.values())
+
+
+def _absent(layer, got: Absent, row, absent: dict[str, AbsentUse]) -> None:
+    """Add that ``layer`` prints a placeholder for ``got`` on ``row`` to ``absent`` (by the picture)."""
+    use = absent.get(got.shown)
+    if use is None:
+        use = absent[got.shown] = AbsentUse(got, layer.src.columns[0] if layer.src.columns else None)
+    if layer.place.label not in use.layers:
+        use.layers.append(layer.place.label)
+    if row is not None and row.number not in use.rows:
+        use.rows.append(row.number)
 
 
 def _icons(layer, values: dict, row, uses: dict) -> None:
@@ -217,3 +302,17 @@ def quality(component: str, uses: list[PictureUse]) -> list[Finding]:
             parts.append(f"{vectors} SVG picture{'s' if vectors != 1 else ''} (vectors: any size)")
         out.append(Finding(PASS, f"{component}: {', '.join(parts)} at their printed size", RULE))
     return out
+
+
+def absent(component: str, missing: list[AbsentUse], fail: bool) -> list[Finding]:
+    """The finding naming the pictures not there yet that ``component`` prints placeholders for (the
+    first ABSENT_SHOWN, with layers, column and rows): a FAIL with ``fail`` (`pnp validate`), else a
+    warning `pnp build` prints as a note; none when every picture is there."""
+    if not missing:
+        return []
+    count, web = len(missing), sum(u.absent.web for u in missing)
+    more = f"; and {count - ABSENT_SHOWN} more" if count > ABSENT_SHOWN else ""
+    what = (f"{component}: {count} picture{'s' if count != 1 else ''} not in the game folder"
+            f"{'' if not web else ' (1 a web address)' if web == 1 else f' ({web} web addresses)'}, printed as "
+            "placeholders: " + "; ".join(u.describe() for u in missing[:ABSENT_SHOWN]) + more)
+    return [Finding(FAIL, what, ABSENT_RULE) if fail else Finding(WARN, what, ABSENT_RULE, build_note=True)]

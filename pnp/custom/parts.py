@@ -25,7 +25,7 @@ from .draw import Context, Face, Filler
 from .icons import IconFolder
 from .shaped import (FACE_COLUMN, StandeeNet, d6_component, expand_faces, outline_of, standee_components,
                      standee_drawing)
-from .imagecheck import PictureUse, scan
+from .imagecheck import AbsentUse, PictureUse, scan
 from .spec import D6_FACES, MAX_COPIES, NETS, ComponentSpec, CustomSpec
 from .languages import column, fallback_note, fallbacks
 from .table import Row, Table, check_cells, key, read_table
@@ -50,6 +50,8 @@ class Ready:
     pictures: list[PictureUse]
     box_face: Face | None = None
     language: str | None = None
+    absent: tuple[AbsentUse, ...] = ()
+    """The pictures not there yet that ``missing: placeholder`` layers print placeholders for."""
 
     @property
     def parts(self) -> int:
@@ -260,8 +262,10 @@ def _ready(spec: CustomSpec, index: int, comp: ComponentSpec, ctx: KitContext, l
                                               fonts=fonts(spec, ctx, lines), language=ctx.language,
                                               faces=ctx.once(("faces used",), set),
                                               unbolded=ctx.once(("faces set regular",), set)))
-    return Ready(comp, table, rows, copies, faces, paths, line, scan(rows, paths, faces), box_face,
-                 ctx.language)
+    pictures, absent = scan(rows, paths, faces)
+    if box_face is not None:  # the box's pictures not there yet are named too
+        absent += scan([None], [(path, None)], {path: box_face})[1]
+    return Ready(comp, table, rows, copies, faces, paths, line, pictures, box_face, ctx.language, tuple(absent))
 
 
 def _translations(spec: CustomSpec, r: Ready, ctx: KitContext) -> None:

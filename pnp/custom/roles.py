@@ -44,6 +44,7 @@ NEARLY_UNIQUE = 0.8
 NAMED_UNIQUE = 0.5  # under a name-like header (a card reprinted in several sets shares its name)
 MAX_CATEGORIES = 8
 KEY_CHARS = 16
+NUMBER_MEDIAN = 3  # under a header that may mean either (number, Nr), counts have half their values at most this
 STRONG_ROWS = 10  # rows from which a copies column's values 1..n, each once, are a card number even so
 
 QUANTITY_WORDS = frozenset({
@@ -111,9 +112,10 @@ class Roles:
 
 
 def _is_count_header(header: str) -> tuple[bool, bool]:
-    """(a count-like header, one that may also mean a card's own number)."""
+    """(a count-like header, one that may also mean a card's own number: a number word alone, as
+    ``number`` or ``Nr.``; ``set_num`` or ``card no`` number something else)."""
     ws = words(header)
-    return any(w in QUANTITY_WORDS for w in ws), any(w in NUMBER_WORDS for w in ws)
+    return any(w in QUANTITY_WORDS for w in ws), len(ws) == 1 and ws[0] in NUMBER_WORDS
 
 
 def _not_counts(values: list[str], strong: bool) -> str | None:
@@ -132,6 +134,8 @@ def _not_counts(values: list[str], strong: bool) -> str | None:
         return "its values are 0 to %d, each once: a card number" % (n - 1)
     if n >= max(6, least) and len(set(nums)) == n:
         return "every value differs, as a rank or a card number does"
+    if not strong and sorted(nums)[n // 2] > NUMBER_MEDIAN:
+        return f"its values run up to {max(nums)} (half of them above {NUMBER_MEDIAN}): card numbers, not counts"
     if sum(nums) > MAX_TALLY or max(nums) > MAX_EACH:
         return f"it adds up to {sum(nums):,} cards ({max(nums):,} of one), more than a deck holds"
     return None

@@ -401,7 +401,7 @@ def _pictures(where: Path, deck: _Deck, notes: list[str]) -> dict[str, Path]:
                 missing.append(rel)
         notes.append(f"column {col.header!r} names pictures: "
                      + (f"{len(names) - len(missing)} copied into the game folder; " if len(missing) < len(names) else "")
-                     + (f"{len(missing)} not there yet, drawn as labelled placeholders until you add them "
+                     + (f"{len(missing)} missing, drawn as labelled placeholders until you add them "
                         f"(pnp validate fails until then): {', '.join(missing[:6])}{' ...' if len(missing) > 6 else ''}"
                         if missing else "all there"))
     for col in deck.roles.of("url"):

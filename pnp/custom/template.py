@@ -199,13 +199,16 @@ class ImageLayer(_Boxed):
     """A picture file (PNG, JPEG or SVG; ``src`` beside the spec, may hold placeholders) in the box
     (x, y, w, h): ``fit`` contain, cover or stretch, always clipped to the box; ``rotate`` turns the
     box's contents clockwise about its centre. A raster printed below ``min_dpi`` dots per inch fails
-    the build (below 300 it is a warning); see pnp.custom.imagecheck."""
+    the build (below 300 it is a warning); see pnp.custom.imagecheck. ``missing``: ``error`` refuses
+    a picture that is not there; ``placeholder`` prints a labelled placeholder instead (for it and for
+    a web address), which `pnp build` warns of and `pnp validate` fails (pnp.custom.placeholder)."""
     type: Literal["image"]
     src: str
     fit: Literal["contain", "cover", "stretch"] = "contain"
     rotate: Literal[0, 90, 180, 270] = 0
     min_dpi: BoundedFloat(1, 300, "the lowest resolution to accept, dots per inch, e.g. 100") = 150.0
     bleed: Flag = False
+    missing: Literal["error", "placeholder"] = "error"
 
 
 LAYER_TYPES: dict[str, type[_Layer]] = {"rect": RectLayer, "rounded": RectLayer, "circle": CircleLayer,

@@ -7,8 +7,8 @@ by pypdfium2 compared with the source file). SVG: each picture a data: URL, plac
 (the page's transforms composed with an XML parser). Print quality: 100 dpi fails `pnp validate`
 (exit 1) and `pnp build`, 200 dpi warns (a note in the build), 300 dpi passes, a layer's min_dpi
 lowers the floor. Bad pictures (missing, truncated, huge, outside the spec's folder, a row naming a
-missing file) exit 2 naming file, row, column and field, before anything is drawn, with --out
-unchanged. Expected boxes come from this file's own layers and the pixel sizes it gave the images.
+missing file, a dangling link) exit 2 naming file, row, column and field, before anything is drawn, with
+--out unchanged; all but the missing ones also with the layer's ``missing: placeholder``. Expected boxes come from this file's own layers and the pixel sizes it gave the images.
 """
 from __future__ import annotations
 
@@ -129,19 +129,24 @@ def test_each_raster_file_embedded_once(deck):
     assert sorted((int(o.Width), int(o.Height)) for o in pictures) == sorted((w * 4, h * 4) for w, h in SIZES.values())
 
 
+def page_bitmap(pdf, index: int, dpi: float):
+    """Page ``index`` (0-based) of the PDF file ``pdf`` rendered by pypdfium2 at ``dpi``, as an RGB PIL image."""
+    import pypdfium2 as pdfium
+    doc = pdfium.PdfDocument(str(pdf))
+    try:
+        return doc[index].render(scale=dpi / 72).to_pil().convert("RGB")
+    finally:
+        doc.close()
+
+
 def test_right_pixels(deck):
     """The stretched picture's quadrants have the source's colours; the 90-degree box shows the picture
     turned clockwise (the source's top-left red quadrant at the box's top right); "cover" leaves the
     page white just outside its box."""
-    import pypdfium2 as pdfium
     _root, kit = deck
     dpi = 150
     px = dpi / 25.4
-    doc = pdfium.PdfDocument(str(kit / "deck-a4.pdf"))
-    try:
-        bitmap = doc[1].render(scale=dpi / 72).to_pil().convert("RGB")
-    finally:
-        doc.close()
+    bitmap = page_bitmap(kit / "deck-a4.pdf", 1, dpi)
     with open_pdf(kit / "deck-a4.pdf") as pdf:
         card = _cards(pdf.pages[1])[0]
 
@@ -178,12 +183,11 @@ def test_right_pixels(deck):
     assert diff < 8, f"mean difference per channel {diff:.1f}"
 
 
-def _svg_pictures(path):
-    """(href, (x, y, w, h)) of every <image> drawn on an SVG page: the bounding box of its rectangle
-    after every enclosing transform, following <use> into <defs>."""
+def svg_walk(path, visit, tags=("image",)) -> None:
+    """Call ``visit(tag, element, matrix)`` for every element of an SVG page whose tag is in ``tags``,
+    ``matrix`` composing every enclosing transform (its own too), following <use> into <defs>."""
     root = ET.parse(path).getroot()
     ids = {el.get("id"): el for el in root.iter() if el.get("id")}
-    out = []
 
     def walk(el, m):
         m = _mul(m, _matrix(el.get("transform")))
@@ -193,15 +197,26 @@ def _svg_pictures(path):
         if tag == "use":
             walk(ids[el.get(XLINK).lstrip("#")], m)
             return
-        if tag == "image":
-            w, h = float(el.get("width")), float(el.get("height"))
-            x0, y0, x1, y1 = _bbox([_apply(m, x, y) for x, y in ((0, 0), (w, 0), (0, h), (w, h))])
-            out.append((el.get(XLINK), (x0, y0, x1 - x0, y1 - y0)))
+        if tag in tags:
+            visit(tag, el, m)
             return
         for child in el:
             walk(child, m)
 
     walk(root, (1.0, 0.0, 0.0, 1.0, 0.0, 0.0))
+
+
+def _svg_pictures(path):
+    """(href, (x, y, w, h)) of every <image> drawn on an SVG page: the bounding box of its rectangle
+    after every enclosing transform, following <use> into <defs>."""
+    out = []
+
+    def visit(_tag, el, m):
+        w, h = float(el.get("width")), float(el.get("height"))
+        x0, y0, x1, y1 = _bbox([_apply(m, x, y) for x, y in ((0, 0), (w, 0), (0, h), (w, h))])
+        out.append((el.get(XLINK), (x0, y0, x1 - x0, y1 - y0)))
+
+    svg_walk(path, visit)
     return out
 
 
@@ -332,7 +347,33 @@ BAD = {
                           ("deck.csv", "line 2", "components.0.data", ["column 2 (image)", "U+0001"])),
     "not an image": ("art/{image}", "name,image\nA,notes.png\n", "text",
                      ("deck.csv", "line 2", "src", ["'art/notes.png'", "not a PNG, JPEG or SVG"])),
+    "dangling link": ("art/{image}", "name,image\nA,dangle.png\n", "dangle",
+                      ("deck.csv", "line 2", "src", ["'art/dangle.png'", "cannot read the image"])),
 }
+FORGIVEN = ("missing file", "missing fixed file")  # what a layer's missing: placeholder prints a placeholder for
+
+
+def spoil(art, tmp_path, action: str | None, case: str) -> None:
+    """Make the bad picture of BAD's ``case`` in the folder ``art`` (``action``: truncate, huge,
+    symlink (to a file in ``tmp_path``), loop, text, dangle; None: nothing to make)."""
+    outside = tmp_path / "outside.png"
+    if action == "truncate":
+        data = _png(tmp_path / "whole.png", 800, 600).read_bytes()
+        (art / "cut.png").write_bytes(data[: len(data) // 2])
+    elif action == "huge":
+        (art / "huge.png").write_bytes(_png_header(50_000, 50_000))
+    elif action == "symlink":
+        _png(outside, 1600, 800)
+        (art / "link.png").symlink_to(outside)
+    elif action == "loop":
+        (art / "loop.png").symlink_to(art / "loop2.png")
+        (art / "loop2.png").symlink_to(art / "loop.png")
+    elif action == "text":
+        (art / "notes.png").write_text("not a picture\n", encoding="utf-8")
+    elif action == "dangle":  # a link inside the folder to nothing: not absent, so never forgiven
+        (art / "dangle.png").symlink_to(art / "nothing-here.png")
+    if case == "dot-dot":
+        _png(tmp_path / "outside.png", 1600, 800)  # it exists: refused for where it is, not for being missing
 
 
 @pytest.fixture(scope="module")
@@ -345,27 +386,15 @@ def existing(tmp_path_factory):
     return root / "out"
 
 
-@pytest.mark.parametrize("case", sorted(BAD))
-def test_bad_picture(existing, tmp_path, monkeypatch, case):
+@pytest.mark.parametrize("case, missing", [(case, "") for case in sorted(BAD)]
+                         + [(case, ", missing: placeholder") for case in sorted(BAD) if case not in FORGIVEN],
+                         ids=lambda v: v.replace(", missing: ", "") or None)
+def test_bad_picture(existing, tmp_path, monkeypatch, case, missing):
+    """Refused the same with the layer's missing: placeholder, which forgives only absence."""
     src, csv, action, (fname, line, field, needles) = BAD[case]
     folder = tmp_path / "deck"
-    spec = _game(folder, _front([("contain", src, (4, 4, 40, 40), 0)]), csv, {"a.png": (1600, 800)})
-    art = folder / "art"
-    if action == "truncate":
-        data = _png(tmp_path / "whole.png", 800, 600).read_bytes()
-        (art / "cut.png").write_bytes(data[: len(data) // 2])
-    elif action == "huge":
-        (art / "huge.png").write_bytes(_png_header(50_000, 50_000))
-    elif action == "symlink":
-        _png(tmp_path / "outside.png", 1600, 800)
-        (art / "link.png").symlink_to(tmp_path / "outside.png")
-    elif action == "loop":
-        (art / "loop.png").symlink_to(art / "loop2.png")
-        (art / "loop2.png").symlink_to(art / "loop.png")
-    elif action == "text":
-        (art / "notes.png").write_text("not a picture\n", encoding="utf-8")
-    if case == "dot-dot":
-        _png(tmp_path / "outside.png", 1600, 800)  # it exists: refused for where it is, not for being missing
+    spec = _game(folder, _front([("contain", src, (4, 4, 40, 40), 0)], missing), csv, {"a.png": (1600, 800)})
+    spoil(folder / "art", tmp_path, action, case)
     from pnp.custom import draw
     drawn = []
     monkeypatch.setattr(draw.Face, "draw", lambda self, row: drawn.append(row))
@@ -379,6 +408,7 @@ def test_bad_picture(existing, tmp_path, monkeypatch, case):
         assert f"{fname}, {line}, field {field}" in text, text
         for needle in needles:
             assert needle in text, (needle, text)
+        assert "not a picture" not in text  # a refused file's content is never quoted
     assert drawn == []  # refused before any face was drawn
     assert snapshot(existing) == before
 

@@ -321,3 +321,18 @@ def test_edits_to_a_deck_without_an_id_column_are_changes(tmp_path):
     assert edit(inserted) == [("added", "Pilot")]
     deleted = [r for r in inserted if r[0] != "Sage"]
     assert edit(deleted) == [("removed", "Sage")]
+
+
+def test_a_column_of_web_addresses_is_drawn_as_placeholders_never_fetched(tmp_path):
+    """Picture web addresses: the build touches no network (the addresses point at a closed port on
+    the loopback address), draws each as a placeholder labelled with the file's name, exits 0 and
+    warns; validate fails."""
+    rows = [["name", "image_url", "count"], ["Owl", "http://127.0.0.1:9/art/owl-card.png", 2],
+            ["Fox", "https://127.0.0.1:9/art/fox-card.png", 1]]
+    made, built = _make(tmp_path, _csv(tmp_path / "cards.csv", rows))
+    assert "web address" in made.output and "web address" in built.output
+    text = _text(tmp_path)
+    assert text.count("owl-card.png") == 2 and text.count("fox-card.png") == 1 and "127.0.0.1" not in text
+    assert _faces(tmp_path) == 3
+    r = runner.invoke(app, ["validate", str(tmp_path / "deck")])
+    assert r.exit_code == 1 and "fox-card.png" in r.output, r.output

@@ -332,7 +332,9 @@ def test_a_picture_column_becomes_an_image_layer(tmp_path):
     assert "wolf.png" not in _text(_pdf(tmp_path))
 
 
-def test_missing_pictures_are_named_by_new_and_refused_by_build(tmp_path):
+def test_missing_pictures_are_named_by_new_drawn_as_placeholders_and_fail_validate(tmp_path):
+    """Designers add art last: pnp new names the missing picture, the build draws a labelled
+    placeholder and warns (exit 0), validate fails until the file is there."""
     src = tmp_path / "src"
     src.mkdir()
     _png(src / "wolf.png", (200, 30, 30))
@@ -340,7 +342,10 @@ def test_missing_pictures_are_named_by_new_and_refused_by_build(tmp_path):
     r = _new(tmp_path, data)
     assert r.exit_code == 0 and "missing" in r.output and "art/owl.svg" in r.output, r.output
     r = _build(tmp_path)
-    assert r.exit_code == 2 and "row 3" in r.output and "owl.svg" in r.output, r.output
+    assert r.exit_code == 0 and "warning" in r.output and "owl.svg" in r.output, r.output
+    assert "owl.svg" in _text(_pdf(tmp_path))  # the placeholder's label
+    r = runner.invoke(app, ["validate", str(tmp_path / "deck")])
+    assert r.exit_code == 1 and "FAIL" in r.output and "owl.svg" in r.output, r.output
 
 
 # ---- several sheets --------------------------------------------------------------------------------------
