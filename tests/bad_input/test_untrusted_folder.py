@@ -134,3 +134,28 @@ def test_glyph_check_names_the_translated_column(tmp_path):
     r = runner.invoke(app, ["validate", str(game), "--lang", "de"])
     line = next(l for l in r.output.splitlines() if "U+65E5" in l)
     assert "row 2, column name@de" in line, line
+
+
+def test_pnp_new_copies_pictures_by_the_rule_of_every_read(tmp_path):
+    """`pnp new` copies a picture the data names only as every read takes one (pnp.inputs.gamefolder.inside):
+    not through a symlinked folder leading out of the data's folder, not over MAX_IMAGE_BYTES; those are
+    named in a note and drawn as placeholders. The outside picture's bytes are in no file of the new folder."""
+    from PIL import Image
+    from pnp.inputs.images import MAX_IMAGE_BYTES
+    src, outside = tmp_path / "src", tmp_path / "outside"
+    src.mkdir(), outside.mkdir()
+    Image.new("RGB", (40, 40), (200, 10, 10)).save(outside / "secret.png")
+    Image.new("RGB", (40, 40), (10, 200, 10)).save(src / "ok.png")
+    (src / "art").symlink_to(outside, target_is_directory=True)
+    with open(src / "big.png", "wb") as f:  # sparse: its size is what counts
+        f.truncate(MAX_IMAGE_BYTES + 1)
+    (src / "cards.csv").write_text("name,picture\nA,ok.png\nB,art/secret.png\nC,big.png\n")
+    r = runner.invoke(app, ["new", str(tmp_path / "game"), "--data", str(src / "cards.csv")])
+    assert r.exit_code == 0, r.output
+    made = {p.relative_to(tmp_path / "game").as_posix(): p for p in (tmp_path / "game").rglob("*") if p.is_file()}
+    assert made["ok.png"].read_bytes() == (src / "ok.png").read_bytes()
+    secret = (outside / "secret.png").read_bytes()
+    assert not any(p.read_bytes() == secret for p in made.values()), sorted(made)
+    assert max(p.stat().st_size for p in made.values()) < MAX_IMAGE_BYTES
+    note = next(line for line in r.output.splitlines() if "names pictures" in line)
+    assert "1 copied" in note and "2 not copied" in note and "art/secret.png" in note and "big.png" in note, note
