@@ -20,7 +20,7 @@ from conftest import filled_rects, open_pdf
 from pnp.cli import app
 from pnp.custom.header import first_row_is_data
 from pnp.custom.roles import infer
-from test_wordlist_formats import write_xlsx
+from test_wordlist_formats import write_ods, write_xlsx
 
 runner = CliRunner()
 SCAFFOLD_PLACEHOLDER = "One line saying what the game is"  # the old scaffold's rules line, never again printed
@@ -142,14 +142,16 @@ def test_a_header_of_names_is_not_taken_for_data():
     assert not first_row_is_data(rows)
 
 
-def test_sheets_sharing_a_header_become_one_component_each(tmp_path):
+@pytest.mark.parametrize("fmt", ["xlsx", "ods"])
+def test_sheets_sharing_a_header_become_one_component_each(tmp_path, fmt):
     """A workbook of faction sheets with one header, and a notes sheet: a component per faction,
     every row printed, the notes sheet named as not used."""
     header = ["Név", "Erő", "Leírás"]
     sheets = {"Tűz": [header, ["Láng", 3, "Sebez egyet."], ["Parázs", 1, "Húz egy lapot."]],
               "Víz": [header, ["Hullám", 2, "Visszavesz egy lapot."]],
               "Jegyzet": [["Megjegyzés"], ["ez nem lap"], ["ez sem"]]}
-    made, _ = _make(tmp_path, write_xlsx(tmp_path / "frakciok.xlsx", sheets))
+    write = write_xlsx if fmt == "xlsx" else write_ods
+    made, _ = _make(tmp_path, write(tmp_path / f"frakciok.{fmt}", sheets))
     comps = _spec(tmp_path)["components"]
     assert [c["sheet"] for c in comps] == ["Tűz", "Víz"]
     text = _text(tmp_path)
