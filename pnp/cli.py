@@ -11,15 +11,18 @@ from __future__ import annotations
 
 import gc
 import json
+import logging
 import os
 import sys
 import time
+import warnings
 from contextlib import contextmanager
 from dataclasses import replace
 from pathlib import Path
 from typing import List, Optional
 
 import typer
+from typer.core import TyperGroup
 
 from . import __version__
 from .core.errors import PnpError, ValidationFailed
@@ -34,7 +37,26 @@ from .core.plaintext import plain
 from .core.units import fmt_mm, parse_length
 
 PAPERS = ", ".join(available_papers())
-app = typer.Typer(no_args_is_help=True, pretty_exceptions_enable=False, rich_markup_mode=None,
+
+
+class _OneLineErrors(TyperGroup):
+    """pnp's command group: an option value the option's own type refuses (``--from 0``, ``--header-row 0``, an
+    integer written ``abc``, a path holding NUL) is one ``error:`` line naming the option and exit 2, as every
+    other bad input, instead of click's usage text."""
+
+    def invoke(self, ctx: typer.Context):
+        try:
+            return super().invoke(ctx)
+        except typer.BadParameter as exc:
+            name = exc.param.opts[0] if exc.param is not None and getattr(exc.param, "opts", None) else None
+            shown = plain(exc.message, newlines=False).rstrip(".")
+            shown = shown[:1].lower() + shown[1:]
+            where = f"field {name}: {name}: " if name else ""
+            typer.echo(f"error: {where}{shown}. Fix: see `pnp {ctx.invoked_subcommand or ''} -h`", err=True)
+            raise typer.Exit(2) from None
+
+
+app = typer.Typer(cls=_OneLineErrors, no_args_is_help=True, pretty_exceptions_enable=False, rich_markup_mode=None,
                   context_settings={"help_option_names": ["-h", "--help"]},
                   help="pnp: compile print-and-play kits (PDF, SVG) for abstract games, and prove their parts "
                        "match the rules.")
@@ -51,21 +73,24 @@ def _say(text: str = "") -> None:
 def _note(text: str) -> None:
     """Print a note on stderr unless --quiet."""
     if not STATE["quiet"]:
-        typer.echo(f"note: {plain(text)}", err=True)
+        typer.echo(f"note: {plain(text, newlines=False)}", err=True)
 
 
 def _fail(exc: PnpError) -> None:
     """Print the error as plain text and exit 2 (1 for a failed rules check)."""
-    typer.echo(f"error: {plain(str(exc))}", err=True)
+    typer.echo(f"error: {plain(str(exc), newlines=False)}", err=True)  # one line, whatever a name holds
     raise typer.Exit(1 if isinstance(exc, ValidationFailed) else 2)
 
 
 @contextmanager
 def _guard():
     """Turn every error a user can cause into one plain message and exit 2: a PnpError, and an
-    OSError from a path the system refuses (too long, not searchable) that slipped past the checks."""
+    OSError from a path the system refuses (too long, not searchable) that slipped past the checks.
+    Libraries' own warnings (Pillow's decompression-bomb warning, fontTools' log records) are not printed:
+    pnp checks those inputs itself and says what matters in its own notes and errors."""
     try:
-        yield
+        with _libraries_quiet():
+            yield
     except PnpError as exc:
         _fail(exc)
     except BrokenPipeError:  # `pnp list | head`: the reader went away; stop quietly, like other tools
@@ -75,6 +100,20 @@ def _guard():
         if not getattr(exc, "filename", None):   # no file named: writing to stdout failed (> /dev/full)
             raise typer.Exit(_output_failed(exc)) from None
         _fail(PnpError(f"{exc.filename}: {exc.strerror or exc}.", hint="check the path: its length, spelling and permissions"))
+
+
+@contextmanager
+def _libraries_quiet():
+    """While a command runs: Python warnings ignored, and log records of libraries (fontTools, svglib, ...)
+    that configure no handler of their own dropped instead of printed by logging's last-resort handler."""
+    root, drop = logging.getLogger(), logging.NullHandler()
+    root.addHandler(drop)
+    try:
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            yield
+    finally:
+        root.removeHandler(drop)
 
 
 def _output_failed(exc: OSError) -> int:
@@ -395,12 +434,12 @@ def validate(
                            "findings": [_finding_json(f) for f in findings]})
             if as_json:
                 continue
-            _say(f"{plain(loaded.game.title)} ({plain(str(loaded.path))})")
+            _say(f"{plain(loaded.game.title, newlines=False)} ({plain(str(loaded.path), newlines=False)})")
             for f in findings:
                 label = f"{f.status.upper():7}"
                 if sys.stdout.isatty():
                     label = typer.style(label, fg={PASS: "green", FAIL: "red", WARN: "yellow"}[f.status])
-                _say(f"  {label} {plain(f.check)}  [{plain(f.rule)}]")
+                _say(f"  {label} {plain(f.check, newlines=False)}  [{plain(f.rule, newlines=False)}]")
     if as_json:
         typer.echo(json.dumps({"ok": not failed, "games": report}, indent=2, ensure_ascii=False))
     raise typer.Exit(1 if failed else 0)
@@ -450,7 +489,7 @@ def diff(
         try:
             planned = plan(_targets(games), replace(_request(paper, ["pdf"], sets, words), language=lang), _note)
         except ValidationFailed as exc:  # exit 1 means "parts differ" here
-            typer.echo(f"error: {plain(str(exc))}", err=True)
+            typer.echo(f"error: {plain(str(exc), newlines=False)}", err=True)
             raise typer.Exit(2) from None
         for tp in planned.targets:
             game, sheet = tp.loaded.game.name, planned.request.paper.sheet.name
@@ -500,7 +539,7 @@ def watch(
         request = replace(_request(paper, formats, sets, words, settings=WriterSettings(svg_text=_svg_text(svg_text))),
                           language=lang)
         code = watch_kits(_targets(games), request, _out(out_dir), debounce,
-                          say=lambda text: typer.echo(plain(text)), quiet=STATE["quiet"],
+                          say=lambda text: typer.echo(plain(text, newlines=False)), quiet=STATE["quiet"],
                           serve_port=port if serve else None)
     raise typer.Exit(code)
 

@@ -7,12 +7,13 @@ MAX_MESSAGE = 2000   # characters of one message
 MAX_VALUE = 200      # characters of one quoted value inside a message
 
 
-def plain(text: str, limit: int = MAX_MESSAGE) -> str:
+def plain(text: str, limit: int = MAX_MESSAGE, newlines: bool = True) -> str:
     """``text`` with every control, format or line/paragraph-separator character written as an
-    escape (``\\x1b``, ``\\u2028``) and cut in the middle to at most ``limit`` characters."""
+    escape (``\\x1b``, ``\\u2028``) and cut in the middle to at most ``limit`` characters; a line break
+    ``\\n`` is kept unless ``newlines`` is false (a text shown on one line: a name, a key)."""
     out = []
     for ch in text:
-        if ch == "\n" or unicodedata.category(ch) not in ("Cc", "Cf", "Zl", "Zp", "Cs"):
+        if (ch == "\n" and newlines) or unicodedata.category(ch) not in ("Cc", "Cf", "Zl", "Zp", "Cs"):
             out.append(ch)
         else:
             code = ord(ch)

@@ -11,6 +11,7 @@ or cli).
 """
 from __future__ import annotations
 
+import os
 import re
 from pathlib import Path
 
@@ -38,7 +39,7 @@ def spec_in_folder(folder: Path) -> Path:
         SpecError: the folder has no such file (naming the .yaml files it has).
     """
     path = folder / f"{folder.resolve().name}.yaml"
-    if path.is_file():
+    if os.path.lexists(path):  # a FIFO or a link too: the spec reader says what it is
         return path
     found = sorted(p.name for p in folder.glob("*.yaml"))[:10]
     raise SpecError(f"the folder has no spec {path.name}" + (f" (it has {', '.join(found)})." if found else "."),

@@ -14,7 +14,7 @@ from ..core.safearea import SAFE_MM, insets, past_safe_line
 from ..engine import KitContext
 from ..engine.declared import count_finding, rule_of
 from .imagecheck import absent, quality
-from .languages import translated
+from .languages import source, translated
 from .parts import Ready, ready
 from .shaped import safe_frame
 from .spec import CustomSpec
@@ -141,7 +141,8 @@ def _glyphs(chk, r: Ready, rule: str) -> Finding:
             for layer in fonts[c].values():
                 miss, font = layer.missing_glyphs(value)
                 if miss:
-                    bad.append(f"{miss[0]!r} (U+{ord(miss[0]):04X}) in row {row.number}, column {c}, not in {font}")
+                    bad.append(f"{miss[0]!r} (U+{ord(miss[0]):04X}) in row {row.number}, column "
+                               f"{source(row.values, c, r.language)}, not in {font}")
                     break
     names = sorted({f for by in fonts.values() for f in by}, key=lambda f: f or "")
     where = ", ".join("Noto Sans" if f is None else f for f in names) or "Noto Sans"

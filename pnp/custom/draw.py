@@ -22,7 +22,7 @@ from ..core.ir import Circle, Group, Image, Line, Polygon, Rect, Text
 from ..inputs.images import ImageFacts
 from .icons import IconFolder
 from .imagecheck import Absent, load_picture
-from .languages import column, translated
+from .languages import column, source, translated
 from .placeholder import placeholder
 from .table import Row, Table, key
 from .template import ImageLayer, Placed, TextLayer, WhenSpec, parse_placeholders
@@ -330,12 +330,17 @@ class BoundLayer:
         out.append(Line(L.x1.mm(w), L.y1.mm(h), L.x2.mm(w), L.y2.mm(h), stroke=stroke, stroke_width=L.stroke_width,
                         dash=L.dash))
 
+    def _source(self, values: dict, columns) -> str | None:
+        """The column key whose cell the first of ``columns`` prints in this kit's language (``name@de``, else
+        ``name``): what an error about the text names."""
+        return source(values, columns[0], self.ctx.language) if columns else None
+
     def _text(self, values, row, out) -> None:
         L = self.place.layer
         text = self.text.fill(translated(values, self.ctx.language) if self.ctx.language else values)
         if not text.strip():
             return
-        column = self.text.columns[0] if self.text.columns else None
+        column = self._source(values, self.text.columns)
         if len(text) > MAX_TEXT_CHARS:
             raise self._data_error(row, column, f"the text has {len(text):,} characters (limit {MAX_TEXT_CHARS:,}).",
                                    "shorten the cell: no card holds more", "text")
@@ -347,6 +352,9 @@ class BoundLayer:
         paras = self.rich(text, row, column, icons if L.markup else None, L.markup) if rich else None
         missing = lacking if paras is None else ()
         if missing:
+            column = self._source(values, [c for c in self.text.columns
+                                           if missing[0] in translated(values, self.ctx.language).get(c, "")]
+                                  or self.text.columns)
             raise self._data_error(row, column, f"{missing[0]!r} (U+{ord(missing[0]):04X}) is not in "
                                    f"{self._label(self.face)}.",
                                    "use Latin, Greek or Cyrillic letters" if self.font is None else

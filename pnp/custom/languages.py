@@ -39,6 +39,15 @@ def translated(values: dict[str, str], language: str | None) -> dict[str, str]:
     return out if out is not None else values
 
 
+def source(values: dict[str, str], name: str, language: str | None) -> str:
+    """The column key whose cell a placeholder ``{name}`` prints in the kit of ``language``: ``name@language``
+    when ``values`` (a row's cells by key) has that cell and it is not empty, else ``name`` (what an error
+    about the printed cell names)."""
+    if language and values.get(column(name, language), "").strip():
+        return column(name, language)
+    return name
+
+
 def fallbacks(rows: Iterable, columns: Iterable[str], headers: Iterable[str], language: str) -> list[str]:
     """Where the kit of ``language`` prints the default text: for each printed column (``columns``,
     keys) with no ``name@language`` column among ``headers`` (keys), "column NAME (no NAME@LANG)";

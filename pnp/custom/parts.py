@@ -404,8 +404,7 @@ def build_components(spec: CustomSpec, ctx: KitContext, lines: dict,
             named.extend([row.values.get(col, "").strip() if row and col else ""] * n)
             proof = proofs.get(fpath, proofs)
             if proof is proofs:  # the template's proof box on this part, once per template
-                box = ctx.once(("template loads",), Loads).proof(fpath)
-                proof = proofs[fpath] = box.box(w, h) if box is not None else None
+                proof = proofs[fpath] = ctx.once(("template loads",), Loads).proof_box(fpath, w, h)
             source = PartSource(part_key, row.number if row else None,
                                 tuple(sorted(row.values.items())) if row else (), comp.name, proof, how)
             keyed.extend([source] * n)

@@ -16,14 +16,17 @@ import re
 import shutil
 import tempfile
 from dataclasses import dataclass, field
-from pathlib import Path, PurePosixPath
+from pathlib import Path
 from typing import Callable
 
 import yaml
 
 from ..core.errors import PnpError, SpecError
 from ..engine import game_names
+from ..core.plaintext import plain
 from ..inputs.delimiters import DELIMITERS
+from ..inputs.gamefolder import Refused, inside
+from ..inputs.images import MAX_IMAGE_BYTES
 from ..inputs.workbookguard import column_letter
 from .autolayout import front_layout
 from .columns import not_a_count, whole_count
@@ -385,25 +388,39 @@ def _too_long(deck: _Deck, data: Path | None) -> DataError:
                      hint="shorten the longest cells or split them over two columns")
 
 
+def _listed(names: list[str]) -> str:
+    return ", ".join(plain(n, 60, False) for n in names[:6]) + (" ..." if len(names) > 6 else "")
+
+
 def _pictures(where: Path, deck: _Deck, notes: list[str]) -> dict[str, Path]:
     """The picture files the picture columns name, found in the data's folder ``where`` (by relative
-    path inside the new folder); a note for each column: the pictures copied, and those missing."""
+    path inside the new folder) by the rule of every read (pnp.inputs.gamefolder.inside: inside ``where``,
+    no link leading out, a regular file of at most MAX_IMAGE_BYTES); a note for each column: the pictures
+    copied, those missing and those refused (outside the folder, not a file, too large), never copied."""
     found: dict[str, Path] = {}
     for col in deck.roles.of("picture"):
         names = sorted({v.strip().replace("\\", "/") for v in deck.cells[col.header]} - {""})
-        missing = []
+        missing, refused = [], []
         for rel in names:
-            source = where / rel
-            inside = not PurePosixPath(rel).is_absolute() and ".." not in PurePosixPath(rel).parts
-            if inside and source.is_file() and not source.is_symlink():
+            try:
+                source = inside(rel, where, what="picture", limit=MAX_IMAGE_BYTES, must_exist=False)
+            except Refused:
+                refused.append(rel)
+                continue
+            if source.is_file():
                 found[rel] = source
             else:
                 missing.append(rel)
+        copied = len(names) - len(missing) - len(refused)
         notes.append(f"column {col.header!r} names pictures: "
-                     + (f"{len(names) - len(missing)} copied into the game folder; " if len(missing) < len(names) else "")
+                     + (f"{copied} copied into the game folder; " if copied else "")
+                     + (f"{len(refused)} not copied (outside the data's folder through a link or .., not a file, or "
+                        f"over {MAX_IMAGE_BYTES // 2 ** 20} MiB): {_listed(refused)}; " if refused else "")
                      + (f"{len(missing)} missing, drawn as labelled placeholders until you add them "
-                        f"(pnp validate fails until then): {', '.join(missing[:6])}{' ...' if len(missing) > 6 else ''}"
-                        if missing else "all there"))
+                        f"(pnp validate fails until then): {_listed(missing)}" if missing else
+                        "drawn as labelled placeholders until you put them in the folder (pnp validate fails until "
+                        "then)" if refused else
+                        "all there"))
     for col in deck.roles.of("url"):
         notes.append(f"column {col.header!r} holds web addresses: pnp never downloads during a build, so each is "
                      "drawn as a labelled placeholder; download the pictures into the folder and write their file "

@@ -22,11 +22,14 @@ from __future__ import annotations
 import csv
 import datetime
 import io
+import os
+import stat
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Callable
 
 from ..core.errors import PnpError
+from ..inputs.safefile import NotRegular, kind_of, read_regular
 from ..inputs.listfile import MAX_BYTES, MAX_CELLS, UNPACKED_PER_BYTE, _calamine_errors, describe
 from ..inputs.delimiters import DELIMITERS, detect
 from ..inputs.cellvalues import ERROR_VALUES
@@ -325,22 +328,36 @@ def _row(sheet: str | None, number: int) -> str:
 
 
 def _read_bytes(path: Path, field: str) -> bytes:
+    """The bytes of the data file ``path``, read only when it is a regular file (pnp.inputs.safefile: a FIFO is
+    never opened, so nothing waits) of at most MAX_BYTES.
+
+    Raises:
+        DataError: missing, not a regular file (saying what it is), not a table's suffix, too large, unreadable.
+    """
     try:
-        ok = path.is_file()
-    except OSError:
-        ok = False
-    if not ok:
+        st = os.stat(path)
+    except FileNotFoundError:
+        st = None
+    except OSError as exc:
+        raise DataError(f"data file cannot be read ({exc.strerror or exc}).", file=path, field=field,
+                        hint="check the path and its permissions") from None
+    if st is None:
         raise DataError("data file does not exist.", file=path, field=field,
                         hint="give the path of a .csv, .tsv, .xlsx or .ods file, relative to the spec")
+    if not stat.S_ISREG(st.st_mode):
+        raise DataError(f"data file is not a regular file: it is {kind_of(st.st_mode)}.", file=path, field=field,
+                        hint="give the path of a .csv, .tsv, .xlsx or .ods file saved on disk")
     if path.suffix.lower() not in SUFFIXES:
         raise DataError(f"data file has the suffix {path.suffix!r}, which pnp does not read as a table.", file=path,
                         field=field, hint="save it as .csv, .tsv, .xlsx or .ods")
+    if st.st_size > MAX_BYTES:
+        raise DataError(f"data file is larger than {size_text(MAX_BYTES)}.", file=path, field=field,
+                        hint="delete unused columns, or split the data")
     try:
-        if path.stat().st_size > MAX_BYTES:
-            raise DataError(f"data file is larger than {size_text(MAX_BYTES)}.", file=path, field=field,
-                            hint="delete unused columns, or split the data")
-        with path.open("rb") as fh:
-            raw = fh.read(MAX_BYTES + 1)
+        raw = read_regular(path, MAX_BYTES)
+    except NotRegular as exc:  # replaced since the check
+        raise DataError(f"data file is not a regular file: {exc}.", file=path, field=field,
+                        hint="give the path of a file saved on disk") from None
     except OSError as exc:
         raise DataError(f"data file cannot be read ({exc.strerror or exc}).", file=path, field=field,
                         hint="check its permissions") from None

@@ -306,6 +306,31 @@ class Loads:
         got = self.parsed.get(real)
         return got[0].proof if got else None
 
+    def proof_box(self, path: Path, width: float, height: float) -> tuple[float, float, float, float] | None:
+        """The ``proof:`` box of the template at ``path`` on a part ``width`` x ``height`` mm, as (x, y, w, h)
+        mm; None when it sets none.
+
+        Raises:
+            SpecError: the box has no area or reaches outside the part (naming the template, line and field):
+                the stamp would be drawn nowhere, or on the neighbouring part.
+        """
+        box = self.proof(path)
+        if box is None:
+            return None
+        x, y, w, h = box.box(width, height)
+        lines = self.parsed[self._real[path]][1]
+        for name, bad, what in (("w", w <= 0, f"is {w:g} mm wide"), ("h", h <= 0, f"is {h:g} mm high"),
+                                ("x", x < 0 or x + w > width + 1e-9,
+                                 f"spans x {x:g} to {x + w:g} mm on a part {width:g} mm wide"),
+                                ("y", y < 0 or y + h > height + 1e-9,
+                                 f"spans y {y:g} to {y + h:g} mm on a part {height:g} mm high")):
+            if bad:
+                raise SpecError(f"the proof box {what}; the stamp must sit inside the part.", file=path,
+                                line=lines.get(("proof", name), lines.get(("proof",))), field=f"proof.{name}",
+                                hint=f"give a box inside the part's {width:g} x {height:g} mm, w and h greater "
+                                     "than zero (or leave proof: out)")
+        return x, y, w, h
+
     def __init__(self) -> None:
         self.parsed: dict[Path, tuple[_TemplateFile, dict]] = {}
         self._real: dict[Path, Path] = {}  # a template path as asked for -> resolved

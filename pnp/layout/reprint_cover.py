@@ -11,6 +11,7 @@ from dataclasses import dataclass
 from typing import Sequence
 
 from ..core.fonts import missing_glyphs
+from ..core.plaintext import plain
 from ..core.ir import Component, Line, Page, Text
 from ..core.units import MM_PER_PT
 from ..core.words import Words, english
@@ -20,6 +21,7 @@ from .paper import Sheet
 
 LIST_PT, HEAD_PT, TITLE_PT = 8.0, 11.0, 16.0
 LEAD = 1.3 * LIST_PT * MM_PER_PT  # mm between list lines
+_JOINERS = "\u200c\u200d"  # zero-width non-joiner and joiner
 MAX_KEY = 70  # characters of a key shown (a longer one ends with an ellipsis)
 
 
@@ -34,8 +36,11 @@ class Entry:
 
 
 def _short(key: str) -> str:
-    """The key as listed: at most MAX_KEY characters, each the font lacks shown as U+XXXX."""
+    """A key, title or component name as listed: at most MAX_KEY characters, each the font lacks shown as U+XXXX."""
     key = key if len(key) <= MAX_KEY else key[:MAX_KEY - 1] + "\u2026"
+    # read from a manifest (untrusted): control, format and line-break characters shown escaped, on one line;
+    # the joiners that shape Devanagari and Arabic kept
+    key = "".join(c if c in _JOINERS else plain(c, newlines=False) for c in key)
     lacking = set(missing_glyphs(key))
     return "".join(f"U+{ord(c):04X}" if c in lacking else c for c in key) if lacking else key
 
@@ -60,14 +65,14 @@ class ReprintCover:
         """(text, is_heading) lines of the lists, each part put in with its pages (pages_of)."""
         _ = self.words
         lines: list[tuple[str, bool]] = [(_("Take out of the deck ({count})").format(count=len(self.take_out)), True)]
-        lines += [(f"{e.group}: {_short(e.title or e.key)} ({_(e.why)})", False)
+        lines += [(f"{_short(e.group)}: {_short(e.title or e.key)} ({_(e.why)})", False)
                   for e in self.take_out] or [(_("nothing"), False)]
         lines.append(("", False))
         lines.append((_("Put in ({count})").format(count=len(self.put_in)), True))
         for e in self.put_in:
             pages = self.pages_of.get((e.group, e.key))
             where = _(", page {pages}").format(pages=marks.page_ranges(pages)) if pages else ""
-            lines.append((f"{e.group}: {_short(e.title or e.key)} ({_(e.why)}{where})", False))
+            lines.append((f"{_short(e.group)}: {_short(e.title or e.key)} ({_(e.why)}{where})", False))
         return lines
 
     def pages(self, components: Sequence[Component], plan, sheet: Sheet, opts: ImposeOptions, total: int) -> list[Page]:

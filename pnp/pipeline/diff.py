@@ -23,15 +23,15 @@ from pathlib import Path
 from typing import Sequence
 
 from ..core.errors import OutputError
+from ..core.plaintext import plain
 from ..core.safepath import open_read, read_fd
 from ..store.recovery import read_only_view
 from .pairing import MAX_PAIRING, pair
-from .parts import Part, PartRecord
+from .parts import MAX_RECORD_TEXT, Part, PartRecord
 
 MAX_MANIFEST_BYTES = 64 * 1024 * 1024
 HISTORY = 20  # manifests of earlier builds kept per paper in OUT/<game>/history/
 _HEX = re.compile(r"^[0-9a-f]{16,64}$")
-_MAX_TEXT = 10_000
 
 
 def manifest_name(paper: str) -> str:
@@ -95,7 +95,7 @@ class Change:
                 was.append(f"row {self.was[1]}")
             if was:
                 where.append("was " + ", ".join(was))
-        head = f"{self.kind:<8} {self.group}: {_short(self.label)}" + (f" ({', '.join(where)})" if where else "")
+        head = f"{self.kind:<8} {_short(self.group)}: {_short(self.label)}" + (f" ({', '.join(where)})" if where else "")
         if self.kind != "changed":
             return head
         what = []
@@ -153,7 +153,9 @@ class Diff:
 
 
 def _short(key: str, limit: int = 60) -> str:
-    return key if len(key) <= limit else key[:limit - 1] + "\u2026"
+    """A key, title or component name read from a manifest (untrusted) as one line shows it: at most ``limit``
+    characters, then every control, format and line-break character escaped (pnp.core.plaintext.plain)."""
+    return plain(key if len(key) <= limit else key[:limit - 1] + "\u2026", newlines=False)
 
 
 def compare(game: str, paper: str, old: OldKit, parts: Sequence[Part]) -> Diff:
@@ -215,7 +217,9 @@ def read_old(out: Path, game: str, paper: str, generation: int | None = None) ->
     try:
         doc = json.loads(data.decode("utf-8"))
     except (UnicodeDecodeError, ValueError) as exc:
-        raise _bad(path, None, f"is not JSON ({exc})") from None
+        raise _bad(path, None, f"is not JSON ({plain(str(exc), 200)})") from None
+    except RecursionError:  # json's decoder recurses once per level of nesting
+        raise _bad(path, None, "is nested too deeply to be read (a manifest is 3 levels deep)") from None
     return _validated(doc, path, game, paper, number)
 
 
@@ -254,18 +258,19 @@ def _validated(doc, path: Path, game: str, paper: str, gen: int) -> OldKit:
         group, key, fp, row, count, fields = (p.get(k) for k in
                                               ("component", "key", "fingerprint", "row", "count", "fields"))
         for name, value in (("component", group), ("key", key)):
-            if not isinstance(value, str) or not value or len(value) > _MAX_TEXT:
-                raise _bad(path, f"{where}.{name}", "is not a text of 1 to 10,000 characters")
+            if not isinstance(value, str) or not value or len(value) > MAX_RECORD_TEXT:
+                raise _bad(path, f"{where}.{name}", f"is not a text of 1 to {MAX_RECORD_TEXT:,} characters")
         title = p.get("title", "")
-        if not isinstance(title, str) or len(title) > _MAX_TEXT:
-            raise _bad(path, f"{where}.title", "is not a text of at most 10,000 characters")
+        if not isinstance(title, str) or len(title) > MAX_RECORD_TEXT:
+            raise _bad(path, f"{where}.title", f"is not a text of at most {MAX_RECORD_TEXT:,} characters")
         if not isinstance(fp, str) or not _HEX.match(fp):
             raise _bad(path, f"{where}.fingerprint", "is not a sha256 in hex")
         if row is not None and (not isinstance(row, int) or isinstance(row, bool) or row < 0):
             raise _bad(path, f"{where}.row", "is not a row number")
         if not isinstance(count, int) or isinstance(count, bool) or count < 0:
             raise _bad(path, f"{where}.count", "is not a count")
-        if not isinstance(fields, dict) or not all(isinstance(k, str) and isinstance(v, str) and len(k) <= _MAX_TEXT
+        if not isinstance(fields, dict) or not all(isinstance(k, str) and isinstance(v, str)
+                                                   and len(k) <= MAX_RECORD_TEXT
                                                    and _HEX.match(v) for k, v in fields.items()):
             raise _bad(path, f"{where}.fields", "is not an object of column names and hashes")
         if (group, key) in parts:

@@ -32,6 +32,9 @@ from ..layout.sheetspace import BoardBlock
 
 MAX_PICTURE_BYTES = 256 * 1024 * 1024  # a picture file hashed for a fingerprint (pictures are checked far below this)
 MAX_TITLE = 200  # characters of a part's title the manifest keeps (a label, not the cell)
+MAX_RECORD_TEXT = 10_000
+"""The most characters of a text a manifest record holds (component, key, title, column name): parts_of()
+writes none longer (bounded()) and pnp.pipeline.diff refuses a manifest holding a longer one."""
 _SKIPPED = {"key", "root"}  # Group.key: a render cache key (holds paths); Image.root: where SVG art may reach
 
 
@@ -282,6 +285,14 @@ def _sources(comp: Component) -> Sequence[PartSource]:
     return [PartSource(str(i), None, (), comp.name) for i in range(1, n + 1)]
 
 
+def bounded(text: str) -> str:
+    """``text`` when it has at most MAX_RECORD_TEXT characters, else its start, an ellipsis and 16 hex digits of
+    its sha256 (MAX_RECORD_TEXT characters in all: the same text always gives the same result, two differ)."""
+    if len(text) <= MAX_RECORD_TEXT:
+        return text
+    return text[:MAX_RECORD_TEXT - 17] + "\u2026" + hashlib.sha256(text.encode("utf-8", "surrogatepass")).hexdigest()[:16]
+
+
 def parts_of(components: Sequence[Component]) -> list[Part]:
     """Every part of the kit, in kit order, each key once per group (copies counted, a copy's
     fingerprint taken from its first front). Draws every front (the IR only, no PDF)."""
@@ -290,14 +301,14 @@ def parts_of(components: Sequence[Component]) -> list[Part]:
     found: dict[tuple[str, str], Part] = {}
     for ci, comp in enumerate(components):
         for fi, (front, src) in enumerate(zip(_iter(comp.fronts), _sources(comp))):
-            ident = (src.group or comp.name, src.key)
+            ident = (bounded(src.group or comp.name), bounded(src.key))
             old = found.get(ident)
             if old is not None and old.comp == ci:
                 found[ident] = dataclasses.replace(old, count=old.count + comp.copies, fronts=old.fronts + (fi,))
                 continue
             if old is not None:  # the same key in another run of the group (another back): a new identity
-                ident = (ident[0], f"{src.key} ({comp.name})")
-            fields = tuple([(k, hashes.get(v) or hashes.setdefault(v, field_hash(v))) for k, v in src.fields])
+                ident = (ident[0], bounded(f"{src.key} ({comp.name})"))
+            fields = tuple([(bounded(k), hashes.get(v) or hashes.setdefault(v, field_hash(v))) for k, v in src.fields])
             title = comp.titles[fi][:MAX_TITLE] if src.keyed in ("column", "row") and len(comp.titles) > fi else ""
             found[ident] = Part(ident[0], ident[1], src.row, comp.copies, digest(comp, front), fields,
                                 title if title != ident[1] else "", ci, (fi,), (), src.keyed)

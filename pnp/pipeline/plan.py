@@ -38,7 +38,7 @@ from ..layout.packing import sheet_counts
 from ..layout.paper import Sheet, available_papers, load_sheet, open_sheet
 from ..layout.partfit import room_for_parts
 from ..render.writers import WRITERS, WriterSettings, resolve_formats
-from ..store.names import SAFE_NAME, check_safe_name
+from ..store.names import MAX_NAME_CHARS, SAFE_NAME, check_safe_name
 from ..store.recovery import kit_link
 
 if TYPE_CHECKING:
@@ -219,15 +219,29 @@ def _check_override_names(games: Sequence[Game], overrides: Mapping[str, Path]) 
                             hint=f"inputs: {', '.join(sorted(takes))}")
 
 
-def _check_one_spec_per_game(loaded: Mapping[str, LoadedSpec]) -> None:
-    """Two targets of one game would build into the same folder, the second replacing the first."""
-    seen: dict[str, str] = {}
-    for target, spec in loaded.items():
-        first = seen.setdefault(spec.game.name, target)
-        if first != target:
-            raise SpecError(f"{first!r} and {target!r} are both {spec.game.title} specs; one build makes one kit "
-                            f"per game (OUT/{spec.game.name}), so the second would replace the first.",
-                            file=spec.path, field="GAME", hint="build them one at a time with different --out folders")
+def _who(target: str, language: str | None) -> str:
+    return f"{target!r}" + (f" (its {language} kit)" if language else "")
+
+
+def _check_kit_folders(kits: Sequence[tuple[str, str | None, LoadedSpec]]) -> None:
+    """Every kit of the plan (target, language, spec) writes its own folder OUT/<kit name>: two kits with
+    one name (two specs of one game, or a spec's ``-de`` kit and a game named ``<game>-de``) would have
+    the second replace the first.
+
+    Raises:
+        SpecError: naming both targets (and languages) and the folder they share.
+    """
+    seen: dict[str, tuple[str, str | None, LoadedSpec]] = {}
+    for target, language, spec in kits:
+        first = seen.setdefault(spec.game.name, (target, language, spec))
+        if first[2] is not spec:
+            lang_line = spec.lines.get(("languages",)) if language else None
+            raise SpecError(f"{_who(*first[:2])} and {_who(target, language)} both write the kit folder "
+                            f"OUT/{spec.game.name}, so the second would replace the first.", file=spec.path,
+                            line=lang_line, field="languages" if language else "GAME",
+                            hint="list each language once (a kit's folder has its code in lower case)"
+                            if first[1] and language and first[0] == target else "build them one at a time with different --out "
+                            "folders, or rename one game (name: in a data-driven spec)")
 
 
 def draw_all(spec_path: Path) -> None:
@@ -360,9 +374,26 @@ def languages(loaded: LoadedSpec, language: str | None) -> list[tuple[str | None
     out = []
     for i, code in enumerate(codes):
         if language is None or code == language:
-            game = loaded.game if i == 0 else replace(loaded.game, name=f"{loaded.game.name}-{code}")
+            game = loaded.game if i == 0 else replace(loaded.game, name=kit_name(loaded, code))
             out.append((code, replace(loaded, game=game)))
     return out
+
+
+def kit_name(loaded: LoadedSpec, code: str) -> str:
+    """The folder and file name of the kit of language ``code`` (not the spec's first):
+    ``<game>-<code>`` with the code in lower case (``pt-BR`` -> ``<game>-pt-br``).
+
+    Raises:
+        SpecError: the name is no safe folder name (pnp.store.names), naming the spec's ``languages:``.
+    """
+    name = f"{loaded.game.name}-{code.casefold()}"
+    try:
+        return check_safe_name(name, f"the {code} kit's folder name", file=loaded.path, field="languages")
+    except SpecError as exc:
+        exc.line = loaded.lines.get(("languages",))
+        exc.hint = (f"give the game a shorter name (name:), at most {MAX_NAME_CHARS - len(code) - 1} characters, "
+                    "or a shorter language code")
+        raise
 
 
 def plan_target(target: str, loaded: LoadedSpec, request: Request,
@@ -453,17 +484,18 @@ def plan(targets: Sequence[str], request: Request, notify: Callable[[str], None]
     check_environment()
     request = replace(request, formats=resolve_formats(request.formats))  # with the formats they require
     loaded = {t: load_target(t) for t in dict.fromkeys(targets)}
-    _check_one_spec_per_game(loaded)
     if request.overrides:
         _check_override_names([spec.game for spec in loaded.values()], request.overrides)
+    kits = [(target, language, spec) for target, each in loaded.items()
+            for language, spec in languages(each, request.language)]
+    _check_kit_folders(kits)  # every kit name checked, and none twice, before any kit is planned
     planned = []
-    for target, each in loaded.items():
-        for language, spec in languages(each, request.language):
-            tp = plan_target(target, spec, request, notify, language)
-            if tp.failed and not request.full:
-                first = tp.failed[0]
-                raise ValidationFailed(f"{spec.game.name} fails {len(tp.failed)} rules check(s), e.g. {first.check} "
-                                       f"[{first.rule}].", file=spec.path, hint=f"run `pnp validate {target}`")
-            planned.append(tp)
+    for target, language, spec in kits:
+        tp = plan_target(target, spec, request, notify, language)
+        if tp.failed and not request.full:
+            first = tp.failed[0]
+            raise ValidationFailed(f"{spec.game.name} fails {len(tp.failed)} rules check(s), e.g. {first.check} "
+                                   f"[{first.rule}].", file=spec.path, hint=f"run `pnp validate {target}`")
+        planned.append(tp)
     return BuildPlan(request, tuple(planned))
 

@@ -11,9 +11,10 @@ page only (never in the kit).
 
 Served: ``/`` (the page), ``/events`` (SSE), ``/state`` (JSON) and ``/kit/<n>/<file>``, where
 ``<file>`` must be one of the files the build of target ``n`` wrote (its manifest, kept in memory):
-nothing else under --out is read. A kit file is opened through pnp.core.safepath.open_read (no
-symlink followed below the kit's folder, regular files only), so a file replaced by a link, a FIFO or
-a folder, or one that vanished, is a 404. Every request whose ``Host`` header is not the address the
+nothing else under --out is read. A kit file is opened through pnp.core.safepath.open_read from --out, in
+the generation folder pnp's link ``OUT/<game>`` names at the request (pnp.store.recovery: a link pnp did
+not make is refused; no symlink followed below --out, regular files only), so ``OUT/<game>`` re-pointed
+elsewhere, a file replaced by a link, a FIFO or a folder, or one that vanished, is a 404. Every request whose ``Host`` header is not the address the
 server listens on (``127.0.0.1``, ``localhost`` or ``[::1]`` with its port) is answered 400, so a web
 page that rebinds its own name to 127.0.0.1 (DNS rebinding) cannot read the kit or ``/state``.
 Starlette and uvicorn (BSD-3) are imported only with --serve.
@@ -32,6 +33,7 @@ from string import Template
 
 from ..core.errors import OutputError, PnpError
 from ..core.safepath import open_read
+from ..store.recovery import current_generation
 
 MAX_PAGES_SHOWN = 200   # pages per kit on the page (a 1,000-page deck would take minutes to load)
 POLL = 0.2              # s between version checks of an open event stream
@@ -242,8 +244,8 @@ def make_app(state: PreviewState, port: int):
         if not 0 <= index < len(views) or rel not in views[index].files or views[index].folder is None:
             return Response("not a file of this kit", status_code=404)
         try:
-            f = open_read(views[index].folder, rel)
-        except (OSError, OutputError):  # vanished, or replaced by a link or a special file
+            f = open_read(*kit_path(views[index].folder, rel))
+        except (OSError, OutputError):  # vanished, replaced by a link or a special file, or OUT/<game> not pnp's
             return Response("not a file of this kit", status_code=404)
         media = "image/svg+xml" if rel.endswith(".svg") else "application/octet-stream"
         return StreamingResponse(_chunks(f), media_type=media, headers={"Cache-Control": "no-store"})
@@ -251,6 +253,21 @@ def make_app(state: PreviewState, port: int):
     return Starlette(routes=[Route("/", index), Route("/state", state_json), Route("/events", events),
                              Route("/kit/{index:int}/{path:path}", kit_file)],
                      middleware=[Middleware(LocalHostOnly, hosts=allowed_hosts(port))])
+
+
+def kit_path(folder: Path, rel: str) -> tuple[Path, str]:
+    """Where the file ``rel`` of the kit ``folder`` (OUT/<game>) is now, as (--out, the path below it): in the
+    generation folder pnp's link OUT/<game> names (pnp.store.recovery.current_generation), never where
+    another link leads, so OUT/<game> re-pointed outside --out while the watch runs serves nothing.
+
+    Raises:
+        OutputError: OUT/<game> is not pnp's link (or holds no kit).
+    """
+    out = folder.parent
+    gen = current_generation(out, folder.name)
+    if gen is None:
+        raise OutputError(f"{folder} holds no kit.", file=folder)
+    return out, f"{gen.relative_to(out).as_posix()}/{rel}"
 
 
 def _chunks(f):

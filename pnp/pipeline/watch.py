@@ -5,8 +5,10 @@ file the KitContext opened, the spec, the rules text, the sheet). The stamps (mt
 files are taken *before* a round starts, so a save made while a kit is being built is seen when the
 round ends and starts another round: after any burst of saves the kit on disk is built from the last
 saved state, or the last error is shown. A bad edit prints its error and leaves the last good kit in
-place (every build is staged and switched in atomically). A target that names no game and no spec
-file fails at once (exit 2), before anything is watched. Ctrl-C stops with exit code 0. What a round
+place (every build is staged and switched in atomically); a spec that is bad from the start is waited on
+too, named as a file or as its game folder. Saves made while a round builds start the next round once
+they stop for the debounce time (one rebuild after a burst, not one per save). A target that names no
+game and no spec file fails at once (exit 2), before anything is watched. Ctrl-C stops with exit code 0. What a round
 made is kept in memory for the next (pnp.core.memo: content-keyed, bounded, never read from disk).
 """
 from __future__ import annotations
@@ -20,7 +22,9 @@ from ..core.errors import PnpError
 from ..core.findings import FAIL, WARN
 from ..core.memo import DEFAULT_BUDGET, Memo
 from .execute import execute_target
-from ..inputs.resources import shipped_specs
+from ..custom import spec_in_folder
+from ..engine import game_names
+from ..inputs.resources import builtin_spec, shipped_specs
 from .plan import Request, load_target, plan
 
 def _stamps(paths) -> dict[Path, tuple[int, int] | None]:
@@ -35,6 +39,39 @@ def _stamps(paths) -> dict[Path, tuple[int, int] | None]:
     return out
 
 
+def spec_of(target: str) -> Path:
+    """The spec file a watch target names: a shipped game's, a game folder's ``DIR/<DIR>.yaml`` or the file
+    itself, found without reading it (a spec that is bad now is waited on, whichever way it is named).
+
+    Raises:
+        SpecError: an unknown game, a missing spec file or a folder without its spec (nothing to wait for).
+    """
+    path = Path(target)
+    if target in game_names() or (target in shipped_specs() and not path.exists()):  # as load_target reads it
+        return builtin_spec(target)
+    if path.is_dir() and path.suffix not in (".yaml", ".yml"):
+        return spec_in_folder(path)
+    if path.is_file():
+        return path
+    load_target(target)  # raises, naming the target
+    return path
+
+
+def settle(paths: set[Path], seen: dict, debounce_ms: int, stop: threading.Event | None = None) -> dict:
+    """Wait until none of ``paths`` changed for ``debounce_ms`` (their stamps against ``seen``, the stamps
+    when the last round ended), so saves made during a build are rebuilt once, after the burst; the stamps
+    then. Returns at once when ``stop`` is set."""
+    while True:
+        if stop is not None and stop.wait(debounce_ms / 1000):
+            return seen
+        if stop is None:
+            time.sleep(debounce_ms / 1000)
+        now = _stamps(paths)
+        if now == seen:
+            return now
+        seen = now
+
+
 def _round(targets: Sequence[str], request: Request, out: Path, watched: set[Path],
            say: Callable[[str], None], preview=None) -> set[Path]:
     """Plan and build every target, every kit of it (one per language of a spec's ``languages:``, or
@@ -44,9 +81,7 @@ def _round(targets: Sequence[str], request: Request, out: Path, watched: set[Pat
     was known to read, so fixing them triggers a rebuild)."""
     found: set[Path] = set()
     for index, target in enumerate(targets):
-        path = Path(target)
-        if path.suffix in (".yaml", ".yml"):
-            found.add(path.resolve())
+        found.add(spec_of(target).resolve())  # a bad spec is watched, so fixing it rebuilds
         start = time.perf_counter()
         try:
             kits = plan([target], request).targets
@@ -99,10 +134,8 @@ def watch_kits(targets: Sequence[str], request: Request, out: Path, debounce_ms:
     """
     from watchfiles import watch
 
-    shipped = shipped_specs()
     for target in targets:  # an unknown game or a missing spec file: nothing to wait for
-        if target not in shipped and not Path(target).is_file():
-            load_target(target)  # raises, naming the target
+        spec_of(target)
     speak = (lambda text: None) if quiet else say
     preview = server = None
     if serve_port is not None:
@@ -125,7 +158,10 @@ def watch_kits(targets: Sequence[str], request: Request, out: Path, debounce_ms:
                 changed = sorted(p.name for p in watched if seen.get(p) != before.get(p))
                 pending = bool(changed)
                 if pending:
-                    speak(f"changed while building: {', '.join(changed)}; rebuilding")
+                    speak(f"changed while building: {', '.join(changed)}; rebuilding once the saves stop")
+                    seen = settle(watched, seen, debounce_ms, stop)
+                    if stop is not None and stop.is_set():
+                        return 0
             speak(f"watching {len(watched)} files (Ctrl-C to stop)")
             folders = sorted({p.parent for p in watched if p.parent.exists()}) or [Path.cwd()]
             # yield_on_timeout: every half second the stamps are compared too, so an edit made while the

@@ -8,7 +8,8 @@ from pathlib import Path
 
 from ..core.errors import SpecError
 
-SAFE_NAME = re.compile(r"^[a-z0-9][a-z0-9_-]{0,40}\Z")
+MAX_NAME_CHARS = 41
+SAFE_NAME = re.compile(r"^[a-z0-9][a-z0-9_-]{0,%d}\Z" % (MAX_NAME_CHARS - 1))
 
 
 def is_safe_name(name: object) -> bool:

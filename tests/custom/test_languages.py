@@ -97,7 +97,7 @@ def test_a_check_that_fails_in_one_language_names_it_the_row_and_the_column(tmp_
     result = runner.invoke(app, ["build", str(deck), "-o", str(out), "-f", "pdf"])
     assert result.exit_code == 2, result.output
     flat = " ".join(result.output.split())
-    assert "in the de kit" in flat and "row 3" in flat and "(name)" in flat and "does not fit" in flat
+    assert "in the de kit" in flat and "row 3" in flat and "(name@de)" in flat and "does not fit" in flat
     assert not out.exists() or snapshot(out) == {}  # nothing written, not even the English kit
 
 

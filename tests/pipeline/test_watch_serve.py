@@ -78,12 +78,14 @@ BASE = f"http://127.0.0.1:{PORT}"
 
 
 def _kit(tmp_path):
-    """A served kit of one SVG page in tmp_path/kit, a sentinel file outside it, and a TestClient."""
+    """A served kit of one SVG page in tmp_path/out/nonads (pnp's link to the generation folder
+    out/.pnp/nonads.g1, as pnp.store makes it), a sentinel file outside it, and a TestClient."""
     from starlette.testclient import TestClient
 
     from pnp.pipeline.serve import PreviewState, make_app
-    folder = tmp_path / "kit"
-    (folder / "svg").mkdir(parents=True)
+    (tmp_path / "out" / ".pnp" / "nonads.g1" / "svg").mkdir(parents=True)
+    folder = tmp_path / "out" / "nonads"
+    folder.symlink_to(".pnp/nonads.g1", target_is_directory=True)
     (folder / "svg" / "a.svg").write_text("<svg xmlns='http://www.w3.org/2000/svg'><text>PAGE-A</text></svg>",
                                           encoding="utf-8")
     (tmp_path / "secret.txt").write_text("SENTINEL-7f3c", encoding="utf-8")
@@ -143,6 +145,28 @@ def test_a_kit_file_replaced_by_a_link_or_deleted_is_a_404(tmp_path):
     (folder / "svg").symlink_to(tmp_path / "elsewhere")
     r = client.get("/kit/0/svg/a.svg")
     assert r.status_code == 404 and "SENTINEL" not in r.text
+
+
+def test_a_kit_link_re_pointed_outside_out_serves_nothing(tmp_path):
+    """OUT/<game> re-pointed while the watch runs (to a folder outside --out, or to a generation folder that is
+    itself a link leading out): the kit's files are 404s, and the outside files' text is never sent."""
+    folder, client = _kit(tmp_path)
+    assert "PAGE-A" in client.get("/kit/0/svg/a.svg").text
+    outside = tmp_path / "elsewhere"
+    (outside / "svg").mkdir(parents=True)
+    (outside / "svg" / "a.svg").write_text("SENTINEL-7f3c", encoding="utf-8")
+    folder.unlink()
+    folder.symlink_to(outside, target_is_directory=True)
+    r = client.get("/kit/0/svg/a.svg")
+    assert r.status_code == 404 and "SENTINEL" not in r.text
+    folder.unlink()
+    (tmp_path / "out" / ".pnp" / "nonads.g2").symlink_to(outside, target_is_directory=True)
+    folder.symlink_to(".pnp/nonads.g2", target_is_directory=True)  # pnp's name, a link leading out
+    r = client.get("/kit/0/svg/a.svg")
+    assert r.status_code == 404 and "SENTINEL" not in r.text
+    folder.unlink()
+    folder.symlink_to(".pnp/nonads.g1", target_is_directory=True)  # back: served again
+    assert "PAGE-A" in client.get("/kit/0/svg/a.svg").text
 
 
 def test_the_preview_marks_the_parts_changed_since_the_previous_build(tmp_path):
