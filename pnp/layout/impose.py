@@ -17,7 +17,7 @@ from ..core.words import Words
 from . import marks
 from .bleed import extend_for_bleed
 from .cover import BomCover, Cover
-from .fold import FOLD_PAST, FoldSheet
+from .fold import FoldSheet
 from .kitpacking import Packing, pack_kit
 from .options import ImposeOptions
 from .packing import BoardBlock, PartBlock, SheetPlan
@@ -206,12 +206,13 @@ def _front(plan: SheetPlan, components: Sequence[Component], tilings: dict[int, 
 
 def _folded(plan: FoldSheet, components: Sequence[Component], sheet: Sheet, opts: ImposeOptions) -> Page:
     """A fold-over sheet: every front with its back at the mirror place across the fold line, crop
-    marks on each block's three outer sides, and the dashed fold line."""
+    marks on each block's three outer sides, and the dashed fold line. Next to the fold, a front's
+    art and its back's each run up to the line (FoldSheet.fold_clip), neither over it."""
     b = opts.bleed
     offset, _ = sheet.mark_reserve(b)
     cm = sheet.crop_marks
     backs: dict[tuple[int, bool], Drawing] = {}
-    reach = plan.gap + FOLD_PAST  # a back next to the fold: its artwork runs this far past its trim, over the line
+    reach = plan.gap  # (at least the bleed: fold_gap); next to the fold, each side's art runs to the fold line (clipped there)
     items: list = []
     placements: list = []
     trims: list = []
@@ -225,11 +226,11 @@ def _folded(plan: FoldSheet, components: Sequence[Component], sheet: Sheet, opts
             inner = plan.next_to_fold(bx, by, w, h)
             if (ci, inner) not in backs:
                 backs[ci, inner] = plan.back_face(extend_for_bleed(comp.back, comp.width, comp.height,
-                                                                   max(b, reach) if inner else b), ci, comp)
-            face = plan.front_face(extend_for_bleed(comp.fronts[k // comp.copies], comp.width, comp.height, b), ci,
-                                   comp)
+                                                                   reach if inner else b), ci, comp)
+            face = plan.front_face(extend_for_bleed(comp.fronts[k // comp.copies], comp.width, comp.height,
+                                                    reach if inner else b), ci, comp)
             for back, (px, py), drawing in ((False, (x, y), face), (True, (bx, by), backs[ci, inner])):
-                clip = plan.back_clip(w, h, b, reach) if back and inner else None
+                clip = plan.fold_clip(w, h, b, back) if inner else None
                 items.append(_place(drawing, px, py, laid, b, clip=clip, cut_lines=opts.cut_lines))
                 placements.append(Placement(comp.name, px, py, w, h, comp.cut_shape,
                                             None if back else k // comp.copies))
@@ -240,10 +241,12 @@ def _folded(plan: FoldSheet, components: Sequence[Component], sheet: Sheet, opts
                                           cm.width, sides=plan.outer_sides(back)))
             trims.append(trim)
     cx, cy, cw, ch = sheet.content_area
+    k = 1 if plan.axis == "x" else 0  # along the line
+    busy = [(t[k] - b, t[k] + t[k + 2] + b) for t in trims]  # where art meets the line: no label there
     if plan.axis == "x":
-        items.extend(marks.fold_line(plan.line, cy, plan.line, cy + ch, opts.words))
+        items.extend(marks.fold_line(plan.line, cy, plan.line, cy + ch, opts.words, busy))
     else:
-        items.extend(marks.fold_line(cx, plan.line, cx + cw, plan.line, opts.words))
+        items.extend(marks.fold_line(cx, plan.line, cx + cw, plan.line, opts.words, busy))
     trim = _union(trims)
     return Page(sheet.width, sheet.height, tuple(items), "", trim_box=trim,
                 bleed_box=_grow(trim, b) if b > 0 else None, placements=tuple(placements))
