@@ -182,19 +182,22 @@ def _front(plan: SheetPlan, components: Sequence[Component], tilings: dict[int, 
             continue
         xs, ys = set(), set()
         guides: list = []
+        shaped = False
         for (ci, k), x, y in block.slots():
             comp = components[ci]
             face = comp.fronts[k // comp.copies] if len(comp.fronts) else ()
             key = f"{comp.name}\x1ffront {k // comp.copies}" if comp.copies > 1 else None  # keyed: drawn once
             outline = comp.cut_shape.points
             items.append(_place(extend_for_bleed(face, comp.width, comp.height, b, outline), x, y, comp, b, key,
-                                cut_lines=opts.cut_lines, outline=outline))
+                                cut_lines=opts.cut_lines and not b, outline=outline))
             placements.append(Placement(comp.name, x, y, comp.width, comp.height, comp.cut_shape, k // comp.copies))
             xs |= {x, x + block.w}
             ys |= {y, y + block.h}
             if comp.cut_shape.points:
-                guides.append(cut_guide(comp.cut_shape.points, x, y))
-        if guides:  # a shaped part is cut along its outline, printed over every part's art (no crop marks)
+                shaped = True
+                if not b:  # with bleed nothing is drawn on a cut: the cutter SVG or the die has the outline
+                    guides.append(cut_guide(comp.cut_shape.points, x, y))
+        if shaped:  # a shaped part is cut along its outline, printed over every part's art (no crop marks)
             items.extend(guides)
         else:
             items.extend(marks.crop_marks(sorted(xs), sorted(ys), block.trim, offset, cm.length, cm.width))
@@ -231,7 +234,7 @@ def _folded(plan: FoldSheet, components: Sequence[Component], sheet: Sheet, opts
                                                     reach if inner else b), ci, comp)
             for back, (px, py), drawing in ((False, (x, y), face), (True, (bx, by), backs[ci, inner])):
                 clip = plan.fold_clip(w, h, b, back) if inner else None
-                items.append(_place(drawing, px, py, laid, b, clip=clip, cut_lines=opts.cut_lines))
+                items.append(_place(drawing, px, py, laid, b, clip=clip, cut_lines=opts.cut_lines and not b))
                 placements.append(Placement(comp.name, px, py, w, h, comp.cut_shape,
                                             None if back else k // comp.copies))
                 cuts[back][0].update((px, px + block.w))
@@ -275,7 +278,7 @@ def _back(plan: SheetPlan, components: Sequence[Component], sheet: Sheet, opts: 
                 y = sheet.height - y - comp.height
             x, y = x + dx, y + dy
             cut = _mirrored(comp, opts.duplex)
-            items.append(_place(backs[ci], x, y, comp, b, f"{comp.name}\x1fback", cut_lines=opts.cut_lines,  # keyed
+            items.append(_place(backs[ci], x, y, comp, b, f"{comp.name}\x1fback", cut_lines=opts.cut_lines and not b,
                                 outline=cut.points))
             placements.append(Placement(comp.name, x, y, comp.width, comp.height, cut))
             trims.append((x, y, comp.width, comp.height))
@@ -301,7 +304,7 @@ def _mirrored(comp: Component, duplex: str) -> CutShape:
 def cut_guide(outline, x: float, y: float) -> Group:
     """The thin grey line along a shaped part's cut outline, at (x, y) on the page: its cut guide,
     printed instead of crop marks (a hexagon's or a net's slanted and notched edges have no straight
-    run to mark)."""
+    run to mark), on a home print without bleed only: with bleed nothing is drawn on a cut."""
     return Group((Polygon(tuple(outline), fill=None, stroke=CUT_GUIDE, stroke_width=CUT_GUIDE_WIDTH),), dx=x, dy=y)
 
 
@@ -310,8 +313,8 @@ def _place(drawing: Drawing, x: float, y: float, comp: Component, bleed: float, 
     """The drawing at (x, y), clipped to trim + bleed (or to ``clip``, in the part's coordinates);
     with an ``outline`` (a shaped part's cut polygon, part coordinates), to that outline grown by the
     bleed (pnp.core.outline.grow): the art follows the cut.
-    With ``cut_lines`` (``pnp build --cut-lines``), round and rounded parts get a grey line at the
-    trim, drawn last and heavier than any decorative ring near the edge; by default none: the crop
+    With ``cut_lines`` (``pnp build --cut-lines``, honoured without bleed only), round and rounded parts
+    get a grey line at the trim, drawn last and heavier than any decorative ring near the edge; by default none: the crop
     marks outside the trim (at the part's bounding square) are the guides, and no line is printed
     over the artwork, where an off cut would show it. ``key``: the reuse key of a face that repeats
     in the kit (pnp.core.ir.Group)."""
