@@ -14,9 +14,10 @@ turned over like a book page: with a vertical fold and the part upright the back
 about a horizontal line it is turned a half turn; a part on its side has its back turned the other
 way round (FoldSheet.back_face). The parts are packed into the front half with pnp/layout/packing.py (grids, crop marks on the
 three outer sides, nothing on the fold side). Parts of a block are butted, as on every sheet; the
-trims next to the fold lie FOLD_GAP from the line (or the bleed, when larger), and the backs there
-carry their artwork FOLD_PAST beyond the line, so a fold or a cut that strays shows artwork, not a
-white sliver. Printed on one side of thin paper (pnp.layout.cover.FOLD_PAPER), folded and glued.
+trims next to the fold lie FOLD_GAP from the line (or the bleed, when larger), and each side's art
+there runs up to the fold line and no further: a front's bleed is the front's own art, a back's the
+back's, so a cut that strays towards the fold shows that side's own colour, never the other side's.
+Printed on one side of thin paper (pnp.layout.cover.FOLD_PAPER), folded and glued.
 
 Parts without a printed back keep their normal layout on sheets of their own, and boards are never
 folded.
@@ -36,7 +37,6 @@ from .paper import Sheet, part_gap
 Rect4 = tuple[float, float, float, float]
 EPS = 1e-9
 FOLD_GAP = 2.0   # mm from the fold line to the nearest trims (fronts on one side, backs on the other)
-FOLD_PAST = 2.0  # mm the artwork of a back next to the fold runs past the fold line
 
 
 def folds(comp: Component) -> bool:
@@ -80,12 +80,15 @@ class FoldSheet(SheetPlan):
         edge = x if self.axis == "x" else y
         return abs(edge - self.line - self.gap) < 1e-6
 
-    def back_clip(self, w: float, h: float, bleed: float, reach: float) -> Rect4:
-        """The clip of a back next to the fold (part coordinates, trim w x h as laid): ``bleed`` on the
-        outer sides, ``reach`` towards the fold line (backs lie right of or below it)."""
+    def fold_clip(self, w: float, h: float, bleed: float, back: bool) -> Rect4:
+        """The clip of a front or a back (``back``) next to the fold, in part coordinates (trim w x h as
+        laid, mm): ``bleed`` past the three outer sides, and up to the fold line (``gap`` past the trim)
+        on the side facing it, never over it. Fronts lie left of or above the line, backs right of or
+        below it."""
+        g = self.gap
         if self.axis == "x":
-            return (-reach, -bleed, w + bleed + reach, h + 2 * bleed)
-        return (-bleed, -reach, w + 2 * bleed, h + bleed + reach)
+            return (-g, -bleed, w + bleed + g, h + 2 * bleed) if back else (-bleed, -bleed, w + bleed + g, h + 2 * bleed)
+        return (-bleed, -g, w + 2 * bleed, h + bleed + g) if back else (-bleed, -bleed, w + 2 * bleed, h + bleed + g)
 
     def outer_sides(self, back: bool) -> str:
         """The sides of a block that get crop marks ("t", "b", "l", "r"): all but the one facing the fold."""

@@ -17,7 +17,7 @@ from ..core.words import Words
 from . import marks
 from .bleed import extend_for_bleed
 from .cover import BomCover, Cover
-from .fold import FOLD_PAST, FoldSheet
+from .fold import FoldSheet
 from .kitpacking import Packing, pack_kit
 from .options import ImposeOptions
 from .packing import BoardBlock, PartBlock, SheetPlan
@@ -182,19 +182,22 @@ def _front(plan: SheetPlan, components: Sequence[Component], tilings: dict[int, 
             continue
         xs, ys = set(), set()
         guides: list = []
+        shaped = False
         for (ci, k), x, y in block.slots():
             comp = components[ci]
             face = comp.fronts[k // comp.copies] if len(comp.fronts) else ()
             key = f"{comp.name}\x1ffront {k // comp.copies}" if comp.copies > 1 else None  # keyed: drawn once
             outline = comp.cut_shape.points
             items.append(_place(extend_for_bleed(face, comp.width, comp.height, b, outline), x, y, comp, b, key,
-                                cut_lines=opts.cut_lines, outline=outline))
+                                cut_lines=opts.cut_lines and not b, outline=outline))
             placements.append(Placement(comp.name, x, y, comp.width, comp.height, comp.cut_shape, k // comp.copies))
             xs |= {x, x + block.w}
             ys |= {y, y + block.h}
             if comp.cut_shape.points:
-                guides.append(cut_guide(comp.cut_shape.points, x, y))
-        if guides:  # a shaped part is cut along its outline, printed over every part's art (no crop marks)
+                shaped = True
+                if not b:  # with bleed nothing is drawn on a cut: the cutter SVG or the die has the outline
+                    guides.append(cut_guide(comp.cut_shape.points, x, y))
+        if shaped:  # a shaped part is cut along its outline, printed over every part's art (no crop marks)
             items.extend(guides)
         else:
             items.extend(marks.crop_marks(sorted(xs), sorted(ys), block.trim, offset, cm.length, cm.width))
@@ -206,12 +209,13 @@ def _front(plan: SheetPlan, components: Sequence[Component], tilings: dict[int, 
 
 def _folded(plan: FoldSheet, components: Sequence[Component], sheet: Sheet, opts: ImposeOptions) -> Page:
     """A fold-over sheet: every front with its back at the mirror place across the fold line, crop
-    marks on each block's three outer sides, and the dashed fold line."""
+    marks on each block's three outer sides, and the dashed fold line. Next to the fold, a front's
+    art and its back's each run up to the line (FoldSheet.fold_clip), neither over it."""
     b = opts.bleed
     offset, _ = sheet.mark_reserve(b)
     cm = sheet.crop_marks
     backs: dict[tuple[int, bool], Drawing] = {}
-    reach = plan.gap + FOLD_PAST  # a back next to the fold: its artwork runs this far past its trim, over the line
+    reach = plan.gap  # (at least the bleed: fold_gap); next to the fold, each side's art runs to the fold line (clipped there)
     items: list = []
     placements: list = []
     trims: list = []
@@ -225,12 +229,12 @@ def _folded(plan: FoldSheet, components: Sequence[Component], sheet: Sheet, opts
             inner = plan.next_to_fold(bx, by, w, h)
             if (ci, inner) not in backs:
                 backs[ci, inner] = plan.back_face(extend_for_bleed(comp.back, comp.width, comp.height,
-                                                                   max(b, reach) if inner else b), ci, comp)
-            face = plan.front_face(extend_for_bleed(comp.fronts[k // comp.copies], comp.width, comp.height, b), ci,
-                                   comp)
+                                                                   reach if inner else b), ci, comp)
+            face = plan.front_face(extend_for_bleed(comp.fronts[k // comp.copies], comp.width, comp.height,
+                                                    reach if inner else b), ci, comp)
             for back, (px, py), drawing in ((False, (x, y), face), (True, (bx, by), backs[ci, inner])):
-                clip = plan.back_clip(w, h, b, reach) if back and inner else None
-                items.append(_place(drawing, px, py, laid, b, clip=clip, cut_lines=opts.cut_lines))
+                clip = plan.fold_clip(w, h, b, back) if inner else None
+                items.append(_place(drawing, px, py, laid, b, clip=clip, cut_lines=opts.cut_lines and not b))
                 placements.append(Placement(comp.name, px, py, w, h, comp.cut_shape,
                                             None if back else k // comp.copies))
                 cuts[back][0].update((px, px + block.w))
@@ -240,10 +244,12 @@ def _folded(plan: FoldSheet, components: Sequence[Component], sheet: Sheet, opts
                                           cm.width, sides=plan.outer_sides(back)))
             trims.append(trim)
     cx, cy, cw, ch = sheet.content_area
+    k = 1 if plan.axis == "x" else 0  # along the line
+    busy = [(t[k] - b, t[k] + t[k + 2] + b) for t in trims]  # where art meets the line: no label there
     if plan.axis == "x":
-        items.extend(marks.fold_line(plan.line, cy, plan.line, cy + ch, opts.words))
+        items.extend(marks.fold_line(plan.line, cy, plan.line, cy + ch, opts.words, busy))
     else:
-        items.extend(marks.fold_line(cx, plan.line, cx + cw, plan.line, opts.words))
+        items.extend(marks.fold_line(cx, plan.line, cx + cw, plan.line, opts.words, busy))
     trim = _union(trims)
     return Page(sheet.width, sheet.height, tuple(items), "", trim_box=trim,
                 bleed_box=_grow(trim, b) if b > 0 else None, placements=tuple(placements))
@@ -272,7 +278,7 @@ def _back(plan: SheetPlan, components: Sequence[Component], sheet: Sheet, opts: 
                 y = sheet.height - y - comp.height
             x, y = x + dx, y + dy
             cut = _mirrored(comp, opts.duplex)
-            items.append(_place(backs[ci], x, y, comp, b, f"{comp.name}\x1fback", cut_lines=opts.cut_lines,  # keyed
+            items.append(_place(backs[ci], x, y, comp, b, f"{comp.name}\x1fback", cut_lines=opts.cut_lines and not b,
                                 outline=cut.points))
             placements.append(Placement(comp.name, x, y, comp.width, comp.height, cut))
             trims.append((x, y, comp.width, comp.height))
@@ -298,7 +304,7 @@ def _mirrored(comp: Component, duplex: str) -> CutShape:
 def cut_guide(outline, x: float, y: float) -> Group:
     """The thin grey line along a shaped part's cut outline, at (x, y) on the page: its cut guide,
     printed instead of crop marks (a hexagon's or a net's slanted and notched edges have no straight
-    run to mark)."""
+    run to mark), on a home print without bleed only: with bleed nothing is drawn on a cut."""
     return Group((Polygon(tuple(outline), fill=None, stroke=CUT_GUIDE, stroke_width=CUT_GUIDE_WIDTH),), dx=x, dy=y)
 
 
@@ -307,8 +313,8 @@ def _place(drawing: Drawing, x: float, y: float, comp: Component, bleed: float, 
     """The drawing at (x, y), clipped to trim + bleed (or to ``clip``, in the part's coordinates);
     with an ``outline`` (a shaped part's cut polygon, part coordinates), to that outline grown by the
     bleed (pnp.core.outline.grow): the art follows the cut.
-    With ``cut_lines`` (``pnp build --cut-lines``), round and rounded parts get a grey line at the
-    trim, drawn last and heavier than any decorative ring near the edge; by default none: the crop
+    With ``cut_lines`` (``pnp build --cut-lines``, honoured without bleed only), round and rounded parts
+    get a grey line at the trim, drawn last and heavier than any decorative ring near the edge; by default none: the crop
     marks outside the trim (at the part's bounding square) are the guides, and no line is printed
     over the artwork, where an off cut would show it. ``key``: the reuse key of a face that repeats
     in the kit (pnp.core.ir.Group)."""

@@ -5,6 +5,7 @@ All functions return Drawings (tuples of IR shapes) in page millimetres.
 from __future__ import annotations
 
 from functools import lru_cache
+from typing import Sequence
 
 from ..core.fonts import text_width_mm
 from ..core.ir import BLACK, WHITE, Circle, Drawing, Group, Line, Rect, Text
@@ -59,15 +60,21 @@ FOLD_LABEL = "fold"
 FOLD_LABEL_PT = 6.5
 
 
-def fold_line(x1: float, y1: float, x2: float, y2: float, _: Words = english) -> Drawing:
+def fold_line(x1: float, y1: float, x2: float, y2: float, _: Words = english,
+              busy: Sequence[tuple[float, float]] = ()) -> Drawing:
     """The dashed fold line of a fold-over sheet from (x1, y1) to (x2, y2) (vertical or horizontal),
-    labelled "fold" (in the words ``_``) at its middle along the line, on a white patch no wider than
-    the label's height (2.3 mm), so it stays in the gutter between fronts and backs."""
-    mx, my = (x1 + x2) / 2, (y1 + y2) / 2
+    labelled "fold" (in the words ``_``) along the line on a white patch as wide as the label's
+    height (2.3 mm). ``busy``: the stretches (from, to in mm, y for a vertical line, x for a
+    horizontal one) where parts' art meets the line; the label goes in the middle of the longest
+    stretch of the line outside them (the line's middle when none is given), so its patch never
+    covers art a cut astray could show."""
     vertical = abs(x1 - x2) < abs(y1 - y2)
     em = FOLD_LABEL_PT * MM_PER_PT
     label = _(FOLD_LABEL)
     along = text_width_mm(label, FOLD_LABEL_PT) + 1.0
+    lo, hi = sorted((y1, y2) if vertical else (x1, x2))
+    at = _free_middle(lo, hi, busy)
+    mx, my = (x1, at) if vertical else (at, y1)
     if vertical:
         patch = Rect(mx - em / 2, my - along / 2, em, along, fill=WHITE, stroke=None)
     else:
@@ -75,6 +82,22 @@ def fold_line(x1: float, y1: float, x2: float, y2: float, _: Words = english) ->
     return (Line(x1, y1, x2, y2, stroke=BLACK, stroke_width=FOLD_WIDTH, dash=FOLD_DASH), patch,
             Text(mx, my, label, size_pt=FOLD_LABEL_PT, anchor="middle", valign="middle",
                  rotate=-90 if vertical else 0))
+
+
+def _free_middle(lo: float, hi: float, busy: Sequence[tuple[float, float]]) -> float:
+    """The middle of the longest stretch of [lo, hi] outside every ``busy`` (from, to) stretch, or of
+    [lo, hi] when none is given."""
+    if not busy:
+        return (lo + hi) / 2
+    free, start = [], lo
+    for a, b in sorted(busy):
+        if a > start:
+            free.append((start, min(a, hi)))
+        start = max(start, b)
+    if start < hi:
+        free.append((start, hi))
+    a, b = max(free, key=lambda f: f[1] - f[0], default=(lo, hi))
+    return (a + b) / 2
 
 
 def footer(sheet: Sheet, text: str, _: Words = english) -> Drawing:

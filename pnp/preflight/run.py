@@ -16,7 +16,7 @@ from ..layout.limits import PREFLIGHT_DPI, check_preflight
 from ..layout.options import ImposeOptions
 from ..layout.paper import Sheet
 from ..render.writers import WRITERS, WriteJob, WriterSettings
-from . import areas, contrast, cvd, ink, sizes
+from . import areas, contrast, cuts, cvd, ink, sizes
 from .pdffacts import PdfFacts, read_facts
 from .pixels import rendered
 from .report import listed
@@ -55,15 +55,17 @@ def preflight(title: str, components: Sequence[Component], sheet: Sheet, opts: I
 def check(pdf: Path, scenes: list[PageScene], bleed: float, service=None,
           progress: Progress | None = None) -> list[Finding]:
     """Every check on ``pdf`` and the ``scenes`` it was drawn from (one per page, in order): coverage,
-    sizes, colour spaces, fonts, safe area, bleed, contrast, colour-vision deficiency."""
+    sizes, colour spaces, fonts, safe area, bleed (art short of the bleed line; with bleed, strokes on a
+    cut and bleed unlike the art inside the cut: pnp.preflight.cuts), contrast, colour-vision deficiency."""
     facts = read_facts(pdf)
     coverage = ink.Coverage(facts.cmyk_colours if facts.cmyk else None)
     limit, source = ink.limit_for(service)
     faces = cvd.Faces()
-    over, gaps, low = [], [], []
+    over, gaps, low, unlike = [], [], [], []
     for sc, raster in zip(scenes, rendered(pdf, PREFLIGHT_DPI)):
         over += ink.over_limit(sc, raster, coverage, limit)
         gaps += areas.bleed_gaps(sc, raster, bleed)
+        unlike += cuts.bleed_colour(sc, raster, bleed)
         low += contrast.text_contrast(sc, raster)
         faces.add(sc, raster)
         if progress is not None:
@@ -80,6 +82,9 @@ def check(pdf: Path, scenes: list[PageScene], bleed: float, service=None,
                         "(docs/print.md, Preflight)",
                   f"art that reaches the trim runs {bleed:g} mm past it" if bleed > 0 else
                   "no bleed asked (--bleed 0): art reaching the trim is not checked against a bleed line")
+    if bleed > 0:
+        out += listed(cuts.strokes_on_cut(scenes, bleed), cuts.RULE_STROKE, "nothing is drawn on a cut line")
+        out += listed(unlike, cuts.RULE_COLOUR, "the bleed past every cut edge is the colour of the art inside it")
     out += listed(low, contrast.RULE, "every text has WCAG contrast 4.5:1 with what is drawn behind it (3:1 large)")
     out += cvd.collapsed(faces)
     return out

@@ -119,17 +119,23 @@ def test_deck_box_folds_to_the_decks_size(tmp_path):
 
 @pytest.mark.parametrize("bleed", [0, 3])
 def test_an_off_cut_of_the_net_shows_no_white_with_bleed(tmp_path, bleed):
-    """Cut 1.5 mm outside the printed cut line, as an unsteady hand might: with --bleed 3 the net's
-    paper tone is under the knife along every long edge; without bleed the paper there is white."""
+    """Cut 1.5 mm outside the cut outline (the cutter SVG's), as an unsteady hand might: with --bleed 3
+    the net's paper tone is under the knife along every long edge, and no cut line is printed (a
+    stray cut would show it); without bleed the paper there is white and the cut line printed."""
+    import xml.etree.ElementTree as ET
+
     import pypdfium2 as pdfium
     spec = _deck(tmp_path / "deck", 20, "poker", "    box: tuck\n")
-    result = build_kit(spec, out=tmp_path / "out", formats=("pdf",), opts=ImposeOptions(bleed=bleed))
+    result = build_kit(spec, out=tmp_path / "out", formats=("pdf", "cut-svg"), opts=ImposeOptions(bleed=bleed))
     entry = next(c for c in result.manifest["components"] if c["name"] == "card box")
     pdf = next(p for p in result.files if p.suffix == ".pdf")
-    (net,) = _net(pdf, entry["pages"])
+    assert len(_net(pdf, entry["pages"])) == (0 if bleed else 1)
+    svg = next(p for p in result.files if p.name.endswith(f"-p{entry['pages'][0]:02d}-cut.svg"))
+    cut = next(g for g in ET.parse(svg).getroot().iter("{http://www.w3.org/2000/svg}g") if g.get("id") == "layer-cut")
+    (polygon,) = [el for el in cut if el.tag.endswith("polygon")]
     dpi = 100
     image = pdfium.PdfDocument(str(pdf))[entry["pages"][0] - 1].render(scale=dpi / 72).to_pil().convert("RGB")
-    pts = net["outline"]
+    pts = [tuple(map(float, p.split(","))) for p in polygon.get("points").split()]
     area = sum(a[0] * b[1] - b[0] * a[1] for a, b in zip(pts, pts[1:] + pts[:1]))  # > 0: clockwise on a y-down page
     sampled = []
     for a, b in zip(pts, pts[1:] + pts[:1]):

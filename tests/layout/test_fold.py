@@ -27,7 +27,7 @@ TOLERANCE = 0.2  # mm: a back this close to behind its front
 
 
 def fold_lines(page) -> list[tuple[str, float, float]]:
-    """The page's fold lines: dashed lines longer than 100 mm labelled "fold" at their middle (a board
+    """The page's fold lines: dashed lines longer than 100 mm labelled "fold" on the line (a board
     piece's dashed join lines are not), as (axis, position, length) in mm; axis "x" for a vertical
     line at x = position."""
     labels = [((w[0] + w[2]) / 2 * PT, (w[1] + w[3]) / 2 * PT) for w in page.get_text("words") if w[4] == "fold"]
@@ -39,8 +39,8 @@ def fold_lines(page) -> list[tuple[str, float, float]]:
             if item[0] != "l":
                 continue
             a, b = item[1], item[2]
-            mid = ((a.x + b.x) / 2 * PT, (a.y + b.y) / 2 * PT)
-            if not any(abs(mid[0] - lx) < 1 and abs(mid[1] - ly) < 1 for lx, ly in labels):
+            lo, hi = (min(a.x, b.x) * PT, min(a.y, b.y) * PT), (max(a.x, b.x) * PT, max(a.y, b.y) * PT)
+            if not any(lo[0] - 1 < lx < hi[0] + 1 and lo[1] - 1 < ly < hi[1] + 1 for lx, ly in labels):
                 continue
             if abs(a.x - b.x) < 0.01 and abs(a.y - b.y) * PT > 100:
                 out.append(("x", a.x * PT, abs(a.y - b.y) * PT))
@@ -95,30 +95,31 @@ def fold_pages(pdf) -> list:
             continue
         assert len(lines) == 1, f"page {number}: {len(lines)} fold lines"
         axis, at, _ = lines[0]
-        parts = _trims(outlines(page), axis, at, number)
+        xs, ys = marks(page)
+        parts = _trims(outlines(page), axis, at, number, xs if axis == "x" else ys)
         assert all(side(p, axis, at) for p in parts), f"page {number}: a part crosses the fold line"
         out.append((number, page, axis, at, [p for p in parts if side(p, axis, at) < 0],
                     [p for p in parts if side(p, axis, at) > 0]))
     return out
 
 
-PAST = 2.0  # mm: backs next to the fold carry their artwork 2 mm past the fold line (docs/print.md)
-
-
-def _trims(boxes, axis: str, at: float, number: int, fronts=None):
-    """The parts' trims from their clips: a back next to the fold is clipped PAST beyond the line
-    (its artwork runs over it, so a stray fold shows no white sliver); its trim starts at the mirror
-    image of the fronts' edge nearest the line."""
+def _trims(boxes, axis: str, at: float, number: int, cuts=None):
+    """The parts' trims from their clips: next to the fold, a front's art and its back's each run up to
+    the line (a stray cut there shows that side's own art), so a clip that ends on the line has its
+    trim at the cut nearest the line on its side (``cuts``: the crop marks' positions across the line;
+    by default the other clips' edges)."""
     k = 0 if axis == "x" else 1
-    edge = max((b[k + 2] for b in (fronts or boxes) if b[k + 2] <= at + 1e-6), default=None)
+    if cuts is None:
+        cuts = [b[k + j] for b in boxes for j in (0, 2) if abs(b[k + j] - at) > 1e-3]
     out = []
     for b in boxes:
-        if b[k] < at < b[k + 2]:
-            assert abs(at - b[k] - PAST) < 0.01, f"page {number}: a back runs {at - b[k]:.2f} mm past the fold, not {PAST}"
-            b = list(b)
-            b[k] = 2 * at - edge
-            b = tuple(b)
-        out.append(b)
+        b = list(b)
+        assert b[k + 2] <= at + 0.01 or b[k] >= at - 0.01, f"page {number}: a clip crosses the fold line"
+        if abs(b[k + 2] - at) < 0.01:
+            b[k + 2] = max(c for c in cuts if c < at - 1e-3)
+        elif abs(b[k] - at) < 0.01:
+            b[k] = min(c for c in cuts if c > at + 1e-3)
+        out.append(tuple(b))
     return out
 
 
@@ -179,12 +180,13 @@ def test_back_artwork_is_behind_its_front(built, game):
         clips = [c for c in outlines(page) if side(c, axis, at) >= 0 and (c[2] - c[0]) > 25]
         for f in fields:
             # each field fills the whole clip it is drawn in: the back's trim and, next to the fold,
-            # PAST beyond the line (a stray fold shows the back's colour, never white paper)
+            # up to the line (a stray cut there shows the back's colour, never white paper)
             centre = ((f[0] + f[2]) / 2, (f[1] + f[3]) / 2)
             clip = next(c for c in clips if c[0] <= centre[0] <= c[2] and c[1] <= centre[1] <= c[3])
             shown = (max(f[0], clip[0]), max(f[1], clip[1]), min(f[2], clip[2]), min(f[3], clip[3]))
             assert near(shown, clip) <= TOLERANCE, f"page {number}"
-            assert min(near(t, b) for t in _trims([clip], axis, at, number, fronts) for b in big) <= TOLERANCE
+            cuts = marks(page)[0 if axis == "x" else 1]
+            assert min(near(t, b) for t in _trims([clip], axis, at, number, cuts) for b in big) <= TOLERANCE
 
 
 def test_parts_without_backs_keep_their_layout(built):
