@@ -33,7 +33,7 @@ from typing import Callable
 from .fonts import (DEFAULT_FACE, ITALIC_FACE, cap_height, face, fallback_for, ink, is_fallback, missing_glyphs,
                     styled_face, text_width_mm)
 from .ir import Image, Line as Rule, Text
-from .shaping import has_rtl, levels, needs_shaping, paragraph_rtl, visual_order
+from .shaping import has_rtl, levels, needs_shaping, paragraph_rtl, script_runs, visual_order
 from .units import MM_PER_PT
 
 STEP_PT = 0.25   # shrink in steps of a quarter point
@@ -263,9 +263,12 @@ def icon_size(span: Span, size_pt: float) -> tuple[float, float, float]:
 
 
 def width(span: Span, size_pt: float) -> float:
-    """Advance width of a span at ``size_pt``, mm."""
+    """Advance width of a span at ``size_pt``, mm: a shaped text as the sum of its script runs
+    (pnp.core.shaping.script_runs), each shaped alone, as :func:`_line` sets them."""
     if span.icon is not None:
         return icon_size(span, size_pt)[0]
+    if needs_shaping(span.text):
+        return sum(text_width_mm(run, size_pt, span.drawn) for run in script_runs(span.text))
     return text_width_mm(span.text, size_pt, span.drawn)
 
 
@@ -298,11 +301,28 @@ def _line(spans: list[Span], size_pt: float, rtl: bool = False) -> Line:
     merged = _merge(spans)
     if rtl or any(s.text and has_rtl(s.text) for s in merged):
         merged = _visual(merged, rtl)
+    merged = _by_script(merged)
     pieces, x = [], 0.0
     for s in merged:
         pieces.append((x, s))
         x += width(s, size_pt)
     return Line(tuple(pieces), x, rtl)
+
+
+def _by_script(spans: list[Span]) -> list[Span]:
+    """``spans`` with each shaped text cut into its runs of one script (pnp.core.shaping.script_runs):
+    one Text per run, so each is shaped, drawn and measured in its own script."""
+    out: list[Span] = []
+    for s in spans:
+        runs = script_runs(s.text) if s.icon is None and needs_shaping(s.text) else [s.text]
+        if len(runs) == 1:
+            out.append(s)
+            continue
+        at = 0
+        for run in runs:
+            out.append(Span(run, s.bold, s.italic, None, s.offset + at, s.face))
+            at += len(run)
+    return out
 
 
 def _visual(spans: list[Span], rtl: bool) -> list[Span]:
@@ -363,24 +383,45 @@ def _words(para: Paragraph) -> list[tuple[list[Span], Span | None]]:
 
 def break_lines(para: Paragraph, size_pt: float, width_mm: float) -> list[Line]:
     """A paragraph broken into lines at most ``width_mm`` wide where it can be (greedy, on spaces);
-    a word wider than the line stays whole on a line of its own (the caller checks widths)."""
+    a word wider than the line stays whole on a line of its own (the caller checks widths).
+
+    Words are chosen by the sum of their widths, then each line is measured as it is set (its runs
+    merged, reordered and cut by script, :func:`_line`); should the set line be wider than
+    ``width_mm`` (a kerned or shaped run measuring more than its words apart), its last words move to
+    the next line until it fits, so a line of more than one word is never wider than ``width_mm``."""
     lines: list[Line] = []
-    current: list[Span] = []
-    used = 0.0
     rtl = is_rtl(para)
-    for spans, gap in _words(para):
-        w = sum(width(s, size_pt) for s in spans)
-        g = width(gap, size_pt) if gap is not None and current else 0.0
-        if current and used + g + w > width_mm + EPS:
-            lines.append(_line(current, size_pt, rtl))
-            current, used, g = [], 0.0, 0.0
-        if current and gap is not None:
-            current.append(gap)
-        current += spans
-        used += g + w
-    if current or not lines:
-        lines.append(_line(current, size_pt, rtl))
+    words = _words(para)
+    i = 0
+    while i < len(words):
+        j, used = i, 0.0  # words[i:j] on this line, by the sum of their widths
+        while j < len(words):
+            spans, gap = words[j]
+            step = sum(width(s, size_pt) for s in spans) + (width(gap, size_pt) if gap is not None and j > i else 0.0)
+            if j > i and used + step > width_mm + EPS:
+                break
+            used += step
+            j += 1
+        while True:
+            line = _line(_joined(words[i:j]), size_pt, rtl)
+            if line.width <= width_mm + EPS or j == i + 1:
+                break
+            j -= 1
+        lines.append(line)
+        i = j
+    if not lines:
+        lines.append(_line([], size_pt, rtl))
     return lines
+
+
+def _joined(words: list[tuple[list[Span], Span | None]]) -> list[Span]:
+    """The spans of consecutive ``words`` (as :func:`_words` gives them) with the spaces between them."""
+    out: list[Span] = []
+    for k, (spans, gap) in enumerate(words):
+        if k and gap is not None:
+            out.append(gap)
+        out += spans
+    return out
 
 
 def is_rtl(para: Paragraph) -> bool:

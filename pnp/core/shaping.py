@@ -10,6 +10,8 @@ Asian scripts) goes through here, so every other text is drawn exactly as before
   the direction and script guessed from the text as reportlab does, so the widths measured here are
   the advances the PDF backend draws with reportlab's ``shapeStr``. Glyphs come in visual order
   (left to right) with advances and offsets in 1/1000 em.
+* :func:`script_runs` cuts a text into runs of one script, each shaped on its own (HarfBuzz guesses
+  one script per run it shapes, so a Devanagari word inside a Latin line must be a run of its own).
 * :func:`levels` gives the embedding level of each character of a line (the Unicode Bidirectional
   Algorithm, UAX #9, rules P2-P3 and W1-I2, through python-bidi's ``bidi.algorithm``, LGPL-3.0), and
   :func:`visual_order` reorders runs by level (rule L2), so numbers and Latin words inside Arabic or
@@ -143,6 +145,45 @@ def draw_glyph(gid: int, face_name: str, data: Callable[[], bytes], pen) -> None
     units, y up, at the font's default instance: HarfBuzz's own outline (uharfbuzz
     ``Font.draw_glyph_with_pen``) of the font object that shapes the text."""
     _hb_font(face_name, data)[0].draw_glyph_with_pen(gid, pen)
+
+def _script_of(ch: str) -> int | None:
+    """A key of the script ``ch`` is set in, for :func:`script_runs`: -1 for a letter of a script set
+    character by character (Latin, Greek, Cyrillic...), the 128-character block of a shaped script
+    (Devanagari Extended counted with Devanagari, the presentation forms with Hebrew and Arabic),
+    None for a character of no script of its own (spaces, digits, punctuation, symbols)."""
+    if _COMPLEX.match(ch):
+        cp = ord(ch)
+        if 0xA8E0 <= cp <= 0xA8FF:
+            return 0x0900 >> 7
+        if 0xFB1D <= cp <= 0xFB4F:
+            return 0x0590 >> 7
+        if cp >= 0xFB50:
+            return 0x0600 >> 7
+        return cp >> 7
+    return -1 if ch.isalpha() else None
+
+
+def script_runs(text: str) -> list[str]:
+    """``text`` cut into runs of one script (the pieces, in order, join to ``text``): HarfBuzz and
+    reportlab's ``shapeStr`` guess one script per text they shape, so a Devanagari word inside a
+    Latin sentence, shaped with it, would be set without its conjuncts and measured wrong. A
+    character of no script (space, digit, punctuation) belongs to the run before it, or at the start
+    of the text to the run after it. A text with no shaped character is one run."""
+    if not needs_shaping(text):
+        return [text] if text else []
+    runs: list[str] = []
+    current, key = "", None
+    for ch in text:
+        k = _script_of(ch)
+        if k is not None and key is not None and k != key:
+            runs.append(current)
+            current = ""
+        if k is not None:
+            key = k
+        current += ch
+    runs.append(current)
+    return runs
+
 
 def paragraph_rtl(text: str) -> bool:
     """The paragraph's direction by its first strong character (UAX #9 P2-P3): True for R or AL."""

@@ -23,8 +23,8 @@ from .box import box_parts, inside_of
 from .columns import not_a_count, whole_count
 from .draw import Context, Face, Filler
 from .icons import IconFolder
-from .shaped import (FACE_COLUMN, StandeeNet, d6_component, expand_faces, outline_of, standee_components,
-                     standee_drawing)
+from .shaped import (FACE_COLUMN, d6_component, expand_faces, outline_of, standee_components, standee_drawing,
+                     standee_net)
 from .imagecheck import AbsentUse, PictureUse, scan
 from .spec import D6_FACES, MAX_COPIES, NETS, ComponentSpec, CustomSpec
 from .languages import column, fallback_note, fallbacks
@@ -440,7 +440,7 @@ def _nets(r: Ready, groups: dict, titles: dict, sources: dict, titled: bool) -> 
         keyed += sources[back]
         backs += [back] * len(drawn)
     if comp.shape == "standee":
-        net = StandeeNet(*comp.size)
+        net = standee_net(comp)
         nets, cache = [], {}
         for front, back in zip(fronts, backs):
             got = cache.get((id(front), id(back)))

@@ -14,7 +14,7 @@ from ..core.outline import Outline
 from ..geometry.dicenet import TAB_SIDES, D6Net
 from ..geometry.shapes import hex_outline
 from ..geometry.standee import StandeeNet
-from .spec import ComponentSpec
+from .spec import CARD_THICKNESS, ComponentSpec
 from .table import Row, Table, key
 
 FACE_COLUMN = "face"  # the placeholder a d6 template reads when faces: names six columns
@@ -92,7 +92,7 @@ def standee_drawing(net: StandeeNet, front: Drawing, back: Drawing | None) -> Dr
 def standee_components(comp: ComponentSpec, name: str, fronts: list[Drawing], titles: tuple[str, ...],
                        sources: tuple) -> list[Component]:
     """The strips (one front each) and as many slotted base fins, "<name> base"."""
-    net = StandeeNet(*comp.size)
+    net = standee_net(comp)
     bw, bh = net.base_size
     note = comp.note or f"a standee: a {net.width:g} x {net.height:g} mm figure, folded, in its base"
     strips = Component(name, net.width, net.length, fronts, 1, None, "polygon", note=note, titles=titles,
@@ -100,6 +100,12 @@ def standee_components(comp: ComponentSpec, name: str, fronts: list[Drawing], ti
     base = Component(f"{name} base", bw, bh, [(Polygon(net.base_outline, fill=TAB_FILL, stroke=None),)],
                      len(fronts), None, "polygon", note=f"slotted base of {name}", outline=net.base_outline)
     return [strips, base]
+
+
+def standee_net(comp: ComponentSpec) -> StandeeNet:
+    """The net of a ``standee`` component: its figure's size, cut from card ``thickness:`` mm thick
+    (default CARD_THICKNESS, the card stock's)."""
+    return StandeeNet(*comp.size, comp.thickness if comp.thickness is not None else CARD_THICKNESS)
 
 
 def safe_frame(comp: ComponentSpec) -> tuple[float, float, Outline]:

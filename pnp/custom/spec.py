@@ -19,9 +19,11 @@ from pydantic import BeforeValidator, Field, model_validator
 
 from ..engine.declared import MAX_CHECKS, CountCheck, DeclaredCheck as _Check
 from ..inputs.delimiters import DELIMITERS
-from ..inputs.specfields import Count, FieldError, Flag, Items, Length, OptionalLength, SpecBase, SpecModel
+from ..inputs.specfields import (BoundedLength, Count, FieldError, Flag, Items, Length, OptionalLength, SpecBase,
+                                 SpecModel)
 from ..core.units import parse_length
 from ..geometry.shapes import hex_problem, polygon_problem
+from ..geometry.standee import PLAY
 
 MAX_COMPONENTS = 50
 MAX_COPIES = 1000  # copies of one row (or of a component without data)
@@ -43,6 +45,7 @@ SLEEVES: dict[str, tuple[float, float]] = {
 named card sizes above (a sleeve is 2 to 3 mm wider and taller than its card); any other is [w, h]."""
 SLEEVE_THICKNESS = 0.1  # mm a sleeve adds to a card's thickness: two films of about 50 micrometres
 CARD_THICKNESS = 0.3    # mm: a card of the card stock pnp asks for (200-300 g/m2 is 0.25-0.35 mm thick)
+MIN_THICKNESS, MAX_THICKNESS = 0.05, 3.0  # mm: thin paper to thick greyboard
 
 _NAME = re.compile(r"^[A-Za-z0-9][A-Za-z0-9 _.-]{0,40}$")
 BUILT_IN_FONT = "Noto Sans"  # the face a text layer without font: is set in (pnp.core.fonts)
@@ -222,16 +225,20 @@ class ComponentSpec(SpecModel):
     """``tuck``: a tuck box for the component's cards is a part of the kit (pnp.custom.tuckbox)."""
     sleeves: Annotated[tuple[Length, Length, OptionalLength], BeforeValidator(_sleeves)] | None = None
     """The sleeves the boxed cards wear: outer width, height and the thickness each adds, mm."""
-    thickness: Length | None = None
-    """One card's thickness for the box, mm (default CARD_THICKNESS, the card stock's)."""
+    thickness: BoundedLength(MIN_THICKNESS, MAX_THICKNESS, f"write one layer of the card, e.g. thickness: "
+                             f"0.3mm (card stock; {MIN_THICKNESS:g} to {MAX_THICKNESS:g} mm)") | None = None
+    """One card's thickness, mm (default CARD_THICKNESS, the card stock's): with ``box: tuck`` the
+    boxed cards' (the box's depth), with ``shape: standee`` the stock the figure and its base are cut
+    from (the slots' widths, pnp.geometry.standee)."""
     box_template: str | None = None
     """A template drawn on the box's front and back panels (default: the component's back)."""
 
     @model_validator(mode="after")
     def _consistent(self):
         w, h = self.size
-        if self.box is None and (self.sleeves or self.thickness or self.box_template):
-            raise ValueError("sleeves:, thickness: and box_template: size and print a box; add box: tuck")
+        if self.box is None and (self.sleeves or self.box_template or (self.thickness and self.shape != "standee")):
+            raise ValueError("sleeves:, thickness: and box_template: size and print a box (thickness: also sizes a "
+                             "standee's slots); add box: tuck")
         if self.box is not None and (self.board or self.shape == "circle"):
             raise ValueError("box: tuck holds a deck of cards, not a board or round parts; remove box:")
         if self.sleeves is not None and (self.sleeves[0] < w or self.sleeves[1] < h):
@@ -272,6 +279,10 @@ class ComponentSpec(SpecModel):
             problem = "faces: says where a d6's six faces come from; remove it, or write shape: d6"
         if self.shape == "d6" and self.back:
             problem = "a d6 has no back: its net prints its six faces on one side; remove back:"
+        if self.shape == "standee" and self.thickness is not None and 2 * (2 * self.thickness + PLAY) > w:
+            problem = (f"a standee's base slot takes the folded figure: 2 x thickness + {PLAY:g} mm = "
+                       f"{2 * self.thickness + PLAY:g} mm, more than half the {w:g} mm figure; "
+                       "give the card's own thickness or a wider figure")
         if self.board and self.shape in ("hex", "polygon") + NETS:
             problem = f"a board is cut in rectangles; shape: {self.shape} is for parts, remove board: true"
         if problem:

@@ -26,7 +26,7 @@ from .textcheck import (COVER_CREDIT_PT, COVER_TITLE_PT, MAX_DESIGNER_CHARS, MAX
                         text_problem, title_line)
 
 __all__ = ["MAX_ALIASES", "MAX_DEPTH", "MAX_LENGTH_MM", "MAX_NODES", "MAX_NUMBER_CHARS", "MAX_SPEC_BYTES",
-           "MIN_LENGTH_MM", "BoundedFloat", "Bounds", "Colour", "Count", "FieldError", "FiniteFloat", "Flag", "Items",
+           "MIN_LENGTH_MM", "BoundedFloat", "BoundedLength", "Bounds", "Colour", "Count", "FieldError", "FiniteFloat", "Flag", "Items",
            "Length", "OptionalLength", "SpecBase", "SpecModel", "load_yaml", "read_text", "validate_model"]
 
 MAX_LENGTH_MM = 2000.0  # nothing pnp prints is larger than 2 m; "1km" is a typo, not a board
@@ -135,6 +135,27 @@ def Count(lo: int, hi: int, hint: str | None = None) -> Any:  # noqa: N802 - use
     return Annotated[int, BeforeValidator(check), Bounds(lo, hi)]
 
 
+def _in_range(lo: float, hi: float, fix: str, unit: str = "") -> Any:
+    """An AfterValidator: a finite value in lo..hi, else a FieldError "must be between lo and hi"."""
+    def check(value: float) -> float:
+        if not (math.isfinite(value) and lo <= value <= hi):
+            raise FieldError(f"must be between {lo:g}{unit} and {hi:g}{unit}, got {value:g}{unit}", fix)
+        return value
+    return check
+
+
+def BoundedLength(lo: float, hi: float, hint: str | None = None) -> Any:  # noqa: N802 - used like a type
+    """An annotated float type for a length in mm (written as :data:`Length` is: 0.3, "0.3mm",
+    "12pt") in lo..hi mm (both included), e.g. a card's thickness.
+
+    Refuses what Length refuses and values outside the range with "must be between lo and hi mm".
+    """
+    if not (math.isfinite(lo) and math.isfinite(hi) and 0 < lo <= hi):
+        raise ValueError(f"BoundedLength({lo}, {hi}): bounds must be finite with 0 < lo <= hi")
+    check = _in_range(lo, hi, hint or f"write a length from {lo:g} mm to {hi:g} mm", " mm")
+    return Annotated[float, BeforeValidator(parse_length), AfterValidator(check), Bounds(lo, hi)]
+
+
 def BoundedFloat(lo: float, hi: float, hint: str | None = None) -> Any:  # noqa: N802 - used like a type
     """An annotated float type for a finite plain number in lo..hi (both included), e.g. a size in pt.
 
@@ -142,13 +163,7 @@ def BoundedFloat(lo: float, hi: float, hint: str | None = None) -> Any:  # noqa:
     """
     if not (math.isfinite(lo) and math.isfinite(hi) and lo <= hi):
         raise ValueError(f"BoundedFloat({lo}, {hi}): bounds must be finite with lo <= hi")
-    fix = hint or f"write a number from {lo:g} to {hi:g}"
-
-    def check(value: float) -> float:
-        if not (math.isfinite(value) and lo <= value <= hi):
-            raise FieldError(f"must be between {lo:g} and {hi:g}, got {value:g}", fix)
-        return value
-
+    check = _in_range(lo, hi, hint or f"write a number from {lo:g} to {hi:g}")
     return Annotated[float, BeforeValidator(_no_bool), AfterValidator(check), Bounds(lo, hi)]
 
 

@@ -16,6 +16,7 @@ Each side is a landscape page (the sheet turned), printed two-sided flipping on 
 """
 from __future__ import annotations
 
+import unicodedata
 from dataclasses import dataclass
 from typing import Sequence
 
@@ -24,7 +25,9 @@ from ..core.ir import Component, Group, Line, Page, Text
 from ..core.units import MM_PER_PT, fmt_mm
 from ..core.words import Words
 from ..inputs.rulestext import Block
-from .cover import GREY, LEADING, PAPER_TEXT, RULE_LINE, CoverInfo, KitCover, block_lines, line_shapes, wrapped
+from ..core.richtext import plain_lines
+from .cover import (BULLET_INDENT, GREY, LEADING, PAPER_TEXT, RULE_LINE, CoverInfo, KitCover, block_lines,
+                    line_shapes, wrapped)
 from .options import ImposeOptions
 from .packing import paper_of
 from .paper import Sheet
@@ -34,7 +37,7 @@ BOOK_SIZES = {"a4": "A5", "letter": "half-Letter", "a3": "A4", "tabloid": "Lette
 DUPLEX = "short"           # the flip of a landscape booklet sheet: over its short edge
 MARGIN, INNER, TOP, FOOT = 12.0, 12.0, 14.0, 18.0   # mm: outer, at the fold, top, bottom (the number sits in it)
 NUMBER_FROM_FOOT = 9.0     # mm from the page's foot to the page number's baseline
-BODY_PT, HEAD_PT, TITLE_PT = 9.5, 11.0, 22.0
+BODY_PT, HEAD_PT, TITLE_PT, SOURCE_PT = 9.5, 11.0, 22.0, 7.5
 
 
 def saddle_order(pages: int) -> list[tuple[tuple[int, int], tuple[int, int]]]:
@@ -62,7 +65,9 @@ class RulesBooklet:
     ``page_w`` x ``page_h`` mm, ``sheets()`` the imposed sides in print order.
 
     Raises:
-        LayoutError: on construction, a word wider than a booklet page (the rules file and line).
+        LayoutError: on construction, a word of the rules text wider than a booklet page's column (the
+            rules file and line). pnp's own text (instructions, contents, the rules-source note) is never
+            refused: a word of it too wide for the column is cut (:func:`breakable`).
     """
 
     def __init__(self, info: CoverInfo, cover: KitCover, components: Sequence[Component], sheet: Sheet,
@@ -79,22 +84,37 @@ class RulesBooklet:
                       + (f"; {c.note}" if c.note else ""), 0) for c in components]
         kit += [Block("heading", _("Print and cut the parts"), 0)]
         kit += [Block("bullet", step, 0) for step in cover.guide()]
-        body = self._lines(kit, markup=False) + [_Line(None, 0, False, 0, False)]
-        body += self._lines([Block("heading", _("Rules"), 0)], markup=False)
+        body = self._lines(kit, markup=False, own=True) + [_Line(None, 0, False, 0, False)]
+        body += self._lines([Block("heading", _("Rules"), 0)], markup=False, own=True)
         body += self._lines(info.rules.printed(), markup=True)
         if info.rules_source:
-            body += self._lines([Block("para", info.rules_source, 0)], markup=False, size=7.5)
+            body += self._lines([Block("para", info.rules_source, 0)], markup=False, size=SOURCE_PT, own=True)
         self.body = self._paginate(body)
         self.count = -(-(1 + len(self.body)) // 4) * 4
 
     # -- text ---------------------------------------------------------------------------------------
-    def _lines(self, blocks: Sequence[Block], markup: bool, size: float = BODY_PT) -> list[_Line]:
+    def _lines(self, blocks: Sequence[Block], markup: bool, size: float = BODY_PT, own: bool = False) -> list[_Line]:
+        """The lines of ``blocks`` set in the column at ``size`` pt (headings at HEAD_PT). ``own``: the
+        text is pnp's (its instructions, the kit's contents, the rules-source note): a word wider than
+        the column, such as a long name it quotes, is cut where it reaches the column's edge
+        (:func:`breakable`), never refused; else (the rules text) such a word is a LayoutError that
+        names the rules file and line."""
         out: list[_Line] = []
         for block in blocks:
+            if own:
+                indent = BULLET_INDENT if block.kind == "bullet" else 0.0
+                heading = block.kind == "heading"
+                block = Block(block.kind, breakable(block.text, HEAD_PT if heading else size, heading,
+                                                    self.text_w - indent), block.line)
             lines = block_lines(block, self.info.rules.icons if markup else None, self.text_w, size, HEAD_PT, markup)
             gap = 3.0 if block.kind == "heading" else 1.2
             for i, (text, pt, bold, indent, bullet) in enumerate(lines):
-                if line_shapes(text, pt, bold, indent, bullet, 0.0, 0.0)[1] > self.text_w - indent + 1e-6:
+                wide = line_shapes(text, pt, bold, indent, bullet, 0.0, 0.0)[1]
+                if wide > self.text_w - indent + 1e-6 and own:  # pnp's text: never the user's file to blame
+                    raise LayoutError(f"pnp's own text in the rules booklet is set {fmt_mm(wide)} wide in a "
+                                      f"{fmt_mm(self.text_w - indent)} column of a {self.size_name} page.",
+                                      field="--rules", hint="build with --rules cover, and report this to pnp")
+                if wide > self.text_w - indent + 1e-6:
                     raise LayoutError(f"a word of the rules is wider than a {self.size_name} booklet page "
                                       f"({fmt_mm(self.text_w)}).", file=self.info.rules.path, line=block.line or None,
                                       field="rules", hint="break the long word")
@@ -129,18 +149,19 @@ class RulesBooklet:
         info, x, w = self.info, MARGIN, self.text_w
         items: list = []
         y = 30.0
-        for part in wrapped(info.title, TITLE_PT, w, bold=True):
+        for part in wrapped(breakable(info.title, TITLE_PT, True, w), TITLE_PT, w, bold=True):
             items += line_shapes(part, TITLE_PT, True, 0.0, False, x, y, w)[0]
             y += TITLE_PT * MM_PER_PT * 1.15
         for text, pt, colour in ((info.credit, 11.0, "#000000"), (info.rules.description, 9.5, GREY)):
-            for part in wrapped(text, pt, w) if text else []:
+            for part in wrapped(breakable(text, pt, False, w), pt, w) if text else []:
                 y += pt * MM_PER_PT * LEADING
                 items += line_shapes(part, pt, False, 0.0, False, x, y, w, colour)[0]
         y += 8.0
         items.append(Line(x, y, x + w, y, stroke=RULE_LINE, stroke_width=0.3))
         y += 3.0
         for line in self._lines([Block("heading", info.words("How to print and bind this booklet"), 0)]
-                                + [Block("bullet", step, 0) for step in self.steps()], markup=False, size=8.5):
+                                + [Block("bullet", step, 0) for step in self.steps()], markup=False, size=8.5,
+                                own=True):
             y += line.gap + line.size * MM_PER_PT * LEADING
             items += line_shapes(line.text, line.size, line.bold, line.indent, line.bullet, x, y)[0]
         return items
@@ -187,6 +208,35 @@ class RulesBooklet:
                 out.append(Page(self.long, self.short, items, f"booklet sheet {k} {side}: pages {left} and {right}",
                                 side=side))
         return out
+
+
+def breakable(text: str, size_pt: float, bold: bool, width: float) -> str:
+    """``text`` with each word wider than ``width`` mm at ``size_pt`` (bold or not) cut into pieces
+    that fit, a space between them (so the lines wrapped from it fit the column); a piece never ends
+    before a combining mark or after a virama or joiner, so no cluster is split. Words that fit, and
+    spaces, are kept as they are."""
+    def w(piece: str) -> float:
+        return plain_lines(piece, size_pt, None, bold)[0].width if piece else 0.0
+    out = []
+    for word in text.split(" "):
+        while word and w(word) > width:
+            cut = 1
+            for k in range(2, len(word)):
+                if w(word[:k]) > width:
+                    break
+                if _cuttable(word, k):
+                    cut = k
+            out.append(word[:cut])
+            word = word[cut:]
+        out.append(word)
+    return " ".join(out)
+
+
+def _cuttable(word: str, k: int) -> bool:
+    """A cut between ``word[k-1]`` and ``word[k]`` splits no cluster: the next character is no mark,
+    and the one before is no virama or joiner."""
+    return (not unicodedata.category(word[k]).startswith("M") and word[k] not in "\u200c\u200d"
+            and word[k - 1] not in "\u200c\u200d" and unicodedata.combining(word[k - 1]) != 9)
 
 
 def _size(c: Component, _: Words) -> str:

@@ -444,31 +444,3 @@ def choose_footer(components: Sequence[Component], sheet: Sheet, opts: ImposeOpt
     except LayoutError:
         return bottom
     return side if fewer else bottom
-
-
-def sheet_counts(components: Sequence[Component], sheet: Sheet, opts: ImposeOptions) -> str | None:
-    """One line for the build's notes: how many of each part (not boards) a sheet of ``sheet`` holds
-    on its own, as "cols x rows", and why when fewer than the paper could hold (the bleed, or a
-    cutting machine's gutter between parts); None when the kit has no such parts. Fold-over parts
-    are counted as printed beside their backs (pnp/layout/fold.py) and not here."""
-    parts = [c for c in components if not c.board and c.count and not (opts.duplex == "fold" and c.back is not None)]
-    if not parts:
-        return None
-    said = []
-    for comp in parts:
-        try:
-            paper = choose_footer([comp], sheet, opts)
-            grid = grid_for(comp, paper, opts.bleed)
-        except LayoutError:
-            continue
-        why = []
-        if opts.bleed > 0 or not sheet.butt:
-            plain = choose_footer([comp], sheet.model_copy(update={"butt": True}), ImposeOptions())
-            most = grid_for(comp, plain, 0.0).per_page
-            if most > grid.per_page:
-                cause = f"the {fmt_mm(opts.bleed)} bleed" if opts.bleed > 0 else "a gutter between parts for the cutter"
-                why.append(f"{most} without {cause}")
-        side = ", footer along the side" if paper.footer == "side" else ""
-        said.append(f"{comp.name} {grid.per_page} ({grid.cols} x {grid.rows}{side}"
-                    + (f"; {'; '.join(why)}" if why else "") + ")")
-    return f"per {sheet.name} sheet: " + ", ".join(said) + "." if said else None

@@ -34,7 +34,7 @@ from ..layout.impose import effective_options
 from ..layout.limits import Budget, check_budget, check_fit_work, duration
 from ..layout.options import ImposeOptions
 from ..layout.kitpacking import Packing, pack_kit
-from ..layout.packing import sheet_counts
+from ..layout.sheetnote import sheet_counts
 from ..layout.paper import Sheet, available_papers, load_sheet, open_sheet
 from ..layout.partfit import room_for_parts
 from ..render.writers import WRITERS, WriterSettings, resolve_formats
@@ -344,6 +344,16 @@ def _served(components: Sequence[Component]) -> list[Component]:
     return [c for c in components if why_not(c) is None]
 
 
+def _cutter_of(request: Request) -> tuple[str | None, Sheet | None]:
+    """(what keeps parts from the edges, in words, the paper without it) of a ``--cutter`` build, else
+    (None, None): what the build note compares a cutter's sheet with (pnp.layout.sheetnote)."""
+    machine = request.settings.cutter
+    if machine is None:
+        return None, None
+    what = ("Print Then Cut area" if machine.name == "cricut" else "registration marks")
+    return f"--cutter {machine.name} ({machine.title}'s {what})", load_paper(str(request.paper.path)).sheet
+
+
 def paper_room(sheet: Sheet, bleed: float) -> PaperRoom:
     """The room a part has on ``sheet`` with ``bleed`` (pnp.layout.partfit.room_for_parts), and on each
     shipped paper, smallest first (for a part that needs a larger paper: a tuck box's net)."""
@@ -446,7 +456,7 @@ def _plan_target(target: str, loaded: LoadedSpec, request: Request, notify: Call
         notes = (f"--duplex {request.opts.duplex} ignored: no part of {loaded.game.title} has a printed back, so "
                  "the kit prints one-sided.",)
     notes += tuple(ctx.notes) + format_notes(loaded, components, request)
-    counts = sheet_counts(components, sheet, opts)
+    counts = sheet_counts(components, sheet, opts, *_cutter_of(request))
     notes += (counts,) if counts else ()
     notes += tuple(f"warning: {f.check} [{f.rule}]" for f in findings if f.status == WARN and f.build_note)
     fit = [] if request.full else board_fit(components, [sheet], opts.overlap)

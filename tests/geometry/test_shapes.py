@@ -8,7 +8,7 @@ from pnp.core.outline import box_inset, contains, grow, hex_in_box, signed_area
 from pnp.core.safearea import insets
 from pnp.geometry.dicenet import D6Net
 from pnp.geometry.shapes import hex_problem, polygon_problem
-from pnp.geometry.standee import SLOT, StandeeNet
+from pnp.geometry.standee import PLAY, StandeeNet
 
 
 def _line_distance(p, a, b):
@@ -51,7 +51,7 @@ def test_a_concave_polygon_is_fine():
 
 
 @pytest.mark.parametrize("points", [hex_in_box(40, 46), ((0, 0), (30, 0), (30, 30), (15, 10), (0, 30)),
-                                    D6Net(18).outline, StandeeNet(30, 50).outline])
+                                    D6Net(18).outline, StandeeNet(30, 50, 0.3).outline])
 def test_grown_outline_keeps_every_edge_the_bleed_away(points):
     by = 2.0
     grown = grow(points, by)
@@ -74,15 +74,17 @@ def test_box_inset_inside_an_outline():
     assert box_inset((10, 18, 30, 28), hexagon) == pytest.approx(10.0)  # 10 mm from the vertical sides
     assert box_inset((0, 0, 5, 5), hexagon) < 0  # the box's corner is outside the hex
     assert insets((10, 18, 30, 28), 40, 46, outline=hexagon) == {"outline": pytest.approx(10.0)}
-    notched = StandeeNet(30, 50).outline  # the slot cuts into a box across the strip's end
+    notched = StandeeNet(30, 50, 0.3).outline  # the slot cuts into a box across the strip's end
     assert box_inset((5, 1, 25, 4), notched) <= 0
 
 
 def test_standee_slots_lock_in_the_base():
-    net = StandeeNet(30, 50)
+    net = StandeeNet(30, 50, 0.3)
     strip, base = net.outline, net.base_outline
     depth_strip = max(y for x, y in strip if y < net.length / 2)  # the slot from the strip's top end
     depth_base = max(y for x, y in base if 0 < x < net.base_size[0] and y < net.base_size[1])
     assert depth_strip + depth_base == pytest.approx(net.stand) == pytest.approx(net.base_size[1])
     xs = sorted({x for x, y in strip if 0 < x < net.width})
-    assert xs[-1] - xs[0] == pytest.approx(SLOT)
+    assert xs[-1] - xs[0] == pytest.approx(0.3 + PLAY)  # takes the fin: one layer
+    bx = sorted({x for x, y in base if 0 < x < net.base_size[0]})
+    assert bx[-1] - bx[0] == pytest.approx(2 * 0.3 + PLAY)  # takes the folded stands: two layers
