@@ -252,12 +252,18 @@ def _seam(vertical: bool, at: float, glue, cut, span, kept, found: artwork.Marks
 
     targets: list[float] = []
     near_marks, near_labels = _Along(near, at - r, at + r, 1.0), _Along(labels, at - r, at + r, 1.0)
+    fallback = None  # the best spot on a mark, used only when no spot along the seam is clear
     for f in ((0.2, 0.8) if hi - lo < 120 else (0.15, 0.5, 0.85)):
         v = _best(lo, hi, lo + f * (hi - lo),
                   lambda v: (near_marks.hits(v - r, v + r) + 100 * near_labels.hits(v - r, v + r)
                              + 100 * sum(abs(v - t) < 3 * r for t in targets)))
         if v is not None and all(abs(v - t) >= 3 * r for t in targets):
+            if near_marks.hits(v - r, v + r) or near_labels.hits(v - r, v + r):
+                fallback = v if fallback is None else fallback
+                continue
             targets.append(v)
+    if not targets and fallback is not None:
+        targets.append(fallback)
     return Seam(vertical, at, glue, cut, span, tuple(sorted(targets)), cut_at, glue_at, (backed[0], backed[1]))
 
 
