@@ -23,7 +23,7 @@ from dataclasses import dataclass, field
 
 from ..core.errors import LayoutError
 from ..core.fonts import text_width_mm, wrap
-from ..core.ir import BLACK, Component, Group, Line, Text, TileInfo
+from ..core.ir import BLACK, Component, Group, Line, Rect, Text, TileInfo
 from ..core.units import MM_PER_PT
 from ..core.words import Words, english
 from . import artwork, marks
@@ -61,7 +61,9 @@ class Seam:
     """One join line, on the pieces ``glue`` (keeps the tab) and ``cut`` (cut along it), as
     (col, row). ``vertical``: the line runs down the board at x = ``at``; else across at y = ``at``.
     ``span`` is its extent along the line; ``targets`` are the target centres along it and
-    ``cut_label`` / ``glue_label`` where the strip labels start, all in board mm."""
+    ``cut_label`` / ``glue_label`` where the strip labels start, all in board mm. ``backed``: (cut,
+    glue) labels that no spot along the strip keeps clear of the board's strokes and marks, so they
+    are printed on a white box (in the strip cut off or under the neighbour: never seen once joined)."""
     vertical: bool
     at: float
     glue: tuple[int, int]
@@ -70,6 +72,7 @@ class Seam:
     targets: tuple[float, ...]
     cut_label: float
     glue_label: float
+    backed: tuple[bool, bool] = (False, False)
 
 
 @dataclass(frozen=True, eq=False)
@@ -228,6 +231,7 @@ def _seam(vertical: bool, at: float, glue, cut, span, kept, found: artwork.Marks
     lo, hi = kept[0] + r + 2.0, kept[1] - r - 2.0
     half = LABEL_PT * MM_PER_PT * 0.55
     labels: list = []
+    backed: list[bool] = []
     near = [b for b in found.all if b[0] < at + ov + 2.0 and b[2] > at - CUT_MARGIN - 2.0]  # all that can matter
 
     def label(text: str, u: float) -> float:
@@ -235,24 +239,32 @@ def _seam(vertical: bool, at: float, glue, cut, span, kept, found: artwork.Marks
 
         def box(v):
             return (u - half, v, u + half, v + length)
-        along = _Along(near, u - half, u + half, 0.5)
+        # the marks, and the parts of the board's strokes (hex and network edges) in the label's strip
+        along = _Along(near + artwork.strip_boxes(found.segments, u - half - 0.5, u + half + 0.5), u - half, u + half, 0.5)
         v = _best(kept[0] + 1.5, kept[1] - 1.5 - length, lo + 0.3 * (hi - lo) - length / 2,
                   lambda v: along.hits(v, v + length))
         v = kept[0] + 1.5 if v is None else v
         labels.append(box(v))
+        backed.append(along.hits(v, v + length) > 0)
         return v
 
     cut_at, glue_at = label(_(CUT_LABEL), at - CUT_MARGIN / 2), label(_(GLUE_LABEL), at + ov / 2)
 
     targets: list[float] = []
     near_marks, near_labels = _Along(near, at - r, at + r, 1.0), _Along(labels, at - r, at + r, 1.0)
+    fallback = None  # the best spot on a mark, used only when no spot along the seam is clear
     for f in ((0.2, 0.8) if hi - lo < 120 else (0.15, 0.5, 0.85)):
         v = _best(lo, hi, lo + f * (hi - lo),
                   lambda v: (near_marks.hits(v - r, v + r) + 100 * near_labels.hits(v - r, v + r)
                              + 100 * sum(abs(v - t) < 3 * r for t in targets)))
         if v is not None and all(abs(v - t) >= 3 * r for t in targets):
+            if near_marks.hits(v - r, v + r) or near_labels.hits(v - r, v + r):
+                fallback = v if fallback is None else fallback
+                continue
             targets.append(v)
-    return Seam(vertical, at, glue, cut, span, tuple(sorted(targets)), cut_at, glue_at)
+    if not targets and fallback is not None:
+        targets.append(fallback)
+    return Seam(vertical, at, glue, cut, span, tuple(sorted(targets)), cut_at, glue_at, (backed[0], backed[1]))
 
 
 class _Along:
@@ -306,16 +318,18 @@ def plan_board(comp: Component, sheet: Sheet, overlap: float, words: Words = eng
 
 def _crossing(found: artwork.Marks, across: tuple[float, ...]):
     """How badly a vertical join line at x = ``at`` sits on playing marks, as a function of ``at``:
-    a label it passes within LABEL_CLEAR mm of counts 10, a node or marker it crosses 1, and a
+    a label it passes within LABEL_CLEAR mm of counts 10, as does a frame (a card box) it passes
+    within 0.5 mm of, a node or marker it crosses 1, and a
     corner on a mark where it meets a join line across (at y = each of ``across``; four pieces
     stack there) 5 more."""
     texts, shapes = artwork.Sweep(found.texts, LABEL_CLEAR), artwork.Sweep(found.shapes, 0.5)
+    frames = artwork.Sweep(found.frames, 0.5)
     # artwork.hits((at, a, at, a), boxes, 2.0) for the boxes within 2 mm of each line across: a Sweep
     # of those boxes, the same comparisons (boxes are (min, max), so a box ending before `at` starts before it)
     corners = [artwork.Sweep([b for b in found.all if b[1] - 2.0 < a < b[3] + 2.0], 2.0) for a in across]
 
     def cost(at: float) -> float:
-        return 10 * texts(at) + shapes(at) + 5 * sum(c(at) for c in corners)
+        return 10 * (texts(at) + frames(at)) + shapes(at) + 5 * sum(c(at) for c in corners)
     return cost
 
 
@@ -397,6 +411,10 @@ def _seam_items(s: Seam, is_cut: bool, ov: float, sx: float, sy: float, _: Words
     text, u, v = ((_(CUT_LABEL), s.at - CUT_MARGIN / 2, s.cut_label) if is_cut else
                   (_(GLUE_LABEL), s.at + ov / 2, s.glue_label))
     x, y = page(u, v)
+    if s.backed[0 if is_cut else 1]:
+        length, half = text_width_mm(text, LABEL_PT), LABEL_PT * MM_PER_PT * 0.55 + 0.5
+        (bx0, by0), (bx1, by1) = page(u - half, v - 0.5), page(u + half, v + length + 0.5)
+        out.append(Rect(min(bx0, bx1), min(by0, by1), abs(bx1 - bx0), abs(by1 - by0), fill="#ffffff", stroke=None))
     out.append(Text(x, y, text, size_pt=LABEL_PT, anchor="start", valign="middle", rotate=90 if s.vertical else 0,
                     fill="#333333"))
     return out

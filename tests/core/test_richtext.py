@@ -570,3 +570,22 @@ def test_an_icons_folder_outside_the_spec_folder_is_refused(tmp_path, value):
     spec.write_text(spec.read_text(encoding="utf-8") + f"icons: {value}\n", encoding="utf-8")
     r = CliRunner().invoke(app, ["validate", str(folder)])
     assert r.exit_code == 2 and "icons" in r.output and "inside the spec's folder" in r.output, r.output
+
+
+@pytest.mark.parametrize("text", ["aaaa bbbb cccc dddd:coin:", "aaaa bbbb cccc :coin:dddd", "aaaa bbbb **dddd**:coin: x"])
+def test_an_icon_touching_a_word_wraps_with_it(text):
+    """At every width that breaks the line, the icon is on the line of the word it touches (no space
+    between them), never alone at the start or end of a line."""
+    from pnp.core.richtext import Icon, break_lines, width
+    coin = Icon("coin", "/coin.svg", 1.0)
+    para = parse(text, lambda name: coin)[0]
+    touching = "dddd"
+    full = sum(width(s, 10.0) for s in para)
+    broke = 0
+    for step in range(8, int(full) + 1):
+        lines = break_lines(para, 10.0, float(step))
+        broke += len(lines) > 1
+        with_icon = [line for line in lines if any(s.icon is not None for _, s in line.pieces)]
+        assert len(with_icon) == 1
+        assert touching in "".join(s.text for _, s in with_icon[0].pieces), (step, text)
+    assert broke  # some widths did wrap
