@@ -331,7 +331,7 @@ def _design(folder: Path, stage: Path, deck: _Deck, data: Path | None, data_name
     """
     roles = deck.roles
     copies = roles.one("copies")
-    cards = sum(_count(t, copies.header if deck.renamed is None else _original(deck, t, copies)) for t in deck.tables) \
+    cards = sum(_count(t, copies.header if deck.renamed is None else _original(deck, t, copies.header)) for t in deck.tables) \
         if copies is not None else sum(len(t.rows) for t in deck.tables)
     where = data_name + (f" ({', '.join(t.sheet for t in deck.tables)})" if deck.tables[0].sheet else "")
     rules = rules_md(title, description=f"A deck of {cards:,} cards, one design per row of {where}.",
@@ -369,9 +369,9 @@ def _design(folder: Path, stage: Path, deck: _Deck, data: Path | None, data_name
     raise _too_long(deck, data)
 
 
-def _original(deck: _Deck, table: Table, column: Column) -> str:
+def _original(deck: _Deck, table: Table, header: str) -> str:
     """The letter a renamed column had when the table was read."""
-    return table.headers[deck.renamed.index(column.header)]
+    return table.headers[deck.renamed.index(header)]
 
 
 def _too_long(deck: _Deck, data: Path | None) -> DataError:
@@ -380,7 +380,7 @@ def _too_long(deck: _Deck, data: Path | None) -> DataError:
     for h in deck.headers:
         for tab in deck.tables:
             for r in tab.rows:
-                v = r.values.get(key(h if deck.renamed is None else _original(deck, tab, Column(h, "", ""))), "")
+                v = r.values.get(key(h if deck.renamed is None else _original(deck, tab, h)), "")
                 if len(v) > longest:
                     longest, at = len(v), (r.number, h)
     return DataError(f"row {at[0]}, column {at[1]!r}: the text ({longest:,} characters) cannot fit even an A5 card "
