@@ -18,7 +18,8 @@ Bold is set in a bold face (``Text.bold``; pnp.core.fonts.styled_face: Noto Sans
 Italic, static instances pnp ships) and measured with that face's advances. Italic is the face
 ``NotoSans-Italic`` of pnp.core.fonts. An icon is as tall as the cap height of the text around it,
 sits on the baseline, keeps its picture's proportions, has ICON_GAP em of room on each side and
-flows with the words when lines wrap (an icon is part of the word it touches).
+flows with the words when lines wrap (an icon is part of the word it touches, or after a space of
+the word before it).
 
 Every length is in mm, font sizes in points, positions relative to the text box's top-left corner.
 """
@@ -348,9 +349,10 @@ def _visual(spans: list[Span], rtl: bool) -> list[Span]:
 
 
 def _words(para: Paragraph) -> list[tuple[list[Span], Span | None]]:
-    """The paragraph as words (runs of spans with no space; an icon belongs to the word it touches),
-    each with the space that comes before it (a Span " " in the style of the first space), None for
-    the first word. Runs of spaces count as one, and spaces at either end are dropped."""
+    """The paragraph as words (runs of spans with no space; an icon belongs to the word it touches,
+    and an icon after a space to the word before it, the space kept inside the word), each with the
+    space that comes before it (a Span " " in the style of the first space), None for the first word.
+    Runs of spaces count as one, and spaces at either end are dropped."""
     words: list[tuple[list[Span], Span | None]] = []
     current: list[Span] = []
     gap: Span | None = None
@@ -358,7 +360,8 @@ def _words(para: Paragraph) -> list[tuple[list[Span], Span | None]]:
     for s in para:
         if s.icon is not None:
             if not current and words:
-                gap = pending
+                current, gap = words.pop()
+                current = current + [pending] if pending is not None else current
             current.append(s)
             pending = None
             continue

@@ -589,3 +589,23 @@ def test_an_icon_touching_a_word_wraps_with_it(text):
         assert len(with_icon) == 1
         assert touching in "".join(s.text for _, s in with_icon[0].pieces), (step, text)
     assert broke  # some widths did wrap
+
+
+@pytest.mark.parametrize("text", ["aaaa bbbb cccc **dddd** :coin: eeee", "aaaa bbbb dddd  :coin:", "dddd :coin: :coin: x"])
+def test_an_icon_after_a_space_wraps_with_the_word_before_it(text):
+    """The question deck's `**building** :hammer:`: at every width that breaks the line, the icons
+    are on the line of the word before them, after it, never at the start of a line."""
+    from pnp.core.richtext import Icon, break_lines, width
+    coin = Icon("coin", "/coin.svg", 1.0)
+    para = parse(text, lambda name: coin)[0]
+    full = sum(width(s, 10.0) for s in para)
+    broke = 0
+    for step in range(8, int(full) + 1):
+        lines = break_lines(para, 10.0, float(step))
+        broke += len(lines) > 1
+        for line in lines:
+            spans = [s for _, s in line.pieces]
+            if any(s.icon is not None for s in spans):
+                assert "dddd" in "".join(s.text for s in spans), (step, text)
+                assert spans[0].icon is None, (step, text)
+    assert broke
