@@ -32,7 +32,8 @@ from .pipeline.execute import execute_target
 from .pipeline.plan import DEFAULT_FORMATS, RULES_MODES, Request, context, load_paper, load_target, plan
 from .layout.options import DUPLEX_MODES, ImposeOptions
 from .layout.paper import available_papers
-from .render.writers import SVG_TEXT_MODES, WRITERS, WriterSettings
+from .render.formats import BUILTIN, WriterSettings, formats
+from .render.formats.svg import SVG_TEXT_MODES
 from .core.plaintext import plain
 from .core.units import fmt_mm, parse_length
 
@@ -229,7 +230,8 @@ def _report(result, seconds: float) -> str:
 
 
 PAPER_HELP = f"Paper: {PAPERS}, or a sheet YAML file."
-FORMAT_HELP = f"Output formats: {', '.join(WRITERS)} (repeat or comma-separate)."
+FORMAT_HELP = (f"Output formats: {', '.join(BUILTIN)}, or an installed plug-in's (entry points pnp.formats); "
+               "repeat or comma-separate.")
 DUPLEX_HELP = f"Backs for duplex printing: {', '.join(DUPLEX_MODES)} (the flip edge)."
 SET_HELP = ("Replace an input file: NAME=FILE (every game: rules=FILE; NetMatch: words=FILE; a data-driven game: "
             "data=FILE). Repeatable.")
@@ -369,16 +371,17 @@ def _with_cutter(request: Request, cutter: str | None) -> Request:
     if cutter is None:
         return request
     from .pipeline.plan import Paper
-    from .layout.cutter_marks import CRICUT, check_cutter_formats, cutter_sheet, parse_cutter
+    from .layout.cutter_marks import check_cutter_formats, cutter_sheet, parse_cutter
     machine = parse_cutter(cutter)
-    check_cutter_formats(machine, request.formats, lambda f: f not in WRITERS or WRITERS[f].takes_cutter)
+    check_cutter_formats(machine, request.formats, lambda f: formats().get(f).takes_cutter)
     if request.opts.duplex == "fold":
         raise PnpError(f"--cutter {machine.name} cuts the sheet as printed, but --duplex fold sheets are folded and "
                        "glued before cutting, which hides or moves the marks the machine reads.", field="--cutter",
                        hint="use --duplex long or short (or none) with --cutter, or cut fold-over sheets by hand")
     paper = Paper(cutter_sheet(request.paper.sheet, machine), request.paper.path)
-    formats = request.formats + (("cricut",) if machine is CRICUT and "cricut" not in request.formats else ())
-    return replace(request, paper=paper, formats=formats, settings=replace(request.settings, cutter=machine))
+    extra = machine.output_format  # Cricut's Print Then Cut images
+    wanted = request.formats + ((extra,) if extra and extra not in request.formats else ())
+    return replace(request, paper=paper, formats=wanted, settings=replace(request.settings, cutter=machine))
 
 
 def _run(build_plan, out: Path, report=None) -> None:
@@ -535,8 +538,8 @@ def watch(
     with _guard():
         if not 50 <= debounce <= 10_000:
             raise PnpError(f"--debounce {debounce} ms is outside 50..10000.", field="--debounce")
-        formats = fmt + (["svg"] if serve else [])  # the page shows the SVG pages
-        request = replace(_request(paper, formats, sets, words, settings=WriterSettings(svg_text=_svg_text(svg_text))),
+        wanted = fmt + (["svg"] if serve else [])  # the page shows the SVG pages
+        request = replace(_request(paper, wanted, sets, words, settings=WriterSettings(svg_text=_svg_text(svg_text))),
                           language=lang)
         code = watch_kits(_targets(games), request, _out(out_dir), debounce,
                           say=lambda text: typer.echo(plain(text, newlines=False)), quiet=STATE["quiet"],

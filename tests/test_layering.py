@@ -205,4 +205,4 @@ def test_only_cli_imports_typer():
 
 def test_graph_sees_function_level_imports():
     graph = import_graph()
-    assert "pnp.render.raster" in graph["pnp.render.writers"]  # imported inside PreviewKitWriter.finish
+    assert "pnp.render.raster" in graph["pnp.render.formats.preview"]  # imported inside PreviewKitWriter.finish

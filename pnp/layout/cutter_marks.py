@@ -44,6 +44,13 @@ class Cutter:
         """The sheet margin that keeps every part clear of the marks."""
         return self.inset + max(self.length, self.square) + CLEARANCE
 
+    output_format = None
+    """The output format the machine adds to a build (None: it cuts the printed sheets)."""
+
+    def marks(self, width: float, height: float, _: Words = english) -> tuple[Shape, ...]:
+        """The registration marks of a ``width`` x ``height`` mm page (registration_marks)."""
+        return registration_marks(width, height, self, _)
+
     def settings_text(self, _: Words = english) -> str:
         """What to set in the machine's software so it looks for these marks (in pnp's words ``_``)."""
         return _("{software}: registration marks Type 1, length {length} mm, thickness {thickness} mm, inset "
@@ -62,6 +69,13 @@ class Cricut:
     width: float = 6.75 * 25.4   # 171.45 mm
     height: float = 9.25 * 25.4  # 234.95 mm
     slack: float = 0.5
+
+    output_format = "cricut"
+    """Design Space takes Print Then Cut images, not the printed sheets: --format cricut."""
+
+    def marks(self, width: float, height: float, _: Words = english) -> tuple[Shape, ...]:
+        """None: Design Space prints its own sensor marks round the image."""
+        return ()
 
     def fits(self, w: float, h: float) -> bool:
         """True when a w x h mm part fits the area (either way up) with the slack."""

@@ -32,7 +32,7 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Sequence
+from typing import Any, Protocol, Sequence
 
 from ..core.errors import LayoutError
 from ..core.ir import Component, Drawing
@@ -65,11 +65,19 @@ STARTUP_SECONDS = 0.8  # a process's start: the interpreter, pnp's imports, font
 SECONDS_FIXED = 0.03  # a kit's own: its spec, checks, cover and files
 SECONDS_PER_FACE = 100e-6  # each distinct face drawn (a template or a game's code) and fingerprinted
 SECONDS_PER_FIT_CHAR = 1.4e-6  # one character laid out once by shrink-to-fit (measured: 1,500-character texts)
-SECONDS_PER_PAGE = {"pdf": 0.001, "svg": 0.0015, "cut-svg": 0.05, "cricut": 0.2}  # cricut: a 300 dpi render
-SECONDS_PER_PART = {"pdf": 115e-6, "svg": 210e-6, "cut-svg": 500e-6, "pod": 0.05}  # each part placed and drawn
-PREVIEW_SECONDS_PER_PAGE_50DPI = 0.03
-TTS_SECONDS_PER_CARD = 0.004
-TTS_SECONDS_PER_SHEET = 0.2
+
+
+class FormatCost(Protocol):
+    """What the estimate asks of an output format (pnp.render.formats.KitWriter): its ``name``, its
+    work on a kit, and the largest image it renders per sheet. ``settings`` is the build's
+    pnp.render.formats.WriterSettings, passed through unread."""
+    name: str
+
+    def seconds(self, pages: int, components: Sequence[Component], settings: Any) -> float:
+        """CPU seconds to write ``pages`` imposed pages of ``components``."""
+
+    def pixels(self, sheet: Sheet, settings: Any) -> tuple[int, str, float]:
+        """(pixels, the option that sets them, dpi) of the largest image rendered per ``sheet``."""
 
 
 @dataclass(frozen=True, eq=False)
@@ -98,19 +106,11 @@ class Budget:
         return f"{self.pages:,} page{'s' if self.pages != 1 else ''}, about {duration(self.seconds)}{images}"
 
 
-def raster_pixels(formats: Sequence[str], sheet: Sheet, dpi: float = 50) -> tuple[int, str, float]:
-    """The largest image (pixels) one output of ``formats`` renders on ``sheet``, and the option that
-    sets it: a preview page at ``dpi``; a Print Then Cut image (cricut), at most the cutter's area
-    (pnp.layout.cutter_marks.CRICUT) at CRICUT_DPI; and the dpi. (0, "", 0) when no format renders
+def raster_pixels(formats: Sequence[FormatCost], sheet: Sheet, settings: Any = None) -> tuple[int, str, float]:
+    """The largest image (pixels) one output of ``formats`` renders on ``sheet`` with ``settings``,
+    the option that sets it and the dpi (each format's ``pixels``); (0, "", 0) when none renders
     pixels per sheet."""
-    out = [(0, "", 0.0)]
-    if "preview" in formats:
-        out.append((int((sheet.width / 25.4 * dpi) * (sheet.height / 25.4 * dpi)), "--format preview", dpi))
-    if "cricut" in formats:
-        from .cutter_marks import CRICUT  # only a build for a cutter
-        w, h = min(sheet.width, CRICUT.width), min(sheet.height, CRICUT.height)
-        out.append((math.ceil(w / 25.4 * CRICUT_DPI) * math.ceil(h / 25.4 * CRICUT_DPI), "--cutter cricut", CRICUT_DPI))
-    return max(out)
+    return max([(0, "", 0.0)] + [f.pixels(sheet, settings) for f in formats])
 
 
 def duration(seconds: float) -> str:
@@ -151,30 +151,17 @@ def _size(n: int) -> str:
     return f"{n / 1024 ** 3:.1f} GB" if n >= 1024 ** 3 else f"{max(1, round(n / 1024 ** 2))} MB"
 
 
-def estimate_seconds(pages: int, components: Sequence[Component], formats: Sequence[str], dpi: float = 50) -> float:
+def estimate_seconds(pages: int, components: Sequence[Component], formats: Sequence[FormatCost],
+                     settings: Any = None) -> float:
     """Roughly how long (s) planning and writing one kit of ``pages`` pages in ``formats`` takes, the
     process's start-up (STARTUP_SECONDS) not included: SECONDS_FIXED, SECONDS_PER_FACE for each
-    distinct face of ``components`` (drawn once, whatever the formats), and per format
-    SECONDS_PER_PAGE of each page and SECONDS_PER_PART of each part placed (print-on-demand images:
-    only the part), a preview's raster cost growing with dpi squared, and for "tts"
-    TTS_SECONDS_PER_CARD per card of each deck and TTS_SECONDS_PER_SHEET per deck sheet (at most 69
-    cards to a sheet). The page, part and face constants are CPU times fitted to the bench's cases
+    distinct face of ``components`` (drawn once, whatever the formats), and each format's own cost
+    (``seconds``: per page and per part placed, a preview's raster growing with dpi squared, a TTS
+    save per card and deck sheet). The constants are CPU times fitted to the bench's cases
     (docs/performance.md: every case's estimate is within 2x of its measured time); the preview,
     cutter and TTS ones are wall-clock times on a shared two-core machine, so they err high."""
-    parts = sum(c.count for c in components)
     total = SECONDS_FIXED + SECONDS_PER_FACE * sum(len(c.fronts) for c in components)
-    for fmt in formats:
-        if fmt == "preview":
-            total += pages * (SECONDS_PER_PAGE["pdf"] + PREVIEW_SECONDS_PER_PAGE_50DPI * (dpi / 50) ** 2)
-        elif fmt == "tts":
-            decks = [c.count for c in components if c.shape == "rect" and not c.board and c.count > 1]
-            total += sum(n * TTS_SECONDS_PER_CARD + math.ceil(n / 69) * TTS_SECONDS_PER_SHEET for n in decks)
-        elif fmt == "pod":
-            total += parts * SECONDS_PER_PART["pod"]
-        else:
-            total += (pages * SECONDS_PER_PAGE.get(fmt, SECONDS_PER_PAGE["cut-svg"])
-                      + parts * SECONDS_PER_PART.get(fmt, SECONDS_PER_PART["cut-svg"]))
-    return total
+    return total + sum(f.seconds(pages, components, settings) for f in formats)
 
 
 def fit_seconds(fit_chars: float) -> float:
@@ -198,9 +185,9 @@ def check_fit_work(fit_chars: float, file: str | Path | None = None) -> float:
 
 
 def estimate(components: Sequence[Component], sheet: Sheet, opts: ImposeOptions = ImposeOptions(),
-             cover_pages: int = 2, file: str | Path | None = None, formats: Sequence[str] = ("pdf", "svg"),
-             dpi: float = 50, fit_chars: float = 0.0) -> Budget:
-    """Pages, rough output size and rough build time of a kit in ``formats`` (previews at ``dpi``;
+             cover_pages: int = 2, file: str | Path | None = None, formats: Sequence[FormatCost] = (),
+             settings: Any = None, fit_chars: float = 0.0) -> Budget:
+    """Pages, rough output size and rough build time of a kit in ``formats`` (with ``settings``;
     ``fit_chars`` characters laid out to fit texts, counted before the parts were drawn), without
     imposing a page. ``opts`` are the effective options (see
     pnp.layout.impose.effective_options).
@@ -231,14 +218,14 @@ def estimate(components: Sequence[Component], sheet: Sheet, opts: ImposeOptions 
         parts.append(ComponentBudget(comp.name, pages, shapes + pages * PAGE_FURNITURE))
     pages = cover_pages * sides + sum(p.pages for p in parts)
     size = pages * PAGE_BYTES + sum(p.shapes for p in parts) * SHAPE_BYTES
-    pixels = raster_pixels(formats, sheet, dpi)[0]
-    return Budget(pages, size, tuple(parts), estimate_seconds(pages, components, formats, dpi) + fit_seconds(fit_chars),
-                  pixels)
+    pixels = raster_pixels(formats, sheet, settings)[0]
+    return Budget(pages, size, tuple(parts),
+                  estimate_seconds(pages, components, formats, settings) + fit_seconds(fit_chars), pixels)
 
 
 def check_budget(components: Sequence[Component], sheet: Sheet, opts: ImposeOptions = ImposeOptions(),
-                 cover_pages: int = 2, file: str | Path | None = None, formats: Sequence[str] = ("pdf", "svg"),
-                 dpi: float = 50, fit_chars: float = 0.0) -> Budget:
+                 cover_pages: int = 2, file: str | Path | None = None, formats: Sequence[FormatCost] = (),
+                 settings: Any = None, fit_chars: float = 0.0) -> Budget:
     """estimate(), refused above MAX_PAGES pages, MAX_OUTPUT_BYTES estimated bytes, MAX_SECONDS
     estimated seconds or MAX_RASTER_PIXELS in one rendered image (raster_pixels). The Budget returned says how many pages and roughly how long
     (``budget.describe()``), for the caller to tell the user before the work starts.
@@ -250,8 +237,8 @@ def check_budget(components: Sequence[Component], sheet: Sheet, opts: ImposeOpti
         LayoutError: naming the spec file, the largest component (field) and the kit's numbers; see
             estimate().
     """
-    budget = estimate(components, sheet, opts, cover_pages, file, formats, dpi, fit_chars)
-    pixels, option, at = raster_pixels(formats, sheet, dpi)
+    budget = estimate(components, sheet, opts, cover_pages, file, formats, settings, fit_chars)
+    pixels, option, at = raster_pixels(formats, sheet, settings)
     if pixels > MAX_RASTER_PIXELS:
         fit = max(1, int(at * math.sqrt(MAX_RASTER_PIXELS / pixels)))
         raise LayoutError(f"{option} on {sheet.name} ({sheet.width:,.0f} x {sheet.height:,.0f} mm): a page at {at:g} "
@@ -276,7 +263,7 @@ def check_budget(components: Sequence[Component], sheet: Sheet, opts: ImposeOpti
                           hint="make the part simpler or fewer, or use larger paper so a board is cut into "
                                "fewer pieces")
     if budget.seconds > MAX_SECONDS:
-        slow = ", ".join(formats)
+        slow = ", ".join(f.name for f in formats)
         raise LayoutError(f"the kit would take about {duration(budget.seconds)} to write as {slow} on {sheet.name} "
                           f"({budget.pages:,} pages; the limit is {duration(MAX_SECONDS)}): {comp.name!r} has "
                           f"{comp.count:,} parts.", file=file, field=comp.name,

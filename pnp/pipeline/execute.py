@@ -19,7 +19,7 @@ from ..layout.impose import impose
 from ..layout.kitpacking import pack_kit
 from ..layout.packing import paper_of
 from ..layout.options import ImposeOptions
-from ..render.writers import WRITERS, WriteJob, WriterSettings
+from ..render.formats import WriteJob, WriterSettings, formats
 from ..store.kitstore import KitStore
 from ..store.recovery import read_only_view
 from .diff import HISTORY, OldKit, compare, held_generations, history_generation, history_name, read_old
@@ -58,7 +58,7 @@ def execute_target(tp: TargetPlan, request: Request, out: Path, progress: Progre
                    on_wait: Callable[[str], None] | None = None) -> KitResult:
     """Impose and write one planned kit into ``out/<game>/`` and switch it in.
 
-    Writes, per format (see pnp.render.writers): ``<game>-<paper>.pdf``, ``svg/<game>-<paper>-pNN.svg``
+    Writes, per format (see pnp.render.formats): ``<game>-<paper>.pdf``, ``svg/<game>-<paper>-pNN.svg``
     (one per page), cutter SVGs, TTS decks or previews, and ``manifest-<paper>.json`` (game, paper, pages,
     components with count, trim size in mm and pages (a box's inside too, ``inner_mm`` [W, D, H]), board fit, every file with its sha256, the kit's
     ``fingerprint`` and every part with its key, fingerprint and pages: pnp.pipeline.parts) with a
@@ -73,7 +73,7 @@ def execute_target(tp: TargetPlan, request: Request, out: Path, progress: Progre
     Raises:
         OutputError: the output folder cannot be written (the earlier kit is unchanged).
     """
-    game, sheet, formats = tp.loaded.game, request.paper.sheet, request.formats
+    game, sheet, names = tp.loaded.game, request.paper.sheet, request.formats
     parts = parts_of(tp.components)
     fingerprint = kit_fingerprint(parts)
     components, version = tp.components, None
@@ -110,7 +110,7 @@ def execute_target(tp: TargetPlan, request: Request, out: Path, progress: Progre
             job = WriteJob(staging, stem, total, tp.opts, components, metadata(tp), request.settings,
                            cache=store.store / "cache")  # font subsets kept between builds, inside --out
 
-            written = _write(job, formats, pages, progress)
+            written = _write(job, names, pages, progress)
             if request.reprint:
                 note, extra = _reprint(tp, request, components, parts, old, generation, job, reprint_name, version)
                 notes.append(note)
@@ -137,7 +137,7 @@ def execute_target(tp: TargetPlan, request: Request, out: Path, progress: Progre
 def owned_by_kit(rel: str, stem: str) -> bool:
     """True when ``rel`` (posix, relative to OUT/<game>) is a file some format writes for the kit
     ``stem`` ("<game>-<paper>"): what a new build of that kit removes, whatever formats it writes."""
-    return any(writer.owns(rel, stem) for writer in WRITERS.values())
+    return formats().owns(rel, stem)
 
 
 def previous(out: Path, game: str, paper: str, read: bool = True) -> tuple[OldKit | None, int]:
@@ -245,9 +245,9 @@ def build_kit(target: str, paper: str = "a4", formats: Sequence[str] = DEFAULT_F
     return execute_target(build_plan.targets[0], build_plan.request, out)
 
 
-def _write(job: WriteJob, formats: tuple[str, ...], pages, progress) -> list[Path]:
-    """Send every page to every writer, then finish them in registry order."""
-    writers = [WRITERS[name](job) for name in formats]
+def _write(job: WriteJob, names: tuple[str, ...], pages, progress) -> list[Path]:
+    """Send every page to every writer of the formats ``names``, then finish them in registry order."""
+    writers = [writer(job) for writer in formats().writers(names)]
     for number, page in enumerate(pages, start=1):
         for w in writers:
             w.page(number, page)

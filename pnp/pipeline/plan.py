@@ -37,14 +37,14 @@ from ..layout.kitpacking import Packing, pack_kit
 from ..layout.sheetnote import sheet_counts
 from ..layout.paper import Sheet, available_papers, load_sheet, open_sheet
 from ..layout.partfit import room_for_parts
-from ..render.writers import WRITERS, WriterSettings, resolve_formats
+from ..render.formats import DEFAULT_FORMATS, WriterSettings, formats
 from ..store.names import MAX_NAME_CHARS, SAFE_NAME, check_safe_name
 from ..store.recovery import kit_link
 
 if TYPE_CHECKING:
     from ..layout.booklet import RulesBooklet
 
-DEFAULT_FORMATS = ("pdf", "svg")
+
 COMMON_INPUTS = {"rules": "rules quick reference printed on the cover (Markdown; see specs/<game>/rules.md)"}
 
 
@@ -70,7 +70,7 @@ def load_paper(name_or_path: str) -> Paper:
 class Request:
     """What to build, typed: ``paper``, output ``formats`` (registered writer names), imposition
     ``opts``, ``overrides`` (input name -> file, from ``--set NAME=FILE``), writer ``settings``
-    (pnp.render.writers.WriterSettings: preview dpi, SVG text, TTS base URL, print service, cutter), ``full`` (validate: also the slow analyses and the board-fit report for every
+    (pnp.render.formats.WriterSettings: preview dpi, SVG text, TTS base URL, print service, cutter), ``full`` (validate: also the slow analyses and the board-fit report for every
     standard paper), ``reprint`` (also write the reprint of the new and changed parts, pnp.pipeline.diff)
     ``proof`` (stamp the kit's version on every part and sheet, pnp.layout.proof) and ``rules``
     (RULES_MODES: "cover", the rules on the kit's cover only; "booklet", also a rules booklet,
@@ -322,12 +322,9 @@ def format_notes(loaded: LoadedSpec, components: Sequence[Component], request: R
             or its settings are wrong.
     """
     notes = []
-    for fmt in request.formats:
-        missing = WRITERS[fmt].unserved(components, request.settings)
-        notes += WRITERS[fmt].warnings(components, request.settings)
-        if fmt == "pod":  # the service's safe area, checked here: a renderer draws, it does not check
-            from ..checks import safearea
-            notes += safearea.notes(_served(components), request.settings.service)
+    for fmt, writer in zip(request.formats, formats().writers(request.formats)):
+        missing = writer.unserved(components, request.settings)
+        notes += writer.warnings(components, request.settings)
         if not missing:
             continue
         listed = "; ".join(f"{name} ({why})" for name, why in missing)
@@ -335,6 +332,9 @@ def format_notes(loaded: LoadedSpec, components: Sequence[Component], request: R
             raise SpecError(f"--format {fmt} can make nothing of {loaded.game.title}: {listed}.", file=loaded.path,
                             field="--format", hint=f"build {loaded.game.name} in another format, or leave it out")
         notes.append(f"--format {fmt} writes nothing for {listed}.")
+    if request.settings.service is not None:  # the print service's safe area: checked here, never by a renderer
+        from ..checks import safearea  # with its print-service geometry: only a build for a print service
+        notes += safearea.notes(_served(components), request.settings.service)
     return tuple(notes)
 
 
@@ -463,15 +463,10 @@ def _plan_target(target: str, loaded: LoadedSpec, request: Request, notify: Call
     if request.full:  # validate: does each board fit every standard paper, or in how many pieces
         findings = findings + board_fit(components, [load_sheet(p) for p in available_papers()], opts.overlap)
         if request.settings.service is not None:  # validate --service: text past the service's safe area
-            from ..checks import safearea
+            from ..checks import safearea  # see format_notes()
             findings = findings + safearea.findings(_served(components), request.settings.service)
-    budget = check_budget(components, sheet, opts, file=loaded.path, formats=request.formats,
-                          dpi=request.settings.dpi, fit_chars=fit_chars)
-    if "pod" in request.formats and request.settings.service is not None:  # card images, before any is drawn
-        from ..render.pod import check_size, why_not
-        for comp in components:
-            if why_not(comp) is None:
-                check_size(comp, request.settings.service)
+    budget = check_budget(components, sheet, opts, file=loaded.path, formats=formats().writers(request.formats),
+                          settings=request.settings, fit_chars=fit_chars)
     packing = pack_kit(components, sheet, opts)
     cover = KitCover(info, components, sheet, opts, packing)
     booklet = None
@@ -492,7 +487,9 @@ def plan(targets: Sequence[str], request: Request, notify: Callable[[str], None]
             the answer).
     """
     check_environment()
-    request = replace(request, formats=resolve_formats(request.formats))  # with the formats they require
+    request = replace(request, formats=formats().resolve(request.formats))  # with the formats they require
+    if not request.full:
+        formats().check_options(request.formats, request.settings)
     loaded = {t: load_target(t) for t in dict.fromkeys(targets)}
     if request.overrides:
         _check_override_names([spec.game for spec in loaded.values()], request.overrides)

@@ -15,7 +15,8 @@ from ..layout.kitpacking import Packing
 from ..layout.limits import PREFLIGHT_DPI, check_preflight
 from ..layout.options import ImposeOptions
 from ..layout.paper import Sheet
-from ..render.writers import WRITERS, WriteJob, WriterSettings
+from ..render.formats import WriteJob, WriterSettings
+from ..render.formats.pdf import PdfKitWriter
 from . import areas, contrast, cuts, cvd, ink, sizes
 from .pdffacts import PdfFacts, read_facts
 from .pixels import rendered
@@ -43,7 +44,7 @@ def preflight(title: str, components: Sequence[Component], sheet: Sheet, opts: I
     check_preflight(imposed.total, sheet, spec)
     with scratch_folder() as tmp:  # in TMPDIR; what a killed run left there is removed first
         job = WriteJob(Path(tmp), "preflight", imposed.total, opts, components, {}, settings)
-        writer = WRITERS["pdf"](job)
+        writer = PdfKitWriter(job)
         scenes = []
         for number, page in enumerate(imposed.pages, 1):
             writer.page(number, page)

@@ -24,6 +24,7 @@ from pnp.core import richtext
 from pnp.core.errors import PnpError
 from pnp.core.fonts import text_width_mm
 from pnp.core import textfit
+from pnp.render.formats import WriterSettings, formats
 
 GIB = 1024 ** 3
 RULES = ("# Deck\nA test deck.\n\n## Components\n- cards\n\n## Setup\nNone.\n\n## A turn\nRead.\n\n"
@@ -230,7 +231,8 @@ def test_the_text_fitting_estimate_is_told_before_the_parts_are_drawn(tmp_path, 
     texts = [line for line in rows.splitlines()[1:]]
     counted = sum(len(t) for t in texts) * (1 + richtext.TYPICAL_SCAN_LAYOUTS)
     budget = got.targets[0].budget
-    plain = limits.estimate_seconds(budget.pages, got.targets[0].components, ("pdf",))
+    plain = limits.estimate_seconds(budget.pages, got.targets[0].components, formats().writers(("pdf",)),
+                                    request.settings)
     assert budget.seconds - plain == pytest.approx(counted * limits.SECONDS_PER_FIT_CHAR, rel=1e-6)
     events.clear()
     monkeypatch.setattr(limits, "SECONDS_PER_FIT_CHAR", limits.MAX_SECONDS / counted * 1.01)
@@ -308,10 +310,11 @@ def test_the_estimate_names_the_largest_image():
     from pnp.layout.limits import Budget, raster_pixels
     from pnp.layout.paper import load_sheet
     a4 = load_sheet("a4")
-    px, option, dpi = raster_pixels(("pdf", "preview"), a4, 300)
+    at300 = WriterSettings(dpi=300)
+    px, option, dpi = raster_pixels(formats().writers(("pdf", "preview")), a4, at300)
     assert option == "--format preview" and dpi == 300
     assert px == int((210 / 25.4 * 300) * (297 / 25.4 * 300))
-    assert raster_pixels(("pdf",), a4, 300)[0] == 0
+    assert raster_pixels(formats().writers(("pdf",)), a4, at300)[0] == 0
     assert Budget(3, 0, (), 12.0, px).describe() == f"3 pages, about 12 s, images up to {px / 1e6:.0f} megapixels"
 
 

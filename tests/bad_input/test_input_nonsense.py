@@ -509,7 +509,10 @@ def test_budget_says_pages_and_time_and_grows_with_the_deck():
     from pnp.layout.limits import estimate
     from pnp.layout.paper import load_sheet
     a4 = load_sheet("a4")
-    small, big = estimate(_deck(1000), a4), estimate(_deck(150_000), a4)
+    from pnp.render.formats import WriterSettings, formats
+    both, settings = formats().writers(("pdf", "svg")), WriterSettings()
+    small = estimate(_deck(1000), a4, formats=both, settings=settings)
+    big = estimate(_deck(150_000), a4, formats=both, settings=settings)
     # A4 leaves 198 x 267 mm for parts (crop marks run into the 5 mm margin: 210 - 2 x 6 marks;
     # 297 - 5 - 13 footer - 12); 44 x 68 mm cards butted: 4 across, 3 down
     across, down = 198 // 44, 267 // 68
@@ -522,9 +525,11 @@ def test_a_build_that_cannot_finish_in_time_is_refused_before_work():
     from pnp.layout.limits import MAX_SECONDS, check_budget
     from pnp.layout.paper import load_sheet
     comps = _deck(150_000)
-    assert check_budget(comps, load_sheet("a4"), formats=("pdf",)).seconds < MAX_SECONDS
+    from pnp.render.formats import WriterSettings, formats
+    pdf, tts = formats().writers(("pdf",)), formats().writers(("tts",))
+    assert check_budget(comps, load_sheet("a4"), formats=pdf, settings=WriterSettings()).seconds < MAX_SECONDS
     with pytest.raises(LayoutError) as err:
-        check_budget(comps, load_sheet("a4"), formats=("tts",), file="deck.yaml")
+        check_budget(comps, load_sheet("a4"), formats=tts, settings=WriterSettings(), file="deck.yaml")
     assert "limit is 10 min" in err.value.message and err.value.file == "deck.yaml"
 
 

@@ -10,7 +10,7 @@ from pnp import __version__
 from pnp.cli import app
 from pnp.engine import registry
 from pnp.layout.paper import available_papers
-from pnp.render.writers import WRITERS
+from pnp.render.formats import formats
 
 runner = CliRunner()
 
@@ -28,7 +28,7 @@ def test_short_and_long_help(flag):
 
 def test_help_lists_accepted_values():
     text = " ".join(runner.invoke(app, ["build", "-h"], terminal_width=200).output.split())
-    for value in ("none, long, short", *WRITERS, *available_papers()):
+    for value in ("none, long, short", *formats().names(), *available_papers()):
         assert value in text, value
 
 

@@ -18,7 +18,7 @@ from pnp.cli import app
 from pnp.core.errors import OutputError, SpecError
 from pnp.inputs.resources import sheets_dir
 from pnp.render import fontcache, fontchunks
-from pnp.render.writers import WRITERS
+from pnp.render.formats import formats
 from pnp.store.names import SAFE_NAME, check_safe_name, is_safe_name
 from pnp.core.safepath import checked_path, open_write, write_atomic, write_bytes
 
@@ -69,7 +69,7 @@ def test_safe_names_pass(name):
 
 
 def test_format_names_follow_the_rule():
-    assert all(SAFE_NAME.match(name) for name in WRITERS)
+    assert all(SAFE_NAME.match(name) for name in formats().names())
 
 
 # --- the one write function -------------------------------------------------------------------------
@@ -195,7 +195,7 @@ def test_sheets_sharing_a_prefix_keep_their_own_tts_files(tmp_path, out, sentine
     assert kit_word <= on_disk and kit_a4 <= on_disk
     assert all((out / "nonads" / rel).read_bytes() == data for rel, data in hashes.items())
     # and no writer claims the other kit's files
-    for name, writer in WRITERS.items():
+    for name, writer in zip(formats().names(), formats().writers(formats().names())):
         assert not any(writer.owns(rel, "nonads-a4") for rel in kit_word | {"manifest-a4-word.json"}), name
         assert not any(writer.owns(rel, "nonads-a4-word") for rel in kit_a4), name
 
@@ -209,10 +209,10 @@ def test_no_writer_claims_a_file_of_a_kit_whose_paper_extends_another(paper):
         "tts": "tts/{s}/{s}-tile-sheet1.png", "preview": "preview/{s}-p01.png",
         "pod": "pod/{s}/{s}-tgc-tile-001.png", "cricut": "cricut/{s}-p01.png",
     }
-    assert set(samples) == set(WRITERS)
+    assert set(samples) == set(formats().names())
     for fmt, template in samples.items():
-        assert WRITERS[fmt].owns(template.format(s="nonads-a4"), "nonads-a4")
-        for other in WRITERS.values():
+        assert formats().get(fmt).owns(template.format(s="nonads-a4"), "nonads-a4")
+        for other in formats().writers(formats().names()):
             assert not other.owns(template.format(s=f"nonads-{paper}"), "nonads-a4"), (fmt, other.name)
             assert not other.owns(template.format(s="nonads-a4"), f"nonads-{paper}"), (fmt, other.name)
 

@@ -12,7 +12,7 @@ from pnp.layout.cover import BomCover
 from pnp.layout.impose import CUT_GUIDE, impose
 from pnp.layout.options import ImposeOptions
 from pnp.pipeline.plan import load_paper
-from pnp.render.writers import WRITERS, WriteJob
+from pnp.render.formats import WriteJob, formats
 
 PT = 25.4 / 72
 GREY = tuple(int(CUT_GUIDE[i:i + 2], 16) / 255 for i in (1, 3, 5))
@@ -27,7 +27,7 @@ def _pdf(tmp_path, cut_lines: bool):
     sheet = load_paper("a4").sheet
     opts = ImposeOptions(cut_lines=cut_lines)
     pages = list(impose("cut", PARTS, sheet, opts, BomCover("cut")).pages)
-    writer = WRITERS["pdf"](WriteJob(tmp_path, "cut", len(pages), opts, PARTS))
+    writer = formats().get("pdf")(WriteJob(tmp_path, "cut", len(pages), opts, PARTS))
     for n, page in enumerate(pages, 1):
         writer.page(n, page)
     return tmp_path / writer.finish()[0], pages

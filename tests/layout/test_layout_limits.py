@@ -150,12 +150,16 @@ def test_the_time_estimate_counts_each_distinct_face_once_and_each_part_per_form
     distinct = Component("word card", 44, 68, [face] * 100)
     copied = Component("word card", 44, 68, [face], copies=100)
     assert distinct.count == copied.count == 100
-    for formats in (("pdf",), ("svg",), ("pdf", "svg")):
-        per_format = sum(10 * limits.SECONDS_PER_PAGE[f] + 100 * limits.SECONDS_PER_PART[f] for f in formats)
-        assert limits.estimate_seconds(10, [copied], formats) == pytest.approx(
+    from pnp.render.formats import WriterSettings, formats as registry
+    settings = WriterSettings()
+    for names in (("pdf",), ("svg",), ("pdf", "svg")):
+        formats = registry().writers(names)
+        per_format = sum(10 * f.seconds_per_page + 100 * f.seconds_per_part for f in formats)
+        assert limits.estimate_seconds(10, [copied], formats, settings) == pytest.approx(
             limits.SECONDS_FIXED + limits.SECONDS_PER_FACE + per_format)
         # 99 more faces to draw, the same parts and pages in each format
-        assert limits.estimate_seconds(10, [distinct], formats) - limits.estimate_seconds(10, [copied], formats) \
+        assert limits.estimate_seconds(10, [distinct], formats, settings) - limits.estimate_seconds(10, [copied], formats, settings) \
             == pytest.approx(99 * limits.SECONDS_PER_FACE)
     # print-on-demand images cost per part, not per sheet
-    assert limits.estimate_seconds(1, [copied], ("pod",)) == limits.estimate_seconds(50, [copied], ("pod",))
+    pod = registry().writers(("pod",))
+    assert limits.estimate_seconds(1, [copied], pod, settings) == limits.estimate_seconds(50, [copied], pod, settings)

@@ -24,7 +24,7 @@ from pnp.layout.cover import BODY_PT, HEAD_PT
 from pnp.layout.options import ImposeOptions
 from pnp.pipeline.execute import execute_target
 from pnp.pipeline.plan import Request, load_paper, plan
-from pnp.render.writers import WriterSettings
+from pnp.render.formats import WriterSettings
 
 FOLDER = builtin_spec("questions").parent
 SHIPPED = Path(fonts.__file__).resolve().parent.parent / "fonts"

@@ -23,7 +23,7 @@ from pnp.core.memo import Memo
 from pnp.layout.options import ImposeOptions
 from pnp.pipeline.execute import execute_target
 from pnp.pipeline.plan import Request, load_paper, plan
-from pnp.render.writers import WriterSettings
+from pnp.render.formats import WriterSettings
 from test_custom_fonts import make_font
 
 CARDS = 12
