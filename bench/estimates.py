@@ -17,7 +17,7 @@ from pathlib import Path
 def _plan(argv: list[str]) -> dict:
     """Plan `pnp build ARGV` as the CLI would (targets, --words, --format, --paper), nothing drawn:
     each kit's estimate and the features it is computed from."""
-    from pnp.cli import _request, _targets
+    from pnp.cli.options import request_of as _request, targets as _targets
     from pnp.layout.limits import STARTUP_SECONDS
     from pnp.pipeline.plan import plan
 

@@ -68,7 +68,7 @@ def tricks(path: Path, pkg: Path = PKG) -> list[str]:
                         "sys.modules.__setitem__", "os.environ.update", "os.environ.setdefault",
                         "os.environ.pop", "os.environ.__setitem__", "os.environ.clear"):
                 found.append(f"{node.lineno}: calls {name}")
-            elif name.startswith("gc.") and not (module == "pnp.cli" and owner.get(id(node)) == "main"):
+            elif name.startswith("gc.") and not (module == "pnp.cli.__init__" and owner.get(id(node)) == "main"):
                 found.append(f"{node.lineno}: calls {name} outside pnp.cli.main")
             elif name == "setattr" and node.args and _dotted(node.args[0]).split(".")[0] in imported:
                 found.append(f"{node.lineno}: setattr on the imported {_dotted(node.args[0])}")

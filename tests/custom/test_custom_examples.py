@@ -248,7 +248,7 @@ def test_examples_on_the_cover_with_rules(kits):
 
 
 def test_examples_are_built_by_default():
-    from pnp.cli import _targets
+    from pnp.cli.options import targets as _targets
     targets = _targets(None)
     assert {Path(t).name for t in targets} >= {"playing-cards", "questions", "nonads", "netmatch"}
 
