@@ -105,26 +105,27 @@ def test_cycle_finder_finds_a_planted_cycle():
 
 
 # Folder rules (docs/architecture.md, "Layering"): each folder of pnp may import only the folders listed.
-# core <- inputs <- engine <- games, custom; core <- geometry <- games, custom; core, inputs <- layout <- render;
+# core <- text (the typesetter) <- every folder above core; core <- inputs <- engine <- games, custom; core <- geometry <- games, custom; core, inputs <- layout <- render;
 # core, inputs, layout <- checks; core, inputs <- colour <- render; core, inputs, layout, colour, render <- preflight <- cli; core <- store; fonts (the shipped bold faces and their maker) imports no pnp; everything <- pipeline (plan, execute) <- cli.
 # A designer's game (custom) is a guest of the engine, never of pnp's own games.
 ALLOWED = {
     "core": {"core"},
-    "inputs": {"core", "inputs"},
-    "geometry": {"core", "geometry"},
-    "engine": {"core", "inputs", "engine"},
-    "games": {"core", "inputs", "geometry", "engine", "games"},
-    "custom": {"core", "inputs", "geometry", "engine", "custom"},
-    "layout": {"core", "inputs", "layout"},
-    "checks": {"core", "inputs", "layout", "checks"},
-    "colour": {"core", "inputs", "colour"},
-    "render": {"core", "inputs", "layout", "colour", "render", "pnp"},
+    "text": {"core", "text"},
+    "inputs": {"core", "text", "inputs"},
+    "geometry": {"core", "text", "geometry"},
+    "engine": {"core", "text", "inputs", "engine"},
+    "games": {"core", "text", "inputs", "geometry", "engine", "games"},
+    "custom": {"core", "text", "inputs", "geometry", "engine", "custom"},
+    "layout": {"core", "text", "inputs", "layout"},
+    "checks": {"core", "text", "inputs", "layout", "checks"},
+    "colour": {"core", "text", "inputs", "colour"},
+    "render": {"core", "text", "inputs", "layout", "colour", "render", "pnp"},
     "store": {"core", "store"},
-    "preflight": {"core", "inputs", "layout", "colour", "render", "preflight"},
+    "preflight": {"core", "text", "inputs", "layout", "colour", "render", "preflight"},
     "fonts": {"fonts"},
-    "pipeline": {"core", "inputs", "engine", "games", "custom", "layout", "checks", "colour", "render", "store",
+    "pipeline": {"core", "text", "inputs", "engine", "games", "custom", "layout", "checks", "colour", "render", "store",
                  "pipeline"},
-    "cli": {"core", "inputs", "engine", "games", "custom", "layout", "checks", "colour", "render", "store", "pipeline",
+    "cli": {"core", "text", "inputs", "engine", "games", "custom", "layout", "checks", "colour", "render", "store", "pipeline",
             "cli", "preflight", "pnp"},
     "__main__": {"cli"},
     "pnp": set(),

@@ -13,7 +13,7 @@ from pathlib import Path
 from typing import Callable
 
 from ..core.errors import SpecError
-from ..core import richtext
+from .. import text as typeset
 from ..core.colour import colour_of
 from ..core.fonts import (DEFAULT_FACE, ITALIC_FACE, cap_height, face as font_face, fallback_for, missing_glyphs,
                           styled_face)
@@ -26,7 +26,7 @@ from .languages import column, source, translated
 from .placeholder import placeholder
 from .table import Row, Table, key
 from .template import ImageLayer, Placed, TextLayer, WhenSpec, parse_placeholders
-from ..core.textfit import fit, fit_box
+from ..text import fit_plain, fit_plain_box
 from ..core.units import MM_PER_PT
 
 MAX_TEXT_CHARS = 5000  # characters one text layer sets: a tarot card full of 4 pt text holds about 3,000
@@ -35,7 +35,7 @@ EPS = 1e-6  # mm
 _ANCHOR = {"left": lambda w: ("start", -w / 2), "start": lambda w: ("start", -w / 2), "center": lambda w: ("middle", 0.0),
            "right": lambda w: ("end", w / 2), "end": lambda w: ("end", w / 2)}
 """A plain text's anchor and its x from the box's centre (mm), by align, for a box ``w`` mm wide:
-plain text runs left to right (right-to-left text is set as rich text, pnp.core.richtext)."""
+plain text runs left to right (right-to-left text is set as rich text, pnp.text)."""
 QUARTER_TURNS = {90: (0.0, 1.0), 180: (-1.0, 0.0), 270: (0.0, -1.0)}  # (cos, sin) of a clockwise turn, y down
 class Filler:
     """A string with ``{column}`` placeholders, compiled once: ``columns`` it reads, ``fill(values)``.
@@ -105,7 +105,7 @@ class Context:
     faces: set = field(default_factory=set)
     """The faces text was set in (names, pnp.core.fonts), filled as faces are drawn: the build note's."""
     unbolded: set = field(default_factory=set)
-    """The faces bold text was set regular in, having no bold (richtext.unbolded): the build note's."""
+    """The faces bold text was set regular in, having no bold (typeset.unbolded): the build note's."""
 
 
 def _when(spec, place: Placed, ctx: Context) -> Callable[[dict], bool] | None:
@@ -198,16 +198,16 @@ class BoundLayer:
 
     def fit_work(self, values: dict) -> float:
         """About how many characters this layer lays out for a row with ``values`` (a text layer: the
-        text's length times the sizes tried, richtext.scan_layouts; 0 for other layers)."""
+        text's length times the sizes tried, typeset.scan_layouts; 0 for other layers)."""
         if self.text is None or (self.show is not None and not self.show(values)):
             return 0
         return self.text.length(translated(values, self.ctx.language)) * self.tries
 
     @cached_property
     def tries(self) -> int:
-        """How many sizes a text layer's fitting lays its text out at, at most (richtext.scan_layouts)."""
+        """How many sizes a text layer's fitting lays its text out at, at most (typeset.scan_layouts)."""
         L = self.place.layer
-        return 1 if L.fit == "box" else 1 + richtext.scan_layouts(L.size, self.smallest)
+        return 1 if L.fit == "box" else 1 + typeset.scan_layouts(L.size, self.smallest)
 
     def _font(self, name: str, field: str = "font"):
         """The declared font ``name`` (a FontFile), named by the layer's ``field``.
@@ -348,7 +348,7 @@ class BoundLayer:
         # ASCII is never shaped and no script's fallback face draws it (pnp.core.fonts.fallback_for)
         lacking = self.font.missing(text) if self.font is not None else missing_glyphs(text)
         shaped = not text.isascii() and (needs_shaping(text) or any(fallback_for(ch) for ch in lacking))
-        rich = (L.markup and richtext.has_markup(text, icons is not None)) or shaped
+        rich = (L.markup and typeset.has_markup(text, icons is not None)) or shaped
         paras = self.rich(text, row, column, icons if L.markup else None, L.markup) if rich else None
         missing = lacking if paras is None else ()
         if missing:
@@ -364,16 +364,16 @@ class BoundLayer:
         smallest = self.least
         try:
             if paras is None and L.fit == "box":
-                got = fit_box(text, L.size, smallest, bw, bh, L.line_spacing, self.styled, caps=L.valign == "cap-middle")
+                got = fit_plain_box(text, L.size, smallest, bw, bh, L.line_spacing, self.styled, caps=L.valign == "cap-middle")
             elif paras is None:
-                got = fit(text, L.size, smallest, bw, bh, L.wrap, L.line_spacing, self.styled)
+                got = fit_plain(text, L.size, smallest, bw, bh, L.wrap, L.line_spacing, self.styled)
             elif L.fit == "box":  # runs measured as drawn (HarfBuzz's advances for shaped ones)
-                got = richtext.fit_box(paras, L.size, smallest, bw, bh, L.line_spacing,
+                got = typeset.fit_box(paras, L.size, smallest, bw, bh, L.line_spacing,
                                        self.cap if L.valign == "cap-middle" else None)
             else:
-                got = richtext.fit(paras, L.size, smallest, bw, bh, L.wrap, L.line_spacing)
-        except richtext.TooManySizes as stop:
-            raise self._data_error(row, column, f"shrink-to-fit laid the text out at {richtext.MAX_SCAN_STEPS} sizes "
+                got = typeset.fit(paras, L.size, smallest, bw, bh, L.wrap, L.line_spacing)
+        except typeset.TooManySizes as stop:
+            raise self._data_error(row, column, f"shrink-to-fit laid the text out at {typeset.MAX_SCAN_STEPS} sizes "
                                    f"from {stop.from_pt:g} pt down to {stop.last_pt:g} pt and it fitted at none "
                                    f"(it may fit lower, but pnp stops there: each size sets the whole text).",
                                    f"set the layer's size: to about {stop.last_pt:g} pt, make its box larger, or "
@@ -391,8 +391,8 @@ class BoundLayer:
                                    "shorten the text, make the layer's box larger, or let it shrink: fit: shrink "
                                    "(with min_size and wrap: true)", "text")
         if paras is not None:
-            self.ctx.faces.update(richtext.faces_used(paras))
-            self.ctx.unbolded.update(richtext.unbolded(paras))
+            self.ctx.faces.update(typeset.faces_used(paras))
+            self.ctx.unbolded.update(typeset.unbolded(paras))
         else:
             self.ctx.faces.add(self.styled)
         colour = self.colours["colour"](values, row) or "#000000"
@@ -409,9 +409,9 @@ class BoundLayer:
             top = {"top": 0.0, "middle": (bh - got.height) / 2, "bottom": bh - got.height}[L.valign] - bh / 2
         if paras is not None:  # runs and icons, placed from the box's left edge
             if L.rotate == 0:
-                out.extend(richtext.draw(got, x, y + h / 2 + top, bw, L.align, colour, L.underline))
+                out.extend(typeset.draw(got, x, y + h / 2 + top, bw, L.align, colour, L.underline))
             else:
-                out.append(Group(tuple(richtext.draw(got, -bw / 2, top, bw, L.align, colour, L.underline)),
+                out.append(Group(tuple(typeset.draw(got, -bw / 2, top, bw, L.align, colour, L.underline)),
                                  dx=x + w / 2, dy=y + h / 2, rotate=float(L.rotate)))
             return
         anchor, tx = _ANCHOR[L.align](bw)
@@ -490,23 +490,23 @@ class BoundLayer:
         else:
             out.append(Group(drawn, dx=x + w / 2, dy=y + h / 2, rotate=float(L.rotate)))
     def rich(self, text: str, row, column, icons: IconFolder | None, markup: bool = True) -> tuple:
-        """The text's markup parsed (pnp.core.richtext; without ``markup``, its lines as they are), the
-        characters its faces lack set in a script's fallback face (richtext.fallback), every run's
+        """The text's markup parsed (pnp.text; without ``markup``, its lines as they are), the
+        characters its faces lack set in a script's fallback face (typeset.fallback), every run's
         glyphs checked in its face.
 
         Raises:
             DataError, SpecError: unbalanced markup, an unknown icon or a glyph a face lacks (naming
                 the data file, row and column, or the template line, and the field text)."""
         try:
-            paras = (richtext.parse(text, icons.lookup if icons else None, bold=self.place.layer.bold) if markup
-                     else richtext.plain(text, bold=self.place.layer.bold))
-        except richtext.MarkupError as exc:
+            paras = (typeset.parse(text, icons.lookup if icons else None, bold=self.place.layer.bold) if markup
+                     else typeset.plain(text, bold=self.place.layer.bold))
+        except typeset.MarkupError as exc:
             raise self._data_error(row, column, f"character {exc.offset + 1} of the text: {exc.message}.",
                                    "add the picture to the icons folder, or write \\: for a colon" if exc.icon else
                                    "close the ** or * (or write \\* for an asterisk, or set markup: false on the "
                                    "layer)", "text") from None
-        paras = richtext.fallback(self._in_layer_fonts(paras, row, column))
-        lacking = richtext.missing(paras)
+        paras = typeset.fallback(self._in_layer_fonts(paras, row, column))
+        lacking = typeset.missing(paras)
         if lacking:
             span, ch = lacking
             raise self._data_error(row, column, f"{ch!r} (U+{ord(ch):04X}) is not in {self._label(span.font)}.",

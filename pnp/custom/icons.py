@@ -1,5 +1,5 @@
 """The icons folder of a data-driven game: ``:name:`` in a text layer draws ``<name>.svg`` (else
-``<name>.png``) from it inline (pnp.core.richtext). The folder is the spec's ``icons:`` (default
+``<name>.png``) from it inline (pnp.text). The folder is the spec's ``icons:`` (default
 ``icons/`` beside the spec); each picture is checked (pnp.inputs.images.read_image) when first used.
 """
 from __future__ import annotations
@@ -7,7 +7,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Callable
 
-from ..core.richtext import Icon
+from ..text import Icon
 from ..inputs.gamefolder import Refused, exists_inside, inside, within
 from ..inputs.images import read_image
 

@@ -28,7 +28,7 @@ from pathlib import Path, PurePosixPath
 from typing import Callable
 from urllib.parse import unquote, urlsplit
 
-from ..core import richtext
+from .. import text as typeset
 from ..core.errors import SpecError
 from ..core.findings import FAIL, PASS, WARN, Finding
 from ..inputs.gamefolder import inside
@@ -238,7 +238,7 @@ def _icons(layer, values: dict, row, uses: dict) -> None:
     if icons is None or not L.markup:
         return
     text = layer.text.fill(values)
-    if not text.strip() or not richtext.has_markup(text, True):
+    if not text.strip() or not typeset.has_markup(text, True):
         return
     column = layer.text.columns[0] if layer.text.columns else None
     for para in layer.rich(text, row, column, icons):
@@ -249,7 +249,7 @@ def _icons(layer, values: dict, row, uses: dict) -> None:
                                root=Path(span.icon.root) if span.icon.root else None)
             if not facts.raster:
                 continue
-            _adv, w, h = richtext.icon_size(span, L.size)
+            _adv, w, h = typeset.icon_size(span, L.size)
             use = uses.get((id(layer), facts.path))
             if use is None:
                 use = uses[id(layer), facts.path] = PictureUse(f"{layer.place.label}, icon :{span.icon.name}:",

@@ -12,7 +12,7 @@ from __future__ import annotations
 from ..core.fonts import DEFAULT_FACE, missing_glyphs, text_width_mm
 from ..core.ir import Line, Rect, Shape, Text
 from ..core.shaping import has_rtl, needs_shaping
-from ..core.textfit import fit_box
+from ..text import fit_plain_box as fit_box
 
 TINT = "#e6edf5"        # the box's fill: a light blue-grey, plainly not art
 INK = "#5b6b7c"         # outline, cross and label

@@ -31,7 +31,7 @@ import re
 import unicodedata
 from dataclasses import dataclass, field
 
-from ..core.richtext import MarkupError, parse
+from ..text import MarkupError, parse
 from .columns import is_picture, whole_count
 from .spec import MAX_COPIES
 
@@ -142,7 +142,7 @@ def _not_counts(values: list[str], strong: bool) -> str | None:
 
 
 def _balanced(value: str) -> bool:
-    """True when ``value`` reads as pnp's rich text without an error (pnp.core.richtext)."""
+    """True when ``value`` reads as pnp's rich text without an error (pnp.text)."""
     try:
         parse(value, None)
     except MarkupError:

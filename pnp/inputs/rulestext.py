@@ -7,7 +7,7 @@ The format is a strict subset of Markdown, and the only one the cover takes (doc
 * line 2: a one-line description (at most MAX_DESCRIPTION_CHARS characters, one printed line);
 * then the ``## Section`` headings Components, Setup, A turn, End and winner and Fine points, in that
   order (in a kit's language, SECTION_NAMES), each followed by paragraphs (lines joined until a blank line) and ``- `` bullets (one level),
-  which may hold ``**bold**`` and ``*italic*`` (pnp.core.richtext; opened and closed on one line) and
+  which may hold ``**bold**`` and ``*italic*`` (pnp.text; opened and closed on one line) and
   the escapes ``\\*``, ``\\:`` and ``\\\\``; with the game's icons folder (a data-driven game's
   ``icons:``), ``:name:`` inline icons as in templates.
 
@@ -30,7 +30,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from ..core.errors import SpecError
-from ..core import richtext
+from .. import text as typeset
 from ..core.fonts import face, unprintable
 from .specfields import read_text
 from .textcheck import (COVER_DESCRIPTION_PT, COVER_TITLE_PT, MAX_DESCRIPTION_CHARS, MAX_TITLE_CHARS, bad_character,
@@ -94,7 +94,7 @@ class Rules:
     title: str
     description: str
     blocks: tuple[Block, ...]
-    icons: richtext.IconLookup | None = field(default=None, compare=False)
+    icons: typeset.IconLookup | None = field(default=None, compare=False)
 
     def printed(self) -> tuple[Block, ...]:
         """The blocks as printed: a section left empty (as `pnp new` leaves the play sections for the
@@ -120,7 +120,7 @@ def _check_markup(path: Path, number: int, line: str, offset: int = 0, emphasis:
                      "links, code or HTML (docs/rules-text.md)")
 
 
-def _check_line(path: Path, number: int, line: str, icons: richtext.IconLookup | None = None) -> None:
+def _check_line(path: Path, number: int, line: str, icons: typeset.IconLookup | None = None) -> None:
     """Refuse a line (after the title and description) that is too long, holds a character that
     must not be printed or that the font lacks, or Markdown the cover does not print."""
     if len(line) > MAX_LINE_CHARS:
@@ -142,20 +142,20 @@ def _check_line(path: Path, number: int, line: str, icons: richtext.IconLookup |
     _check_emphasis(path, number, line, icons)
 
 
-def _check_emphasis(path: Path, number: int, line: str, icons: richtext.IconLookup | None = None) -> None:
+def _check_emphasis(path: Path, number: int, line: str, icons: typeset.IconLookup | None = None) -> None:
     """Refuse a ``**`` or ``*`` the line leaves open, and a character the italic face lacks in italic
-    text (pnp.core.richtext parses the line as the cover will)."""
-    if not richtext.has_markup(line, icons is not None):
+    text (pnp.text parses the line as the cover will)."""
+    if not typeset.has_markup(line, icons is not None):
         return
     try:
-        paras = richtext.parse(line, icons)
-    except richtext.MarkupError as exc:
+        paras = typeset.parse(line, icons)
+    except typeset.MarkupError as exc:
         if exc.icon:
             raise _error(path, number, f"column {exc.offset + 1}: {exc.message}.",
                          "add the picture to the game's icons folder, or write \\: for a colon") from None
         raise _error(path, number, f"column {exc.offset + 1}: {exc.message} on this line.",
                      "close bold and italic on the line they start (write \\* for an asterisk)") from None
-    lacking = richtext.missing(richtext.fallback(paras))
+    lacking = typeset.missing(typeset.fallback(paras))
     if lacking:
         span, ch = lacking
         raise _error(path, number, f"column {line.find(ch, span.offset) + 1}: {ch!r} ({char_name(ch)}) is a character "
@@ -163,7 +163,7 @@ def _check_emphasis(path: Path, number: int, line: str, icons: richtext.IconLook
                      "set it upright, or use Latin, Greek or Cyrillic letters")
 
 
-def parse_rules(path: Path, icons: richtext.IconLookup | None = None, language: str | None = None) -> Rules:
+def parse_rules(path: Path, icons: typeset.IconLookup | None = None, language: str | None = None) -> Rules:
     """Read a rules file in the subset above: line 1 ``# Title``, line 2 a one-line description, then
     the ``## Section`` headings (Components, Setup, A turn, End and winner, Fine points, in that order;
     for a kit in ``language``, those names or the language's, :data:`SECTION_NAMES`),

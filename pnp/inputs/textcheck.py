@@ -24,7 +24,7 @@ from __future__ import annotations
 import io
 import unicodedata
 
-from ..core import richtext
+from .. import text as typeset
 from ..core.fonts import BOLD_FACE, DEFAULT_FACE, missing_glyphs, text_width_mm, unprintable
 from ..core.words import Words, english
 
@@ -122,10 +122,10 @@ def text_problem(text: str, what: str, max_chars: int, size_pt: float, printed: 
 def line_width_mm(text: str, size_pt: float, bold: bool = False) -> float:
     """Width in mm of one line of Noto Sans at ``size_pt``, in Noto Sans Bold when ``bold``; a text in a
     shaped or right-to-left script, or with characters set in a script's fallback face, measured as
-    pnp.core.richtext sets it (its runs' advances, HarfBuzz's for shaped ones)."""
+    pnp.text sets it (its runs' advances, HarfBuzz's for shaped ones)."""
     font = BOLD_FACE if bold else DEFAULT_FACE
-    if richtext.needs_runs(text, font):
-        return richtext.plain_lines(text, size_pt, None, bold)[0].width
+    if typeset.needs_runs(text, font):
+        return typeset.plain_lines(text, size_pt, None, bold)[0].width
     return text_width_mm(text, size_pt, font)
 
 

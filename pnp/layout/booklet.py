@@ -25,7 +25,7 @@ from ..core.ir import Component, Group, Line, Page, Text
 from ..core.units import MM_PER_PT, fmt_mm
 from ..core.words import Words
 from ..inputs.rulestext import Block
-from ..core.richtext import plain_lines
+from ..text import plain_lines
 from .cover import (BULLET_INDENT, GREY, LEADING, PAPER_TEXT, RULE_LINE, CoverInfo, KitCover, block_lines,
                     line_shapes, wrapped)
 from .options import ImposeOptions

@@ -4,7 +4,7 @@ It carries the game's title and designer credit, a one-line description, the bil
 (every component with its count, trim size and pages), a print-and-cut guide for this kit only
 (scale check, duplex pages, round parts, board assembly) and the rules quick reference, set in two
 columns with Noto Sans's real metrics (pnp.core.fonts.wrap; rules with **bold** or *italic* runs
-through pnp.core.richtext).
+through pnp.text).
 
 ``impose`` asks a Cover how many pages it takes (``count``, known before the plan) and then for
 those pages (``pages(...)``) once every component's pages are planned. The rules text is data: a
@@ -18,7 +18,7 @@ from typing import Protocol, Sequence
 from ..core.errors import LayoutError
 from ..inputs.rulestext import Block, Rules
 from ..inputs.textcheck import credit_line, line_width_mm, title_line
-from ..core import richtext
+from .. import text as typeset
 from ..core.fonts import BOLD_FACE, DEFAULT_FACE, wrap
 from ..core.shaping import paragraph_rtl
 from ..core.ir import Component, Line, Page, Text
@@ -139,29 +139,29 @@ def bom_columns(heads: list[str]) -> tuple[float, ...]:
     return tuple(out)
 
 
-def wrapped(text: str, size_pt: float, width: float, bold: bool = False) -> list[str | richtext.Line]:
+def wrapped(text: str, size_pt: float, width: float, bold: bool = False) -> list[str | typeset.Line]:
     """Plain ``text`` broken into lines at most ``width`` mm wide at ``size_pt``: strings (Noto Sans's
-    simpleSplit, pnp.core.fonts.wrap) for text Noto Sans sets whole, else richtext.Lines (shaped or
-    right-to-left scripts, characters set in a script's fallback face: pnp.core.richtext.plain_lines)."""
-    if richtext.needs_runs(text, BOLD_FACE if bold else DEFAULT_FACE):
-        return list(richtext.plain_lines(text, size_pt, width, bold))
+    simpleSplit, pnp.core.fonts.wrap) for text Noto Sans sets whole, else typeset.Lines (shaped or
+    right-to-left scripts, characters set in a script's fallback face: pnp.core.typeset.plain_lines)."""
+    if typeset.needs_runs(text, BOLD_FACE if bold else DEFAULT_FACE):
+        return list(typeset.plain_lines(text, size_pt, width, bold))
     return list(wrap(text, size_pt, width, BOLD_FACE if bold else DEFAULT_FACE))
 
 
 def block_lines(block: Block, icons, width: float, body_pt: float = BODY_PT, head_pt: float = HEAD_PT,
-                markup: bool = True) -> list[tuple[str | richtext.Line, float, bool, float, bool]]:
+                markup: bool = True) -> list[tuple[str | typeset.Line, float, bool, float, bool]]:
     """(text, size_pt, bold, indent mm, starts a bullet) for each printed line of a rules ``block``
-    wrapped to ``width`` mm; the text is a richtext.Line when the block has bold or italic runs (or
+    wrapped to ``width`` mm; the text is a typeset.Line when the block has bold or italic runs (or
     icons, through ``icons``; ``markup`` False: the text is plain, as typed) or is in a script set in
-    runs (shaped or right to left, or in a fallback face: pnp.core.richtext.needs_runs)."""
-    runs = richtext.needs_runs(block.text, BOLD_FACE if block.kind == "heading" else DEFAULT_FACE)
-    if runs or (markup and richtext.has_markup(block.text, icons is not None)):
+    runs (shaped or right to left, or in a fallback face: pnp.core.typeset.needs_runs)."""
+    runs = typeset.needs_runs(block.text, BOLD_FACE if block.kind == "heading" else DEFAULT_FACE)
+    if runs or (markup and typeset.has_markup(block.text, icons is not None)):
         size, indent = (head_pt, 0.0) if block.kind == "heading" else (body_pt, (
             BULLET_INDENT if block.kind == "bullet" else 0.0))
         heading = block.kind == "heading"
-        paras = (richtext.parse(block.text, icons, bold=heading) if markup and richtext.has_markup(
-            block.text, icons is not None) else richtext.plain(block.text, bold=heading))
-        lines = [line for para in richtext.fallback(paras) for line in richtext.break_lines(para, size, width - indent)]
+        paras = (typeset.parse(block.text, icons, bold=heading) if markup and typeset.has_markup(
+            block.text, icons is not None) else typeset.plain(block.text, bold=heading))
+        lines = [line for para in typeset.fallback(paras) for line in typeset.break_lines(para, size, width - indent)]
         return [(line, size, False, indent, block.kind == "bullet" and i == 0) for i, line in enumerate(lines)]
     if block.kind == "heading":
         return [(t, head_pt, True, 0.0, False) for t in wrap(block.text, head_pt, width, BOLD_FACE)]
@@ -171,18 +171,18 @@ def block_lines(block: Block, icons, width: float, body_pt: float = BODY_PT, hea
     return [(t, body_pt, False, 0.0, False) for t in wrap(block.text, body_pt, width)]
 
 
-def line_shapes(text: str | richtext.Line, size: float, bold: bool, indent: float, bullet: bool, x: float,
+def line_shapes(text: str | typeset.Line, size: float, bold: bool, indent: float, bullet: bool, x: float,
                 y: float, width: float | None = None, fill: str = INK) -> tuple[list, float]:
     """The shapes of one line of block_lines() with its baseline at (x, y) mm (a bullet at x, the text
-    ``indent`` mm right of it) and the text's width in mm. A right-to-left line (richtext.Line.rtl)
+    ``indent`` mm right of it) and the text's width in mm. A right-to-left line (typeset.Line.rtl)
     in a column ``width`` mm wide is mirrored: the bullet ends at the column's right edge and the text
     ends ``indent`` mm left of it."""
-    if isinstance(text, richtext.Line) and text.rtl and width is not None:
+    if isinstance(text, typeset.Line) and text.rtl and width is not None:
         shapes = [Text(x + width, y, "\u2022", size_pt=size, anchor="end", fill=fill)] if bullet else []
-        return shapes + list(richtext.draw_line(text, x + width - indent - text.width, y, size, fill)), text.width
+        return shapes + list(typeset.draw_line(text, x + width - indent - text.width, y, size, fill)), text.width
     shapes = [Text(x, y, "\u2022", size_pt=size, fill=fill)] if bullet else []
-    if isinstance(text, richtext.Line):
-        return shapes + list(richtext.draw_line(text, x + indent, y, size, fill)), text.width
+    if isinstance(text, typeset.Line):
+        return shapes + list(typeset.draw_line(text, x + indent, y, size, fill)), text.width
     return shapes + [Text(x + indent, y, text, size_pt=size, bold=bold, fill=fill)], line_width_mm(text, size, bold)
 
 
@@ -329,9 +329,9 @@ class KitCover:
         sides = {"none": _("one-sided"), "fold": _("one-sided (fold-over backs)")}.get(
             opts.duplex, _("two-sided (flip on the {edge} edge)").format(edge=_(opts.duplex)))
         bleed = _(", bleed {bleed}").format(bleed=fmt_mm(opts.bleed)) if opts.bleed > 0 else ""
-        items: list = [*richtext.text_shapes(x, y + 8, info.title_line, 20, bold=True, width=w),
-                       *richtext.text_shapes(x, y + 14.5, credit, 11, width=w),
-                       *richtext.text_shapes(x, y + 20, info.rules.description, 9, GREY, width=w)]
+        items: list = [*typeset.text_shapes(x, y + 8, info.title_line, 20, bold=True, width=w),
+                       *typeset.text_shapes(x, y + 14.5, credit, 11, width=w),
+                       *typeset.text_shapes(x, y + 20, info.rules.description, 9, GREY, width=w)]
         row_y = y + 20
         for line in self._what_to_print(plan, total):
             row_y += 5.0
@@ -379,13 +379,13 @@ class KitCover:
         _, top = self.slots[0]
         y = top + 2.0
         title_size = HEAD_PT + 2.5
-        flow.columns[0].extend(richtext.text_shapes(self.slots[0][0], y + title_size * MM_PER_PT,
+        flow.columns[0].extend(typeset.text_shapes(self.slots[0][0], y + title_size * MM_PER_PT,
                                                     self.info.words("Rules quick reference"), title_size, bold=True,
                                                     width=self.col_w))
         y += title_size * MM_PER_PT * 1.6
         blocks = self.info.rules.printed()
 
-        def lines_of(block: Block) -> list[tuple[str | richtext.Line, float, bool, float, bool]]:
+        def lines_of(block: Block) -> list[tuple[str | typeset.Line, float, bool, float, bool]]:
             return block_lines(block, self.info.rules.icons, self.col_w)
 
         for i, block in enumerate(blocks):

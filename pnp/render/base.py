@@ -15,7 +15,7 @@ from typing import NamedTuple
 from ..core.errors import LayoutError
 from ..core.fonts import cap_height, face, missing_glyphs, styled_face, text_width_mm
 from ..core.ir import Circle, Group, Image, Line, Polygon, Rect, Text
-from ..core.richtext import UNDERLINE_DROP, UNDERLINE_WIDTH  # a Text's underline, as rich text's
+from ..text import UNDERLINE_DROP, UNDERLINE_WIDTH  # a Text's underline, as rich text's
 from ..inputs.images import ImageFacts, read_image
 from ..inputs.safefile import LinkFree
 from ..core.units import MM_PER_PT

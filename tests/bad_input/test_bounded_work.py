@@ -20,10 +20,10 @@ import pytest
 from PIL import Image, ImageChops
 
 from conftest import snapshot
-from pnp.core import richtext
+from pnp import text as richtext
 from pnp.core.errors import PnpError
 from pnp.core.fonts import text_width_mm
-from pnp.core import textfit
+from pnp.text import plainfit as textfit
 from pnp.render.formats import WriterSettings, formats
 
 GIB = 1024 ** 3
@@ -174,13 +174,13 @@ def test_shrink_skips_only_sizes_that_cannot_fit():
 
         def lay(s):
             tried.append(s)
-            return textfit.lay_out(text, s, w, h, True, spacing)
+            return textfit.lay_out_plain(text, s, w, h, True, spacing)
         words = [[text_width_mm(x, 1.0) for x in para.split()] for para in text.split("\n")]
         possible = richtext.could_fit(words, *textfit._metrics(), spacing, w, h)
         bounded = richtext.scan(lay, size, 2.0, possible)
-        plain = richtext.scan(lambda s: textfit.lay_out(text, s, w, h, True, spacing), size, 2.0)
+        plain = richtext.scan(lambda s: textfit.lay_out_plain(text, s, w, h, True, spacing), size, 2.0)
         assert bounded == plain, (case, w, h, size)
-        assert textfit.fit(text, size, 2.0, w, h, True, spacing) in (plain, textfit.lay_out(text, size, w, h, True,
+        assert textfit.fit_plain(text, size, 2.0, w, h, True, spacing) in (plain, textfit.lay_out_plain(text, size, w, h, True,
                                                                                           spacing))
         if case == 0:  # 1,500 characters from 400 pt: a bisection and a few steps, not 1,592
             assert bounded is not None and len(tried) < 40, len(tried)

@@ -19,7 +19,7 @@ from test_custom_templates import _kit as _base_kit
 from pnp.pipeline.execute import build_kit
 from pnp.core import fonts
 from pnp.core.errors import PnpError
-from pnp.core.richtext import Icon, MarkupError, parse
+from pnp.text import Icon, MarkupError, parse
 from pnp.core.units import MM_PER_PT
 
 TOL = 0.1  # mm
@@ -576,7 +576,7 @@ def test_an_icons_folder_outside_the_spec_folder_is_refused(tmp_path, value):
 def test_an_icon_touching_a_word_wraps_with_it(text):
     """At every width that breaks the line, the icon is on the line of the word it touches (no space
     between them), never alone at the start or end of a line."""
-    from pnp.core.richtext import Icon, break_lines, width
+    from pnp.text import Icon, break_lines, width
     coin = Icon("coin", "/coin.svg", 1.0)
     para = parse(text, lambda name: coin)[0]
     touching = "dddd"
@@ -595,7 +595,7 @@ def test_an_icon_touching_a_word_wraps_with_it(text):
 def test_an_icon_after_a_space_wraps_with_the_word_before_it(text):
     """The question deck's `**building** :hammer:`: at every width that breaks the line, the icons
     are on the line of the word before them, after it, never at the start of a line."""
-    from pnp.core.richtext import Icon, break_lines, width
+    from pnp.text import Icon, break_lines, width
     coin = Icon("coin", "/coin.svg", 1.0)
     para = parse(text, lambda name: coin)[0]
     full = sum(width(s, 10.0) for s in para)

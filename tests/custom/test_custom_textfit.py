@@ -6,7 +6,7 @@ from hypothesis import strategies as st
 
 from pnp.core.fonts import text_width_mm
 from pnp.core.units import MM_PER_PT
-from pnp.core.textfit import STEP_PT, fit, lay_out
+from pnp.text import STEP_PT, fit_plain as fit, lay_out_plain as lay_out
 
 WORDS = st.lists(st.sampled_from(["a", "word", "Ζωή", "длинное", "WWWW", "iiii", "of", "table-top", "x"]),
                  min_size=1, max_size=30).map(" ".join)

@@ -133,7 +133,7 @@ def test_marked_up_latin_text_fits_a_box_with_each_face_s_advances():
     """``fit: box`` on rich text: a bold word and a regular one, one line as wide as the box, the
     bold word measured in Noto Sans Bold (reportlab's own widths of each file, read here)."""
     from reportlab.pdfbase.ttfonts import TTFont as RLFont
-    from pnp.core import richtext
+    from pnp import text as richtext
     got = richtext.fit_box(richtext.parse("**LEAF** tree"), 200, 4, 60, 30, 1.2)
     bold = RLFont("probe-bold", str(SHIPPED / "NotoSans-Bold.ttf")).stringWidth("LEAF", 10)
     regular = RLFont("probe-regular", str(fonts.face("NotoSans").path)).stringWidth(" tree", 10)

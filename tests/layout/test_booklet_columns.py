@@ -79,7 +79,7 @@ def test_pnp_own_note_quoting_a_devanagari_title_fits(tmp_path, paper):
 
 
 def test_a_word_wider_than_the_column_is_cut_into_pieces_that_fit():
-    from pnp.core.richtext import plain_lines
+    from pnp.text import plain_lines
     word = "Zwischenablagenverwaltungswerkzeug" * 3
     pieces = breakable(f"a {word} b", 9.5, False, 60.0).split(" ")
     assert "".join(pieces[1:-1]) == word and len(pieces) > 3

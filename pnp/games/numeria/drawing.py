@@ -8,7 +8,7 @@ from functools import lru_cache
 
 from ...core.fonts import styled_face, text_width_mm
 from ...core.safearea import SAFE_MM
-from ...core.textfit import largest_fitting
+from ...text import largest_fitting
 from ...geometry import squaregrid
 from ...core.ir import WHITE, Circle, Component, Line, Rect, Text
 from ...core.units import MM_PER_PT as PT_MM, fmt_mm
