@@ -138,7 +138,7 @@ def _parse(path: Path, data: bytes, digest: str, field: str | None, root: str | 
 def _raster(path: Path, data: bytes, digest: str, field: str | None, what: str = "the image") -> ImageFacts:
     import io
 
-    from PIL import Image
+    from PIL import Image  # Pillow: loaded only when this is drawn or read, never at start-up
     try:
         with Image.open(io.BytesIO(data)) as im:  # reads the header only
             kind = {"PNG": "png", "JPEG": "jpeg"}.get(im.format or "")
@@ -189,7 +189,7 @@ def references(path: Path, data: bytes, field: str | None, root: str | None) -> 
     Raises:
         SpecError: naming the SVG file, ``field`` and the reference; never what a refused file holds.
     """
-    from lxml import etree
+    from lxml import etree  # lxml: loaded only when this is drawn or read, never at start-up
     parser = etree.XMLParser(resolve_entities=False, no_network=True, load_dtd=False, remove_comments=True,
                              recover=True)  # as svglib parses it, so both see the same references
     try:

@@ -210,10 +210,10 @@ def make_app(state: PreviewState, port: int):
     """The Starlette application serving ``state`` to requests addressed to ``127.0.0.1:port`` (or
     ``localhost:port``, ``[::1]:port``; anything else: 400)."""
     from sse_starlette.sse import EventSourceResponse
-    from starlette.applications import Starlette
-    from starlette.middleware import Middleware
+    from starlette.applications import Starlette  # Starlette: loaded only when this is drawn or read, never at start-up
+    from starlette.middleware import Middleware  # Starlette: loaded only when this is drawn or read, never at start-up
     from starlette.responses import HTMLResponse, JSONResponse, Response, StreamingResponse
-    from starlette.routing import Route
+    from starlette.routing import Route  # Starlette: loaded only when this is drawn or read, never at start-up
 
     async def index(_request):
         version, views = state.snapshot()
@@ -286,7 +286,7 @@ def start_server(state: PreviewState, port: int) -> tuple[str, object]:
     Raises:
         PnpError: the port cannot be used (taken, or not allowed).
     """
-    import uvicorn
+    import uvicorn  # uvicorn: loaded only when this is drawn or read, never at start-up
     if not 0 <= port <= 65535:
         raise PnpError(f"--port {port} is outside 0..65535.", field="--port", hint="use e.g. --port 8765, or 0 for any")
     taken = PnpError(f"cannot serve the preview on {HOST}:{port} (the port is taken or not allowed).",

@@ -132,7 +132,7 @@ def watch_kits(targets: Sequence[str], request: Request, out: Path, debounce_ms:
         SpecError: a target names no game and no spec file (nothing to watch).
         PnpError: the preview's port cannot be used.
     """
-    from watchfiles import watch
+    from watchfiles import watch  # watchfiles: loaded only when this is drawn or read, never at start-up
 
     for target in targets:  # an unknown game or a missing spec file: nothing to wait for
         spec_of(target)

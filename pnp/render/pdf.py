@@ -363,7 +363,7 @@ class PdfWriter(Renderer):
         profile a CMYK PIL image whose alpha is kept in ``masks[name]`` for the soft mask."""
         if self.press is None:
             return BytesIO(data)
-        from PIL import Image
+        from PIL import Image  # Pillow: loaded only when this is drawn or read, never at start-up
 
         from ..colour.convert import cmyk_picture
         with Image.open(BytesIO(data)) as im:
@@ -399,7 +399,7 @@ class PdfWriter(Renderer):
     def _svg_picture(self, source):
         """A raster picture inside SVG art (a file name or PIL image, as svglib gives it) in CMYK,
         composited onto white where it is transparent (reportlab draws no soft mask for it)."""
-        from PIL import Image
+        from PIL import Image  # Pillow: loaded only when this is drawn or read, never at start-up
 
         from ..colour.convert import cmyk_picture
         im = source if isinstance(source, Image.Image) else Image.open(source)
