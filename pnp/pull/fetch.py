@@ -24,6 +24,7 @@ from ..inputs.workbookguard import size_text
 
 USER_AGENT = "pnp-pull/1 (print-and-play kit compiler)"
 CHUNK = 64 * 1024
+REDIRECTS = (301, 302, 303, 307, 308)
 
 
 class PullError(PnpError):
@@ -112,7 +113,7 @@ class Fetcher:
                                     write=min(limits.read, left), pool=min(limits.connect, left))
             try:
                 with self._client.stream("GET", url, headers=headers, timeout=timeout) as response:
-                    if response.is_redirect:
+                    if response.status_code in REDIRECTS:
                         if len(seen) > limits.redirects:
                             raise PullError(f"{what} redirected more than {limits.redirects} times.",
                                             hint="open the address in a browser to see where it leads")
@@ -126,7 +127,7 @@ class Fetcher:
             except httpx.TimeoutException:
                 if time.monotonic() >= end - 0.05:
                     raise self._late(what) from None
-                raise PullError(f"{what} at {_short(url)} did not answer in time.",
+                raise PullError(f"{what} at {_short(url)} did not answer in {limits.read:g} s.",
                                 hint="check your connection and pull again") from None
             except httpx.HTTPError as exc:
                 raise PullError(f"cannot download {what} from {_short(url)}: {_reason(exc)}.",

@@ -35,6 +35,7 @@ from ..engine import KitContext
 from ..inputs.gamefolder import inside
 from ..inputs.safefile import NotRegular, read_regular
 from ..inputs.specfields import load_yaml
+from ..inputs.weburl import host_of
 from .fetch import Fetcher, Fetched, Progress, PullError
 from .record import Record, read_record, write_record
 from .sources import FORMATS, Source, export_source
@@ -46,7 +47,6 @@ SHARE_HINT = ("share the sheet: in Google Sheets choose Share > General access >
               "File > Share > Publish to the web; then pull again (docs/pull.md)")
 
 
-@dataclass(frozen=True)
 class NothingToPull(SpecError):
     """The game has no component with ``url:`` (or is not data-driven): there is nothing to pull."""
 
@@ -120,8 +120,8 @@ def pull_game(target: str | Path, fetcher: Fetcher, progress: Progress | None = 
     game, spec = load(spec_path, data, lines)
     report = PullReport(spec_path)
     jobs = _jobs(spec, spec_path, lines, report)
-    for job in jobs.values():
-        job.fetched = _fetch(job, fetcher, progress)
+    for name, job in jobs.items():
+        job.fetched = _fetch(job, fetcher, progress, spec_path.parent / name)
     staged = {name: job for name, job in jobs.items()
               if job.fetched.status == 200 and job.fetched.body != job.old}
     if staged:
@@ -185,44 +185,56 @@ def _current(path: Path) -> bytes | None:
         return None
 
 
-def _fetch(job: _Job, fetcher: Fetcher, progress: Progress | None) -> Fetched:
-    """The job's download, conditional when its record describes the file on disk; its body checked."""
+def _fetch(job: _Job, fetcher: Fetcher, progress: Progress | None, path: Path) -> Fetched:
+    """The job's download, conditional when its record describes the file on disk; its body checked.
+
+    Raises:
+        PullError: as Fetcher.get, or the body is not the data file's kind (naming ``path``).
+    """
     rec, old = job.record, job.old
     fresh = rec is not None and rec.url == job.comp.url and rec.address == job.source.address and \
         old is not None and hashlib.sha256(old).hexdigest() == rec.sha256
-    what = f"the sheet for {job.comp.data}"
-    got = fetcher.get(job.source.address, rec.etag if fresh else None, rec.last_modified if fresh else None,
-                      progress, what)
-    if got.status == 304:
-        if not fresh:
-            raise PullError(f"{what} answered 304 Not Modified to a request that was not conditional.",
+    try:
+        got = fetcher.get(job.source.address, rec.etag if fresh else None, rec.last_modified if fresh else None,
+                          progress, "the sheet")
+        if got.status == 304 and not fresh:
+            raise PullError("the sheet answered 304 Not Modified to a request that was not conditional.",
                             hint="check the address in url:")
-        return got
-    _check_kind(got, job, what)
+        if got.status == 200:
+            _check_kind(got, job)
+    except PullError as exc:
+        exc.file = exc.file or str(path)
+        raise
     return got
 
 
-def _check_kind(got: Fetched, job: _Job, what: str) -> None:
+def _check_kind(got: Fetched, job: _Job) -> None:
     """Refuse a body that is not a ``job.source.fmt`` file: a web page (a sign-in page), a workbook
     where a CSV was asked for, or a CSV where a workbook was."""
     ctype = got.content_type.split(";")[0].strip().lower()
-    html = ctype in ("text/html", "application/xhtml+xml") or bool(_HTML.match(got.body[:512]))
+    head = got.body[:65536]
+    html = ctype in ("text/html", "application/xhtml+xml") or bool(_HTML.match(head[:512]))
     fmt, url = job.source.fmt, job.comp.url
     if html:
-        google = "google" in got.address or job.source.kind != "file"
-        raise PullError(f"{what} answered with a web page{' (a Google sign-in page)' if google else ''}, not a "
-                        f"{fmt.upper()} file: the sheet is not shared with everyone who has the link"
+        google = job.source.kind != "file" or host_of(got.address).endswith("google.com") or \
+            b"accounts.google.com" in head
+        raise PullError(f"{_short(url)} answered with a web page{' (a Google sign-in page)' if google else ''}, not "
+                        f"a {fmt.upper()} file: the sheet is not shared with everyone who has the link"
                         + ("" if google else ", or the address is a page about the file, not the file") + ".",
-                        file=job.comp.data, hint=SHARE_HINT if google else
-                        f"use the address that downloads the file itself ({url} is a web page)")
+                        hint=SHARE_HINT if google else
+                        f"{SHARE_HINT}; for a file elsewhere, use the address that downloads the file itself")
     workbook = got.body.startswith(ZIP_MAGIC)
     if fmt in ("xlsx", "ods") and not workbook:
-        raise PullError(f"{what} is not a {fmt.upper()} workbook (it does not start as one).", file=job.comp.data,
+        raise PullError(f"{_short(url)} gave a file that is not a {fmt.upper()} workbook (it does not start as one).",
                         hint=f"use the address of a .{fmt} file, or name data: with the suffix of what the address "
                              "gives (.csv)")
     if fmt in ("csv", "tsv") and workbook:
-        raise PullError(f"{what} is a workbook (a zip file), not {fmt.upper()}.", file=job.comp.data,
+        raise PullError(f"{_short(url)} gave a workbook (a zip file), not {fmt.upper()}.",
                         hint="name data: with .xlsx (or .ods), or use the address of a single sheet as CSV")
+
+
+def _short(url: str, most: int = 80) -> str:
+    return url if len(url) <= most else url[: most - 1] + "\u2026"
 
 
 def _check(game, spec, spec_path: Path, staged: dict[str, _Job], report: PullReport) -> None:
@@ -246,8 +258,8 @@ def _check(game, spec, spec_path: Path, staged: dict[str, _Job], report: PullRep
         except PnpError as exc:
             if exc.file in back:
                 name, job = back[exc.file]
-                raise PullError(f"{exc.message} (in the sheet downloaded from {job.comp.url}; {name} is kept as "
-                                "it was)", file=spec_path.parent / name, line=exc.line, field=exc.field,
+                raise PullError(f"{exc.message.rstrip('.')} (in the sheet downloaded from {job.comp.url}; {name} is "
+                                "kept as it was).", file=spec_path.parent / name, line=exc.line, field=exc.field,
                                 hint=exc.hint) from None
             report.notes.append(f"the pulled data is written, but the build will stop at: {exc}")
             return
