@@ -50,6 +50,7 @@ class Puller:
         self.say = say
         self.fetcher = Fetcher(limits)
         self._next = 0.0
+        self._said: dict[str, str] = {}  # the last error of each target, printed once until it changes
 
     def due(self) -> bool:
         """True when the period since the last pull has passed (the first pull is due at once)."""
@@ -66,8 +67,11 @@ class Puller:
             except NothingToPull:
                 continue
             except PnpError as exc:
-                self.say(f"error: pull: {exc} (the last good file is kept)")
+                if self._said.get(str(target)) != str(exc):
+                    self.say(f"error: pull: {exc} (the last good file is kept)")
+                self._said[str(target)] = str(exc)
                 continue
+            self._said.pop(str(target), None)
             for line in report_lines(report):
                 if report.changed or line.startswith("note:"):
                     self.say(f"pull: {line}")

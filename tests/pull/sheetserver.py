@@ -13,6 +13,7 @@ LOGIN_PAGE = (b"<!doctype html><html lang=\"en\"><head><title>Google Sheets - si
               b"</body></html>")
 HUGE = 2 * 1000 ** 3  # bytes the /huge paths claim or would send
 SEND_CAP = 64 * 1024 * 1024  # the server stops sending here in any case (a bounded loop)
+STALL = 10.0  # s the /stall path waits before it hangs up, its body unfinished
 
 
 @dataclass
@@ -70,7 +71,7 @@ def _handler(state: SheetServer):
                 self.end_headers()
                 self.wfile.write(b"name,text\n")
                 self.wfile.flush()
-                state.release.wait(30)  # until the test ends (the client gives up long before)
+                state.release.wait(STALL)  # then hang up mid-body (the client gives up long before)
             elif path in state.files:
                 served = state.files[path]
                 if served.etag and self.headers.get("If-None-Match") == served.tag:

@@ -162,9 +162,9 @@ def test_an_xlsx_is_pulled_as_a_workbook(tmp_path, server):
 @pytest.mark.parametrize("path, words", [
     ("/missing.csv", "answered HTTP 404"),
     ("/loop", "redirects in a loop"),
-    ("/to-file", "file:"),
-    ("/to-ftp", "ftp:"),
-    ("/to-remote-http", "plain http:// to another computer"),
+    ("/to-file", "does not download from: it is file:"),
+    ("/to-ftp", "does not download from: it is ftp:"),
+    ("/to-remote-http", "does not download from: it is plain http:// to another computer"),
     ("/login", "not shared"),
     ("/huge", "2,000,000,000 bytes"),
     ("/stall", "took longer than 2 s"),
@@ -202,6 +202,14 @@ def test_a_2_gb_body_is_refused_at_the_limit_and_never_sent_whole(server):
             fetcher.get(server.url("/huge-unsized"))
     assert _sent(server, "/huge") < SEND_CAP < HUGE
     assert _sent(server, "/huge-unsized") < SEND_CAP < HUGE
+
+
+def test_a_stalled_body_is_stopped_at_the_deadline_not_the_read_timeout(server):
+    # the read timeout (60 s) outlasts the server's stall (STALL, then it hangs up mid-body): only the
+    # deadline can end the download with "took longer"
+    with Fetcher(Limits(deadline=1.0, read=60.0)) as fetcher:
+        with pytest.raises(PullError, match="took longer than 1 s"):
+            fetcher.get(server.url("/stall"))
 
 
 def test_a_redirect_is_followed_on_loopback_and_limited(server):
