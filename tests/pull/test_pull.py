@@ -92,6 +92,10 @@ def test_an_unchanged_sheet_is_asked_conditionally_and_not_downloaded_again(tmp_
     server.files["/cards.csv"] = Served(GOOD.replace(b"Heron", b"Crane"))  # the sheet is edited
     assert _invoke("pull", str(folder))[0] == 0
     assert b"Crane" in (folder / "cards.csv").read_bytes()
+    spec_path = folder / "deck.yaml"  # another url: (the same file behind a redirect): asked whole again
+    spec_path.write_text(spec_path.read_text(encoding="utf-8").replace("/cards.csv", "/hop"), encoding="utf-8")
+    assert _invoke("pull", str(folder))[0] == 0
+    assert server.log[-2][0] == "/hop" and "If-None-Match" not in server.log[-1][1]
 
 
 def test_a_file_changed_on_disk_is_downloaded_whole_again(tmp_path, server):
