@@ -4,7 +4,6 @@ bad prints its error and keeps the last good file and kit. Bounded waits, no tim
 from __future__ import annotations
 
 import threading
-import time
 
 import pdfplumber
 import yaml
@@ -14,17 +13,7 @@ from pnp.cli import app
 from pnp.pipeline.plan import Request, load_paper
 from pnp.pipeline.watch import watch_kits
 from sheetserver import Served, running
-
-WAIT = 60.0  # s: generous bound for a slow machine
-
-
-def _until(predicate, what: str, lines: list[str]) -> None:
-    end = time.monotonic() + WAIT
-    while time.monotonic() < end:
-        if predicate():
-            return
-        time.sleep(0.05)
-    raise AssertionError(f"timed out waiting for {what}; output so far:\n" + "\n".join(lines))
+from test_watch import WAIT, _until  # bounded waits, as the watch's own tests wait
 
 
 def _text(pdf) -> str:
