@@ -1,4 +1,4 @@
-"""`pnp new`, `pnp watch`, `pnp list` and `pnp calibrate`: a game folder made from a spreadsheet, kits
+"""`pnp new`, `pnp watch`, `pnp pull`, `pnp list` and `pnp calibrate`: a game folder made from a spreadsheet, kits
 rebuilt as their inputs change, the shipped games listed, and the duplex test sheet."""
 from __future__ import annotations
 
@@ -36,6 +36,8 @@ def watch(
     port: int = typer.Option(8765, "--port", help="Port of the --serve page (0: any free port)."),
     svg_text: str = typer.Option("text", "--svg-text", help=SVG_TEXT_HELP),
     lang: Optional[str] = typer.Option(None, "--lang", help=LANG_HELP),
+    pull_every: Optional[float] = typer.Option(None, "--pull", help="Also pull every url: (as pnp pull) now and "
+                                               "every SECONDS (5 to 86400), rebuilding when a sheet changed."),
     quiet: bool = typer.Option(False, "--quiet", "-q", help=QUIET_HELP),
 ) -> None:
     """Build, then rebuild whenever a spec, word list, rules text or sheet template it used changes
@@ -46,13 +48,41 @@ def watch(
     with guard():
         if not 50 <= debounce <= 10_000:
             raise PnpError(f"--debounce {debounce} ms is outside 50..10000.", field="--debounce")
+        if pull_every is not None and not 5 <= pull_every <= 86_400:
+            raise PnpError(f"--pull {pull_every:g} s is outside 5..86400.", field="--pull",
+                           hint="write e.g. --pull 60 to pull the sheets once a minute")
         wanted = fmt + (["svg"] if serve else [])  # the page shows the SVG pages
         request = replace(request_of(paper, wanted, sets, words, settings=WriterSettings(svg_text=svg_text_option(svg_text))),
                           language=lang)
         code = watch_kits(targets(games), request, out_folder(out_dir), debounce,
                           say=lambda text: typer.echo(plain(text, newlines=False)), quiet=con.quiet,
-                          serve_port=port if serve else None)
+                          serve_port=port if serve else None, pull_every=pull_every)
     raise typer.Exit(code)
+
+
+@app.command()
+def pull(
+    ctx: typer.Context,
+    games: List[str] = typer.Argument(..., help="Game folders (or spec files) whose components' url: to download."),
+    deadline: float = typer.Option(60.0, "--deadline", help="Stop a download after this many seconds (1 to 3600)."),
+    quiet: bool = typer.Option(False, "--quiet", "-q", help=QUIET_HELP),
+) -> None:
+    """Download each component's url: (a Google Sheet or a .csv/.tsv/.xlsx/.ods address) into its data:
+    file, checked as pnp build reads it; an unchanged sheet is not downloaded again. See docs/pull.md."""
+    con = console(ctx, quiet)
+    from ..pull import Fetcher, Limits, pull_game, report_lines  # httpx: only this command touches the network
+    with guard():
+        if not 1 <= deadline <= 3600:
+            raise PnpError(f"--deadline {deadline:g} s is outside 1..3600.", field="--deadline")
+        with Fetcher(Limits(deadline=deadline)) as fetcher:
+            for game in games:
+                with con.progress(f"pulling {game}") as progress:
+                    report = pull_game(game, fetcher, progress)
+                for line in report_lines(report):
+                    if line.startswith("note: "):
+                        con.note(line[len("note: "):])
+                    else:
+                        con.say(f"{game}: {line}")
 
 
 @app.command()

@@ -28,7 +28,7 @@ from .shaped import (FACE_COLUMN, d6_component, expand_faces, outline_of, stande
 from .imagecheck import AbsentUse, PictureUse, scan
 from .spec import D6_FACES, MAX_COPIES, NETS, ComponentSpec, CustomSpec
 from .languages import column, fallback_note, fallbacks
-from .table import Row, Table, check_cells, key, read_table
+from .table import DataError, Row, Table, check_cells, key, read_table
 from .template import Loads, Placed, load_template, parse_placeholders, resolve
 
 MAX_PARTS = 20_000  # parts of one component read from a data file, copies included: a few hundred pages (a
@@ -208,6 +208,11 @@ def _ready(spec: CustomSpec, index: int, comp: ComponentSpec, ctx: KitContext, l
         path = ctx.input_path("data" if first else f"data.{comp.name}", comp.data,  # --set data=FILE: the first
                               line=lines.get(("components", index, "data"), line), field=f"components.{index}.data")
         _record(ctx, path)
+        if comp.url is not None and not ctx.overridden("data" if first else f"data.{comp.name}") \
+                and not path.exists():  # a build never downloads: the designer pulls
+            raise DataError("data file does not exist; it comes from the component's url:, and pnp build never "
+                            "downloads.", file=path, field=f"components.{index}.data",
+                            hint=f"run `pnp pull {spec_dir.name}` to download it, then build again")
         table = read_table(path, needed, comp.sheet, comp.header_row, field=f"components.{index}.data",
                            delimiter=comp.delimiter, columns=comp.columns)
         if comp.faces != "rows":

@@ -19,6 +19,7 @@ from pydantic import BeforeValidator, Field, model_validator
 
 from ..engine.declared import MAX_CHECKS, CountCheck, DeclaredCheck as _Check
 from ..inputs.delimiters import DELIMITERS
+from ..inputs.weburl import url_problem
 from ..inputs.specfields import (BoundedLength, Count, FieldError, Flag, Items, Length, OptionalLength, SpecBase,
                                  SpecModel)
 from ..core.units import parse_length
@@ -176,6 +177,16 @@ def _languages(value: Any) -> Any:
     return tuple(value)
 
 
+def _url(value: Any) -> Any:
+    """The web address ``pnp pull`` downloads ``data:`` from (pnp.inputs.weburl's rule)."""
+    problem = url_problem(value)
+    if problem is not None:
+        raise FieldError(f"must be an https:// address of the sheet; {problem}",
+                         "paste the sheet's share link, e.g. url: https://docs.google.com/spreadsheets/d/ID/edit#gid=0 "
+                         "(docs/pull.md)")
+    return value.strip()
+
+
 def _delimiter(value: Any) -> Any:
     """A delimiter by its character or its name (comma, semicolon, tab, pipe) -> the character."""
     if isinstance(value, str):
@@ -202,6 +213,9 @@ class ComponentSpec(SpecModel):
     to 6) or six column names (each row is one die; face k is drawn with ``{face}`` set to the cell of
     the k-th column)."""
     data: str | None = None
+    url: Annotated[str, BeforeValidator(_url)] | None = None
+    """Where ``pnp pull`` downloads ``data:`` from (a Google Sheets link, or the https address of a
+    .csv, .tsv, .xlsx or .ods file; pnp.pull); ``pnp build`` reads only the file."""
     sheet: str | None = None
     header_row: Count(1, 1000, "the row number of the header in its sheet (1 is the top row)") | None = None
     delimiter: Annotated[str, BeforeValidator(_delimiter)] | None = None
@@ -250,8 +264,11 @@ class ComponentSpec(SpecModel):
             raise ValueError(f"radius {self.radius:g} mm must be above 0 and at most half the shorter side "
                              f"({min(w, h) / 2:g} mm)")
         self._shaped(w, h)
-        if self.data is None and (self.sheet or self.header_row or self.delimiter or self.columns or self.title):
-            raise ValueError("sheet:, header_row:, delimiter:, columns: and title: need data:")
+        if self.data is None and (self.sheet or self.header_row or self.delimiter or self.columns or self.title
+                                  or self.url):
+            raise ValueError("sheet:, header_row:, delimiter:, columns:, title: and url: need data:")
+        if self.url is not None and self.data.startswith("generator:"):
+            raise ValueError("url: downloads a data file; a generator's table is computed, remove url:")
         if self.columns is not None and self.header_row is not None:
             raise ValueError("columns: names the columns of a table with no header row; remove header_row: or "
                              "columns:")

@@ -10,6 +10,10 @@ too, named as a file or as its game folder. Saves made while a round builds star
 they stop for the debounce time (one rebuild after a burst, not one per save). A target that names no
 game and no spec file fails at once (exit 2), before anything is watched. Ctrl-C stops with exit code 0. What a round
 made is kept in memory for the next (pnp.core.memo: content-keyed, bounded, never read from disk).
+With ``pull_every`` (`pnp watch --pull SECONDS`) every ``url:`` of the targets is pulled first and then
+on that period (pnp.pull.Puller, checked between the watcher's half-second ticks); a sheet that changed
+replaces its data file, which the watch sees as an edit and rebuilds; a failed pull prints its error
+and keeps the last good file.
 """
 from __future__ import annotations
 
@@ -115,10 +119,11 @@ def _round(targets: Sequence[str], request: Request, out: Path, watched: set[Pat
 def watch_kits(targets: Sequence[str], request: Request, out: Path, debounce_ms: int = 300,
                say: Callable[[str], None] = print, quiet: bool = False,
                stop: threading.Event | None = None, serve_port: int | None = None,
-               memory: int = DEFAULT_BUDGET) -> int:
+               memory: int = DEFAULT_BUDGET, pull_every: float | None = None) -> int:
     """Build ``targets`` and rebuild on every change to their inputs until Ctrl-C (or ``stop`` is set).
     With ``serve_port`` (0: any free port) the kits are also shown on a local page that reloads
-    itself after every round (pnp.pipeline.serve); its URL is printed first.
+    itself after every round (pnp.pipeline.serve); its URL is printed first. With ``pull_every``
+    (seconds) the targets' ``url:`` files are pulled before the first build and then on that period.
 
     Between rounds the process keeps decoded pictures, finished SVG pages and each kit's last PDF in
     memory (at most ``memory`` bytes, pnp.core.memo), keyed by the content they were made from, so a
@@ -146,6 +151,11 @@ def watch_kits(targets: Sequence[str], request: Request, out: Path, debounce_ms:
     memo = Memo(memory)
     watched: set[Path] = set()
     pending = True
+    puller = None
+    if pull_every is not None:
+        from ..pull import Puller
+        puller = Puller([spec_of(t) for t in targets], pull_every, say)
+        puller.pull()
     try:
         while True:
             while pending:  # rounds until nothing changed while the last one ran
@@ -169,6 +179,8 @@ def watch_kits(targets: Sequence[str], request: Request, out: Path, debounce_ms:
             for _changes in watch(*folders, debounce=debounce_ms, stop_event=stop, raise_interrupt=True,
                                   yield_on_timeout=True, rust_timeout=500,
                                   watch_filter=lambda _change, path: Path(path).resolve() in watched):
+                if puller is not None and puller.due():
+                    puller.pull()  # a replaced data file is seen below as a change
                 now = _stamps(watched)
                 changed = sorted(p.name for p in watched if now.get(p) != seen.get(p))
                 if changed:
@@ -183,3 +195,5 @@ def watch_kits(targets: Sequence[str], request: Request, out: Path, debounce_ms:
     finally:
         if server is not None:
             server.should_exit = True
+        if puller is not None:
+            puller.close()
