@@ -260,6 +260,8 @@ def build(
     bleed: str = typer.Option("0", "--bleed", help="Bleed past the trim, mm, 0-10 (a print shop wants 3)."),
     duplex: str = typer.Option("none", "--duplex", help=DUPLEX_HELP),
     back_offset: str = typer.Option("0,0", "--back-offset", help="DX,DY mm added to back sheets (see `pnp calibrate`)."),
+    printer: Optional[str] = typer.Option(None, "--printer", help="Apply the --back-offset kept for this printer by "
+                                                                  "`pnp calibrate --measure ... --save-printer NAME`."),
     mix_papers: bool = typer.Option(False, "--mix-papers", help="Let parts of different paper (card stock, plain "
                                                                "paper for boards) share a sheet: fewer sheets."),
     cut_lines: bool = typer.Option(False, "--cut-lines", help="Draw a thin grey line at the trim of round and "
@@ -293,6 +295,9 @@ def build(
     with _guard():
         settings = replace(_destination_settings(tts_url, service), svg_text=_svg_text(svg_text),
                            workers=_workers(workers), **_colour_settings(colour, pdfx, icc))
+        if printer is not None:
+            from .calibration.printers import printer_offset  # only --printer reads the printers file
+            duplex, back_offset = printer_offset(printer, duplex, back_offset)
         opts = _options(bleed, duplex, back_offset, mix_papers, cut_lines)
         request = _with_cutter(_request(paper, fmt, sets, words, opts, settings), cutter)
         if rules not in RULES_MODES:
@@ -546,17 +551,32 @@ def watch(
 
 @app.command()
 def calibrate(
-    paper: str = typer.Option("a4", "--paper", "-p", help=PAPER_HELP),
+    pictures: Optional[List[Path]] = typer.Argument(None, help="With --measure: a photo of the printed sheet held "
+                                                               "against a light, or two scans (front and back)."),
+    paper: Optional[str] = typer.Option(None, "--paper", "-p", help=PAPER_HELP + " (default a4; with --measure: "
+                                                                     "whichever the sheet's marks fit)"),
     duplex: str = typer.Option("long", "--duplex", help="long or short (the flip edge)."),
     step: float = typer.Option(1.0, "--step", help="Offset step between targets, mm."),
     out_dir: str = typer.Option("output", "--out", "-o", help=OUT_HELP),
+    measure: bool = typer.Option(False, "--measure", help="Read the --back-offset off PICTURES of the printed sheet "
+                                                          "(docs/print.md, \"Measuring the duplex offset\")."),
+    save_printer: Optional[str] = typer.Option(None, "--save-printer", help="With --measure: keep the offset as "
+                                                                            "this printer's (pnp build --printer NAME)."),
     quiet: bool = typer.Option(False, "--quiet", "-q", help=QUIET_HELP),
 ) -> None:
-    """Print a two-sided test sheet to read your printer's --back-offset from."""
+    """Print a two-sided test sheet to read your printer's --back-offset from; --measure reads it off a photo."""
     STATE["quiet"] |= quiet
-    from .pipeline.calibrate import build_calibration  # only this command draws the test sheet
     with _guard():
-        path = build_calibration(paper, duplex, _out(out_dir), step)
+        if measure or pictures or save_printer:
+            if not measure:
+                raise PnpError("pictures and --save-printer go with --measure.", field="--measure",
+                               hint="write pnp calibrate --measure PHOTO.jpg")
+            from .pipeline.calibrate import measure_calibration  # only this command reads pictures
+            for line in measure_calibration(list(pictures or []), paper, save_printer):
+                _say(line)
+            return
+        from .pipeline.calibrate import build_calibration  # only this command draws the test sheet
+        path = build_calibration(paper or "a4", duplex, _out(out_dir), step)
         _say(f"calibration sheet: {path} (print both sides at 100 %, flip on the {duplex} edge)")
 
 

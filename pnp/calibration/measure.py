@@ -4,7 +4,7 @@ Two kinds of picture:
 
 * **light** (one picture): the sheet held against a light (a window, a light box), both sides'
   marks seen at once, the back's through the paper. The front's eight markers (known mm positions,
-  pnp.calibration.targets) give the homography from the picture to the front's mm, which corrects
+  pnp.layout.calibration_marks) give the homography from the picture to the front's mm, which corrects
   perspective, rotation and scale; the back's markers, mapped through it, land where the printer put
   them. A picture taken from the back (everything mirrored) is read mirrored.
 * **scans** (two pictures, either order): the front and the back scanned, each with the paper's edges
@@ -20,7 +20,9 @@ is seen from the front mirrored (long edge: x negated; short edge: y negated), s
 """
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass
+from typing import Callable
 from pathlib import Path
 
 import cv2
@@ -31,11 +33,13 @@ from ..layout.options import MAX_BACK_OFFSET
 from ..layout.paper import Sheet
 from .edges import paper_corners
 from .pictures import load_grey
-from .targets import BACK_BASE, DICTIONARY, FRONT_IDS, Mark, SheetMarks
+from ..layout.calibration_marks import (BACK_BASE, BACK_MARKS, DICTIONARY, FRONT_MARKS, OWN, Mark,
+                                        SheetMarks, paper_code, paper_name)
 
 MIN_FRONT = 4          # front markers needed to fix the perspective
 MIN_BACK_SCAN = 4      # back markers needed in a scan of the back
 MAX_RESIDUAL = 1.0     # mm: the front's markers must fit the sheet's layout this well
+AGREE = 0.15          # mm: a back marker this close to the markers' median counts in the mean
 SPREAD_NOTE = 0.5      # mm: back markers that disagree more than this: the back is turned or scaled too
 
 
@@ -45,6 +49,7 @@ class Measurement:
 
     Attributes:
         mode: "light" (one picture against a light) or "scans" (front and back scans).
+        paper: the name of the sheet the markers fit (the paper the sheet was printed on).
         duplex: the flip edge the sheet was printed for ("long" or "short", read off its back markers).
         offset: (dx, dy) mm, the back's marks relative to the front's, seen from the front.
         back_offset: (dx, dy) mm, the --back-offset that moves the backs onto the fronts.
@@ -52,6 +57,7 @@ class Measurement:
         front_marks, back_marks: how many markers of each side were used.
     """
     mode: str
+    paper: str
     duplex: str
     offset: tuple[float, float]
     back_offset: tuple[float, float]
@@ -83,31 +89,36 @@ class _Detector:
         return {i: cs[0] for i, cs in found.items() if len(cs) == 1}
 
 
-def _front_homography(found: dict[int, np.ndarray], marks: dict[int, Mark], what: Path, sheet: Sheet,
-                      ids) -> np.ndarray:
+def _fit(found: dict[int, np.ndarray], marks: dict[int, Mark], ids) -> tuple[np.ndarray, float]:
     """The homography from picture pixels to the sheet's mm (seen from the front) fitted to the
-    markers ``ids`` found.
-
-    Raises:
-        PnpError: fewer than MIN_FRONT of them, or they do not sit where the sheet puts them.
-    """
+    markers ``ids`` found (at least MIN_FRONT of them), and the largest distance, mm, of a marker
+    corner from where ``marks`` puts it."""
     seen = [i for i in ids if i in found]
-    if len(seen) < MIN_FRONT:
-        raise PnpError(f"no pnp calibration sheet found: {len(seen)} of its {len(ids)} markers seen "
-                       f"(at least {MIN_FRONT} needed).", file=what,
-                       hint="photograph or scan the whole sheet printed by `pnp calibrate`, in focus and evenly lit")
     src = np.concatenate([found[i] for i in seen])
     dst = np.concatenate([marks[i].corners() for i in seen])
     h, _ = cv2.findHomography(src, dst, 0)
     if h is None:
-        raise PnpError("no pnp calibration sheet found: its markers do not form a sheet.", file=what,
-                       hint="photograph the whole sheet, flat")
-    residual = float(np.max(np.linalg.norm(_apply(h, src) - dst, axis=1)))
-    if residual > MAX_RESIDUAL:
-        raise PnpError(f"the sheet's markers are {residual:.1f} mm from where a {sheet.name} sheet has them.",
-                       file=what, hint=f"give --paper as the sheet was printed (this one was read as {sheet.name}), "
-                                       "and photograph the sheet flat")
-    return h
+        return np.eye(3), math.inf
+    return h, float(np.max(np.linalg.norm(_apply(h, src) - dst, axis=1)))
+
+
+def _paper_code(found: dict[int, np.ndarray]) -> tuple[int, int]:
+    """(paper code, how many of its front markers were found): the code with most of them."""
+    counts = [sum(code * FRONT_MARKS + k in found for k in range(FRONT_MARKS)) for code in range(OWN + 1)]
+    best = int(np.argmax(counts))
+    return best, counts[best]
+
+
+def _no_sheet(found: dict[int, np.ndarray], what: Path) -> None:
+    """Raise unless at least MIN_FRONT front markers of one paper were found.
+
+    Raises:
+        PnpError: too few: this is not a picture of the calibration sheet (or not of all of it)."""
+    seen = _paper_code(found)[1]
+    if seen < MIN_FRONT:
+        raise PnpError(f"no pnp calibration sheet found: {seen} of its {FRONT_MARKS} front markers seen "
+                       f"(at least {MIN_FRONT} needed).", file=what,
+                       hint="photograph or scan the whole sheet printed by `pnp calibrate`, in focus and evenly lit")
 
 
 def _apply(h: np.ndarray, points: np.ndarray) -> np.ndarray:
@@ -120,7 +131,7 @@ def _duplex(found: dict[int, np.ndarray], what: Path, scan: bool = False) -> str
 
     Raises:
         PnpError: no back marker seen (through the paper, or in a scan of the back when ``scan``)."""
-    counts = {d: sum(1 for i in range(base, base + 6) if i in found) for d, base in BACK_BASE.items()}
+    counts = {d: sum(1 for i in range(base, base + BACK_MARKS) if i in found) for d, base in BACK_BASE.items()}
     best = max(counts, key=counts.get)
     if counts[best] == 0 and scan:
         raise PnpError("no back of a pnp calibration sheet found in this scan (none of its 6 markers seen).",
@@ -138,21 +149,45 @@ def _offsets(h: np.ndarray, found: dict[int, np.ndarray], marks: tuple[Mark, ...
 
 
 class Measurer:
-    """Finds the sheet's markers in pictures of one ``sheet`` (the paper it was printed on)."""
+    """Finds the sheet's markers in pictures of the calibration sheet. The paper it was printed on
+    is read off its front markers' numbers: ``paper``, when given, must be that paper (the one way
+    to measure a sheet of one's own); else ``builtin(name)`` gives the built-in paper's Sheet."""
 
-    def __init__(self, sheet: Sheet) -> None:
-        self.sheet = sheet
+    def __init__(self, paper: Sheet | None, builtin: Callable[[str], Sheet]) -> None:
+        self.paper, self.builtin = paper, builtin
         self._detector = _Detector()
 
     def _look(self, grey: np.ndarray) -> tuple[np.ndarray, dict[int, np.ndarray]]:
-        """The picture and its markers, read mirrored when that shows more front markers (a photo
-        taken from the back; a scan of the back)."""
+        """The picture and its markers, read mirrored when that shows more markers (a photo taken
+        from the back)."""
         plain = self._detector.find(grey)
-        if sum(i in plain for i in FRONT_IDS) >= MIN_FRONT:
+        if _paper_code(plain)[1] >= MIN_FRONT:
             return grey, plain
         flipped = np.ascontiguousarray(grey[:, ::-1])
         mirrored = self._detector.find(flipped)
         return (flipped, mirrored) if len(mirrored) > len(plain) else (grey, plain)
+
+    def _layout(self, found: dict[int, np.ndarray], duplex: str, what: Path) -> tuple[SheetMarks, np.ndarray]:
+        """The layout of the paper the front's markers name, and the picture's homography to it.
+
+        Raises:
+            PnpError: a sheet of one's own and no --paper; --paper not the one printed on; the
+                markers do not fit that paper's layout within MAX_RESIDUAL mm."""
+        code, _ = _paper_code(found)
+        name = paper_name(code)
+        if self.paper is not None and paper_code(self.paper) != code:
+            printed = name or "a sheet of your own"
+            raise PnpError(f"this sheet was printed on {printed}, not on {self.paper.name}.", file=what,
+                           field="--paper", hint="drop --paper, or give the paper the sheet was printed on")
+        if self.paper is None and name is None:
+            raise PnpError("this sheet was printed on a sheet of your own.", file=what, field="--paper",
+                           hint="give --paper FILE.yaml, the sheet it was printed with")
+        layout = SheetMarks(self.paper or self.builtin(name), duplex)
+        h, residual = _fit(found, layout.by_id(), tuple(m.id for m in layout.front))
+        if residual > MAX_RESIDUAL:
+            raise PnpError(f"the sheet's markers are {residual:.1f} mm from where they are on a {layout.sheet.name} "
+                           "sheet.", file=what, hint="photograph or scan the sheet flat (a curled sheet bends its marks)")
+        return layout, h
 
     def measure(self, paths: list[Path]) -> Measurement:
         """The offset from one picture against a light, or from two scans (front and back, any order).
@@ -174,48 +209,49 @@ class Measurer:
 
     def _light(self, grey: np.ndarray, path: Path) -> Measurement:
         grey, found = self._look(grey)
-        if sum(i in found for i in FRONT_IDS) < MIN_FRONT:
-            _front_homography(found, {}, path, self.sheet, FRONT_IDS)  # raises: no sheet
-        layout = SheetMarks(self.sheet, _duplex(found, path))
-        h = _front_homography(found, layout.by_id(), path, self.sheet, FRONT_IDS)
-        return self._result("light", layout, _offsets(h, found, layout.back), sum(i in found for i in FRONT_IDS))
+        _no_sheet(found, path)
+        layout, h = self._layout(found, _duplex(found, path), path)
+        return self._result("light", layout, _offsets(h, found, layout.back), _paper_code(found)[1])
 
     def _scans(self, greys: list[np.ndarray], paths: list[Path]) -> Measurement:
         plain = [self._detector.find(g) for g in greys]
-        fronts = [sum(i in f for i in FRONT_IDS) for f in plain]
+        fronts = [_paper_code(f)[1] for f in plain]
         fi = 0 if fronts[0] >= fronts[1] else 1
         bi = 1 - fi
-        if fronts[fi] < MIN_FRONT:
-            _front_homography(plain[fi], {}, paths[fi], self.sheet, FRONT_IDS)  # raises: no sheet
+        _no_sheet(plain[fi], paths[fi])
         back_grey = np.ascontiguousarray(greys[bi][:, ::-1])  # the back, seen as from the front
         back_found = self._detector.find(back_grey)
-        duplex = _duplex(back_found, paths[bi], scan=True)
-        layout = SheetMarks(self.sheet, duplex)
-        marks = layout.by_id()
+        layout, h_front = self._layout(plain[fi], _duplex(back_found, paths[bi], scan=True), paths[fi])
         back_ids = tuple(m.id for m in layout.back)
-        if sum(i in back_found for i in back_ids) < MIN_BACK_SCAN:
-            raise PnpError(f"a scan of the back shows {sum(i in back_found for i in back_ids)} of its "
-                           f"{len(back_ids)} markers (at least {MIN_BACK_SCAN} needed).", file=paths[bi],
+        seen = sum(i in back_found for i in back_ids)
+        if seen < MIN_BACK_SCAN:
+            raise PnpError(f"this scan of the back shows {seen} of its {len(back_ids)} markers (at least "
+                           f"{MIN_BACK_SCAN} needed).", file=paths[bi],
                            hint="scan the whole back of the sheet, or hold the sheet to a light and give one photo")
-        h_front = _front_homography(plain[fi], marks, paths[fi], self.sheet, FRONT_IDS)
-        h_back = _front_homography(back_found, marks, paths[bi], self.sheet, back_ids)
+        h_back, residual = _fit(back_found, layout.by_id(), back_ids)
+        if residual > MAX_RESIDUAL:
+            raise PnpError(f"the back's markers are {residual:.1f} mm from where they are on this sheet.",
+                           file=paths[bi], hint="scan the back of the same sheet, flat on the glass")
+        sheet = layout.sheet
+        w, hh = sheet.width, sheet.height
+        corners = np.array([(0, 0), (w, 0), (w, hh), (0, hh)], np.float32)
         sides = []
         for grey, h, found, side, path in ((greys[fi], h_front, plain[fi], layout.front, paths[fi]),
                                            (back_grey, h_back, back_found, layout.back, paths[bi])):
-            paper = paper_corners(grey, h, self.sheet, path)  # the paper's corners in the marks' mm
-            w, hh = self.sheet.width, self.sheet.height
-            to_paper = cv2.getPerspectiveTransform(paper.astype(np.float32),
-                                                   np.array([(0, 0), (w, 0), (w, hh), (0, hh)], np.float32))
-            sides.append(_offsets(to_paper.astype(np.float64) @ h, found, side))
-        front_d = sides[0].mean(axis=0)
-        return self._result("scans", layout, sides[1] - front_d, fronts[fi])
+            paper = paper_corners(grey, h, sheet, path)  # the paper's corners in the marks' mm
+            to_paper = cv2.getPerspectiveTransform(paper.astype(np.float32), corners).astype(np.float64)
+            sides.append(_offsets(to_paper @ h, found, side))
+        return self._result("scans", layout, sides[1] - sides[0].mean(axis=0), fronts[fi])
 
     def _result(self, mode: str, layout: SheetMarks, d: np.ndarray, n_front: int) -> Measurement:
-        mean = d.mean(axis=0)
-        spread = float(np.max(np.linalg.norm(d - mean, axis=1)))
+        spread = float(np.max(np.linalg.norm(d - d.mean(axis=0), axis=1)))
+        # the mean of the markers that agree with the median (one marker over the other side's print,
+        # a speck of dust on it, does not pull the offset); all of them when they disagree widely
+        close = np.linalg.norm(d - np.median(d, axis=0), axis=1) <= AGREE
+        mean = d[close].mean(axis=0) if 2 * close.sum() >= len(d) else d.mean(axis=0)
         offset = (float(mean[0]), float(mean[1]))
         mx, my = layout.mirror_vector(*offset)
-        return Measurement(mode, layout.duplex, offset, (_clean(-mx), _clean(-my)), spread, n_front, len(d))
+        return Measurement(mode, layout.sheet.name, layout.duplex, offset, (_clean(-mx), _clean(-my)), spread, n_front, len(d))
 
 
 def _clean(v: float) -> float:
@@ -227,7 +263,7 @@ def report(m: Measurement) -> list[str]:
     """The lines ``pnp calibrate --measure`` prints for ``m``."""
     dx, dy = m.offset
     how = "one picture against a light" if m.mode == "light" else "scans of the front and the back"
-    lines = [f"measured from {how} ({m.duplex}-edge sheet, {m.front_marks} front and {m.back_marks} back markers): "
+    lines = [f"measured from {how} ({m.paper}, {m.duplex}-edge sheet, {m.front_marks} front and {m.back_marks} back markers): "
              f"seen from the front, the back prints {abs(dx):.2f} mm {'right' if dx >= 0 else 'left'} and "
              f"{abs(dy):.2f} mm {'down' if dy >= 0 else 'up'} of the front",
              f"--back-offset {m.back_offset[0]:g},{m.back_offset[1]:g}  (pnp build --duplex {m.duplex} "

@@ -6,13 +6,13 @@ Hold the printed sheet against a light: the target whose front and back coincide
 ``--back-offset DX,DY`` to use (the same offset convention as impose: added to back positions).
 
 Read by software: a row of ArUco markers at the top and at the bottom, front and back alternating
-(pnp.calibration.targets says where), found in a photo or two scans by ``pnp calibrate --measure``.
+(pnp.layout.calibration_marks says where), found in a photo or two scans by ``pnp calibrate --measure``.
 Everything is laid out in the area both sides can print on (targets.common_area), so no mark meets
 the other side's footer.
 """
 from __future__ import annotations
 
-from ..calibration.targets import CELLS, MARK, SheetMarks
+from .calibration_marks import CELLS, MARK, SheetMarks
 from ..core.ir import Line, Page, Rect, Text
 from . import marks
 from .paper import Sheet

@@ -7,7 +7,10 @@ area both sides can print on, alternate front and back: the front's markers in t
 four corners among them: they fix the photo's perspective), the back's in the odd slots. A back
 marker is drawn on the back page mirrored for the flip edge, bits and place, so that held against a
 light and seen from the front it reads as an ordinary marker exactly between its front neighbours.
-The back markers' numbers say the flip edge the sheet was printed for (BACK_BASE).
+The markers' numbers say what the sheet was printed for: the front's the paper (PAPER_CODES: eight
+numbers for each built-in paper, and eight for a sheet of one's own), the back's the flip edge
+(BACK_BASE). A photo cannot tell A4 from Letter by the markers' places alone (a homography takes
+one layout onto the other), so the numbers tell it.
 
 Every position here is *as seen from the front*: (x, y) mm from the sheet's top-left corner, y down.
 """
@@ -18,15 +21,29 @@ from dataclasses import dataclass
 import cv2
 import numpy as np
 
-from ..layout.paper import Sheet
+from .paper import Sheet
 
-DICTIONARY = cv2.aruco.DICT_4X4_50
+DICTIONARY = cv2.aruco.DICT_4X4_100
 CELLS = 6            # cells across a marker, border included
 MARK = 12.0          # mm across a marker (2 mm cells)
 QUIET = 2.0          # mm of white kept around every marker
 SLOTS = 7            # markers per row: front, back, front, ... front
-BACK_BASE = {"long": 10, "short": 20}  # the back markers' first number for each flip edge
-FRONT_IDS = tuple(range(8))
+FRONT_MARKS, BACK_MARKS = 8, 6
+PAPER_CODES = {"a4": 0, "letter": 1, "a3": 2, "tabloid": 3, "a4-letter": 4}
+OWN = 5                                # the code of a sheet of one's own (a sheet YAML file)
+FRONT_IDS = tuple(range(FRONT_MARKS * (OWN + 1)))  # 0..47: code * 8 + k
+BACK_BASE = {"long": 50, "short": 60}  # the back markers' first number for each flip edge
+BACK_IDS = tuple(i for base in BACK_BASE.values() for i in range(base, base + BACK_MARKS))
+
+
+def paper_code(sheet: Sheet) -> int:
+    """The code of ``sheet`` in its front markers' numbers (PAPER_CODES by name, else OWN)."""
+    return PAPER_CODES.get(sheet.name, OWN)
+
+
+def paper_name(code: int) -> str | None:
+    """The built-in paper of ``code``; None for OWN."""
+    return next((name for name, c in PAPER_CODES.items() if c == code), None)
 
 
 @dataclass(frozen=True)
@@ -78,10 +95,11 @@ class SheetMarks:
         x, y, w, h = self.area
         pitch = (w - MARK) / (SLOTS - 1)
         front, back = [], []
+        first = paper_code(sheet) * FRONT_MARKS
         for row, top in enumerate((y, y + h - MARK)):
             for k in range(SLOTS):
                 if k % 2 == 0:
-                    front.append(Mark(FRONT_IDS[row * 4 + k // 2], "front", x + k * pitch, top))
+                    front.append(Mark(first + row * 4 + k // 2, "front", x + k * pitch, top))
                 else:
                     back.append(Mark(BACK_BASE[duplex] + row * 3 + k // 2, "back", x + k * pitch, top))
         self.front, self.back = tuple(front), tuple(back)
