@@ -17,15 +17,15 @@ import numpy as np
 import pypdfium2 as pdfium
 
 
-def render(pdf: Path, dpi: float) -> tuple[np.ndarray, np.ndarray]:
-    """(front, back): the sheet's two pages as float32 grey arrays in 0..1, ``dpi`` pixels per inch."""
+def render(pdf: Path, dpi: float, pages: tuple[int, ...] = (0, 1)) -> tuple[np.ndarray, ...]:
+    """The PDF's ``pages`` (0-based; default the calibration sheet's front and back) as float32 grey
+    arrays in 0..1, ``dpi`` pixels per inch."""
     doc = pdfium.PdfDocument(str(pdf))
     try:
-        pages = [np.asarray(doc[i].render(scale=dpi / 72, grayscale=True).to_pil().convert("L"), np.float32) / 255
-                 for i in range(2)]
+        return tuple(np.asarray(doc[i].render(scale=dpi / 72, grayscale=True).to_pil().convert("L"), np.float32) / 255
+                     for i in pages)
     finally:
         doc.close()
-    return pages[0], pages[1]
 
 
 def shifted(page: np.ndarray, dx_mm: float, dy_mm: float, dpi: float) -> np.ndarray:
