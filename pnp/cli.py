@@ -554,7 +554,7 @@ def calibrate(
     pictures: Optional[List[Path]] = typer.Argument(None, help="With --measure: a photo of the printed sheet held "
                                                                "against a light, or two scans (front and back)."),
     paper: Optional[str] = typer.Option(None, "--paper", "-p", help=PAPER_HELP + " (default a4; with --measure: "
-                                                                     "whichever the sheet's marks fit)"),
+                                                                     "the paper the sheet's markers name)"),
     duplex: str = typer.Option("long", "--duplex", help="long or short (the flip edge)."),
     step: float = typer.Option(1.0, "--step", help="Offset step between targets, mm."),
     out_dir: str = typer.Option("output", "--out", "-o", help=OUT_HELP),

@@ -12,7 +12,7 @@ the other side's footer.
 """
 from __future__ import annotations
 
-from .calibration_marks import CELLS, MARK, SheetMarks
+from .calibration_marks import CELLS, MARK, PAPER_CODES, SheetMarks
 from ..core.ir import Line, Page, Rect, Text
 from . import marks
 from .paper import Sheet
@@ -58,14 +58,15 @@ def calibration_pages(sheet: Sheet, duplex: str, step: float = 1.0) -> tuple[Pag
     x0 = x + (w - pitch * GRID) / 2 + pitch / 2
     y0 = y + GRID_TOP + pitch / 2
     tx = x
+    own = "" if sheet.name in PAPER_CODES else " --paper YOUR-SHEET.yaml"
     front = [Text(tx, y + TEXT_TOP, f"Duplex calibration \u2014 {duplex}-edge flip, steps of {step:g} mm",
                   size_pt=13, bold=True),
              Text(tx, y + TEXT_TOP + 6, "Print both sides at 100 %. Hold the sheet to a light and find the target "
                   "whose front and back lines coincide.", size_pt=8),
              Text(tx, y + TEXT_TOP + 10.5, "Its label (printed on the back) is the value for --back-offset DX,DY.",
                   size_pt=8),
-             Text(tx, y + TEXT_TOP + 15, f"Or photograph the sheet against a window and run: pnp calibrate --measure "
-                  f"PHOTO.jpg --paper {sheet.name} (finer than the grid).", size_pt=8)]
+             Text(tx, y + TEXT_TOP + 15, "Finer: photograph the sheet against a window (or scan both sides) and run "
+                  f"pnp calibrate --measure PHOTO.jpg{own}.", size_pt=8)]
     back = []
     for mark in layout.front:
         front += _marker(layout, mark)

@@ -188,3 +188,21 @@ def test_saving_keeps_the_other_edge_and_printers(tmp_path):
     assert store.offset("home", "none") == ("short", (0.0, 2.0))
     with pytest.raises(PnpError, match="measured for both flip edges"):
         store.offset("office", "none")
+
+
+def test_a_sheet_of_ones_own_is_measured_with_its_paper(tmp_path):
+    """A sheet YAML of one's own (here 200 x 260 mm): its markers say so, and --paper names it."""
+    from pnp.calibration.measure import Measurer
+    from pnp.pipeline.plan import load_paper
+    yaml = tmp_path / "mine.yaml"
+    yaml.write_text("name: mine\nwidth: 200mm\nheight: 260mm\nmargin: 6mm\n")
+    front, back = render(build_calibration(str(yaml), "long", tmp_path / "out"), 150)
+    photo = photograph(through_light(front, back, "long", (-1.5, 0.5), 150), Camera(rotate=-1, blur=1, seed=6),
+                       tmp_path / "p.jpg")
+    builtin = lambda name: load_paper(name).sheet  # noqa: E731
+    with pytest.raises(PnpError, match="printed on a sheet of your own"):
+        Measurer(None, builtin).measure([photo])
+    with pytest.raises(PnpError, match="printed on a sheet of your own, not on a4"):
+        Measurer(load_paper("a4").sheet, builtin).measure([photo])
+    m = Measurer(load_paper(str(yaml)).sheet, builtin).measure([photo])
+    assert m.paper == "mine" and m.back_offset == pytest.approx((1.5, -0.5), abs=0.2)
