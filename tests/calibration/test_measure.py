@@ -38,21 +38,25 @@ def _measurer() -> Measurer:
     return Measurer(None, lambda name: load_paper(name).sheet)
 
 
-# (paper, duplex, printer error on the back page (mm), camera)
+# (paper, duplex, printer error on the back page (mm), camera, how dark the back's ink shows through)
 LIGHT = [
-    ("a4", "long", (0.0, 0.0), Camera()),
-    ("a4", "long", (1.5, -0.7), Camera(rotate=1.5, perspective=0.02, blur=1.0, noise=4, quality=75, seed=1)),
-    ("a4", "long", (-4.0, 4.0), Camera(rotate=-2.0, perspective=0.04, blur=1.5, noise=6, quality=60, seed=2)),
-    ("a4", "long", (4.0, -3.3), Camera(rotate=0.7, perspective=0.05, blur=0.8, noise=3, quality=85, side=1800, seed=3)),
-    ("letter", "short", (-2.3, 3.1), Camera(rotate=2.0, perspective=0.03, blur=1.2, noise=5, quality=70, seed=4)),
-    ("letter", "short", (3.6, 0.4), Camera(rotate=-1.0, perspective=0.04, blur=1.0, noise=4, quality=80, seed=5)),
+    ("a4", "long", (0.0, 0.0), Camera(), 0.45),
+    ("a4", "long", (1.5, -0.7), Camera(rotate=1.5, perspective=0.02, blur=1.0, noise=4, quality=75, seed=1), 0.45),
+    ("a4", "long", (-4.0, 4.0), Camera(rotate=-2.0, perspective=0.04, blur=1.5, noise=6, quality=60, seed=2), 0.45),
+    ("a4", "long", (4.0, -3.3), Camera(rotate=0.7, perspective=0.05, blur=0.8, noise=3, quality=85, side=1800, seed=3),
+     0.3),
+    ("a4", "long", (-1.1, 2.7), Camera(rotate=-0.5, perspective=0.03, blur=1.0, noise=4, quality=75, side=1200, seed=8),
+     0.2),  # a small photo of thick paper: the back's marks faint
+    ("letter", "short", (-2.3, 3.1), Camera(rotate=2.0, perspective=0.03, blur=1.2, noise=5, quality=70, seed=4), 0.45),
+    ("letter", "short", (3.6, 0.4), Camera(rotate=-1.0, perspective=0.04, blur=1.0, noise=4, quality=80, seed=5), 0.3),
 ]
 
 
-@pytest.mark.parametrize("paper,duplex,error,camera", LIGHT)
-def test_offset_from_a_photo_against_a_light(sheets, tmp_path, paper, duplex, error, camera):
+@pytest.mark.parametrize("paper,duplex,error,camera,attenuation", LIGHT)
+def test_offset_from_a_photo_against_a_light(sheets, tmp_path, paper, duplex, error, camera, attenuation):
     front, back = sheets[(paper, duplex)]
-    photo = photograph(through_light(front, back, duplex, error, DPI), camera, tmp_path / "photo.jpg")
+    seen = through_light(front, back, duplex, error, DPI, attenuation=attenuation)
+    photo = photograph(seen, camera, tmp_path / "photo.jpg")
     m = _measurer().measure([photo])
     assert (m.mode, m.paper, m.duplex) == ("light", paper, duplex)
     # the back's content was moved by `error` on its own page: --back-offset must move it back
