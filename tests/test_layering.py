@@ -106,7 +106,7 @@ def test_cycle_finder_finds_a_planted_cycle():
 
 # Folder rules (docs/architecture.md, "Layering"): each folder of pnp may import only the folders listed.
 # core <- text (the typesetter) <- every folder above core; core <- inputs <- engine <- games, custom; core <- geometry <- games, custom; core, inputs <- layout <- render;
-# core, inputs, layout <- checks; core, inputs <- colour <- render; core, inputs, layout, colour, render <- preflight <- cli; core <- store; fonts (the shipped bold faces and their maker) imports no pnp; everything <- pipeline (plan, execute) <- cli.
+# core, inputs, layout <- checks; core, inputs <- colour <- render; core, inputs, layout, colour, render <- preflight <- cli; core <- store; core, inputs, layout <- calibration (reading pictures of the duplex sheet) <- pipeline, cli; fonts (the shipped bold faces and their maker) imports no pnp; everything <- pipeline (plan, execute) <- cli.
 # A designer's game (custom) is a guest of the engine, never of pnp's own games.
 ALLOWED = {
     "core": {"core"},
@@ -121,14 +121,14 @@ ALLOWED = {
     "colour": {"core", "text", "inputs", "colour"},
     "render": {"core", "text", "inputs", "layout", "colour", "render", "pnp"},
     "store": {"core", "store"},
+    "calibration": {"core", "text", "inputs", "layout", "calibration"},
     "preflight": {"core", "text", "inputs", "layout", "colour", "render", "preflight"},
     "fonts": {"fonts"},
     "pull": {"core", "text", "inputs", "engine", "custom", "pull"},
     "pipeline": {"core", "text", "inputs", "engine", "games", "custom", "layout", "checks", "colour", "render", "store",
-                 "pipeline", "pull"},
+                 "pipeline", "pull", "calibration"},
     "cli": {"core", "text", "inputs", "engine", "games", "custom", "layout", "checks", "colour", "render", "store",
-            "pipeline", "pull",
-            "cli", "preflight", "pnp"},
+            "pipeline", "pull", "calibration", "cli", "preflight", "pnp"},
     "__main__": {"cli"},
     "pnp": set(),
 }

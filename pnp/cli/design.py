@@ -88,17 +88,32 @@ def pull(
 @app.command()
 def calibrate(
     ctx: typer.Context,
-    paper: str = typer.Option("a4", "--paper", "-p", help=PAPER_HELP),
+    pictures: Optional[List[Path]] = typer.Argument(None, help="With --measure: a photo of the printed sheet held "
+                                                               "against a light, or two scans (front and back)."),
+    paper: Optional[str] = typer.Option(None, "--paper", "-p", help=PAPER_HELP + " (default a4; with --measure: "
+                                                                     "the paper the sheet's markers name)"),
     duplex: str = typer.Option("long", "--duplex", help="long or short (the flip edge)."),
     step: float = typer.Option(1.0, "--step", help="Offset step between targets, mm."),
     out_dir: str = typer.Option("output", "--out", "-o", help=OUT_HELP),
+    measure: bool = typer.Option(False, "--measure", help="Read the --back-offset off PICTURES of the printed sheet "
+                                                          "(docs/print.md, \"Measuring the duplex offset\")."),
+    save_printer: Optional[str] = typer.Option(None, "--save-printer", help="With --measure: keep the offset as "
+                                                                            "this printer's (pnp build --printer NAME)."),
     quiet: bool = typer.Option(False, "--quiet", "-q", help=QUIET_HELP),
 ) -> None:
-    """Print a two-sided test sheet to read your printer's --back-offset from."""
+    """Print a two-sided test sheet to read your printer's --back-offset from; --measure reads it off a photo."""
     con = console(ctx, quiet)
-    from ..pipeline.calibrate import build_calibration  # only this command draws the test sheet
     with guard():
-        path = build_calibration(paper, duplex, out_folder(out_dir), step)
+        if measure or pictures or save_printer:
+            if not measure:
+                raise PnpError("pictures and --save-printer go with --measure.", field="--measure",
+                               hint="write pnp calibrate --measure PHOTO.jpg")
+            from ..pipeline.calibrate import measure_calibration  # OpenCV: only this command reads pictures
+            for line in measure_calibration(list(pictures or []), paper, save_printer):
+                con.say(line)
+            return
+        from ..pipeline.calibrate import build_calibration  # only this command draws the test sheet
+        path = build_calibration(paper or "a4", duplex, out_folder(out_dir), step)
         con.say(f"calibration sheet: {path} (print both sides at 100 %, flip on the {duplex} edge)")
 
 

@@ -41,6 +41,8 @@ def build(
     bleed: str = typer.Option("0", "--bleed", help="Bleed past the trim, mm, 0-10 (a print shop wants 3)."),
     duplex: str = typer.Option("none", "--duplex", help=DUPLEX_HELP),
     back_offset: str = typer.Option("0,0", "--back-offset", help="DX,DY mm added to back sheets (see `pnp calibrate`)."),
+    printer: Optional[str] = typer.Option(None, "--printer", help="Apply the --back-offset kept for this printer by "
+                                                                  "`pnp calibrate --measure ... --save-printer NAME`."),
     mix_papers: bool = typer.Option(False, "--mix-papers", help="Let parts of different paper (card stock, plain "
                                                                "paper for boards) share a sheet: fewer sheets."),
     cut_lines: bool = typer.Option(False, "--cut-lines", help="Draw a thin grey line at the trim of round and "
@@ -74,6 +76,9 @@ def build(
     with guard():
         settings = replace(destination_settings(tts_url, service), svg_text=svg_text_option(svg_text),
                            workers=workers_option(workers), **colour_settings(colour, pdfx, icc))
+        if printer is not None:
+            from ..calibration.printers import printer_offset  # only --printer reads the printers file
+            duplex, back_offset = printer_offset(printer, duplex, back_offset)
         opts = impose_options(bleed, duplex, back_offset, mix_papers, cut_lines)
         request = with_cutter(request_of(paper, fmt, sets, words, opts, settings), cutter)
         if rules not in RULES_MODES:

@@ -22,6 +22,7 @@ NOT_FOR_NONADS = {
     "fontTools", "fontTools.subset",                              # font subsets not shipped, designers' fonts
     "python_calamine",                                            # spreadsheets
     "pnp.pipeline.serve", "pnp.pipeline.watch", "pnp.pipeline.calibrate", "pnp.layout.calibration_sheet",
+    "pnp.layout.calibration_marks", "pnp.calibration.measure", "pnp.calibration.printers", "cv2", "platformdirs",
     "pnp.render.raster", "pnp.render.pod", "pnp.render.tts", "pnp.render.tts_save", "pnp.render.cricut",
     "pnp.custom.scaffold",
     "pnp.layout.proof", "pnp.layout.booklet", "pnp.layout.reprint_cover",  # --proof, --rules booklet, --reprint
