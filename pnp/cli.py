@@ -545,6 +545,28 @@ def watch(
 
 
 @app.command()
+def edit(
+    game: str = typer.Argument(..., help="A game folder, its spec file, or a spreadsheet (then `pnp new` first, "
+                                         "into a folder beside it)."),
+    port: int = typer.Option(8765, "--port", help="Port of the editor page on 127.0.0.1 (0: any free port)."),
+    paper: str = typer.Option("a4", "--paper", "-p", help=PAPER_HELP),
+    fmt: List[str] = typer.Option(list(DEFAULT_FORMATS), "--format", "-f", help=FORMAT_HELP),
+    out_dir: str = typer.Option("output", "--out", "-o", help=OUT_HELP),
+    quiet: bool = typer.Option(False, "--quiet", "-q", help=QUIET_HELP),
+) -> None:
+    """Lay out a deck's cards in the browser: drag, resize and set every field of its templates; each
+    edit is saved to the template YAML in place (comments kept), and the kit is rebuilt as `pnp watch`
+    does. The page's address is the first line printed. See docs/editor.md."""
+    STATE["quiet"] |= quiet
+    from .edit import edit as edit_deck
+    with _guard():
+        request = _request(paper, fmt, [], None)
+        code = edit_deck(game, port, _out(out_dir), request, say=lambda text: typer.echo(plain(text, newlines=False)),
+                         quiet=STATE["quiet"])
+    raise typer.Exit(code)
+
+
+@app.command()
 def calibrate(
     paper: str = typer.Option("a4", "--paper", "-p", help=PAPER_HELP),
     duplex: str = typer.Option("long", "--duplex", help="long or short (the flip edge)."),
