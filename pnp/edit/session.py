@@ -27,10 +27,10 @@ from typing import Any
 
 import yaml as pyyaml
 
-from ..core.errors import SpecError
+from ..core.errors import PnpError, SpecError
 from ..core.safepath import open_read, read_fd, write_atomic
 from ..custom.template import LAYER_TYPES, MAX_TEMPLATE_BYTES, _TemplateFile, shipped_dir
-from ..inputs.gamefolder import inside, within
+from ..inputs.gamefolder import inside, name_problem, within
 from ..inputs.specfields import validate_model
 from .card import Deck
 from .yamledit import DELETE, LayerText, mm_value
@@ -66,6 +66,10 @@ class Session:
             raise SpecError(f"{name!r} is not a template file (.yaml).", field="file",
                             hint="edit a layer of one of the deck's templates")
         root = self.deck.root
+        if name.startswith("shared/") and not os.path.lexists(root / name) and name_problem(name) is None \
+                and os.path.isfile(shipped_dir() / name):
+            raise SpecError(f"{name} is one of pnp's shared templates (other games print it too).", field="file",
+                            hint="copy it into the game folder first")
         real = inside(name, root, what="template", field="file", limit=MAX_TEMPLATE_BYTES)
         rel = Path(os.path.relpath(real, root)).as_posix()
         if rel not in self._templates():
@@ -136,8 +140,17 @@ class Session:
             raise
 
     def _write(self, what: str, writes: list[Write]) -> None:
+        """Write ``writes``, then read the deck as a build would; should it fail (a text box moved off
+        the part, a placeholder naming no column), put the files back as they were and raise that error."""
         for w in writes:
             write_atomic(self.deck.root, w.rel, w.after.encode("utf-8"))
+        try:
+            self.deck.load()
+        except PnpError:
+            for w in writes:
+                if w.before is not None:
+                    write_atomic(self.deck.root, w.rel, w.before.encode("utf-8"))
+            raise
         self.done.append((what, writes))
         self.undone.clear()
 

@@ -155,7 +155,9 @@ function drawOverlay() {
   el("line", { class: "centre", x1: w / 2, y1: 0, x2: w / 2, y2: h }, svg);
   el("line", { class: "centre", x1: 0, y1: h / 2, x2: w, y2: h / 2 }, svg);
   const boxes = el("g", { id: "boxes" }, svg);
-  for (const layer of card.layers) {
+  // the largest boxes underneath, so a click reaches the smallest layer under the pointer first
+  const area = (l) => l.box[2] * l.box[3];
+  for (const layer of card.layers.slice().sort((a, b) => area(b) - area(a))) {
     const [x, y, bw, bh] = boxOf(layer);
     const r = el("rect", { class: "box", x, y, width: Math.max(bw, 0.4), height: Math.max(bh, 0.4) }, boxes);
     r.dataset.layer = layer.id;
@@ -205,7 +207,7 @@ function startDrag(e, layer, handle) {
   if (!handle) {
     // a click on a selected layer that others overlap selects the next one under the pointer
     const under = state.card.layers.filter((l) => { const [x, y, w, h] = l.box;
-      return mx >= x && mx <= x + w && my >= y && my <= y + h; }).reverse();
+      return mx >= x && mx <= x + w && my >= y && my <= y + h; }).sort((a, b) => a.box[2] * a.box[3] - b.box[2] * b.box[3]);
     if (state.selected === layer.id && under.length > 1) state.pendingCycle = under;
     else state.pendingCycle = null;
     if (state.selected !== layer.id) select(layer.id);
