@@ -118,6 +118,7 @@ async function loadProblems(version) {
   drawOverlay();
   listLayers();
   showProblems();
+  $("card").dataset.checked = version;  // the problems of this drawing are shown
 }
 
 function scale() { return state.zoom * PX_PER_MM; }  // px per mm on screen
@@ -147,10 +148,12 @@ function drawOverlay() {
   svg.innerHTML = "";
   const comp = component();
   el("rect", { class: "bleed", x: -b, y: -b, width: w + 2 * b, height: h + 2 * b }, svg);
-  const trim = comp.shape === "circle" ? el("circle", { class: "trim", cx: w / 2, cy: h / 2, r: w / 2 }, svg)
+  comp.shape === "circle" ? el("circle", { class: "trim", cx: w / 2, cy: h / 2, r: w / 2 }, svg)
     : el("rect", { class: "trim", x: 0, y: 0, width: w, height: h, rx: comp.radius || 0 }, svg);
-  trim.id = "trim";
-  trim.dataset.trimMm = `${w} ${h}`;
+  // the element spanning the trim exactly (no stroke: a browser counts a stroke in an element's box)
+  const span = el("rect", { id: "trim", x: 0, y: 0, width: w, height: h, fill: "none", stroke: "none",
+                            "pointer-events": "none" }, svg);
+  span.dataset.trimMm = `${w} ${h}`;
   el("rect", { class: "safe", x: s, y: s, width: w - 2 * s, height: h - 2 * s }, svg);
   el("line", { class: "centre", x1: w / 2, y1: 0, x2: w / 2, y2: h }, svg);
   el("line", { class: "centre", x1: 0, y1: h / 2, x2: w, y2: h / 2 }, svg);
