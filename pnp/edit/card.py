@@ -62,6 +62,18 @@ def layer_box(layer, w: float, h: float) -> tuple[float, float, float, float]:
     return min(xs), min(ys), max(xs) - min(xs), max(ys) - min(ys)
 
 
+def stamps(files: list[Path]) -> tuple:
+    """(mtime in ns, size) of each file, None for one that is missing: what tells a change."""
+    out = []
+    for p in files:
+        try:
+            st = os.stat(p)
+            out.append((st.st_mtime_ns, st.st_size, st.st_ino))
+        except OSError:
+            out.append(None)
+    return tuple(out)
+
+
 @dataclass
 class Loaded:
     """One read of the deck: the spec's components made ready (pnp.custom.parts.Ready)."""
@@ -71,7 +83,8 @@ class Loaded:
 
 
 class Deck:
-    """The game folder ``root`` whose spec is ``spec_path``, read afresh for every card; ``version``
+    """The game folder ``root`` whose spec is ``spec_path``, read again whenever one of the files it
+    read last has changed (its mtime, size or inode: an atomic write is a new inode); ``version``
     counts the cards drawn (the page's data-version)."""
 
     def __init__(self, spec_path: Path) -> None:
@@ -79,6 +92,7 @@ class Deck:
         self.root = Path(os.path.realpath(self.spec_path.parent))
         self.version = 0
         self.files: list[Path] = []  # what the last load read (the spec, data, templates, pictures)
+        self._last: tuple[tuple, Loaded] | None = None  # the stamps of those files then, and what was read
         self._lock = threading.Lock()
 
     def load(self) -> Loaded:
@@ -89,17 +103,31 @@ class Deck:
                 generator (``game:``) rather than components.
         """
         from ..pipeline.plan import context, load_target
+        if self._last is not None and self._last[0] == stamps(self._watched()):
+            return self._last[1]  # no file it read has changed since (mtime in ns and size)
         loaded = load_target(str(self.spec_path))
         if not hasattr(loaded.spec, "components") or loaded.game.fit_work is None:
             raise SpecError(f"{self.spec_path.name} names a generator (game:); pnp edit lays out a data-driven "
                             "deck's templates.", file=self.spec_path, field="game",
                             hint="edit a folder `pnp new` made (components: with data: and front:)")
         ctx = context(loaded)
+        self._last = None
         try:
             readies = ready(loaded.spec, ctx, loaded.lines)
         finally:
             self.files = [self.spec_path, *ctx.used]
-        return Loaded(loaded.spec, readies, self.files)
+        got = Loaded(loaded.spec, readies, self.files)
+        self._last = (stamps(self._watched()), got)
+        return got
+
+    def _watched(self) -> list[Path]:
+        """The files the last load read and their folders (a file added beside them, such as a copy of a
+        shared template, changes what an include finds)."""
+        return [*self.files, *dict.fromkeys(p.parent for p in self.files)]
+
+    def forget(self) -> None:
+        """Read the deck afresh next time (after a write)."""
+        self._last = None
 
     def rel(self, path: Path) -> str:
         """How the page names a template file: its path inside the game folder, or ``shared/NAME``

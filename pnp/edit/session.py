@@ -33,7 +33,7 @@ from ..custom.template import LAYER_TYPES, MAX_TEMPLATE_BYTES, _TemplateFile, sh
 from ..inputs.gamefolder import inside, name_problem, within
 from ..inputs.specfields import validate_model
 from .card import Deck
-from .yamledit import DELETE, LayerText, mm_value
+from .yamledit import DELETE, LayerText, mm_value, safe_load
 
 @dataclass(frozen=True)
 class Write:
@@ -113,7 +113,7 @@ class Session:
         in particular) validates, naming the field."""
         path = self.deck.root / rel
         try:
-            data = pyyaml.safe_load(text) or {}
+            data = safe_load(text) or {}
         except pyyaml.YAMLError as exc:
             raise SpecError(f"the edit would make {rel} unreadable: {exc}.", file=rel, hint="undo") from None
         top = validate_model(_TemplateFile, data, path, {})
@@ -144,12 +144,14 @@ class Session:
         the part, a placeholder naming no column), put the files back as they were and raise that error."""
         for w in writes:
             write_atomic(self.deck.root, w.rel, w.after.encode("utf-8"))
+        self.deck.forget()
         try:
             self.deck.load()
         except PnpError:
             for w in writes:
                 if w.before is not None:
                     write_atomic(self.deck.root, w.rel, w.before.encode("utf-8"))
+            self.deck.forget()
             raise
         self.done.append((what, writes))
         self.undone.clear()
@@ -279,5 +281,6 @@ class Session:
                 text = w.before if back else w.after
                 if text is not None:  # a copied template stays when its copy is undone
                     write_atomic(self.deck.root, w.rel, text.encode("utf-8"))
+            self.deck.forget()
             other.append(stack.pop())
             return what

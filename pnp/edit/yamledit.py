@@ -59,11 +59,26 @@ def _layers(doc: CommentedMap, name: str) -> CommentedSeq:
     return seq
 
 
+LOADER = getattr(pyyaml, "CSafeLoader", pyyaml.SafeLoader)  # libyaml's, where PyYAML was built with it
+
+
+def safe_load(text: str) -> Any:
+    """``text`` read as plain YAML data (PyYAML's safe loader)."""
+    return pyyaml.load(text, Loader=LOADER)
+
+
 def _plain(node: Any) -> Any:
     """The data of a ruamel node as plain Python (for comparing two texts' meaning)."""
-    buf = io.StringIO()
-    _yaml().dump(node, buf)
-    return pyyaml.safe_load(buf.getvalue())
+    if isinstance(node, dict):
+        return {_plain(k): _plain(v) for k, v in node.items()}
+    if isinstance(node, (list, tuple)):
+        return [_plain(v) for v in node]
+    if isinstance(node, bool) or node is None:
+        return node
+    for kind in (int, float, str):
+        if isinstance(node, kind):
+            return kind(node)
+    return node
 
 
 def _eol_only(node: Any) -> None:
@@ -144,7 +159,7 @@ class LayerText:
         if lines is not None:
             text = "".join(lines)
             try:
-                if pyyaml.safe_load(text) == want:
+                if safe_load(text) == want:
                     return text
             except pyyaml.YAMLError:
                 pass
