@@ -124,8 +124,9 @@ ALLOWED = {
     "fonts": {"fonts"},
     "pipeline": {"core", "inputs", "engine", "games", "custom", "layout", "checks", "colour", "render", "store",
                  "pipeline"},
+    "edit": {"core", "inputs", "engine", "custom", "layout", "render", "pipeline", "edit"},  # `pnp edit`
     "cli": {"core", "inputs", "engine", "games", "custom", "layout", "checks", "colour", "render", "store", "pipeline",
-            "cli", "preflight", "pnp"},
+            "cli", "preflight", "edit", "pnp"},
     "__main__": {"cli"},
     "pnp": set(),
 }
