@@ -171,14 +171,15 @@ class Deck:
             raise SpecError(f"component {r.spec.name!r} has no {side}.", field="side", hint="choose front or back")
         return r, path, r.faces[path]
 
-    def card(self, comp: int, side: str, row: int) -> dict:
+    def card(self, comp: int, side: str, row: int, hidden: frozenset[str] = frozenset()) -> dict:
         """Card ``row`` (0-based, in data order) of component ``comp``'s ``side`` ("front"/"back"):
         {"svg": the page pnp's SVG writer wrote (trim plus BLEED_MM each side), "version",
         "trim_mm": [w, h], "bleed_mm", "safe_mm", "template": the face's file, "layers": [{"id":
         "<file>:<1-based index>", "file", "index" (0-based), "type", "name", "box" [x, y, w, h] mm,
         "shown" (its when: holds), "error" (why it is not drawn on this row) or None, "source"
         ("folder" or "shared"), "included" (an include's layers, not the face's own file),
-        "values" (every field, defaults filled in)}]}.
+        "values" (every field, defaults filled in), "hidden"}]}. The layers whose ids are in ``hidden``
+        are left out of the drawing (on the page only: the template is not changed).
 
         Raises:
             PnpError: the deck cannot be read (its message names file, line, field).
@@ -192,16 +193,17 @@ class Deck:
         layers = []
         for bl in face.layers:
             place = bl.place
+            ident = f"{self.rel(place.file)}:{place.index}"
             shown = bl.show is None or bl.show(values)
             error = None
-            if shown:
+            if shown and ident not in hidden:
                 n = len(shapes)
                 try:
                     bl.draw(values, record, shapes)
                 except PnpError as exc:
                     del shapes[n:]
                     error = str(exc)
-            layers.append({"id": f"{self.rel(place.file)}:{place.index}", "file": self.rel(place.file),
+            layers.append({"id": ident, "file": self.rel(place.file), "hidden": ident in hidden,
                            "index": place.index - 1, "type": place.layer.type, "name": place.layer.name,
                            "box": [round(v, 4) for v in layer_box(place.layer, w, h)], "shown": shown,
                            "error": error, "source": self.source(place.file),

@@ -5,7 +5,8 @@ Served: ``/`` (the page, pnp/edit/static/editor.html, with this run's token), ``
 
 * ``GET /api/deck``: the components (names, trim sizes, sides, rows with their titles, columns),
   the template schema (pnp.edit.schema), the fonts the spec declares and the pictures in the folder;
-* ``GET /api/card?component=&side=&row=``: one card drawn by pnp's SVG writer (pnp.edit.card.Deck.card);
+* ``GET /api/card?component=&side=&row=&hide=``: one card drawn by pnp's SVG writer (pnp.edit.card.Deck.card),
+  without the layers ``hide`` lists (ids, comma-separated: hidden on the page only);
 * ``GET /api/problems?component=&side=``: the layers whose text fails on some row, texts past the safe area;
 * ``GET /api/stamp``: a fingerprint of the files the deck reads (the page redraws when it changes);
 * ``POST /api/edit``, ``/api/undo``, ``/api/redo``: writes (pnp.edit.session.Session).
@@ -141,7 +142,8 @@ def make_app(editor: Editor, port: int):
     async def card(request):
         try:
             comp, row = ints(request, "component", "row")
-            got = editor.deck.card(comp, request.query_params.get("side", "front"), row)
+            hidden = frozenset(h for h in request.query_params.get("hide", "").split(",") if h)
+            got = editor.deck.card(comp, request.query_params.get("side", "front"), row, hidden)
         except PnpError as exc:
             return fail(exc)
         got["stamp"] = editor.stamp()

@@ -211,6 +211,21 @@ def test_the_editor_edits_the_templates_in_place(tmp_path):
             got = _printed(folder, tmp_path / "b2")
             assert _close(got["title_x"] - got["body_x"], 10), got
 
+            # arrow keys nudge the selected layer 0.5 mm, with Shift 5 mm
+            for key, want in (("Shift+ArrowLeft", 9), ("ArrowRight", 9.5), ("Shift+ArrowRight", 14.5), ("ArrowLeft", 14)):
+                before = ed.version()
+                page.keyboard.press(key)
+                ed.redrawn(before)
+                assert abs(_layers(folder)[1]["x"] - want) < 1e-9, (key, _layers(folder)[1])
+            # a layer hidden on the page is left out of pnp's drawing, and no file changes
+            text = (folder / "front.yaml").read_bytes()
+            for checked, drawn in ((False, False), (True, True)):
+                before = ed.version()
+                page.set_checked('#layer-list li[data-layer="front.yaml:3"] input.visible', checked)
+                ed.redrawn(before)
+                assert ("Look" in page.text_content("#card svg")) is drawn
+            assert (folder / "front.yaml").read_bytes() == text
+
             # 4. type a new size for the body text
             page.click('#layer-list [data-layer="front.yaml:3"]')
             before = ed.version()
