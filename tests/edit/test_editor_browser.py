@@ -261,6 +261,23 @@ def test_the_editor_edits_the_templates_in_place(tmp_path):
             got = _printed(folder, tmp_path / "b5")
             assert not got["blue"] and _close(got["body_pt"], 10, 0.01) and _close(got["title_x"] - got["body_x"], 10), got
 
+            # the text typed, then a {column} inserted from the data's columns; undone
+            page.click('#layer-list [data-layer="front.yaml:2"]')
+            for act, want in ((lambda: (page.fill('[data-field="text"] textarea', "{name} card"),
+                                        page.locator('[data-field="text"] textarea').blur()),
+                               "{name} card"),
+                              (lambda: page.select_option('[data-field="text"] select.columns', "copies"),
+                               "{name} card{copies}")):
+                before = ed.version()
+                act()
+                ed.redrawn(before)
+                assert _layers(folder)[1]["text"] == want
+            for _ in range(2):
+                before = ed.version()
+                page.click("#undo")
+                ed.redrawn(before)
+            assert _layers(folder)[1]["text"] == "{name}"
+
             # 7. move through the rows: next, previous, search
             text = (folder / "front.yaml").read_bytes()
             rows = [ln.split(",")[0] for ln in (folder / "cards.csv").read_text().splitlines()[1:]]

@@ -10,7 +10,7 @@ const NUDGE = 0.5, BIG_NUDGE = 5, GRID = 0.5, SNAP_PX = 6, MIN_MM = 0.5;
 const $ = (id) => document.getElementById(id);
 
 const state = { deck: null, comp: 0, side: "front", row: 0, card: null, selected: null, zoom: 2,
-                problems: [], drag: null, busy: false, stamp: null };
+                problems: [], drag: null, writing: 0, stamp: null, hidden: new Set() };
 
 // ---------------------------------------------------------------- talking to pnp
 async function api(path) {
@@ -37,21 +37,27 @@ function say(text, error) {
 }
 
 async function edit(op) {
+  state.writing += 1;
   try {
     const got = await write("edit", op);
     say(got.done);
   } catch (e) {
     say(e.message, true);
+  } finally {
+    state.writing -= 1;
   }
   await redraw();
 }
 
 async function step(kind) {
+  state.writing += 1;
   try {
     const got = await write(kind);
     say(got.done ? `${kind === "undo" ? "undone" : "redone"}: ${got.done}` : `nothing to ${kind}`);
   } catch (e) {
     say(e.message, true);
+  } finally {
+    state.writing -= 1;
   }
   await redraw();
 }
@@ -85,7 +91,8 @@ function fillSides() {
 async function redraw() {
   let card;
   try {
-    card = await api(`/api/card?component=${state.comp}&side=${state.side}&row=${state.row}`);
+    const hide = encodeURIComponent([...state.hidden].join(","));
+    card = await api(`/api/card?component=${state.comp}&side=${state.side}&row=${state.row}&hide=${hide}`);
   } catch (e) {
     say(e.message, true);
     return;
@@ -164,7 +171,7 @@ function drawOverlay() {
     const [x, y, bw, bh] = boxOf(layer);
     const r = el("rect", { class: "box", x, y, width: Math.max(bw, 0.4), height: Math.max(bh, 0.4) }, boxes);
     r.dataset.layer = layer.id;
-    if (!layer.shown) r.classList.add("hidden");
+    if (!layer.shown || layer.hidden) r.classList.add("hidden");
     if (problemOf(layer.id, "fit") || layer.error) r.classList.add("problem");
     else if (problemOf(layer.id, "safe")) r.classList.add("past-safe");
     if (layer.id === state.selected) r.classList.add("selected");
@@ -364,7 +371,17 @@ function listLayers() {
     what.textContent = `${layer.index + 1} ${layer.type}${layer.name ? " " + layer.name : ""}` +
       (v.text ? `: ${v.text}` : v.src ? `: ${v.src}` : v.fill ? ` ${v.fill}` : "");
     what.title = layer.id;
-    li.append(what);
+    const eye = document.createElement("input");
+    eye.type = "checkbox";
+    eye.className = "visible";
+    eye.checked = !layer.hidden;
+    eye.title = "shown on this page (hiding changes no file)";
+    eye.addEventListener("click", (e) => e.stopPropagation());
+    eye.addEventListener("change", () => {
+      if (eye.checked) state.hidden.delete(layer.id); else state.hidden.add(layer.id);
+      redraw();
+    });
+    li.append(eye, what);
     if (editable(layer)) {
       const own = card.layers.filter((l) => l.file === layer.file);
       const last = Math.max(...own.map((l) => l.index));
@@ -556,17 +573,18 @@ function fieldRow(layer, f) {
       break;
     }
     case "text": {
-      input = document.createElement(f.name === "text" ? "textarea" : "input");
-      if (f.name !== "text") input.type = "text";
-      input.value = shown(value);
-      input.addEventListener("change", () => send(input.value === "" && !f.required ? null : input.value));
+      const box = document.createElement(f.name === "text" ? "textarea" : "input");
+      input = box;
+      if (f.name !== "text") box.type = "text";
+      box.value = shown(value);
+      box.addEventListener("change", () => send(box.value === "" && !f.required ? null : box.value));
       if (f.name === "text" && component().columns.length) {
         const wrap = document.createElement("span");
         const cols = document.createElement("select");
         cols.className = "columns";
         cols.add(new Option("insert {column}", ""));
         for (const c of component().columns) cols.add(new Option(c, c));
-        cols.addEventListener("change", () => { if (cols.value) send(input.value + `{${cols.value}}`); });
+        cols.addEventListener("change", () => { if (cols.value) send(box.value + `{${cols.value}}`); });
         cols.disabled = disabled;
         wrap.append(input, cols);
         input.disabled = disabled;
@@ -677,10 +695,13 @@ $("component").addEventListener("change", (e) => { state.comp = Number(e.target.
 $("side").addEventListener("change", (e) => { state.side = e.target.value; state.selected = null; redraw(); });
 
 // an edit made outside the editor (the YAML in a text editor, the data in a spreadsheet): drawn again
+// (a look that crossed a redraw or one of the page's own writes is dropped: its answer may be older)
 setInterval(async () => {
-  if (state.drag || !state.card) return;
+  if (state.drag || !state.card || state.writing) return;
+  const seen = state.card.version;
   try {
     const got = await api("/api/stamp");
+    if (state.drag || state.writing || !state.card || state.card.version !== seen) return;
     if (got.stamp !== state.stamp) { state.stamp = got.stamp; await loadDeck(); await redraw(); }
   } catch (e) { /* the editor stopped */ }
 }, 1000);
