@@ -127,8 +127,9 @@ ALLOWED = {
     "pull": {"core", "text", "inputs", "engine", "custom", "pull"},
     "pipeline": {"core", "text", "inputs", "engine", "games", "custom", "layout", "checks", "colour", "render", "store",
                  "pipeline", "pull", "calibration"},
+    "edit": {"core", "text", "inputs", "engine", "custom", "layout", "render", "pipeline", "edit"},  # `pnp edit`
     "cli": {"core", "text", "inputs", "engine", "games", "custom", "layout", "checks", "colour", "render", "store",
-            "pipeline", "pull", "calibration", "cli", "preflight", "pnp"},
+            "pipeline", "pull", "calibration", "cli", "preflight", "edit", "pnp"},
     "__main__": {"cli"},
     "pnp": set(),
 }

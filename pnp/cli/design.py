@@ -1,4 +1,4 @@
-"""`pnp new`, `pnp watch`, `pnp pull`, `pnp list` and `pnp calibrate`: a game folder made from a spreadsheet, kits
+"""`pnp new`, `pnp watch`, `pnp edit`, `pnp pull`, `pnp list` and `pnp calibrate`: a game folder made from a spreadsheet, kits
 rebuilt as their inputs change, the shipped games listed, and the duplex test sheet."""
 from __future__ import annotations
 
@@ -57,6 +57,29 @@ def watch(
         code = watch_kits(targets(games), request, out_folder(out_dir), debounce,
                           say=lambda text: typer.echo(plain(text, newlines=False)), quiet=con.quiet,
                           serve_port=port if serve else None, pull_every=pull_every)
+    raise typer.Exit(code)
+
+
+@app.command()
+def edit(
+    ctx: typer.Context,
+    game: str = typer.Argument(..., help="A game folder, its spec file, or a spreadsheet (then `pnp new` first, "
+                                         "into a folder beside it)."),
+    port: int = typer.Option(8765, "--port", help="Port of the editor page on 127.0.0.1 (0: any free port)."),
+    paper: str = typer.Option("a4", "--paper", "-p", help=PAPER_HELP),
+    fmt: List[str] = typer.Option(list(DEFAULT_FORMATS), "--format", "-f", help=FORMAT_HELP),
+    out_dir: str = typer.Option("output", "--out", "-o", help=OUT_HELP),
+    quiet: bool = typer.Option(False, "--quiet", "-q", help=QUIET_HELP),
+) -> None:
+    """Lay out a deck's cards in the browser: drag, resize and set every field of its templates; each
+    edit is saved to the template YAML in place (comments kept), and the kit is rebuilt as `pnp watch`
+    does. The page's address is the first line printed. See docs/editor.md."""
+    con = console(ctx, quiet)
+    from ..edit import edit as edit_deck  # the editor's server: only this command
+    with guard():
+        request = request_of(paper, fmt, [], None)
+        code = edit_deck(game, port, out_folder(out_dir), request,
+                         say=lambda text: typer.echo(plain(text, newlines=False)), quiet=con.quiet)
     raise typer.Exit(code)
 
 

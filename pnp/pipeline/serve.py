@@ -277,8 +277,9 @@ def _chunks(f):
             yield chunk
 
 
-def start_server(state: PreviewState, port: int) -> tuple[str, object]:
-    """Serve ``state`` on 127.0.0.1:``port`` (0: a free port) in a background thread.
+def start_server(state: PreviewState | None, port: int, make=None) -> tuple[str, object]:
+    """Serve ``state`` on 127.0.0.1:``port`` (0: a free port) in a background thread; ``make``: instead
+    of the preview, the ASGI app ``make(port)`` returns for the port bound (`pnp edit`'s).
 
     Returns:
         (the page's URL, the uvicorn server; set its ``should_exit`` to stop it).
@@ -299,7 +300,8 @@ def start_server(state: PreviewState, port: int) -> tuple[str, object]:
         sock.close()
         raise taken from None
     bound = sock.getsockname()[1]
-    config = uvicorn.Config(make_app(state, bound), log_level="error", lifespan="off", access_log=False)
+    app = make(bound) if make is not None else make_app(state, bound)
+    config = uvicorn.Config(app, log_level="error", lifespan="off", access_log=False)
     server = uvicorn.Server(config)
     thread = threading.Thread(target=server.run, kwargs={"sockets": [sock]}, name="pnp-preview", daemon=True)
     thread.start()
