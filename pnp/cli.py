@@ -245,6 +245,8 @@ WORKERS_HELP = ("Processes that draw per-card images (--format pod, tts, preview
                 "(default: every core this process may use).")
 LANG_HELP = ("Only the kit in this language, one of the spec's languages: (default: one kit per language; "
              "the first keeps OUT/<game>/, the others go to OUT/<game>-<code>/).")
+SHOWCASE_HELP = ("--format showcase: the fan's cards, by row number, range or key, e.g. 2-6,9 (default: the "
+                 "first five faces of each part).")
 SVG_TEXT_HELP = ("SVG pages: text as 'text' (the font embedded with @font-face, for browsers) or 'outlines' "
                  "(glyph paths, for programs that ignore @font-face, such as Inkscape).")
 
@@ -268,6 +270,9 @@ def build(
     tts_url: Optional[str] = typer.Option(None, "--tts-url", help="--format tts: base URL where you host the images "
                                                                  "(default: file:/// paths on this computer)."),
     service: Optional[str] = typer.Option(None, "--service", help="--format pod: " + SERVICE_NAMES + "."),
+    showcase: Optional[str] = typer.Option(None, "--showcase", help=SHOWCASE_HELP),
+    showcase_width: Optional[int] = typer.Option(None, "--showcase-width", help="--format showcase: the pictures' "
+                                                 "width in pixels, 200-4000 (default 1600)."),
     svg_text: str = typer.Option("text", "--svg-text", help=SVG_TEXT_HELP),
     cutter: Optional[str] = typer.Option(None, "--cutter", help="Print-then-cut: silhouette (registration marks on "
                                                                  "every sheet and in the cutter SVG), or cricut (one "
@@ -295,12 +300,20 @@ def build(
                            workers=_workers(workers), **_colour_settings(colour, pdfx, icc))
         opts = _options(bleed, duplex, back_offset, mix_papers, cut_lines)
         request = _with_cutter(_request(paper, fmt, sets, words, opts, settings), cutter)
+        request = _with_showcase(request, showcase, showcase_width)
         if rules not in RULES_MODES:
             raise PnpError(f"--rules {rules!r} is not one of {', '.join(RULES_MODES)}.", field="--rules",
                            hint="write --rules booklet for a rules booklet, or leave it out")
         request = replace(request, reprint=reprint, proof=proof, rules=rules, language=lang)
         out = _out(out_dir)
         _run(plan(_targets(games), request, _note), out)
+
+
+def _with_showcase(request: Request, rows: str | None, width: int | None) -> Request:
+    """``--showcase`` and ``--showcase-width``, checked here (pnp.render.showcase.parse_showcase)."""
+    from .render.showcase import check_requested, parse_showcase
+    check_requested(rows is not None or width is not None, request.formats)
+    return replace(request, settings=replace(request.settings, showcase=parse_showcase(rows, width)))
 
 
 def _workers(workers: int | None) -> int | None:

@@ -1,4 +1,4 @@
-"""Output formats as writers registered by name: pdf, svg, cut-svg, tts, preview.
+"""Output formats as writers registered by name: pdf, svg, cut-svg, tts, pod, cricut, preview, showcase.
 
 A kit build makes one ``WriteJob`` and one writer per requested format; every imposed page goes to
 each writer's ``page()``, then ``finish()`` returns the files it wrote (paths relative to the
@@ -40,7 +40,9 @@ class WriterSettings:
     ``press``, the CMYK press profile every PDF's colours and pictures are converted with (a
     pnp.colour.press.Press, ``--colour cmyk``, ``--icc``; None: sRGB); ``pdfx``, PDFs made PDF/X-4
     with that profile (``--pdfx``); ``workers``, the processes that draw per-card images (None: every
-    core; pnp.render.imagepool)."""
+    core; pnp.render.imagepool); ``showcase``, the cards and width of ``--format showcase``'s
+    pictures (a pnp.render.showcase.ShowcaseOptions, ``--showcase``, ``--showcase-width``; None: the
+    defaults)."""
     dpi: float = 50
     svg_text: str = "text"
     tts_url: str | None = None
@@ -49,6 +51,7 @@ class WriterSettings:
     press: Any = None
     pdfx: bool = False
     workers: int | None = None
+    showcase: Any = None
 
     @property
     def pdf_colour(self) -> dict:
@@ -401,3 +404,6 @@ class PreviewKitWriter(KitWriter):
     @classmethod
     def pattern(cls, stem: str) -> str:
         return rf"preview/{stem}-(p\d+|contact)\.png"
+
+
+from . import showcase as _showcase  # noqa: E402,F401  registers --format showcase (pnp.render.showcase)
