@@ -70,6 +70,15 @@ SECONDS_PER_PART = {"pdf": 115e-6, "svg": 210e-6, "cut-svg": 500e-6, "pod": 0.05
 PREVIEW_SECONDS_PER_PAGE_50DPI = 0.03
 TTS_SECONDS_PER_CARD = 0.004
 TTS_SECONDS_PER_SHEET = 0.2
+# --format showcase, its pictures 1600 px wide (the default): a component's fan and single card (two large
+# pictures: rendering, turning, blurring the shadows, PNG), growing with the width squared, and each distinct
+# part of its grid, a fixed part (its PDF page) and one growing with the width squared (measured: 10 and 300
+# faces, 2.5 and 5.2 s at 1600 px, 8.7 and 16.8 s at 4000 px, a PDF build's 1.0 and 1.6 s taken off, on the
+# shared two-core machine)
+SHOWCASE_WIDTH = 1600
+SHOWCASE_SECONDS_PER_COMPONENT = 1.6
+SHOWCASE_SECONDS_PER_FACE = 0.005
+SHOWCASE_SECONDS_PER_FACE_AREA = 0.0035
 
 
 @dataclass(frozen=True, eq=False)
@@ -151,14 +160,18 @@ def _size(n: int) -> str:
     return f"{n / 1024 ** 3:.1f} GB" if n >= 1024 ** 3 else f"{max(1, round(n / 1024 ** 2))} MB"
 
 
-def estimate_seconds(pages: int, components: Sequence[Component], formats: Sequence[str], dpi: float = 50) -> float:
+def estimate_seconds(pages: int, components: Sequence[Component], formats: Sequence[str], dpi: float = 50,
+                     showcase_width: int = SHOWCASE_WIDTH) -> float:
     """Roughly how long (s) planning and writing one kit of ``pages`` pages in ``formats`` takes, the
     process's start-up (STARTUP_SECONDS) not included: SECONDS_FIXED, SECONDS_PER_FACE for each
     distinct face of ``components`` (drawn once, whatever the formats), and per format
     SECONDS_PER_PAGE of each page and SECONDS_PER_PART of each part placed (print-on-demand images:
     only the part), a preview's raster cost growing with dpi squared, and for "tts"
     TTS_SECONDS_PER_CARD per card of each deck and TTS_SECONDS_PER_SHEET per deck sheet (at most 69
-    cards to a sheet). The page, part and face constants are CPU times fitted to the bench's cases
+    cards to a sheet), and for "showcase" per card-like component SHOWCASE_SECONDS_PER_COMPONENT and
+    per distinct part (a row's copies once) SHOWCASE_SECONDS_PER_FACE plus
+    SHOWCASE_SECONDS_PER_FACE_AREA, the first and last times (``showcase_width`` / SHOWCASE_WIDTH)
+    squared. The page, part and face constants are CPU times fitted to the bench's cases
     (docs/performance.md: every case's estimate is within 2x of its measured time); the preview,
     cutter and TTS ones are wall-clock times on a shared two-core machine, so they err high."""
     parts = sum(c.count for c in components)
@@ -171,6 +184,12 @@ def estimate_seconds(pages: int, components: Sequence[Component], formats: Seque
             total += sum(n * TTS_SECONDS_PER_CARD + math.ceil(n / 69) * TTS_SECONDS_PER_SHEET for n in decks)
         elif fmt == "pod":
             total += parts * SECONDS_PER_PART["pod"]
+        elif fmt == "showcase":
+            shown = [c for c in components if not c.board and not c.folds]
+            faces = sum(len({id(s) for s in c.sources}) if c.sources else len(c.fronts) for c in shown)
+            area = (showcase_width / SHOWCASE_WIDTH) ** 2
+            total += (len(shown) * SHOWCASE_SECONDS_PER_COMPONENT + faces * SHOWCASE_SECONDS_PER_FACE_AREA) * area \
+                + faces * SHOWCASE_SECONDS_PER_FACE
         else:
             total += (pages * SECONDS_PER_PAGE.get(fmt, SECONDS_PER_PAGE["cut-svg"])
                       + parts * SECONDS_PER_PART.get(fmt, SECONDS_PER_PART["cut-svg"]))
@@ -199,8 +218,9 @@ def check_fit_work(fit_chars: float, file: str | Path | None = None) -> float:
 
 def estimate(components: Sequence[Component], sheet: Sheet, opts: ImposeOptions = ImposeOptions(),
              cover_pages: int = 2, file: str | Path | None = None, formats: Sequence[str] = ("pdf", "svg"),
-             dpi: float = 50, fit_chars: float = 0.0) -> Budget:
-    """Pages, rough output size and rough build time of a kit in ``formats`` (previews at ``dpi``;
+             dpi: float = 50, fit_chars: float = 0.0, showcase_width: int = SHOWCASE_WIDTH) -> Budget:
+    """Pages, rough output size and rough build time of a kit in ``formats`` (previews at ``dpi``,
+    showcase pictures ``showcase_width`` pixels wide;
     ``fit_chars`` characters laid out to fit texts, counted before the parts were drawn), without
     imposing a page. ``opts`` are the effective options (see
     pnp.layout.impose.effective_options).
@@ -232,13 +252,13 @@ def estimate(components: Sequence[Component], sheet: Sheet, opts: ImposeOptions 
     pages = cover_pages * sides + sum(p.pages for p in parts)
     size = pages * PAGE_BYTES + sum(p.shapes for p in parts) * SHAPE_BYTES
     pixels = raster_pixels(formats, sheet, dpi)[0]
-    return Budget(pages, size, tuple(parts), estimate_seconds(pages, components, formats, dpi) + fit_seconds(fit_chars),
-                  pixels)
+    return Budget(pages, size, tuple(parts), estimate_seconds(pages, components, formats, dpi, showcase_width)
+                  + fit_seconds(fit_chars), pixels)
 
 
 def check_budget(components: Sequence[Component], sheet: Sheet, opts: ImposeOptions = ImposeOptions(),
                  cover_pages: int = 2, file: str | Path | None = None, formats: Sequence[str] = ("pdf", "svg"),
-                 dpi: float = 50, fit_chars: float = 0.0) -> Budget:
+                 dpi: float = 50, fit_chars: float = 0.0, showcase_width: int = SHOWCASE_WIDTH) -> Budget:
     """estimate(), refused above MAX_PAGES pages, MAX_OUTPUT_BYTES estimated bytes, MAX_SECONDS
     estimated seconds or MAX_RASTER_PIXELS in one rendered image (raster_pixels). The Budget returned says how many pages and roughly how long
     (``budget.describe()``), for the caller to tell the user before the work starts.
@@ -250,7 +270,7 @@ def check_budget(components: Sequence[Component], sheet: Sheet, opts: ImposeOpti
         LayoutError: naming the spec file, the largest component (field) and the kit's numbers; see
             estimate().
     """
-    budget = estimate(components, sheet, opts, cover_pages, file, formats, dpi, fit_chars)
+    budget = estimate(components, sheet, opts, cover_pages, file, formats, dpi, fit_chars, showcase_width)
     pixels, option, at = raster_pixels(formats, sheet, dpi)
     if pixels > MAX_RASTER_PIXELS:
         fit = max(1, int(at * math.sqrt(MAX_RASTER_PIXELS / pixels)))

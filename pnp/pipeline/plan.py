@@ -31,7 +31,7 @@ from ..inputs.specfields import SpecBase, load_yaml, validate_model
 from ..layout.cover import CoverInfo, KitCover
 from ..layout.fit import board_fit
 from ..layout.impose import effective_options
-from ..layout.limits import Budget, check_budget, check_fit_work, duration
+from ..layout.limits import SHOWCASE_WIDTH, Budget, check_budget, check_fit_work, duration
 from ..layout.options import ImposeOptions
 from ..layout.kitpacking import Packing, pack_kit
 from ..layout.sheetnote import sheet_counts
@@ -466,7 +466,8 @@ def _plan_target(target: str, loaded: LoadedSpec, request: Request, notify: Call
             from ..checks import safearea
             findings = findings + safearea.findings(_served(components), request.settings.service)
     budget = check_budget(components, sheet, opts, file=loaded.path, formats=request.formats,
-                          dpi=request.settings.dpi, fit_chars=fit_chars)
+                          dpi=request.settings.dpi, fit_chars=fit_chars,
+                          showcase_width=getattr(request.settings.showcase, "width", SHOWCASE_WIDTH))
     if "pod" in request.formats and request.settings.service is not None:  # card images, before any is drawn
         from ..render.pod import check_size, why_not
         for comp in components:

@@ -29,11 +29,11 @@ from typing import Any, Sequence
 
 from ..core.errors import SpecError
 from ..core.ir import Component
+from ..layout.limits import SHOWCASE_WIDTH as DEFAULT_WIDTH
 from .writers import KitWriter, WriterSettings, register
 
 WIDTH_RANGE = (200, 4000)
 """Smallest and largest ``--showcase-width`` in pixels: a thumbnail to a 4K hero image."""
-DEFAULT_WIDTH = 1600
 FAN_DEFAULT = 5
 MAX_FAN = 12
 """Most cards one fan holds: past that each shows only a sliver."""
@@ -184,7 +184,9 @@ def check_rows(components: Sequence[Component], options: ShowcaseOptions) -> Non
     per = [(comp, cards_of(comp)) for comp in components]
     for item in options.rows:
         if not any(_matches(item, card) for _, cards in per for card in cards):
-            what = (f"no part has the key {item[:40]!r}" if isinstance(item, str) else
+            keys = [card.key for _, cards in per for card in cards[:3]][:3]
+            what = (f"no part has the key {item[:40]!r} (keys are e.g. {', '.join(repr(k[:30]) for k in keys)})"
+                    if isinstance(item, str) else
                     f"row {item} does not exist" if isinstance(item, int) else
                     f"no row from {item[0]} to {item[1]} exists")
             header = " (row 1 is the header)" if any(c.sources for c, _ in per) else ""

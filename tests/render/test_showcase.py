@@ -232,3 +232,20 @@ def test_showcase_options_without_the_format_are_refused(tmp_path):
                                  str(tmp_path / "out")])
     assert r.exit_code == 2 and r.output.startswith("error: ") and "--format showcase" in r.output
     assert not (tmp_path / "out").exists()
+
+
+def test_the_estimate_grows_with_the_width_and_counts_a_rows_copies_once():
+    from dataclasses import replace
+    from pnp.core.ir import Component, PartSource
+    from pnp.layout.limits import estimate_seconds
+    rows = [PartSource(str(n), n) for n in range(2, 12)]
+    one = Component("card", W_MM, H_MM, [()] * 10, sources=tuple(rows))
+    three = replace(one, fronts=[()] * 30, sources=tuple(s for s in rows for _ in range(3)))  # copies 3
+    small, large = (estimate_seconds(1, [one], ["showcase"], showcase_width=w) for w in (800, 4000))
+    assert large > 4 * small
+    def showcase(comp):  # the format's own share
+        return estimate_seconds(1, [comp], ["showcase"]) - estimate_seconds(1, [comp], [])
+
+    assert showcase(three) == pytest.approx(showcase(one))
+    board = replace(one, board=True)
+    assert estimate_seconds(1, [board], ["showcase"]) < estimate_seconds(1, [one], ["showcase"])
