@@ -310,8 +310,8 @@ def build(
 
 
 def _with_showcase(request: Request, rows: str | None, width: int | None) -> Request:
-    """``--showcase`` and ``--showcase-width``, checked here (pnp.render.showcase.parse_showcase)."""
-    from .render.showcase import check_requested, parse_showcase
+    """``--showcase`` and ``--showcase-width``, checked here (pnp.render.showcase_rows.parse_showcase)."""
+    from .render.showcase_rows import check_requested, parse_showcase
     check_requested(rows is not None or width is not None, request.formats)
     return replace(request, settings=replace(request.settings, showcase=parse_showcase(rows, width)))
 

@@ -20,7 +20,7 @@ from ..core.ir import Component, Page
 from ..core.safepath import open_write
 from . import imagepool, png
 from .pod import faces_pdf, render_exact
-from .showcase import FAN_DEFAULT, GRID_FACES, Card, ShowcaseOptions, cards_of
+from .showcase_rows import FAN_DEFAULT, GRID_FACES, Card, ShowcaseOptions, cards_of
 from .showcase_layout import (SHADOW_BLUR, SHADOW_DX, SHADOW_DY, SHADOW_OPACITY, Scene, card_scene, fan_scene,
                               grid_columns, grid_scene)
 from .showcase_layout import check_pixels as _check_scene_pixels

@@ -41,7 +41,7 @@ class WriterSettings:
     pnp.colour.press.Press, ``--colour cmyk``, ``--icc``; None: sRGB); ``pdfx``, PDFs made PDF/X-4
     with that profile (``--pdfx``); ``workers``, the processes that draw per-card images (None: every
     core; pnp.render.imagepool); ``showcase``, the cards and width of ``--format showcase``'s
-    pictures (a pnp.render.showcase.ShowcaseOptions, ``--showcase``, ``--showcase-width``; None: the
+    pictures (a pnp.render.showcase_rows.ShowcaseOptions, ``--showcase``, ``--showcase-width``; None: the
     defaults)."""
     dpi: float = 50
     svg_text: str = "text"
@@ -404,6 +404,3 @@ class PreviewKitWriter(KitWriter):
     @classmethod
     def pattern(cls, stem: str) -> str:
         return rf"preview/{stem}-(p\d+|contact)\.png"
-
-
-from . import showcase as _showcase  # noqa: E402,F401  registers --format showcase (pnp.render.showcase)

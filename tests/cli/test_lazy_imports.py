@@ -23,6 +23,7 @@ NOT_FOR_NONADS = {
     "python_calamine",                                            # spreadsheets
     "pnp.pipeline.serve", "pnp.pipeline.watch", "pnp.pipeline.calibrate", "pnp.layout.calibration_sheet",
     "pnp.render.raster", "pnp.render.pod", "pnp.render.tts", "pnp.render.tts_save", "pnp.render.cricut",
+    "pnp.render.showcase_draw", "pnp.render.showcase_layout",
     "pnp.custom.scaffold",
     "pnp.layout.proof", "pnp.layout.booklet", "pnp.layout.reprint_cover",  # --proof, --rules booklet, --reprint
     "pnp.layout.cutter_marks", "pnp.checks.safearea",            # --cutter, --format pod / --service
