@@ -85,14 +85,14 @@ def fan_scene(w: float, h: float, count: int) -> Scene:
 
 
 def grid_columns(w: float, h: float, count: int) -> int:
-    """Columns of a grid of ``count`` cards whose picture is nearest GRID_ASPECT, fewest empty cells
-    breaking ties."""
+    """Columns of a grid of ``count`` cards: the picture near GRID_ASPECT and its last row full (the
+    log of the aspect's ratio to GRID_ASPECT plus the share of empty cells, least wins)."""
     gap = GRID_GAP * min(w, h)
 
-    def cost(cols: int) -> tuple[float, int]:
+    def cost(cols: int) -> float:
         rows = math.ceil(count / cols)
         aspect = (rows * (h + gap)) / (cols * (w + gap))
-        return abs(math.log(aspect / GRID_ASPECT)), rows * cols - count
+        return abs(math.log(aspect / GRID_ASPECT)) + (rows * cols - count) / max(1, count)
 
     return min(range(1, max(1, count) + 1), key=cost)
 
