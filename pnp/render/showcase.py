@@ -10,6 +10,8 @@ Per card-like component (every part but boards and folded nets), in ``showcase/<
   row's copies, are one face), in kit order;
 - ``<stem>-<part>-single.png``: the first chosen card alone.
 
+A part of one distinct face (a coin printed 8 times) gets its single picture only.
+
 Each picture is ``--showcase-width`` pixels wide (ShowcaseOptions.width, WIDTH_RANGE), RGBA with a
 transparent background; every card is cut to its component's outline (the cutter's: rounded corners
 of its radius, a circle, a polygon) and casts a soft shadow down and to the right. The drawing is

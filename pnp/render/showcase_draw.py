@@ -165,7 +165,8 @@ def write_component(comp: Component, options: ShowcaseOptions, folder: Path, bas
     """Write ``comp``'s fan, card and grid pictures into ``folder`` as ``<base>-fan.png``,
     ``<base>-single.png`` and ``<base>-grid.png`` (``-grid-N.png``, GRID_FACES faces each, when there
     are more); return their names. ``picked``: the cards of the fan (None: the first FAN_DEFAULT
-    distinct faces; empty: no fan and no card picture).
+    distinct faces; empty: no fan and no single picture). A fan of one card and a grid of one face
+    are not written: each would be the single picture again.
 
     Raises:
         PnpError: a face cannot be drawn (naming the part and row).
@@ -175,9 +176,12 @@ def write_component(comp: Component, options: ShowcaseOptions, folder: Path, bas
     fan_cards = faces[:FAN_DEFAULT] if picked is None else list(picked)
     w, h, width = comp.width, comp.height, options.width
     pictures: list[tuple[str, Picture, list[Card]]] = []
-    if fan_cards:
+    if len(fan_cards) > 1:  # a fan of one card would be the single picture again
         pictures.append((f"{base}-fan.png", Picture(fan_scene(w, h, len(fan_cards)), width, comp), fan_cards))
+    if fan_cards:
         pictures.append((f"{base}-single.png", Picture(card_scene(w, h), width, comp), fan_cards[:1]))
+    if len(faces) == 1 and fan_cards:  # so would a grid of one face
+        faces = []
     chunks = [faces[i:i + GRID_FACES] for i in range(0, len(faces), GRID_FACES)]
     cols = grid_columns(w, h, len(chunks[0])) if chunks else 1
     for n, chunk in enumerate(chunks, start=1):

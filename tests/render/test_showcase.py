@@ -249,3 +249,13 @@ def test_the_estimate_grows_with_the_width_and_counts_a_rows_copies_once():
     assert showcase(three) == pytest.approx(showcase(one))
     board = replace(one, board=True)
     assert estimate_seconds(1, [board], ["showcase"]) < estimate_seconds(1, [one], ["showcase"])
+
+
+def test_a_part_of_one_face_gets_its_single_picture_only(tmp_path):
+    rows = [("ruby", PALETTE[0])] * 3  # three rows, one distinct row
+    deck = _deck(tmp_path / "colours", rows)
+    r = _build(deck, tmp_path / "out", "--showcase-width", "300")
+    assert r.exit_code == 0, r.output
+    pngs = sorted((tmp_path / "out" / "colours").rglob("*.png"))
+    assert len(set(rows)) == 1 and [p.name.rsplit("-", 1)[1] for p in pngs] == ["single.png"]
+    assert _colours_shown(_rgba(pngs[0]), 100) == {PALETTE[0]}
