@@ -29,11 +29,11 @@ ROWS = [("ruby", PALETTE[0]), ("amber", PALETTE[1]), ("ruby", PALETTE[0]), ("gol
         ("sky", PALETTE[6]), ("lime", PALETTE[7]), ("coral", PALETTE[8])]
 
 
-def _deck(folder: Path, rows=ROWS, extra: str = "") -> Path:
+def _deck(folder: Path, rows=ROWS, shape: str = f"size: poker\n    shape: rounded\n    radius: {RADIUS_MM}mm") -> Path:
     folder.mkdir(parents=True)
     (folder / f"{folder.name}.yaml").write_text(
-        "title: Colours\ncomponents:\n  - name: card\n    size: poker\n    shape: rounded\n"
-        f"    radius: {RADIUS_MM}mm\n    data: deck.csv\n    front: front.yaml\n{extra}", encoding="utf-8")
+        f"title: Colours\ncomponents:\n  - name: card\n    {shape}\n    data: deck.csv\n    front: front.yaml\n",
+        encoding="utf-8")
     (folder / "front.yaml").write_text('layers:\n  - {type: rect, fill: "{colour}", bleed: true}\n', encoding="utf-8")
     (folder / "rules.md").write_text((REPO / "specs" / "shapes" / "rules.md").read_text(encoding="utf-8"),
                                      encoding="utf-8")
@@ -259,3 +259,16 @@ def test_a_part_of_one_face_gets_its_single_picture_only(tmp_path):
     pngs = sorted((tmp_path / "out" / "colours").rglob("*.png"))
     assert len(set(rows)) == 1 and [p.name.rsplit("-", 1)[1] for p in pngs] == ["single.png"]
     assert _colours_shown(_rgba(pngs[0]), 100) == {PALETTE[0]}
+
+
+def test_a_round_part_is_cut_round(tmp_path):
+    deck = _deck(tmp_path / "colours", ROWS[:3], "size: 40mm\n    shape: circle")
+    r = _build(deck, tmp_path / "out", "--showcase-width", "500")
+    assert r.exit_code == 0, r.output
+    px = _rgba(_picture(tmp_path / "out" / "colours", "single"))
+    (box,) = _cards_in_grid(px)
+    x0, y0, x1, y1 = box
+    assert abs((x1 - x0) - (y1 - y0)) <= 1
+    r_px = (x1 - x0) / 2  # the diameter measured, the radius its half: the circle meets the diagonal there
+    for corner in ("tl", "tr", "bl", "br"):
+        assert abs(_corner_inset(px, box, corner) - r_px * (1 - 1 / math.sqrt(2))) <= 1.5, corner
