@@ -22,9 +22,9 @@ from ..render.formats import DEFAULT_FORMATS, WriterSettings
 from .app import app
 from .console import Console, console, guard
 from .options import (COLOUR_HELP, DUPLEX_HELP, FORMAT_HELP, ICC_HELP, LANG_HELP, OUT_HELP, PAPER_HELP, PDFX_HELP,
-                      QUIET_HELP, SERVICE_NAMES, SET_HELP, SVG_TEXT_HELP, WORDS_HELP, WORKERS_HELP, colour_settings,
-                      destination_settings, impose_options, out_folder, request_of, svg_text_option, targets,
-                      with_cutter, workers_option)
+                      QUIET_HELP, SERVICE_NAMES, SET_HELP, SHOWCASE_HELP, SVG_TEXT_HELP, WORDS_HELP, WORKERS_HELP,
+                      colour_settings, destination_settings, impose_options, out_folder, request_of, svg_text_option,
+                      targets, with_cutter, with_showcase, workers_option)
 
 LONG_BUILD_SECONDS = 2.0  # a build estimated longer than this says its pages and time before drawing
 
@@ -51,6 +51,9 @@ def build(
     tts_url: Optional[str] = typer.Option(None, "--tts-url", help="--format tts: base URL where you host the images "
                                                                  "(default: file:/// paths on this computer)."),
     service: Optional[str] = typer.Option(None, "--service", help="--format pod: " + SERVICE_NAMES + "."),
+    showcase: Optional[str] = typer.Option(None, "--showcase", help=SHOWCASE_HELP),
+    showcase_width: Optional[int] = typer.Option(None, "--showcase-width", help="--format showcase: the pictures' "
+                                                 "width in pixels, 200-4000 (default 1600)."),
     svg_text: str = typer.Option("text", "--svg-text", help=SVG_TEXT_HELP),
     cutter: Optional[str] = typer.Option(None, "--cutter", help="Print-then-cut: silhouette (registration marks on "
                                                                  "every sheet and in the cutter SVG), or cricut (one "
@@ -81,6 +84,7 @@ def build(
             duplex, back_offset = printer_offset(printer, duplex, back_offset)
         opts = impose_options(bleed, duplex, back_offset, mix_papers, cut_lines)
         request = with_cutter(request_of(paper, fmt, sets, words, opts, settings), cutter)
+        request = with_showcase(request, showcase, showcase_width)
         if rules not in RULES_MODES:
             raise PnpError(f"--rules {rules!r} is not one of {', '.join(RULES_MODES)}.", field="--rules",
                            hint="write --rules booklet for a rules booklet, or leave it out")

@@ -15,6 +15,7 @@ from ..pipeline.plan import Paper, Request, load_paper
 from ..render.formats import BUILTIN, WriterSettings, formats
 from ..render.formats.svg import SVG_TEXT_MODES
 from ..render.imagepool import MAX_WORKERS
+from ..render.showcase_rows import check_requested, parse_showcase
 
 PAPERS = ", ".join(available_papers())
 PAPER_HELP = f"Paper: {PAPERS}, or a sheet YAML file."
@@ -35,6 +36,8 @@ WORKERS_HELP = ("Processes that draw per-card images (--format pod, tts, preview
                 "(default: every core this process may use).")
 LANG_HELP = ("Only the kit in this language, one of the spec's languages: (default: one kit per language; "
              "the first keeps OUT/<game>/, the others go to OUT/<game>-<code>/).")
+SHOWCASE_HELP = ("--format showcase: the fan's cards, by row number, range or key, e.g. 2-6,9 (default: the "
+                 "first five faces of each part).")
 SVG_TEXT_HELP = ("SVG pages: text as 'text' (the font embedded with @font-face, for browsers) or 'outlines' "
                  "(glyph paths, for programs that ignore @font-face, such as Inkscape).")
 
@@ -180,3 +183,13 @@ def with_cutter(request: Request, cutter: str | None) -> Request:
     extra = machine.output_format  # Cricut's Print Then Cut images
     wanted = request.formats + ((extra,) if extra and extra not in request.formats else ())
     return replace(request, paper=paper, formats=wanted, settings=replace(request.settings, cutter=machine))
+
+
+def with_showcase(request: Request, rows: str | None, width: int | None) -> Request:
+    """``--showcase`` and ``--showcase-width``, checked here (pnp.render.showcase_rows.parse_showcase).
+
+    Raises:
+        SpecError: either option without --format showcase, or a value parse_showcase refuses.
+    """
+    check_requested(rows is not None or width is not None, request.formats)
+    return replace(request, settings=replace(request.settings, showcase=parse_showcase(rows, width)))

@@ -24,6 +24,7 @@ NOT_FOR_NONADS = {
     "pnp.pipeline.serve", "pnp.pipeline.watch", "pnp.pipeline.calibrate", "pnp.layout.calibration_sheet",
     "pnp.layout.calibration_marks", "pnp.calibration.measure", "pnp.calibration.printers", "cv2", "platformdirs",
     "pnp.render.raster", "pnp.render.pod", "pnp.render.tts", "pnp.render.tts_save", "pnp.render.cricut",
+    "pnp.render.showcase_draw", "pnp.render.showcase_layout",
     "pnp.custom.scaffold",
     "pnp.layout.proof", "pnp.layout.booklet", "pnp.layout.reprint_cover",  # --proof, --rules booklet, --reprint
     "pnp.layout.cutter_marks", "pnp.checks.safearea",            # --cutter, --format pod / --service

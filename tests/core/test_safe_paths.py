@@ -208,6 +208,7 @@ def test_no_writer_claims_a_file_of_a_kit_whose_paper_extends_another(paper):
         "pdf": "{s}.pdf", "svg": "svg/{s}-p01.svg", "cut-svg": "cut/{s}-p01-cut.svg",
         "tts": "tts/{s}/{s}-tile-sheet1.png", "preview": "preview/{s}-p01.png",
         "pod": "pod/{s}/{s}-tgc-tile-001.png", "cricut": "cricut/{s}-p01.png",
+        "showcase": "showcase/{s}/{s}-tile-fan.png",
     }
     assert set(samples) == set(formats().names())
     for fmt, template in samples.items():

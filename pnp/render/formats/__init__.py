@@ -30,6 +30,7 @@ BUILTIN: Mapping[str, str] = {
     "tts": "tts:TtsKitWriter",
     "pod": "pod:PodKitWriter",
     "cricut": "cricut:CricutKitWriter",
+    "showcase": "showcase:ShowcaseKitWriter",
     "preview": "preview:PreviewKitWriter",
 }
 """pnp's own formats: name -> "module:class" in this package, in the order writers finish."""

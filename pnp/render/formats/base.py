@@ -33,7 +33,9 @@ class WriterSettings:
     ``press``, the CMYK press profile every PDF's colours and pictures are converted with (a
     pnp.colour.press.Press, ``--colour cmyk``, ``--icc``; None: sRGB); ``pdfx``, PDFs made PDF/X-4
     with that profile (``--pdfx``); ``workers``, the processes that draw per-card images (None: every
-    core; pnp.render.imagepool)."""
+    core; pnp.render.imagepool); ``showcase``, the cards and width of ``--format showcase``'s
+    pictures (a pnp.render.showcase_rows.ShowcaseOptions, ``--showcase``, ``--showcase-width``; None: the
+    defaults)."""
     dpi: float = 50
     svg_text: str = "text"
     tts_url: str | None = None
@@ -42,6 +44,7 @@ class WriterSettings:
     press: Any = None
     pdfx: bool = False
     workers: int | None = None
+    showcase: Any = None
 
     @property
     def pdf_colour(self) -> dict:
