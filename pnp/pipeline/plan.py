@@ -38,6 +38,7 @@ from ..layout.sheetnote import sheet_counts
 from ..layout.paper import Sheet, available_papers, load_sheet, open_sheet
 from ..layout.partfit import room_for_parts
 from ..render.formats import DEFAULT_FORMATS, WriterSettings, formats
+from .formatnotes import cutter_of, format_notes, served
 from ..store.names import MAX_NAME_CHARS, SAFE_NAME, check_safe_name
 from ..store.recovery import kit_link
 
@@ -314,46 +315,6 @@ def _icons(loaded: LoadedSpec, ctx: KitContext):
     return IconFolder(path, lambda p: p in ctx.used or ctx.used.append(p), root=root).lookup
 
 
-def format_notes(loaded: LoadedSpec, components: Sequence[Component], request: Request) -> tuple[str, ...]:
-    """What each requested format leaves out of this kit (which components, why) and what it warns of, as notes.
-
-    Raises:
-        SpecError: a format can make nothing of the kit (names the format, the components and why),
-            or its settings are wrong.
-    """
-    notes = []
-    for fmt, writer in zip(request.formats, formats().writers(request.formats)):
-        missing = writer.unserved(components, request.settings)
-        notes += writer.warnings(components, request.settings)
-        if not missing:
-            continue
-        listed = "; ".join(f"{name} ({why})" for name, why in missing)
-        if len(missing) == len(components):
-            raise SpecError(f"--format {fmt} can make nothing of {loaded.game.title}: {listed}.", file=loaded.path,
-                            field="--format", hint=f"build {loaded.game.name} in another format, or leave it out")
-        notes.append(f"--format {fmt} writes nothing for {listed}.")
-    if request.settings.service is not None:  # the print service's safe area: checked here, never by a renderer
-        from ..checks import safearea  # with its print-service geometry: only a build for a print service
-        notes += safearea.notes(_served(components), request.settings.service)
-    return tuple(notes)
-
-
-def _served(components: Sequence[Component]) -> list[Component]:
-    """The components a print service takes (--format pod, validate --service: pnp.render.pod.why_not)."""
-    from ..render.pod import why_not
-    return [c for c in components if why_not(c) is None]
-
-
-def _cutter_of(request: Request) -> tuple[str | None, Sheet | None]:
-    """(what keeps parts from the edges, in words, the paper without it) of a ``--cutter`` build, else
-    (None, None): what the build note compares a cutter's sheet with (pnp.layout.sheetnote)."""
-    machine = request.settings.cutter
-    if machine is None:
-        return None, None
-    what = ("Print Then Cut area" if machine.name == "cricut" else "registration marks")
-    return f"--cutter {machine.name} ({machine.title}'s {what})", load_paper(str(request.paper.path)).sheet
-
-
 def paper_room(sheet: Sheet, bleed: float) -> PaperRoom:
     """The room a part has on ``sheet`` with ``bleed`` (pnp.layout.partfit.room_for_parts), and on each
     shipped paper, smallest first (for a part that needs a larger paper: a tuck box's net)."""
@@ -455,16 +416,17 @@ def _plan_target(target: str, loaded: LoadedSpec, request: Request, notify: Call
     if opts.duplex != request.opts.duplex:
         notes = (f"--duplex {request.opts.duplex} ignored: no part of {loaded.game.title} has a printed back, so "
                  "the kit prints one-sided.",)
-    notes += tuple(ctx.notes) + format_notes(loaded, components, request)
-    counts = sheet_counts(components, sheet, opts, *_cutter_of(request))
+    notes += tuple(ctx.notes) + format_notes(loaded.path, loaded.game, components, request.formats,
+                                             request.settings)
+    counts = sheet_counts(components, sheet, opts, *cutter_of(request.settings, request.paper.path))
     notes += (counts,) if counts else ()
     notes += tuple(f"warning: {f.check} [{f.rule}]" for f in findings if f.status == WARN and f.build_note)
     fit = [] if request.full else board_fit(components, [sheet], opts.overlap)
     if request.full:  # validate: does each board fit every standard paper, or in how many pieces
         findings = findings + board_fit(components, [load_sheet(p) for p in available_papers()], opts.overlap)
         if request.settings.service is not None:  # validate --service: text past the service's safe area
-            from ..checks import safearea  # see format_notes()
-            findings = findings + safearea.findings(_served(components), request.settings.service)
+            from ..checks import safearea  # its print-service geometry: only validate --service
+            findings = findings + safearea.findings(served(components), request.settings.service)
     budget = check_budget(components, sheet, opts, file=loaded.path, formats=formats().writers(request.formats),
                           settings=request.settings, fit_chars=fit_chars)
     packing = pack_kit(components, sheet, opts)
