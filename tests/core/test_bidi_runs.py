@@ -9,7 +9,8 @@ import pytest
 from typer.testing import CliRunner
 
 from pnp.cli import app
-from pnp.core import fonts, richtext
+from pnp import text as richtext
+from pnp.core import fonts
 from pnp.core.shaping import levels, needs_shaping, paragraph_rtl, visual_order
 
 from test_custom_templates import _kit

@@ -1,4 +1,4 @@
-"""Rich text in template text layers (pnp.core.richtext): the markup parsed, then a deck built and
+"""Rich text in template text layers (pnp.text): the markup parsed, then a deck built and
 read back from its PDF (PyMuPDF) and SVG (an XML parser): each run in its face (the italic font
 program for *italic*), bold as a stroke, inline icons on the baseline at the cap height and flowing
 with the words, wrapped lines inside their box; bad markup, unknown icons and missing glyphs refused

@@ -1,4 +1,4 @@
-"""Text fitting (pnp.core.textfit) against a brute-force scan and the font's own metrics."""
+"""Text fitting (pnp.text.plainfit) against a brute-force scan and the font's own metrics."""
 from __future__ import annotations
 
 from hypothesis import example, given, settings
