@@ -130,15 +130,17 @@ def _glyphs(chk, r: Ready, rule: str) -> Finding:
             if layer.text is not None:
                 for c in layer.text.columns:
                     fonts.setdefault(c, {}).setdefault(layer.font and layer.font.name, layer)
-    bad, cells = [], 0
-    for row in r.rows:
-        if row is None:
-            continue
-        values = translated(row.values, r.language)
+    rows = [(row, translated(row.values, r.language)) for row in r.rows if row is not None]
+    # per column, not per cell: the characters a column prints, checked once in each of its fonts;
+    # only a column some font lacks a character of is read again cell by cell, for the rows to name
+    lacking = {c: [layer for layer in by.values()
+                   if layer.missing_glyphs("".join(sorted({ch for _, v in rows for ch in v.get(c, "")})))[0]]
+               for c, by in fonts.items()}
+    bad, cells = [], sum(bool(v.get(c, "")) for _, v in rows for c in fonts)
+    for row, values in rows:
         for c in sorted(fonts):
             value = values.get(c, "")
-            cells += bool(value)
-            for layer in fonts[c].values():
+            for layer in lacking[c]:
                 miss, font = layer.missing_glyphs(value)
                 if miss:
                     bad.append(f"{miss[0]!r} (U+{ord(miss[0]):04X}) in row {row.number}, column "
