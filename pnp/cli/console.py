@@ -41,7 +41,7 @@ class Console:
             return
         from rich.console import Console as RichConsole  # only on a terminal: rich's import is not free
         from rich.progress import (BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn,
-                                   TimeRemainingColumn)
+                                   TimeRemainingColumn)  # only on a terminal
         with Progress(TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(),
                       TextColumn("left"), TimeRemainingColumn(), console=RichConsole(stderr=True),
                       transient=True) as bar:

@@ -25,7 +25,7 @@ def _transform(press: Press, source: bytes | None = None):
     key = ("transform", source)
     cache = press._cache
     if key not in cache:
-        from PIL import ImageCms  # Pillow: loaded only when this is drawn or read, never at start-up
+        from PIL import ImageCms  # Pillow: imported when first needed, never at start-up
         src = ImageCms.createProfile("sRGB") if source is None else ImageCms.ImageCmsProfile(io.BytesIO(source))
         cache[key] = ImageCms.buildTransform(src, press.cms_profile(), "RGB", "CMYK",
                                              renderingIntent=ImageCms.Intent.RELATIVE_COLORIMETRIC,
@@ -43,7 +43,7 @@ def cmyk_of(press: Press, rgb: tuple[int, int, int]) -> tuple[float, float, floa
         if r == g == b:
             got = (0.0, 0.0, 0.0, round(1 - r / 255, 4))
         else:
-            from PIL import Image, ImageCms  # Pillow: loaded only when this is drawn or read, never at start-up
+            from PIL import Image, ImageCms  # Pillow: imported when first needed, never at start-up
             px = ImageCms.applyTransform(Image.new("RGB", (1, 1), rgb), _transform(press)).getpixel((0, 0))
             got = tuple(round(v / 255, 4) for v in px)
         colours[rgb] = got
@@ -75,7 +75,7 @@ def cmyk_picture(press: Press, image):
     """``image`` (a PIL image of any mode) as (a mode "CMYK" image, its alpha as a mode "L" image or
     None). Greyscale becomes K only; RGB goes through the profile (from the image's own ICC profile
     when it has an RGB one, else from sRGB); CMYK is kept as it is."""
-    from PIL import Image, ImageChops, ImageCms  # Pillow: loaded only when this is drawn or read, never at start-up
+    from PIL import Image, ImageChops, ImageCms  # Pillow: imported when first needed, never at start-up
     alpha, source = None, image.info.get("icc_profile")
     mode = image.mode
     if mode == "P":

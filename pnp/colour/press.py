@@ -53,7 +53,7 @@ class Press:
     def cms_profile(self):
         """The profile opened by LittleCMS (Pillow's ImageCms), once."""
         if "profile" not in self._cache:
-            from PIL import ImageCms  # Pillow: loaded only when this is drawn or read, never at start-up
+            from PIL import ImageCms  # Pillow: imported when first needed, never at start-up
             self._cache["profile"] = ImageCms.ImageCmsProfile(io.BytesIO(self.icc))
         return self._cache["profile"]
 
@@ -101,7 +101,7 @@ def _checked(data: bytes, source: str) -> Press:
         _refuse(source, f"it is a {kind!r} profile, not an output (printer, 'prtr') profile")
     press = Press(data, "", source=source)
     try:
-        from PIL import Image, ImageCms  # Pillow: loaded only when this is drawn or read, never at start-up
+        from PIL import Image, ImageCms  # Pillow: imported when first needed, never at start-up
         profile = press.cms_profile()
         transform = ImageCms.buildTransform(ImageCms.createProfile("sRGB"), profile, "RGB", "CMYK",
                                             renderingIntent=ImageCms.Intent.RELATIVE_COLORIMETRIC,

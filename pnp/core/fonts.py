@@ -40,7 +40,7 @@ _FAMILY = re.compile(r"[A-Za-z0-9][A-Za-z0-9 _-]{0,62}")  # written into SVG fon
 
 @lru_cache(maxsize=1)
 def _noto_files() -> Path:
-    import fontpkg_noto_sans  # the font package: loaded only when this is drawn or read, never at start-up
+    import fontpkg_noto_sans  # the font package: imported when first needed, never at start-up
     return Path(fontpkg_noto_sans.ROOT) / "files"
 
 

@@ -22,6 +22,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 from typing import Callable
+from unicodedata import bidirectional
 
 FEATURES = {"kern": True, "liga": True, "dlig": True}
 """HarfBuzz features, as reportlab.pdfbase.ttfonts.shapeFragWord passes them (the PDF's shaping)."""
@@ -65,7 +66,7 @@ TABLE_ENTRIES = 8192  # shaped runs kept; the table starts over when full
 def _hb_font(face_name: str, data: Callable[[], bytes]):
     got = _FONTS.get(face_name)
     if got is None:
-        import uharfbuzz as hb  # HarfBuzz: loaded only when this is drawn or read, never at start-up
+        import uharfbuzz as hb  # HarfBuzz: imported when first needed, never at start-up
         face = hb.Face(hb.Blob(data()))
         got = _FONTS[face_name] = (hb.Font(face), face.upem)
     return got
@@ -79,7 +80,7 @@ def shape(text: str, face_name: str, data: Callable[[], bytes]) -> tuple[Glyph, 
     key = (text, face_name)
     got = _SHAPED.get(key)
     if got is None:
-        import uharfbuzz as hb  # HarfBuzz: loaded only when this is drawn or read, never at start-up
+        import uharfbuzz as hb  # HarfBuzz: imported when first needed, never at start-up
         font, upem = _hb_font(face_name, data)
         buf = hb.Buffer()
         buf.cluster_level = hb.BufferClusterLevel.MONOTONE_CHARACTERS
@@ -187,7 +188,6 @@ def script_runs(text: str) -> list[str]:
 
 def paragraph_rtl(text: str) -> bool:
     """The paragraph's direction by its first strong character (UAX #9 P2-P3): True for R or AL."""
-    from unicodedata import bidirectional
     for ch in text:
         kind = bidirectional(ch)
         if kind == "L":
@@ -200,7 +200,7 @@ def paragraph_rtl(text: str) -> bool:
 def levels(text: str, rtl: bool) -> list[int]:
     """The resolved embedding level of each character of one line of ``text`` in a paragraph of
     direction ``rtl`` (UAX #9 W1-I2; python-bidi's implementation): even left to right, odd right to left."""
-    from bidi import algorithm as uba  # python-bidi: loaded only when this is drawn or read, never at start-up
+    from bidi import algorithm as uba  # python-bidi: imported when first needed, never at start-up
     storage = uba.get_empty_storage()
     storage["base_level"] = 1 if rtl else 0
     storage["base_dir"] = "R" if rtl else "L"

@@ -46,8 +46,8 @@ def words(language: str | None) -> Words:
     """The translation function of ``language`` (a language code; a regional code such as ``de-AT``
     falls back to ``de``): :func:`english` for English and for a language without a catalogue."""
     if has_words(language) and language and language.split("-")[0] != "en":
-        from babel.messages.mofile import write_mo  # Babel: loaded only when this is drawn or read, never at start-up
-        from babel.messages.pofile import read_po  # Babel: loaded only when this is drawn or read, never at start-up
+        from babel.messages.mofile import write_mo  # Babel: imported when first needed, never at start-up
+        from babel.messages.pofile import read_po  # Babel: imported when first needed, never at start-up
         with open(_catalogue_file(language), "rb") as f:
             catalog = read_po(f, locale=language.split("-")[0].replace("-", "_"), domain=DOMAIN)
         compiled = BytesIO()

@@ -417,7 +417,7 @@ def _workbook(path: Path, raw: bytes, suffix: str, sheet: str | None, field: str
     what = KIND_NAMES[kind]
     if kind == "ods":
         guard.check_ods_extent(MAX_CELLS, what)
-    import python_calamine  # the workbook reader: loaded only when this is drawn or read, never at start-up
+    import python_calamine  # the workbook reader: imported when first needed, never at start-up
     with _calamine_errors(fail, what):
         book = python_calamine.CalamineWorkbook.from_filelike(io.BytesIO(raw))
         sheets = [m for m in book.sheets_metadata if m.typ == python_calamine.SheetTypeEnum.WorkSheet]

@@ -47,7 +47,7 @@ def game_spec(target: str, say: Callable[[str], None] = print) -> Path:
         if folder.is_dir() and any(folder.iterdir()):
             say(f"editing {folder} (made from {path.name} before)")
             return spec_in_folder(folder)
-        from ..custom.scaffold import scaffold
+        from ..custom.scaffold import scaffold  # pnp new: only for a spreadsheet
         from ..pipeline.plan import draw_all
         made = scaffold(folder, path, verify=draw_all)
         say(f"made {folder}: {', '.join(f.name for f in made.files)}")
@@ -69,9 +69,9 @@ def edit(target: str, port: int, out: Path, request, say: Callable[[str], None] 
     Raises:
         PnpError: the deck cannot be read, the port cannot be used.
     """
-    from ..pipeline.serve import start_server
-    from ..pipeline.watch import watch_kits
-    from .server import Editor, make_app
+    from ..pipeline.serve import start_server  # the page's server and the watcher: only when it serves
+    from ..pipeline.watch import watch_kits  # see start_server
+    from .server import Editor, make_app  # Starlette: see start_server
     spec = game_spec(target, say)
     editor = Editor(spec)
     editor.deck.outline()  # a deck that cannot be read fails here, before a page is served

@@ -23,6 +23,7 @@ from __future__ import annotations
 
 import hashlib
 import hmac
+import json
 import os
 import secrets
 from importlib import resources
@@ -102,10 +103,10 @@ class Editor:
 
 def make_app(editor: Editor, port: int):
     """The Starlette application for ``editor`` on 127.0.0.1:``port`` (other Hosts: 400)."""
-    from starlette.applications import Starlette
-    from starlette.middleware import Middleware
-    from starlette.responses import HTMLResponse, JSONResponse, Response
-    from starlette.routing import Route
+    from starlette.applications import Starlette  # Starlette: only when the page is served
+    from starlette.middleware import Middleware  # Starlette: see above
+    from starlette.responses import HTMLResponse, JSONResponse, Response  # Starlette: see above
+    from starlette.routing import Route  # Starlette: see above
 
     page = Template(static_text("editor.html"))
     no_store = {"Cache-Control": "no-store"}
@@ -168,7 +169,6 @@ def make_app(editor: Editor, port: int):
         if len(body) > MAX_BODY:
             return JSONResponse({"error": "error: the edit is too large."}, status_code=413, headers=no_store)
         try:
-            import json
             op = json.loads(body or b"{}")
         except ValueError:
             return JSONResponse({"error": "error: the edit is not JSON."}, status_code=400, headers=no_store)

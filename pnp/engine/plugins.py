@@ -39,7 +39,7 @@ def _names_in(path: tuple[str, ...]) -> tuple[str, ...]:
 @lru_cache(maxsize=1)
 def _entry_points() -> dict:
     """Third parties' generators by name (the entry points of GROUP), not loaded."""
-    from importlib.metadata import entry_points
+    from importlib.metadata import entry_points  # read only for a name pnp lacks (see above)
     return {ep.name: ep for ep in entry_points(group=GROUP)}
 
 

@@ -39,8 +39,8 @@ def make(name: str) -> bytes:
     """The TrueType bytes of the shipped file ``name`` (a key of :data:`BOLD_FILES`): the wght 700,
     wdth 100 static instance of its source, PostScript name ``name``'s stem (same bytes each run:
     the head timestamps are kept from the source)."""
-    from fontTools.ttLib import TTFont  # fontTools: loaded only when this is drawn or read, never at start-up
-    from fontTools.varLib import instancer  # fontTools: loaded only when this is drawn or read, never at start-up
+    from fontTools.ttLib import TTFont  # fontTools: imported when first needed, never at start-up
+    from fontTools.varLib import instancer  # fontTools: imported when first needed, never at start-up
     font = TTFont(source(*BOLD_FILES[name]), recalcTimestamp=False)
     bold = instancer.instantiateVariableFont(font, {"wght": WEIGHT, "wdth": 100}, updateFontNames=True)
     bold["name"].setName(Path(name).stem, 6, 3, 1, 0x409)

@@ -109,7 +109,7 @@ def enumerate_classes(n: int, k: int, group: str) -> list[int]:
 
 
 def _enumerate_vectorised(n: int, k: int, group: str, block_bits: int = 22) -> list[int]:
-    import numpy as np  # numpy: loaded only when this is drawn or read, never at start-up
+    import numpy as np  # numpy: imported when first needed, never at start-up
     cells = n * n
     if cells > 62:
         raise ValueError("grids larger than 7 x 7 are not supported")

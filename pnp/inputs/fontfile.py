@@ -237,7 +237,7 @@ def _kind(magic: bytes, data: bytes) -> None:
 
 
 def _open(data: bytes):
-    from fontTools.ttLib import TTFont  # fontTools: loaded only when this is drawn or read, never at start-up
+    from fontTools.ttLib import TTFont  # fontTools: imported when first needed, never at start-up
     try:
         font = TTFont(io.BytesIO(data), lazy=True)  # the table directory only
         for tag in ("head", "maxp"):
@@ -267,9 +267,9 @@ def _to_truetype(font) -> bytes:
     """The bytes of ``font`` (CFF outlines) with its outlines as TrueType quadratic curves (fontTools'
     otf2ttf example: cu2qu with reversed contour direction, glyf/loca tables, left side bearings
     from the new outlines, maxp 1.0, post 2)."""
-    from fontTools.pens.cu2quPen import Cu2QuPen  # fontTools: loaded only when this is drawn or read, never at start-up
-    from fontTools.pens.ttGlyphPen import TTGlyphPen
-    from fontTools.ttLib import newTable  # fontTools: loaded only when this is drawn or read, never at start-up
+    from fontTools.pens.cu2quPen import Cu2QuPen  # fontTools: imported when first needed, never at start-up
+    from fontTools.pens.ttGlyphPen import TTGlyphPen  # fontTools: only a designer's CFF font
+    from fontTools.ttLib import newTable  # fontTools: imported when first needed, never at start-up
 
     order = font.getGlyphOrder()
     glyph_set = font.getGlyphSet()

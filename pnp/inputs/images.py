@@ -22,6 +22,8 @@ from __future__ import annotations
 import base64
 import binascii
 import hashlib
+import io
+import logging
 import os
 import re
 import stat
@@ -136,9 +138,8 @@ def _parse(path: Path, data: bytes, digest: str, field: str | None, root: str | 
 
 
 def _raster(path: Path, data: bytes, digest: str, field: str | None, what: str = "the image") -> ImageFacts:
-    import io
 
-    from PIL import Image  # Pillow: loaded only when this is drawn or read, never at start-up
+    from PIL import Image  # Pillow: imported when first needed, never at start-up
     try:
         with Image.open(io.BytesIO(data)) as im:  # reads the header only
             kind = {"PNG": "png", "JPEG": "jpeg"}.get(im.format or "")
@@ -189,7 +190,7 @@ def references(path: Path, data: bytes, field: str | None, root: str | None) -> 
     Raises:
         SpecError: naming the SVG file, ``field`` and the reference; never what a refused file holds.
     """
-    from lxml import etree  # lxml: loaded only when this is drawn or read, never at start-up
+    from lxml import etree  # lxml: imported when first needed, never at start-up
     parser = etree.XMLParser(resolve_entities=False, no_network=True, load_dtd=False, remove_comments=True,
                              recover=True)  # as svglib parses it, so both see the same references
     try:
@@ -266,10 +267,8 @@ def _drawing(path: Path, data: bytes, root: str | None):
     no network is used (lxml's parser as svglib sets it up); external references outside ``root``
     (else the SVG's own folder) are not followed (svglib's ``external_reference_root``; read_image
     has checked every reference before)."""
-    import io
-    import logging
 
-    from svglib.svglib import SvgRenderer, load_svg_file
+    from svglib.svglib import SvgRenderer, load_svg_file  # svglib and lxml: only a kit with SVG art
     logging.getLogger("svglib").setLevel(logging.ERROR)
     try:
         tree = load_svg_file(io.BytesIO(data), resolve_entities=False)

@@ -260,7 +260,7 @@ class _Reader:
         if kind == "ods":  # python-calamine reads every sheet of an .ods when it opens it
             guard.check_ods_extent(max_cells, what)
         try:
-            import python_calamine  # the workbook reader: loaded only when this is drawn or read, never at start-up
+            import python_calamine  # the workbook reader: imported when first needed, never at start-up
         except ImportError:  # pragma: no cover - a broken install
             raise self.fail("reading .xlsx and .ods needs the python-calamine package, which is not installed.",
                             hint="pip install python-calamine, or save the list as .csv or .txt") from None

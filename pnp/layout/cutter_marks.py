@@ -23,7 +23,7 @@ from dataclasses import dataclass
 from ..core.errors import SpecError
 from ..core.ir import BLACK, Rect, Shape, Text
 from ..core.words import Words, english
-from .paper import Sheet
+from .paper import FOOTER_BAND, Sheet
 
 CLEARANCE = 1.5  # mm between a mark and the nearest part
 
@@ -84,7 +84,6 @@ class Cricut:
 
     def margin(self, sheet: Sheet) -> float:
         """The smallest sheet margin whose content area (pnp.layout.paper) fits inside the area."""
-        from .paper import FOOTER_BAND
         return max((sheet.width - self.width) / 2 + self.slack,
                    (sheet.height - FOOTER_BAND - self.height) / 2 + self.slack)
 

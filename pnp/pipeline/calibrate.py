@@ -23,7 +23,7 @@ def build_calibration(paper: str, duplex: str, out: Path = Path("output"), step:
         OutputError: the folder cannot be written, or OUT/calibrate (or the file) is a symlink,
             a file or a special file.
     """
-    from ..layout.calibration_sheet import calibration_pages
+    from ..layout.calibration_sheet import calibration_pages  # only pnp calibrate draws the sheet
     from ..render.pdf import PdfWriter
     check_environment()
     if duplex not in ("long", "short"):

@@ -78,7 +78,7 @@ def execute_target(tp: TargetPlan, request: Request, out: Path, progress: Progre
     fingerprint = kit_fingerprint(parts)
     components, version = tp.components, None
     if request.proof:  # pnp.layout.proof: imported only by a build that stamps
-        from ..layout.proof import stamp_components, version as proof_version
+        from ..layout.proof import stamp_components, version as proof_version  # only with --proof
         version = proof_version(fingerprint, _=tp.opts.words)
         components = stamp_components(tp.components, version) if version else tp.components
     imposed = impose(tp.info.title, components, sheet, tp.opts, tp.cover, tp.packing, proof=version)
@@ -186,7 +186,7 @@ def _reprint(tp: TargetPlan, request: Request, components: list[Component], part
         total = cover.count
         pages = iter(cover.pages([], [], sheet, tp.opts, total))
         if proof:
-            from ..layout.proof import sheet_stamp
+            from ..layout.proof import sheet_stamp  # only with --proof
             pages = (replace(p, items=p.items + (sheet_stamp(sheet, proof, tp.opts.words),)) for p in pages)
     stem = name[:-len(".pdf")]
     sub = replace(job, stem=stem, total=total, components=comps)
@@ -198,7 +198,7 @@ def _reprint(tp: TargetPlan, request: Request, components: list[Component], part
 def _booklet(tp: TargetPlan, job: WriteJob, name: str) -> list[Path]:
     """Write the rules booklet (pnp.layout.booklet) into the job's staging folder as ``name``: its
     sheets two-sided (flip on the short edge), without a cutter's marks."""
-    from ..layout.booklet import DUPLEX as BOOKLET_DUPLEX
+    from ..layout.booklet import DUPLEX as BOOKLET_DUPLEX  # only with --rules booklet
     booklet = tp.booklet
     sides = booklet.sheets()
     sub = replace(job, stem=name[:-len(".pdf")], total=len(sides), components=[],

@@ -43,7 +43,7 @@ from ..store.names import MAX_NAME_CHARS, SAFE_NAME, check_safe_name
 from ..store.recovery import kit_link
 
 if TYPE_CHECKING:
-    from ..layout.booklet import RulesBooklet
+    from ..layout.booklet import RulesBooklet  # only with --rules booklet
 
 
 COMMON_INPUTS = {"rules": "rules quick reference printed on the cover (Markdown; see specs/<game>/rules.md)"}
@@ -311,7 +311,7 @@ def _icons(loaded: LoadedSpec, ctx: KitContext):
     path = root / folder
     if not path.is_dir():
         return None
-    from ..custom.icons import IconFolder
+    from ..custom.icons import IconFolder  # only a game with an icons folder
     return IconFolder(path, lambda p: p in ctx.used or ctx.used.append(p), root=root).lookup
 
 
@@ -433,7 +433,7 @@ def _plan_target(target: str, loaded: LoadedSpec, request: Request, notify: Call
     cover = KitCover(info, components, sheet, opts, packing)
     booklet = None
     if request.rules == "booklet":
-        from ..layout.booklet import RulesBooklet
+        from ..layout.booklet import RulesBooklet  # only with --rules booklet
         booklet = RulesBooklet(info, cover, components, sheet, opts)
     return TargetPlan(target, loaded, ctx, findings, inputs(), components, fit, opts, info, cover, notes, budget,
                       packing, booklet)

@@ -65,7 +65,7 @@ class LocalHostOnly:
             values = [v for k, v in scope.get("headers", ()) if k == b"host"]
             host = values[0].decode("latin-1").lower() if len(values) == 1 else ""
             if host not in self.hosts:
-                from starlette.responses import PlainTextResponse
+                from starlette.responses import PlainTextResponse  # Starlette: only when a page is served
                 await PlainTextResponse("pnp serves this page only as http://127.0.0.1 with its port",
                                         status_code=400)(scope, receive, send)
                 return
@@ -209,11 +209,11 @@ def _kit_html(index: int, view: KitView) -> str:
 def make_app(state: PreviewState, port: int):
     """The Starlette application serving ``state`` to requests addressed to ``127.0.0.1:port`` (or
     ``localhost:port``, ``[::1]:port``; anything else: 400)."""
-    from sse_starlette.sse import EventSourceResponse
-    from starlette.applications import Starlette  # Starlette: loaded only when this is drawn or read, never at start-up
-    from starlette.middleware import Middleware  # Starlette: loaded only when this is drawn or read, never at start-up
-    from starlette.responses import HTMLResponse, JSONResponse, Response, StreamingResponse
-    from starlette.routing import Route  # Starlette: loaded only when this is drawn or read, never at start-up
+    from sse_starlette.sse import EventSourceResponse  # Starlette: only when a page is served
+    from starlette.applications import Starlette  # Starlette: imported when first needed, never at start-up
+    from starlette.middleware import Middleware  # Starlette: imported when first needed, never at start-up
+    from starlette.responses import HTMLResponse, JSONResponse, Response, StreamingResponse  # Starlette: see above
+    from starlette.routing import Route  # Starlette: imported when first needed, never at start-up
 
     async def index(_request):
         version, views = state.snapshot()
@@ -287,7 +287,7 @@ def start_server(state: PreviewState | None, port: int, make=None) -> tuple[str,
     Raises:
         PnpError: the port cannot be used (taken, or not allowed).
     """
-    import uvicorn  # uvicorn: loaded only when this is drawn or read, never at start-up
+    import uvicorn  # uvicorn: imported when first needed, never at start-up
     if not 0 <= port <= 65535:
         raise PnpError(f"--port {port} is outside 0..65535.", field="--port", hint="use e.g. --port 8765, or 0 for any")
     taken = PnpError(f"cannot serve the preview on {HOST}:{port} (the port is taken or not allowed).",

@@ -137,14 +137,14 @@ def watch_kits(targets: Sequence[str], request: Request, out: Path, debounce_ms:
         SpecError: a target names no game and no spec file (nothing to watch).
         PnpError: the preview's port cannot be used.
     """
-    from watchfiles import watch  # watchfiles: loaded only when this is drawn or read, never at start-up
+    from watchfiles import watch  # watchfiles: imported when first needed, never at start-up
 
     for target in targets:  # an unknown game or a missing spec file: nothing to wait for
         spec_of(target)
     speak = (lambda text: None) if quiet else say
     preview = server = None
     if serve_port is not None:
-        from .serve import PreviewState, start_server
+        from .serve import PreviewState, start_server  # Starlette: only with --serve
         preview = PreviewState(list(targets))
         url, server = start_server(preview, serve_port)
         say(f"preview: {url} (reloads after every rebuild)")
@@ -153,7 +153,7 @@ def watch_kits(targets: Sequence[str], request: Request, out: Path, debounce_ms:
     pending = True
     puller = None
     if pull_every is not None:
-        from ..pull import Puller
+        from ..pull import Puller  # httpx: only with --pull
         puller = Puller([spec_of(t) for t in targets], pull_every, say)
         puller.pull()
     try:

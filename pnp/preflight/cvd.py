@@ -56,7 +56,7 @@ class Faces:
 def collapsed(faces: Faces) -> list[Finding]:
     """A FAIL for each pair of faces of one component that differ under normal vision and collapse
     under a simulated deficiency (see the module docstring)."""
-    from colorspacious import cspace_convert  # colorspacious: loaded only when this is drawn or read, never at start-up
+    from colorspacious import cspace_convert  # colorspacious: imported when first needed, never at start-up
     found = []
     for name, got in faces.by_component.items():
         shapes: dict[tuple, list[int]] = {}

@@ -141,8 +141,8 @@ def _key(rgb: np.ndarray) -> np.ndarray:
 def _swatches(colours: list[tuple[float, float, float, float]]) -> np.ndarray:
     """How PDFium renders each CMYK colour: a PDF of one 8 pt square per colour (reportlab), rendered
     at 72 dpi, read at each square's centre; (n, 3) uint8."""
-    import pypdfium2 as pdfium  # pypdfium2: loaded only when this is drawn or read, never at start-up
-    from reportlab.pdfgen import canvas
+    import pypdfium2 as pdfium  # pypdfium2: imported when first needed, never at start-up
+    from reportlab.pdfgen import canvas  # only the swatches draw a PDF of their own
     cols = 64
     rows = (len(colours) + cols - 1) // cols
     buf = io.BytesIO()

@@ -56,7 +56,7 @@ class PdfFacts:
 
 def read_facts(pdf: Path) -> PdfFacts:
     """The facts of ``pdf`` (see PdfFacts)."""
-    import pikepdf  # pikepdf: loaded only when this is drawn or read, never at start-up
+    import pikepdf  # pikepdf: imported when first needed, never at start-up
     facts = PdfFacts()
     with pikepdf.open(pdf) as doc:
         intents = doc.Root.get("/OutputIntents")
@@ -100,7 +100,7 @@ class _Reader:
             self.facts.cmyk, self.facts.why = True, f"{what} on page {self.page}"
 
     def read(self, obj, resources, ctm, forms: set) -> None:
-        import pikepdf  # pikepdf: loaded only when this is drawn or read, never at start-up
+        import pikepdf  # pikepdf: imported when first needed, never at start-up
         stack, m = [], ctm
         pending_rgb: str | None = None   # an RGB colour set, placed at the next path or text
         font: Use | None = None  # the font selected, when it is not embedded
@@ -215,8 +215,8 @@ class _Reader:
 def _ink_histogram(x):
     """The coverage histogram of the CMYK image XObject ``x`` (see PictureInk), decoded with pikepdf
     (a /Decode of 1 0 inverts the inks, as Adobe's CMYK JPEGs have it); None when it cannot be decoded."""
-    import numpy as np  # numpy: loaded only when this is drawn or read, never at start-up
-    import pikepdf  # pikepdf: loaded only when this is drawn or read, never at start-up
+    import numpy as np  # numpy: imported when first needed, never at start-up
+    import pikepdf  # pikepdf: imported when first needed, never at start-up
     try:
         image = pikepdf.PdfImage(x).as_pil_image()
     except Exception:  # pikepdf's decoders raise several types; an undecodable picture is not measured
@@ -234,7 +234,7 @@ def _ink_histogram(x):
 def _family(space) -> str:
     """DeviceRGB, DeviceCMYK, DeviceGray or Other for a colour space object (a name, an ICCBased
     array by its component count, an Indexed array by its base)."""
-    import pikepdf  # pikepdf: loaded only when this is drawn or read, never at start-up
+    import pikepdf  # pikepdf: imported when first needed, never at start-up
     if space is None:
         return "Other"
     if isinstance(space, pikepdf.Name):

@@ -47,7 +47,7 @@ class Raster:
 def rendered(pdf: Path, dpi: float = DPI) -> Iterator[Raster]:
     """Every page of ``pdf`` rendered at ``dpi`` in RGB, in order, one at a time (the caller checked
     the pixels per page before: pnp.layout.limits.check_preflight)."""
-    import pypdfium2 as pdfium  # pypdfium2: loaded only when this is drawn or read, never at start-up
+    import pypdfium2 as pdfium  # pypdfium2: imported when first needed, never at start-up
     doc = pdfium.PdfDocument(str(pdf))
     try:
         for i in range(len(doc)):

@@ -101,7 +101,7 @@ def _render(page: Page, box: tuple[int, int, int, int], dpi: int) -> Image.Image
     sheet costs what its Print Then Cut image costs. PDFium renders the page at the same size and
     offset and clips, so the pixels are those of the whole page rendered and cropped, to within one
     level of anti-aliasing on a few edge pixels (tests/bad_input/test_bounded_work.py)."""
-    import pypdfium2 as pdfium  # pypdfium2: loaded only when this is drawn or read, never at start-up
+    import pypdfium2 as pdfium  # pypdfium2: imported when first needed, never at start-up
     from .pdf import PdfWriter
     buf = io.BytesIO()
     writer = PdfWriter(buf)

@@ -28,6 +28,7 @@ import os
 import re
 import stat
 from functools import lru_cache
+from importlib.util import find_spec
 from pathlib import Path
 
 from ..core.errors import OutputError
@@ -59,7 +60,6 @@ def cache_folder(cache: Path | None) -> Path | None:
 def _css_key(chars: frozenset, face: str = DEFAULT_FACE) -> str:
     """The hash of what the subset is made from: the face's name and style and its font's bytes,
     fontTools's version, svgfont's code, the characters."""
-    from importlib.util import find_spec
 
     from ..core.fonts import face as font_face
     got = font_face(face)

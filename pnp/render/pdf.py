@@ -36,6 +36,7 @@ pnp.render.pdfpost (content-derived subset tags, always; PDF/X-4 with ``pdfx``).
 """
 from __future__ import annotations
 
+import copy
 from functools import lru_cache
 from io import BytesIO
 from pathlib import Path
@@ -123,7 +124,7 @@ class PdfWriter(Renderer):
     def _new_canvas(self, target):
         enforce = None
         if self.press is not None:
-            from ..colour.convert import colour_enforcer
+            from ..colour.convert import colour_enforcer  # the ICC machinery: only a CMYK build
             enforce = colour_enforcer(self.press)
         c = rl_canvas.Canvas(target, invariant=1, pageCompression=1, initialFontName=FONT_NAME,
                              enforceColorSpace=enforce)
@@ -340,7 +341,7 @@ class PdfWriter(Renderer):
             drawing = svg_drawing(facts)
             name = f"svg{facts.sha256[:24]}"
             if not c.hasForm(name):
-                from reportlab.graphics import renderPDF
+                from reportlab.graphics import renderPDF  # reportlab's graphics: only a PDF with SVG art
                 drawing = self._svg_art(drawing)
                 c.beginForm(name, 0, 0, drawing.width, drawing.height)
                 renderPDF.draw(drawing, c, 0, 0)
@@ -363,9 +364,9 @@ class PdfWriter(Renderer):
         profile a CMYK PIL image whose alpha is kept in ``masks[name]`` for the soft mask."""
         if self.press is None:
             return BytesIO(data)
-        from PIL import Image  # Pillow: loaded only when this is drawn or read, never at start-up
+        from PIL import Image  # Pillow: imported when first needed, never at start-up
 
-        from ..colour.convert import cmyk_picture
+        from ..colour.convert import cmyk_picture  # the ICC machinery: only a CMYK build
         with Image.open(BytesIO(data)) as im:
             im.load()
             image, alpha = cmyk_picture(self.press, im)
@@ -377,10 +378,10 @@ class PdfWriter(Renderer):
         """``drawing`` (svglib's) ready to draw: it starts in pnp's font, and text in a standard 14
         font (never embedded) is set in pnp's regular or bold face; with a press profile, its raster
         pictures are converted to CMYK (on a copy: the drawing is shared)."""
+        # reportlab's graphics: only a PDF with SVG art
         from reportlab.graphics.shapes import Group as RlGroup, Image as RlImage, String
 
         if self.press is not None:  # Drawing.copy() shares the children
-            import copy
             drawing = copy.deepcopy(drawing)
         drawing.initialFontName = FONT_NAME
         standard = set(pdfmetrics.standardFonts)
@@ -399,9 +400,9 @@ class PdfWriter(Renderer):
     def _svg_picture(self, source):
         """A raster picture inside SVG art (a file name or PIL image, as svglib gives it) in CMYK,
         composited onto white where it is transparent (reportlab draws no soft mask for it)."""
-        from PIL import Image  # Pillow: loaded only when this is drawn or read, never at start-up
+        from PIL import Image  # Pillow: imported when first needed, never at start-up
 
-        from ..colour.convert import cmyk_picture
+        from ..colour.convert import cmyk_picture  # the ICC machinery: only a CMYK build
         im = source if isinstance(source, Image.Image) else Image.open(source)
         image, alpha = cmyk_picture(self.press, im)
         if alpha is not None:

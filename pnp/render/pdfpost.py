@@ -50,7 +50,7 @@ def finish_pdf(source, target=None, *, press=None, pdfx: bool = False, masks: di
         OutputError: the temporary file cannot be made (pnp.core.safepath).
         OSError: writing or replacing the file fails (pnp.pipeline.execute reports it for the kit).
     """
-    import pikepdf  # pikepdf: loaded only when this is drawn or read, never at start-up
+    import pikepdf  # pikepdf: imported when first needed, never at start-up
     in_place = not isinstance(source, (bytes, bytearray))
     options = save_options(bool(masks), pdfx)
     with pikepdf.open(Path(source) if in_place else io.BytesIO(source)) as pdf:
@@ -72,7 +72,7 @@ def finish_pdf(source, target=None, *, press=None, pdfx: bool = False, masks: di
 def save_options(masks: bool = False, pdfx: bool = False) -> dict:
     """pikepdf's ``Pdf.save`` options of every PDF pnp writes: streams copied as they are, the file's
     ID derived from its content; version 1.4 at least with soft ``masks``, 1.6 with ``pdfx``."""
-    import pikepdf  # pikepdf: loaded only when this is drawn or read, never at start-up
+    import pikepdf  # pikepdf: imported when first needed, never at start-up
     return dict(deterministic_id=True, compress_streams=False, stream_decode_level=pikepdf.StreamDecodeLevel.none,
                 object_stream_mode=pikepdf.ObjectStreamMode.preserve, min_version="1.4" if masks else "",
                 force_version="1.6" if pdfx else None)
@@ -92,7 +92,7 @@ def _digest(source) -> bytes:
 def retag_subsets(pdf) -> int:
     """Give every embedded font subset of ``pdf`` (a pikepdf.Pdf) a tag derived from its font
     program, in BaseFont and in its descriptor's FontName; returns how many were retagged."""
-    import pikepdf  # pikepdf: loaded only when this is drawn or read, never at start-up
+    import pikepdf  # pikepdf: imported when first needed, never at start-up
     done = 0
     for obj in pdf.objects:
         if not isinstance(obj, pikepdf.Dictionary) or obj.get("/Type") != "/Font":
@@ -113,7 +113,7 @@ def retag_subsets(pdf) -> int:
 
 def _attach_masks(pdf, masks: dict) -> None:
     """Set the soft mask of the image inside each picture form named in ``masks``."""
-    import pikepdf  # pikepdf: loaded only when this is drawn or read, never at start-up
+    import pikepdf  # pikepdf: imported when first needed, never at start-up
     pending = {f"/FormXob.{name}": alpha for name, alpha in masks.items()}
     seen: set = set()
 
@@ -136,7 +136,7 @@ def _attach_masks(pdf, masks: dict) -> None:
 
 
 def _gray_image(pdf, alpha):
-    import pikepdf  # pikepdf: loaded only when this is drawn or read, never at start-up
+    import pikepdf  # pikepdf: imported when first needed, never at start-up
     stream = pikepdf.Stream(pdf, b"")
     stream.write(zlib.compress(alpha.tobytes(), 6), filter=pikepdf.Name.FlateDecode)
     stream.Type, stream.Subtype = pikepdf.Name.XObject, pikepdf.Name.Image
@@ -147,8 +147,8 @@ def _gray_image(pdf, alpha):
 
 def _mark_pdfx(pdf, press, digest: bytes) -> None:
     """The OutputIntent, version keys and XMP metadata of PDF/X-4 (docs/print.md)."""
-    import pikepdf  # pikepdf: loaded only when this is drawn or read, never at start-up
-    from pikepdf import Name, String  # pikepdf: loaded only when this is drawn or read, never at start-up
+    import pikepdf  # pikepdf: imported when first needed, never at start-up
+    from pikepdf import Name, String  # pikepdf: imported when first needed, never at start-up
     profile = pikepdf.Stream(pdf, b"")
     profile.write(zlib.compress(press.icc, 6), filter=Name.FlateDecode)
     profile.N = 4

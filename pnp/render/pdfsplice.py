@@ -96,7 +96,7 @@ class SplicingPdfWriter:
 
     def _splice(self, drawn: bytes | None) -> bytes:
         """The kept document with its pages replaced by ``order``'s: kept pages and newly ``drawn`` ones."""
-        import pikepdf  # pikepdf: loaded only when this is drawn or read, never at start-up
+        import pikepdf  # pikepdf: imported when first needed, never at start-up
         with pikepdf.open(BytesIO(self.kept.data)) as base:
             new = pikepdf.open(BytesIO(drawn)) if drawn is not None else None
             try:

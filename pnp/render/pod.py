@@ -207,7 +207,7 @@ def _draw_faces(task: _Faces) -> list[Image.Image]:
     Raises:
         PnpError: a face cannot be drawn, the message naming the part and card first.
     """
-    import pypdfium2 as pdfium  # pypdfium2: loaded only when this is drawn or read, never at start-up
+    import pypdfium2 as pdfium  # pypdfium2: imported when first needed, never at start-up
     doc = pdfium.PdfDocument(faces_pdf(task.pages, task.labels))
     thumbs = []
     try:

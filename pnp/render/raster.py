@@ -121,7 +121,7 @@ class _Pages:
 
 def _render_pages(task: _Pages) -> list[Image.Image | None]:
     """Render and write the task's pages; return their thumbnails (None where the sheet shows none)."""
-    import pypdfium2 as pdfium  # pypdfium2: loaded only when this is drawn or read, never at start-up
+    import pypdfium2 as pdfium  # pypdfium2: imported when first needed, never at start-up
     doc = pdfium.PdfDocument(str(task.pdf))
     out = []
     try:
@@ -149,7 +149,7 @@ def render_previews(pdf: Path, root: Path, folder: str, stem: str, dpi: float,
         LayoutError: a page would exceed MAX_PIXELS at ``dpi`` (before any page is rendered).
         OutputError: a symlink or special file in the way, or a write error.
     """
-    import pypdfium2 as pdfium  # pypdfium2: loaded only when this is drawn or read, never at start-up
+    import pypdfium2 as pdfium  # pypdfium2: imported when first needed, never at start-up
     doc = pdfium.PdfDocument(str(pdf))
     try:
         count = len(doc)
@@ -203,7 +203,7 @@ def drawings_to_images(drawings, width: float, height: float, dpi: float):
         writer.add(Page(width, height, tuple(d), "face"))
         count += 1
     writer.close()
-    import pypdfium2 as pdfium  # pypdfium2: loaded only when this is drawn or read, never at start-up
+    import pypdfium2 as pdfium  # pypdfium2: imported when first needed, never at start-up
     doc = pdfium.PdfDocument(buf.getvalue())
     try:
         for i in range(len(doc)):

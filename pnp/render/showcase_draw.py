@@ -55,7 +55,7 @@ def _render(task: _Faces) -> list[Image.Image]:
     Raises:
         PnpError: a face cannot be drawn, naming the part and card.
     """
-    import pypdfium2 as pdfium
+    import pypdfium2 as pdfium  # PDFium: only a build that draws showcase pictures
     doc = pdfium.PdfDocument(faces_pdf(task.pages, task.labels))
     out = []
     try:

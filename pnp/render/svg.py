@@ -9,6 +9,7 @@ software handles ``<use>`` unevenly).
 from __future__ import annotations
 
 import base64
+from dataclasses import replace
 from functools import lru_cache
 from pathlib import Path
 from xml.etree import ElementTree
@@ -89,7 +90,6 @@ def svg_text(page: Page, title: str = "", desc: str = "", cut: bool = False, cac
     or with ``cut`` as write_cut_svg does; ``outlines``: a page SVG with its text as glyph outlines
     (keyed groups still placed with ``<use>``). ``cache`` as in page_to_svg."""
     if cut:
-        from dataclasses import replace
         layers = (Group(page.items, layer="art"), Group(cut_outlines(page), layer="cut"))
         scores = score_lines(page)
         page = replace(page, items=layers + ((Group(scores, layer="score"),) if scores else ()))

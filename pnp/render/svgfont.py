@@ -38,6 +38,7 @@ from __future__ import annotations
 
 import base64
 import io
+import logging
 import math
 from functools import lru_cache
 from typing import Iterable
@@ -72,7 +73,7 @@ def _font_bytes(face: str = DEFAULT_FACE) -> bytes:
 
 
 def _open_font(face: str = DEFAULT_FACE):
-    from fontTools.ttLib import TTFont  # fontTools: loaded only when this is drawn or read, never at start-up
+    from fontTools.ttLib import TTFont  # fontTools: imported when first needed, never at start-up
     return TTFont(io.BytesIO(_font_bytes(face)), recalcTimestamp=False)
 
 
@@ -84,7 +85,6 @@ def _chars_key(chars: Iterable[str]) -> frozenset[str]:
 
 
 def _quiet_subsetter() -> None:
-    import logging
     logging.getLogger("fontTools.subset").setLevel(logging.ERROR)  # a designer's font may hold tables the
     # subsetter does not know (FontForge's FFTM): it drops them, which needs no warning on the terminal
 
@@ -98,7 +98,7 @@ def _drop_layout(font) -> None:
 def _subsetter(unicodes: Iterable[int]):
     """A fontTools Subsetter for ``unicodes`` with pnp's options: no layout tables, no hinting, a
     .notdef outline, the name records the licence asks for (Windows English), no glyph names."""
-    from fontTools import subset  # fontTools: loaded only when this is drawn or read, never at start-up
+    from fontTools import subset  # fontTools: imported when first needed, never at start-up
     options = subset.Options()
     options.layout_features = []
     options.drop_tables = list(options.drop_tables) + list(_LAYOUT_TABLES)
@@ -118,7 +118,7 @@ def _instance(font, weight: int):
     """``font`` as a static font at wght ``weight``, wdth 100 (itself when it is not variable)."""
     if "fvar" not in font:
         return font
-    from fontTools.varLib import instancer  # fontTools: loaded only when this is drawn or read, never at start-up
+    from fontTools.varLib import instancer  # fontTools: imported when first needed, never at start-up
     axes = {a.axisTag for a in font["fvar"].axes}
     return instancer.instantiateVariableFont(font, {k: v for k, v in (("wght", weight), ("wdth", 100))
                                                     if k in axes}, updateFontNames=False)
@@ -148,7 +148,7 @@ def static_chunks(face: str, chunks: Iterable[Iterable[int]]) -> list[bytes]:
     (and the glyphs they are composed of) plus .notdef, with the same options as :func:`subset_font`.
     The face is instanced once and each chunk subset from that static font (pnp.render.fontchunks
     ships these for the built-in faces)."""
-    from fontTools.ttLib import TTFont  # fontTools: loaded only when this is drawn or read, never at start-up
+    from fontTools.ttLib import TTFont  # fontTools: imported when first needed, never at start-up
     _quiet_subsetter()
     font = _open_font(face)
     _drop_layout(font)
@@ -202,7 +202,7 @@ def subset_matches(woff2: bytes, chars: Iterable[str], face: str = DEFAULT_FACE)
     advance at the default instance. False for anything else, including bytes that are no font.
     About 25 ms for 120 characters (subsetting them: about 170 ms): the check of a cached subset
     against the font it claims to be."""
-    from fontTools.ttLib import TTFont  # fontTools: loaded only when this is drawn or read, never at start-up
+    from fontTools.ttLib import TTFont  # fontTools: imported when first needed, never at start-up
 
     _, cmap, _ = _outline_font(face)
     wanted = {ord(c) for c in _chars_key(chars)} | {0x20}
@@ -219,7 +219,7 @@ def subset_matches(woff2: bytes, chars: Iterable[str], face: str = DEFAULT_FACE)
 
 def _drawn(glyphs, name: str) -> tuple:
     """(advance, outline as a decomposed pen recording) of glyph ``name`` of a glyph set."""
-    from fontTools.pens.recordingPen import DecomposingRecordingPen
+    from fontTools.pens.recordingPen import DecomposingRecordingPen  # fontTools: only text as outlines
     pen = DecomposingRecordingPen(glyphs)
     glyphs[name].draw(pen)
     return glyphs[name].width, pen.value
@@ -272,8 +272,8 @@ def text_outline_path(text: str, size_pt: float, x: float, y: float, anchor: str
     (pnp.core.fonts.styled_face), as the backends do. Raises ValueError for
     a character the face cannot draw, as the PDF backend does (KeyError for an unknown face).
     """
-    from fontTools.pens.svgPathPen import SVGPathPen
-    from fontTools.pens.transformPen import TransformPen
+    from fontTools.pens.svgPathPen import SVGPathPen  # fontTools: only text as outlines
+    from fontTools.pens.transformPen import TransformPen  # fontTools: only text as outlines
 
     if anchor not in ("start", "middle", "end"):
         raise ValueError(f"anchor must be start, middle or end, not {anchor!r}")

@@ -58,6 +58,7 @@ from ..core.ir import Component, Drawing
 from . import imagepool, png
 from .raster import drawings_to_images
 from .tts import hidden_face
+from ..core.errors import SpecError
 
 MAX_COLUMNS, MAX_ROWS, MAX_PIXELS = 10, 7, 4096
 MAX_DPI = 300.0
@@ -380,7 +381,6 @@ def check_base_url(value: str) -> str:
     Raises:
         SpecError: naming the option, what is wrong and an example.
     """
-    from ..core.errors import SpecError
     hint = "give the address of the folder you upload OUT/<game>/tts/<game>-<paper> to, e.g. --tts-url https://example.org/kits/nooks-a4"
     if len(value) > MAX_URL:
         raise SpecError(f"--tts-url is {len(value)} characters long (at most {MAX_URL}).", field="--tts-url", hint=hint)
