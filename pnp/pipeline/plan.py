@@ -416,6 +416,10 @@ def _plan_target(target: str, loaded: LoadedSpec, request: Request, notify: Call
     if opts.duplex != request.opts.duplex:
         notes = (f"--duplex {request.opts.duplex} ignored: no part of {loaded.game.title} has a printed back, so "
                  "the kit prints one-sided.",)
+    if opts.cut_lines and opts.bleed > 0:  # with bleed nothing is drawn on a cut (pnp.layout.impose)
+        opts = replace(opts, cut_lines=False)
+        notes += ("--cut-lines ignored: with --bleed nothing is drawn on a cut (the bleed carries each part's art "
+                  "past its edge, so a cut that strays still shows art); cut on the crop marks.",)
     notes += tuple(ctx.notes) + format_notes(loaded.path, loaded.game, components, request.formats,
                                              request.settings)
     counts = sheet_counts(components, sheet, opts, *cutter_of(request.settings, request.paper.path))

@@ -67,3 +67,19 @@ def test_build_cut_lines_option(tmp_path):
         assert result.exit_code == 0, result.output
         strokes = _grey_strokes(next(out.glob("nonaga/*.pdf")))
         assert any(strokes) is expect
+
+
+def test_cut_lines_with_bleed_are_said_to_be_ignored_and_the_cover_asks_for_no_grey_line(tmp_path):
+    """With --bleed nothing is drawn on a cut: --cut-lines is dropped with a note naming it, and the
+    cover's cutting instructions do not send a scissor along a grey line that is not there."""
+    out = tmp_path / "out"
+    result = CliRunner().invoke(app, ["build", "nonaga", "--format", "pdf", "--bleed", "3", "--cut-lines",
+                                      "--out", str(out)])
+    assert result.exit_code == 0, result.output
+    flat = " ".join(result.output.split())
+    assert "note: --cut-lines ignored: with --bleed" in flat
+    pdf = next(out.glob("nonaga/*.pdf"))
+    assert not any(_grey_strokes(pdf))
+    with fitz.open(pdf) as doc:
+        cover = " ".join(doc[0].get_text().split())
+    assert "grey circle" not in cover and "Round parts" in cover
