@@ -36,11 +36,12 @@ function say(text, error) {
   m.className = error ? "error" : "";
 }
 
-async function edit(op) {
+async function edit(op, done) {
   state.writing += 1;
   try {
     const got = await write("edit", op);
     say(got.done);
+    if (done) done();
   } catch (e) {
     say(e.message, true);
   } finally {
@@ -413,11 +414,25 @@ function listLayers() {
 }
 
 function layerOp(layer, op) {
-  if (op === "up" || op === "down") {
-    return edit({ op: "move", file: layer.file, index: layer.index, to: layer.index + (op === "up" ? 1 : -1) });
-  }
-  if (op === "delete" && state.selected === layer.id) state.selected = null;
-  return edit({ op, file: layer.file, index: layer.index });
+  const to = op === "up" ? layer.index + 1 : op === "down" ? layer.index - 1 : null;
+  const body = to === null ? { op, file: layer.file, index: layer.index }
+    : { op: "move", file: layer.file, index: layer.index, to };
+  const sel = selectedLayer();
+  // the selection stays on the layer it was on, wherever the edit puts it (ids are file:place)
+  const follow = () => {
+    if (!sel || sel.file !== layer.file) return;
+    const i = placeAfter(sel.index, op, layer.index, to);
+    state.selected = i === null ? null : `${sel.file}:${i + 1}`;
+  };
+  return edit(body, follow);
+}
+
+// Where the layer at place ``i`` (0-based) of a file is after ``op`` on its layer ``at``
+// ("up"/"down": swapped with ``to``; "duplicate": the copy inserted after it); null once deleted.
+function placeAfter(i, op, at, to) {
+  if (op === "delete") return i === at ? null : i > at ? i - 1 : i;
+  if (op === "duplicate") return i > at ? i + 1 : i;
+  return i === at ? to : i === to ? at : i;
 }
 
 // a new layer of ``type``: a box centred on the card, inside the safe area

@@ -1,0 +1,141 @@
+"""`pnp edit` in headless Chromium (Debian's /usr/bin/chromium through Playwright), two things a
+designer laying out a real deck leans on, each read back from the template file:
+
+* the selection stays on the layer it was on when the list's up/down buttons (or delete, duplicate)
+  move it, so the next typed field goes to that layer, not to whichever now has its old place;
+* Shift on a corner handle keeps the box's proportions (w/h to 0.5 mm).
+"""
+from __future__ import annotations
+
+import re
+import subprocess
+import sys
+import threading
+from contextlib import contextmanager
+from pathlib import Path
+
+import yaml
+
+from conftest import sigint_default
+from test_editor_browser import CHROMIUM, FLAGS, TOL, Page, _close
+from test_watch import WAIT, _stop, _until
+
+
+def _layers(folder: Path) -> list[dict]:
+    return yaml.safe_load((folder / "front.yaml").read_text(encoding="utf-8"))["layers"]
+
+
+@contextmanager
+def _editor(tmp_path: Path):
+    """A `pnp new` deck open in the editor: (folder, Page)."""
+    from browser import require_chromium
+    require_chromium("drives the card editor in a browser")
+    from playwright.sync_api import sync_playwright
+
+    folder = tmp_path / "deck"
+    subprocess.run([sys.executable, "-m", "pnp", "new", str(folder), "-q"], check=True)
+    proc = subprocess.Popen([sys.executable, "-m", "pnp", "edit", str(folder), "--port", "0", "-o",
+                             str(tmp_path / "out"), "-f", "pdf"], stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
+                            text=True, preexec_fn=sigint_default)
+    lines: list[str] = []
+    threading.Thread(target=lambda: lines.extend(iter(proc.stdout.readline, "")), daemon=True).start()
+    try:
+        _until(lambda: lines, "the editor's address", lines)
+        url = re.match(r"editor: (http://127\.0\.0\.1:\d+/)", lines[0])
+        assert url, lines[0]
+        with sync_playwright() as pw:
+            browser = pw.chromium.launch(executable_path=str(CHROMIUM), args=FLAGS)
+            page = browser.new_page(viewport={"width": 1400, "height": 1000})
+            errors: list[str] = []
+            page.on("pageerror", lambda e: errors.append(str(e)))
+            page.goto(url.group(1))
+            page.wait_for_selector('[data-layer="front.yaml:2"]', timeout=WAIT * 1000)
+            ed = Page(page, tmp_path)
+            ed.redrawn(0)
+            yield folder, ed
+            assert not errors, errors
+            browser.close()
+    finally:
+        _stop(proc)
+
+
+def _selected(ed: Page, n: int) -> bool:
+    """Whether the list shows front.yaml's layer ``n`` (1-based) as the selected one, and only it."""
+    return ed.page.eval_on_selector_all("#layer-list li.selected", "els => els.map(e => e.dataset.layer)") == \
+        [f"front.yaml:{n}"]
+
+
+def _act(ed: Page, fn) -> None:
+    before = ed.version()
+    fn()
+    ed.redrawn(before)
+
+
+def _type(ed: Page, field: str, value: str) -> None:
+    box = ed.page.locator(f'[data-field="{field}"] input').first
+    _act(ed, lambda: (box.fill(value), box.press("Enter")))
+
+
+def test_the_selection_follows_a_layer_the_list_moves(tmp_path):
+    with _editor(tmp_path) as (folder, ed):
+        page = ed.page
+        names = [ly.get("text") for ly in _layers(folder)]
+        n = len(names)
+        top = n  # the last layer of front.yaml (the frame), 1-based as the page names it
+        page.click(f'#layer-list [data-layer="front.yaml:{top}"] .what')
+        # move it down twice with the list's button: it is now third from the top, and still selected
+        for k in (1, 2):
+            _act(ed, lambda: page.click(f'#layer-list [data-layer="front.yaml:{top - k + 1}"] button[data-op="down"]'))
+            assert _selected(ed, top - k)
+        assert f"front.yaml layer {top - 2} (rect)" in page.inner_text("#props")
+        # a typed field goes to the moved layer (the frame), not to the text that took its place
+        _type(ed, "stroke_width", "0.75")
+        layers = _layers(folder)
+        frame = layers[top - 3]
+        assert frame["type"] == "rect" and frame["stroke_width"] == 0.75, layers
+        assert [ly.get("text") for ly in layers if ly["type"] == "text"] == [t for t in names if t], layers
+        # moving another layer past it: the selection stays on the frame
+        _act(ed, lambda: page.click(f'#layer-list [data-layer="front.yaml:{top - 1}"] button[data-op="down"]'))
+        assert _selected(ed, top - 1)
+        # duplicating a layer under it pushes it up one place; the selection goes with it
+        _act(ed, lambda: page.click('#layer-list [data-layer="front.yaml:1"] button[data-op="duplicate"]'))
+        assert _selected(ed, top)
+        _type(ed, "radius", "1.5")
+        layers = _layers(folder)
+        assert layers[top - 1]["stroke_width"] == 0.75 and layers[top - 1]["radius"] == 1.5, layers
+
+
+def test_shift_on_a_corner_keeps_the_proportions(tmp_path):
+    with _editor(tmp_path) as (folder, ed):
+        page = ed.page
+        _act(ed, lambda: page.click('[data-add="rect"]'))   # a new rectangle, no stroke: its box is its x, y, w, h
+        added = len(_layers(folder))
+        start = _layers(folder)[-1]
+        ratio = start["w"] / start["h"]
+        assert not _close(ratio, 1, 0.05), start  # a square would keep its ratio by chance
+        _, k, _ = ed.trim()
+        m = page.mouse
+        for handle, dx, dy in (("se", 8, -3), ("nw", -4, 9), ("ne", -6, -1)):
+            before = ed.version()
+            x, y = ed.centre(f'[data-handle="{handle}"]')
+            m.move(x, y)
+            page.keyboard.down("Shift")
+            m.down()
+            m.move(x + dx * k, y + dy * k, steps=10)
+            m.up()
+            page.keyboard.up("Shift")
+            ed.redrawn(before)
+            got = _layers(folder)[added - 1]
+            assert not (_close(got["w"], start["w"], 0.01) and _close(got["h"], start["h"], 0.01)), (handle, got)
+            assert _close(got["w"], got["h"] * ratio, TOL), (handle, got, ratio)
+            start = got
+        # without Shift the same pull changes the ratio
+        before = ed.version()
+        x, y = ed.centre('[data-handle="se"]')
+        m.move(x, y)
+        m.down()
+        m.move(x + 8 * k, y - 3 * k, steps=10)
+        m.up()
+        ed.redrawn(before)
+        got = _layers(folder)[added - 1]
+        assert not _close(got["w"], got["h"] * ratio, TOL), (got, ratio)
