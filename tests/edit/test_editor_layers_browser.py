@@ -3,7 +3,8 @@ designer laying out a real deck leans on, each read back from the template file:
 
 * the selection stays on the layer it was on when the list's up/down buttons (or delete, duplicate)
   move it, so the next typed field goes to that layer, not to whichever now has its old place;
-* Shift on a corner handle keeps the box's proportions (w/h to 0.5 mm).
+* Shift on a corner handle keeps the box's proportions (w/h to 0.5 mm);
+* the layer list shows each layer's text whole (wrapped, not clipped), so {Cout} reads apart from {Voix}.
 """
 from __future__ import annotations
 
@@ -139,3 +140,21 @@ def test_shift_on_a_corner_keeps_the_proportions(tmp_path):
         ed.redrawn(before)
         got = _layers(folder)[added - 1]
         assert not _close(got["w"], got["h"] * ratio, TOL), (got, ratio)
+
+
+def test_the_list_shows_each_layers_text_whole(tmp_path):
+    """Layers of a laid-out deck differ only in their {column}s ({Cout}, {Voix}, {Force}): the list's
+    labels must show them, not clip them to a few letters."""
+    with _editor(tmp_path) as (folder, ed):
+        page = ed.page
+        for n, text in ((2, "{name} ({copies})"), (3, "{text} {copies}")):
+            page.click(f'#layer-list [data-layer="front.yaml:{n}"] .what')
+            box = page.locator('[data-field="text"] textarea')
+            _act(ed, lambda: (box.fill(text), box.blur()))
+            assert _layers(folder)[n - 1]["text"] == text
+        for n, text in ((2, "{name} ({copies})"), (3, "{text} {copies}")):
+            what = page.locator(f'#layer-list [data-layer="front.yaml:{n}"] .what')
+            assert text in what.inner_text(), what.inner_text()
+            clipped = what.evaluate("e => e.scrollWidth > e.clientWidth + 1 || e.scrollHeight > e.clientHeight + 1")
+            assert not clipped, (n, what.inner_text(), what.bounding_box())
+            assert text in what.get_attribute("title")

@@ -7,6 +7,7 @@ const TOKEN = document.querySelector('meta[name="pnp-token"]').content;
 const SVGNS = "http://www.w3.org/2000/svg";
 const PX_PER_MM = 96 / 25.4;
 const NUDGE = 0.5, BIG_NUDGE = 5, GRID = 0.5, SNAP_PX = 6, MIN_MM = 0.5;
+const LABEL_CHARS = 40;  // a layer's label in the list: longer ones end in … (the tooltip has it whole)
 const $ = (id) => document.getElementById(id);
 
 const state = { deck: null, comp: 0, side: "front", row: 0, card: null, selected: null, zoom: 2,
@@ -369,9 +370,10 @@ function listLayers() {
     const what = document.createElement("span");
     what.className = "what";
     const v = layer.values;
-    what.textContent = `${layer.index + 1} ${layer.type}${layer.name ? " " + layer.name : ""}` +
+    const label = `${layer.index + 1} ${layer.type}${layer.name ? " " + layer.name : ""}` +
       (v.text ? `: ${v.text}` : v.src ? `: ${v.src}` : v.fill ? ` ${v.fill}` : "");
-    what.title = layer.id;
+    what.textContent = label.length > LABEL_CHARS ? label.slice(0, LABEL_CHARS - 1) + "\u2026" : label;
+    what.title = `${layer.id}: ${label}`;
     const eye = document.createElement("input");
     eye.type = "checkbox";
     eye.className = "visible";
