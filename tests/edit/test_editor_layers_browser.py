@@ -66,6 +66,13 @@ def _selected(ed: Page, n: int) -> bool:
         [f"front.yaml:{n}"]
 
 
+def _holds(folder: Path, pred, what: str) -> list[dict]:
+    """The template's layers once ``pred`` holds of them (a redraw the file watch started may land
+    before the edit's own)."""
+    _until(lambda: pred(_layers(folder)), what, [])
+    return _layers(folder)
+
+
 def _act(ed: Page, fn) -> None:
     before = ed.version()
     fn()
@@ -91,7 +98,7 @@ def test_the_selection_follows_a_layer_the_list_moves(tmp_path):
         assert f"front.yaml layer {top - 2} (rect)" in page.inner_text("#props")
         # a typed field goes to the moved layer (the frame), not to the text that took its place
         _type(ed, "stroke_width", "0.75")
-        layers = _layers(folder)
+        layers = _holds(folder, lambda ls: any(ly.get("stroke_width") == 0.75 for ly in ls), "the new stroke width")
         frame = layers[top - 3]
         assert frame["type"] == "rect" and frame["stroke_width"] == 0.75, layers
         assert [ly.get("text") for ly in layers if ly["type"] == "text"] == [t for t in names if t], layers
@@ -102,16 +109,17 @@ def test_the_selection_follows_a_layer_the_list_moves(tmp_path):
         _act(ed, lambda: page.click('#layer-list [data-layer="front.yaml:1"] button[data-op="duplicate"]'))
         assert _selected(ed, top)
         _type(ed, "radius", "1.5")
-        layers = _layers(folder)
+        layers = _holds(folder, lambda ls: any(ly.get("radius") == 1.5 for ly in ls), "the new radius")
         assert layers[top - 1]["stroke_width"] == 0.75 and layers[top - 1]["radius"] == 1.5, layers
 
 
 def test_shift_on_a_corner_keeps_the_proportions(tmp_path):
     with _editor(tmp_path) as (folder, ed):
         page = ed.page
+        had = len(_layers(folder))
         _act(ed, lambda: page.click('[data-add="rect"]'))   # a new rectangle, no stroke: its box is its x, y, w, h
-        added = len(_layers(folder))
-        start = _layers(folder)[-1]
+        added = had + 1
+        start = _holds(folder, lambda ls: len(ls) == added, "the new rectangle")[-1]
         ratio = start["w"] / start["h"]
         assert not _close(ratio, 1, 0.05), start  # a square would keep its ratio by chance
         _, k, _ = ed.trim()
@@ -126,8 +134,8 @@ def test_shift_on_a_corner_keeps_the_proportions(tmp_path):
             m.up()
             page.keyboard.up("Shift")
             ed.redrawn(before)
-            got = _layers(folder)[added - 1]
-            assert not (_close(got["w"], start["w"], 0.01) and _close(got["h"], start["h"], 0.01)), (handle, got)
+            was = start
+            got = _holds(folder, lambda ls: ls[added - 1] != was, f"the {handle} pull")[added - 1]
             assert _close(got["w"], got["h"] * ratio, TOL), (handle, got, ratio)
             start = got
         # without Shift the same pull changes the ratio
@@ -138,7 +146,8 @@ def test_shift_on_a_corner_keeps_the_proportions(tmp_path):
         m.move(x + 8 * k, y - 3 * k, steps=10)
         m.up()
         ed.redrawn(before)
-        got = _layers(folder)[added - 1]
+        was = start
+        got = _holds(folder, lambda ls: ls[added - 1] != was, "the pull without Shift")[added - 1]
         assert not _close(got["w"], got["h"] * ratio, TOL), (got, ratio)
 
 
@@ -151,7 +160,7 @@ def test_the_list_shows_each_layers_text_whole(tmp_path):
             page.click(f'#layer-list [data-layer="front.yaml:{n}"] .what')
             box = page.locator('[data-field="text"] textarea')
             _act(ed, lambda: (box.fill(text), box.blur()))
-            assert _layers(folder)[n - 1]["text"] == text
+            _holds(folder, lambda ls: ls[n - 1]["text"] == text, f"layer {n}'s text {text!r}")
         for n, text in ((2, "{name} ({copies})"), (3, "{text} {copies}")):
             what = page.locator(f'#layer-list [data-layer="front.yaml:{n}"] .what')
             assert text in what.inner_text(), what.inner_text()
