@@ -4,7 +4,8 @@ designer laying out a real deck leans on, each read back from the template file:
 * the selection stays on the layer it was on when the list's up/down buttons (or delete, duplicate)
   move it, so the next typed field goes to that layer, not to whichever now has its old place;
 * Shift on a corner handle keeps the box's proportions (w/h to 0.5 mm);
-* the layer list shows each layer's text whole (wrapped, not clipped), so {Cout} reads apart from {Voix}.
+* the layer list shows each layer's text whole (wrapped, not clipped), so {Cout} reads apart from {Voix};
+* a card answered late (rows stepped through quickly) is not drawn over the newer one.
 """
 from __future__ import annotations
 
@@ -27,8 +28,8 @@ def _layers(folder: Path) -> list[dict]:
 
 
 @contextmanager
-def _editor(tmp_path: Path):
-    """A `pnp new` deck open in the editor: (folder, Page)."""
+def _editor(tmp_path: Path, init_script: str | None = None):
+    """A `pnp new` deck open in the editor: (folder, Page); ``init_script`` runs in the page first."""
     from browser import require_chromium
     require_chromium("drives the card editor in a browser")
     from playwright.sync_api import sync_playwright
@@ -49,6 +50,8 @@ def _editor(tmp_path: Path):
             page = browser.new_page(viewport={"width": 1400, "height": 1000})
             errors: list[str] = []
             page.on("pageerror", lambda e: errors.append(str(e)))
+            if init_script:
+                page.add_init_script(init_script)
             page.goto(url.group(1))
             page.wait_for_selector('[data-layer="front.yaml:2"]', timeout=WAIT * 1000)
             ed = Page(page, tmp_path)
@@ -94,7 +97,7 @@ def test_the_selection_follows_a_layer_the_list_moves(tmp_path):
         # move it down twice with the list's button: it is now third from the top, and still selected
         for k in (1, 2):
             _act(ed, lambda: page.click(f'#layer-list [data-layer="front.yaml:{top - k + 1}"] button[data-op="down"]'))
-            assert _selected(ed, top - k)
+            _until(lambda: _selected(ed, top - k), "the selection on the moved layer", [])
         assert f"front.yaml layer {top - 2} (rect)" in page.inner_text("#props")
         # a typed field goes to the moved layer (the frame), not to the text that took its place
         _type(ed, "stroke_width", "0.75")
@@ -104,10 +107,10 @@ def test_the_selection_follows_a_layer_the_list_moves(tmp_path):
         assert [ly.get("text") for ly in layers if ly["type"] == "text"] == [t for t in names if t], layers
         # moving another layer past it: the selection stays on the frame
         _act(ed, lambda: page.click(f'#layer-list [data-layer="front.yaml:{top - 1}"] button[data-op="down"]'))
-        assert _selected(ed, top - 1)
+        _until(lambda: _selected(ed, top - 1), "the selection on the moved layer", [])
         # duplicating a layer under it pushes it up one place; the selection goes with it
         _act(ed, lambda: page.click('#layer-list [data-layer="front.yaml:1"] button[data-op="duplicate"]'))
-        assert _selected(ed, top)
+        _until(lambda: _selected(ed, top), "the selection on the moved layer", [])
         _type(ed, "radius", "1.5")
         layers = _holds(folder, lambda ls: any(ly.get("radius") == 1.5 for ly in ls), "the new radius")
         assert layers[top - 1]["stroke_width"] == 0.75 and layers[top - 1]["radius"] == 1.5, layers
@@ -167,3 +170,37 @@ def test_the_list_shows_each_layers_text_whole(tmp_path):
             clipped = what.evaluate("e => e.scrollWidth > e.clientWidth + 1 || e.scrollHeight > e.clientHeight + 1")
             assert not clipped, (n, what.inner_text(), what.bounding_box())
             assert text in what.get_attribute("title")
+
+
+# the page's fetch, its next ``window.slowCards`` answers from /api/card held back 1.5 s
+SLOW_CARDS = """
+window.slowCards = 0;
+const pageFetch = window.fetch.bind(window);
+window.fetch = async (...args) => {
+  const answer = await pageFetch(...args);
+  if (String(args[0]).includes("/api/card") && window.slowCards > 0) {
+    window.slowCards -= 1;
+    await new Promise((done) => setTimeout(done, 1500));
+  }
+  return answer;
+};
+"""
+
+
+def test_a_late_answer_does_not_replace_a_newer_card(tmp_path):
+    """Two rows stepped through quickly, the first row's card answered late: the page shows the row
+    its label names (the late card is not drawn over the newer one)."""
+    with _editor(tmp_path, init_script=SLOW_CARDS) as (folder, ed):
+        page = ed.page
+        rows = [ln.split(",")[0] for ln in (folder / "cards.csv").read_text(encoding="utf-8").splitlines()[1:]]
+        assert len(set(rows[:3])) == 3, rows
+        page.evaluate("window.slowCards = 1")
+        page.click("#next")        # row 2: its card held back
+        page.wait_for_timeout(200)
+        before = ed.version()
+        page.click("#next")        # row 3: answered at once
+        ed.redrawn(before)
+        page.wait_for_timeout(2500)  # the held-back answer has arrived by now
+        assert "row 3 of" in page.inner_text("#row-label")
+        svg = page.text_content("#card svg")
+        assert rows[2] in svg and rows[1] not in svg, (rows, svg[-160:])

@@ -11,7 +11,7 @@ const LABEL_CHARS = 40;  // a layer's label in the list: longer ones end in … 
 const $ = (id) => document.getElementById(id);
 
 const state = { deck: null, comp: 0, side: "front", row: 0, card: null, selected: null, zoom: 2,
-                problems: [], drag: null, writing: 0, stamp: null, hidden: new Set() };
+                problems: [], drag: null, writing: 0, stamp: null, hidden: new Set(), draws: 0 };
 
 // ---------------------------------------------------------------- talking to pnp
 async function api(path) {
@@ -37,31 +37,37 @@ function say(text, error) {
   m.className = error ? "error" : "";
 }
 
+// A write and the drawing after it count as writing: the file watch's look (below) waits for both,
+// so it does not draw the card a second time for the page's own edit.
 async function edit(op, done) {
   state.writing += 1;
   try {
-    const got = await write("edit", op);
-    say(got.done);
-    if (done) done();
-  } catch (e) {
-    say(e.message, true);
+    try {
+      const got = await write("edit", op);
+      say(got.done);
+      if (done) done();
+    } catch (e) {
+      say(e.message, true);
+    }
+    await redraw();
   } finally {
     state.writing -= 1;
   }
-  await redraw();
 }
 
 async function step(kind) {
   state.writing += 1;
   try {
-    const got = await write(kind);
-    say(got.done ? `${kind === "undo" ? "undone" : "redone"}: ${got.done}` : `nothing to ${kind}`);
-  } catch (e) {
-    say(e.message, true);
+    try {
+      const got = await write(kind);
+      say(got.done ? `${kind === "undo" ? "undone" : "redone"}: ${got.done}` : `nothing to ${kind}`);
+    } catch (e) {
+      say(e.message, true);
+    }
+    await redraw();
   } finally {
     state.writing -= 1;
   }
-  await redraw();
 }
 
 // ---------------------------------------------------------------- loading and drawing
@@ -91,14 +97,16 @@ function fillSides() {
 }
 
 async function redraw() {
+  const ticket = ++state.draws;  // the answer to an older ask that arrives after a newer one is not drawn
   let card;
   try {
     const hide = encodeURIComponent([...state.hidden].join(","));
     card = await api(`/api/card?component=${state.comp}&side=${state.side}&row=${state.row}&hide=${hide}`);
   } catch (e) {
-    say(e.message, true);
+    if (ticket === state.draws) say(e.message, true);
     return;
   }
+  if (ticket !== state.draws) return;
   state.card = card;
   state.stamp = card.stamp;
   const holder = $("card");
