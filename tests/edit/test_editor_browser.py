@@ -271,7 +271,8 @@ def test_the_editor_edits_the_templates_in_place(tmp_path):
                 before = ed.version()
                 act()
                 ed.redrawn(before)
-                assert _layers(folder)[1]["text"] == want
+                # a redraw the file watch started may land before this edit's own: wait for the file
+                _until(lambda: _layers(folder)[1]["text"] == want, f"the title's text to be {want!r}", lines)
             for _ in range(2):
                 before = ed.version()
                 page.click("#undo")

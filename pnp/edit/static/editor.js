@@ -7,10 +7,11 @@ const TOKEN = document.querySelector('meta[name="pnp-token"]').content;
 const SVGNS = "http://www.w3.org/2000/svg";
 const PX_PER_MM = 96 / 25.4;
 const NUDGE = 0.5, BIG_NUDGE = 5, GRID = 0.5, SNAP_PX = 6, MIN_MM = 0.5;
+const LABEL_CHARS = 40;  // a layer's label in the list: longer ones end in … (the tooltip has it whole)
 const $ = (id) => document.getElementById(id);
 
 const state = { deck: null, comp: 0, side: "front", row: 0, card: null, selected: null, zoom: 2,
-                problems: [], drag: null, writing: 0, stamp: null, hidden: new Set() };
+                problems: [], drag: null, writing: 0, stamp: null, hidden: new Set(), draws: 0 };
 
 // ---------------------------------------------------------------- talking to pnp
 async function api(path) {
@@ -36,30 +37,37 @@ function say(text, error) {
   m.className = error ? "error" : "";
 }
 
-async function edit(op) {
+// A write and the drawing after it count as writing: the file watch's look (below) waits for both,
+// so it does not draw the card a second time for the page's own edit.
+async function edit(op, done) {
   state.writing += 1;
   try {
-    const got = await write("edit", op);
-    say(got.done);
-  } catch (e) {
-    say(e.message, true);
+    try {
+      const got = await write("edit", op);
+      say(got.done);
+      if (done) done();
+    } catch (e) {
+      say(e.message, true);
+    }
+    await redraw();
   } finally {
     state.writing -= 1;
   }
-  await redraw();
 }
 
 async function step(kind) {
   state.writing += 1;
   try {
-    const got = await write(kind);
-    say(got.done ? `${kind === "undo" ? "undone" : "redone"}: ${got.done}` : `nothing to ${kind}`);
-  } catch (e) {
-    say(e.message, true);
+    try {
+      const got = await write(kind);
+      say(got.done ? `${kind === "undo" ? "undone" : "redone"}: ${got.done}` : `nothing to ${kind}`);
+    } catch (e) {
+      say(e.message, true);
+    }
+    await redraw();
   } finally {
     state.writing -= 1;
   }
-  await redraw();
 }
 
 // ---------------------------------------------------------------- loading and drawing
@@ -89,14 +97,16 @@ function fillSides() {
 }
 
 async function redraw() {
+  const ticket = ++state.draws;  // the answer to an older ask that arrives after a newer one is not drawn
   let card;
   try {
     const hide = encodeURIComponent([...state.hidden].join(","));
     card = await api(`/api/card?component=${state.comp}&side=${state.side}&row=${state.row}&hide=${hide}`);
   } catch (e) {
-    say(e.message, true);
+    if (ticket === state.draws) say(e.message, true);
     return;
   }
+  if (ticket !== state.draws) return;
   state.card = card;
   state.stamp = card.stamp;
   const holder = $("card");
@@ -368,9 +378,10 @@ function listLayers() {
     const what = document.createElement("span");
     what.className = "what";
     const v = layer.values;
-    what.textContent = `${layer.index + 1} ${layer.type}${layer.name ? " " + layer.name : ""}` +
+    const label = `${layer.index + 1} ${layer.type}${layer.name ? " " + layer.name : ""}` +
       (v.text ? `: ${v.text}` : v.src ? `: ${v.src}` : v.fill ? ` ${v.fill}` : "");
-    what.title = layer.id;
+    what.textContent = label.length > LABEL_CHARS ? label.slice(0, LABEL_CHARS - 1) + "\u2026" : label;
+    what.title = `${layer.id}: ${label}`;
     const eye = document.createElement("input");
     eye.type = "checkbox";
     eye.className = "visible";
@@ -413,11 +424,25 @@ function listLayers() {
 }
 
 function layerOp(layer, op) {
-  if (op === "up" || op === "down") {
-    return edit({ op: "move", file: layer.file, index: layer.index, to: layer.index + (op === "up" ? 1 : -1) });
-  }
-  if (op === "delete" && state.selected === layer.id) state.selected = null;
-  return edit({ op, file: layer.file, index: layer.index });
+  const to = op === "up" ? layer.index + 1 : op === "down" ? layer.index - 1 : null;
+  const body = to === null ? { op, file: layer.file, index: layer.index }
+    : { op: "move", file: layer.file, index: layer.index, to };
+  const sel = selectedLayer();
+  // the selection stays on the layer it was on, wherever the edit puts it (ids are file:place)
+  const follow = () => {
+    if (!sel || sel.file !== layer.file) return;
+    const i = placeAfter(sel.index, op, layer.index, to);
+    state.selected = i === null ? null : `${sel.file}:${i + 1}`;
+  };
+  return edit(body, follow);
+}
+
+// Where the layer at place ``i`` (0-based) of a file is after ``op`` on its layer ``at``
+// ("up"/"down": swapped with ``to``; "duplicate": the copy inserted after it); null once deleted.
+function placeAfter(i, op, at, to) {
+  if (op === "delete") return i === at ? null : i > at ? i - 1 : i;
+  if (op === "duplicate") return i > at ? i + 1 : i;
+  return i === at ? to : i === to ? at : i;
 }
 
 // a new layer of ``type``: a box centred on the card, inside the safe area
