@@ -36,7 +36,8 @@ from .card import Deck
 from .schema import layer_schema
 from .session import Session
 
-STATIC = {"editor.js": "text/javascript", "editor.css": "text/css"}
+STATIC = {"editor.js": "text/javascript", "drag.js": "text/javascript", "panels.js": "text/javascript",
+          "editor.css": "text/css"}
 PICTURES = (".png", ".jpg", ".jpeg", ".svg")
 MAX_PICTURES = 500   # picture files listed for the image layer's src
 MAX_BODY = 256 * 1024  # bytes of one write request
