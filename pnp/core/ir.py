@@ -9,7 +9,7 @@ the sides of that shape that touch the trim outward by the bleed (see pnp/layout
 """
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Callable, Sequence, Union
 
 BLACK = "#000000"
@@ -74,6 +74,12 @@ class Text:
     (middle centres the cap height on y). ``size_pt`` is the font size in points. ``rotate`` turns
     the text clockwise by degrees about (x, y). ``underline`` draws a rule under it. ``font`` is the
     name of a face in pnp.core.fonts's registry ("NotoSans", "NotoSans-Italic", or one registered).
+
+    ``width`` is the text's advance width in mm at ``size_pt`` in the face it is drawn in (its bold
+    face when ``bold``), given by a maker that measured it while fitting (pnp.custom.textbind), whose
+    glyphs that maker has checked in that face; None, and a backend measures and checks the text
+    itself (pnp.render.base.place_text). It is derived, so it takes no part in equality, hashing or a
+    part's fingerprint.
     """
     x: float
     y: float
@@ -86,6 +92,7 @@ class Text:
     rotate: float = 0.0
     underline: bool = False
     font: str = "NotoSans"
+    width: float | None = field(default=None, compare=False)
 
 
 @dataclass(frozen=True)

@@ -35,7 +35,8 @@ MAX_TITLE = 200  # characters of a part's title the manifest keeps (a label, not
 MAX_RECORD_TEXT = 10_000
 """The most characters of a text a manifest record holds (component, key, title, column name): parts_of()
 writes none longer (bounded()) and pnp.pipeline.diff refuses a manifest holding a longer one."""
-_SKIPPED = {"key", "root"}  # Group.key: a render cache key (holds paths); Image.root: where SVG art may reach
+_SKIPPED = {"key", "root", "width"}  # Group.key: a render cache key (holds paths); Image.root: where SVG art may
+# reach; Text.width: a measure of the text's other fields
 
 
 Fields = tuple  # tuple[tuple[str, str], ...]: (column key, field_hash of the cell), in the row's order
@@ -107,7 +108,8 @@ def _number(v: float) -> str:
 
 
 _TEXT_NAMES = ("x", "y", "text", "size_pt", "anchor", "valign", "fill", "bold", "rotate", "underline", "font")
-_TEXT_FIELDS = attrgetter(*_TEXT_NAMES) if tuple(f.name for f in dataclasses.fields(Text)) == _TEXT_NAMES else None
+_TEXT_FIELDS = attrgetter(*_TEXT_NAMES) if tuple(f.name for f in dataclasses.fields(Text)
+                                                                     if f.name not in _SKIPPED) == _TEXT_NAMES else None
 """A Text's fields in order, for _Canon's Text writer (None, and no such writer, if Text's fields change)."""
 
 
