@@ -18,7 +18,7 @@ from pnp.core.ir import Circle, Component, Group, Image, Line, Polygon, Rect, Te
 from pnp.pipeline.parts import fingerprint, parts_of
 from pnp.pipeline.plan import Request, load_paper, plan
 
-SKIPPED = {"key", "root"}
+SKIPPED = {"key", "root", "width"}  # a render cache key, where SVG art may reach, a measure of the other fields
 
 
 def form(value):
