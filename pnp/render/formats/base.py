@@ -22,6 +22,12 @@ PDF_METADATA = ("title", "author", "subject", "keywords")
 """The keys of WriteJob.metadata that the PDF's document information takes."""
 
 
+SVG_TEXT_MODES = ("text", "outlines")
+"""How page SVGs set text (``WriterSettings.svg_text``, ``--svg-text``): ``<text>`` with the font embedded
+(@font-face; the default), or glyph outlines (``<path>``) for programs that ignore @font-face (Inkscape).
+Here, not in the SVG format's module, so checking the option imports no SVG writer."""
+
+
 @dataclass(frozen=True)
 class WriterSettings:
     """What writers need besides the pages, typed and checked where the user gives it (the CLI):

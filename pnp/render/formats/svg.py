@@ -8,12 +8,7 @@ from pathlib import Path
 from ...core.safepath import write_bytes
 from ..pagememo import FontStamps, page_text
 from ..svg import svg_text
-from .base import KitWriter, Page, WriteJob
-
-SVG_TEXT_MODES = ("text", "outlines")
-"""How page SVGs set text (``settings.svg_text``, ``--svg-text``): ``<text>`` with the font embedded
-(@font-face; the default), or glyph outlines (``<path>``) for programs that ignore @font-face (Inkscape)."""
-
+from .base import SVG_TEXT_MODES, KitWriter, Page, WriteJob  # noqa: F401  (SVG_TEXT_MODES: its option's values)
 
 class PageSvgWriter(KitWriter):
     """One SVG file per page, named ``<folder>/<stem>-pNN<suffix>.svg`` (``cut``: a cutter SVG;
