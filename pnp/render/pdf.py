@@ -37,6 +37,7 @@ pnp.render.pdfpost (content-derived subset tags, always; PDF/X-4 with ``pdfx``).
 from __future__ import annotations
 
 import copy
+import math
 from functools import lru_cache
 from io import BytesIO
 from pathlib import Path
@@ -452,6 +453,9 @@ class PdfWriter(Renderer):
 
     def text(self, t: Text) -> None:
         p = place_text(t)
+        if t.rotate and not needs_shaping(t.text):
+            self._turned_text(t, p)
+            return
         c = self.canvas
         rotated = bool(t.rotate)
         if rotated:
@@ -477,6 +481,31 @@ class PdfWriter(Renderer):
         if rotated:
             c.restoreState()
             self._state = outer
+
+    def _turned_text(self, t: Text, p) -> None:
+        """A turned text that needs no shaping, with its turn in the text matrix itself: the matrix of
+        translate(x, y), rotate(t.rotate) and the glyphs' y flip multiplied out, so no graphics state is
+        saved or transformed (the same marks as a turned frame; an underline's ends turned alike)."""
+        c = self.canvas
+        cos, sin = _turn(t.rotate)
+        self._fill(t.fill)
+        if p.underline:
+            x1, x2, uy, thick = p.underline
+            self._stroke(t.fill, thick)
+            c.line(t.x + cos * x1 - sin * uy, t.y + sin * x1 + cos * uy,
+                   t.x + cos * x2 - sin * uy, t.y + sin * x2 + cos * uy)
+        e, f = t.x + cos * p.dx - sin * p.dy, t.y + sin * p.dx + cos * p.dy
+        c.addLiteral(f"BT {fp_str(cos, sin, sin, -cos, e, f)} Tm {self._shown(t.text, p.size, p.font)} ET")
+
+
+@lru_cache(maxsize=64)
+def _turn(degrees: float) -> tuple[float, float]:
+    """The cosine and sine of a clockwise turn of ``degrees`` on the page (y down), as reportlab's
+    ``rotate`` takes them; exact for quarter turns."""
+    quarter = {0.0: (1.0, 0.0), 90.0: (0.0, 1.0), 180.0: (-1.0, 0.0), 270.0: (0.0, -1.0)}.get(degrees % 360.0)
+    if quarter is not None:
+        return quarter
+    return math.cos(math.radians(degrees)), math.sin(math.radians(degrees))
 
 
 def actual_text(text: str) -> str:

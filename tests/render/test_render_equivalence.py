@@ -34,6 +34,10 @@ SHAPES = (
     Text(190, 130, "End", size_pt=14, anchor="end", bold=True),
     Text(100, 240, "Mid", size_pt=16, anchor="middle", valign="middle", underline=True),
     Text(170, 180, "Turned", size_pt=10, rotate=90),
+    # turned texts whose anchor and valign move them off their point (set by a matrix in the PDF)
+    Text(60, 175, "Centred", size_pt=12, anchor="middle", valign="middle", rotate=90),
+    Text(120, 215, "Upside", size_pt=12, anchor="end", rotate=180, underline=True),
+    Text(195, 220, "Quarter", size_pt=9, anchor="middle", valign="middle", rotate=270, underline=True),
     Text(30, 270, "Slanted", size_pt=15, font="NotoSans-Italic"),
     Text(150, 280, "Leaning", size_pt=11, anchor="middle", valign="middle", bold=True, font="NotoSans-Italic"),
 )
@@ -160,7 +164,8 @@ def test_paths_match_within_tolerance():
 def test_lines_match_including_underline():
     _, pdf_lines, _ = _pdf_objects()
     _, svg_lines, _ = _svg_objects()
-    assert len(pdf_lines) == len(svg_lines) == 2  # the dashed line and the underline
+    drawn = sum(isinstance(s, Line) or (isinstance(s, Text) and s.underline) for s in SHAPES)
+    assert len(pdf_lines) == len(svg_lines) == drawn  # the dashed line and the underlines
     for line in svg_lines:
         assert any(_close(line, other) or _close(line, other[2:] + other[:2]) for other in pdf_lines), line
 
