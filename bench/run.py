@@ -23,6 +23,8 @@ wall ratios are printed beside them.
   e  a 1,000-row data-driven deck (pnp.custom) against NetMatch's kit with 1,000 words, whole
      processes, PDF and PDF + SVG (target 6: <= 1.5x; bench/custom_deck.py), and a card's cost in
      each, from the same at 5,000 cards (target 7: <= 1.3x)
+  g  the five built-in games, a cold `pnp build` of them, against another checkout (--against, e.g.
+     the tree at e8cf2c7), alternately (issue 47: <= 1.05x)
 Every case of a, b, c and e records pnp's estimate of its time (bench/estimates.py) beside it.
 
 Measure another checkout of pnp with this bench by running it from there (`cd OTHER && python -m
@@ -210,6 +212,37 @@ def case_a(tmp: Path, reps: int) -> dict:
     res.update(ratios(res, "pnp", "floor"))
     res.update(ratios(res, "pnp", "stack", "stack_"))
     res.update(ratios(res, "pnp_empty_font_cache", "floor", "empty_cache_"))
+    return res
+
+
+FIVE_GAMES = ("nonads", "nooks", "numeria", "netmatch", "nonaga")
+
+
+def case_g(tmp: Path, reps: int) -> dict:
+    """The five built-in games, a cold `pnp build` of them as a whole process (default formats, a new
+    --out each time, the font-subset cache filled), this tree against the tree named by --against,
+    alternately (issue 47's target: <= 1.05x, within noise). ``ratio``: this tree / the other's, of
+    the CPU medians (``wall_ratio``: of the wall medians).
+
+    Raises:
+        SystemExit: no --against tree was given."""
+    if AGAINST is None:
+        raise SystemExit("case g compares two trees: give --against OTHER_CHECKOUT")
+    counter = itertools.count()
+    warm = {"PNP_CACHE_DIR": str(tmp / "cache-g")}
+
+    def build(root):
+        def go():
+            out = tmp / f"g{next(counter)}"
+            res = run_process(["build", *FIVE_GAMES, "--out", str(out)], tmp, {**warm, **(against_env(root) or {})})
+            shutil.rmtree(out)
+            return res
+        return go
+
+    build(None)()  # untimed: the font-subset cache filled, this tree's bytecode cached
+    build(AGAINST)()
+    res = alternate({"pnp": build(None), "before": build(AGAINST)}, reps)
+    res.update(ratios(res, "pnp", "before"))
     return res
 
 
@@ -488,6 +521,9 @@ def main() -> None:
         if "c" in args.cases:
             print("case c: NetMatch decks vs matched floors ...", flush=True)
             results["c_decks"] = case_c(tmp, sizes, reps, [1_000, 10_000])
+        if "g" in args.cases:
+            print(f"case g: the five games, cold build, against {AGAINST} ...", flush=True)
+            results["g_five_games"] = case_g(tmp, reps)
         if "d" in args.cases:
             print("case d: enumerator ...", flush=True)
             results["d_enumerator"] = case_d(reps)
