@@ -494,7 +494,8 @@ def main() -> None:
     parser.add_argument("--sizes", default=None, help="case c's deck sizes, comma-separated (default: 1000,10000 "
                                                      "with --quick, else 1000,10000,100000)")
     parser.add_argument("--against", type=Path, default=None,
-                        help="another pnp checkout (the tree before a change): cases c and e also build with it, "
+                        help="another pnp checkout (the tree before a change): cases c and e also build with it, case g "
+                             "compares with it, "
                              "alternately, and give each ratio for it too")
     args = parser.parse_args()
     global AGAINST
