@@ -114,14 +114,14 @@ class Deck:
             raise SpecError(f"{self.spec_path.name} names a generator (game:); pnp edit lays out a data-driven "
                             "deck's templates.", file=self.spec_path, field="game",
                             hint="edit a folder `pnp new` made (components: with data: and front:)")
-        ctx = context(loaded)
         self._last = None
         book = FontBook()  # this read's faces and type tables: a changed file makes a new read and a new book
-        try:
-            with book.in_use():
+        with book.in_use():
+            ctx = context(loaded)
+            try:
                 readies = ready(loaded.spec, ctx, loaded.lines)
-        finally:
-            self.files = [self.spec_path, *ctx.used]
+            finally:
+                self.files = [self.spec_path, *ctx.used]
         got = Loaded(loaded.spec, readies, self.files, book)
         self._last = (stamps(self._watched()), got)
         return got

@@ -313,7 +313,7 @@ def _to_truetype(font) -> bytes:
 def _embeddable(data: bytes, cmap: dict[int, str]) -> frozenset[int]:
     """The code points reportlab (the embedder) maps to a glyph in these TrueType bytes; raises _Bad
     with reportlab's reason when it cannot embed them."""
-    from reportlab.pdfbase.ttfonts import TTFError, TTFontFile
+    from reportlab.pdfbase.ttfonts import TTFError, TTFontFile  # reportlab: imported when first needed, as fontTools
     try:
         face = TTFontFile(io.BytesIO(data), validate=0)
     except TTFError as exc:

@@ -142,7 +142,7 @@ class Renderer:
 FITS = ("contain", "cover", "stretch")
 
 
-@lru_cache(maxsize=1024)
+@lru_cache(maxsize=1024)  # process-wide: strings to paths, the same answer whatever the build
 def _image_paths(src: str, root: str | None) -> tuple[Path, Path | None]:
     """An Image's ``src`` and ``root`` as paths, made once per name (a sheet places the same picture
     many times): a game folder's file as a LinkFree path (checked link-free by inside())."""

@@ -124,3 +124,18 @@ def test_a_face_registered_in_a_book_is_gone_after_it(tmp_path):
     with FontBook().in_use():  # another book may give the name to another file
         other = fonts.register_face("OwnFace", fonts.font_path())
         assert other is not got and fonts.face("OwnFace").path == fonts.font_path()
+
+
+def test_an_editor_read_owns_its_book_and_every_redraw_enters_it(tmp_path):
+    """pnp edit: the deck's declared font is registered in the book of its read, each card drawn in it."""
+    from pnp.edit.card import Deck
+    spec = _game(tmp_path / "deck")
+    name = _face_name(tmp_path / "deck" / "fonts" / "title.ttf")
+    deck = Deck(spec)
+    card = deck.card(0, "front", 0)
+    assert f"'pnp {name}'" in card["svg"] and not any(layer["error"] for layer in card["layers"])
+    book = deck.load().book
+    assert name in book.faces and name not in LIBRARY.faces and current() is LIBRARY
+    assert deck.card(0, "front", 1)["svg"] and deck.load().book is book  # the same read, the same book
+    _small(tmp_path / "deck" / "fonts" / "title.ttf")                      # a changed file: a new read
+    assert deck.load().book is not book and _face_name(tmp_path / "deck" / "fonts" / "title.ttf") in deck.load().book.faces
