@@ -168,7 +168,7 @@ def _preflight(con: Console, tp, request: Request) -> list:
     """The preflight findings of one planned kit (pnp.preflight), with a progress line."""
     from ..preflight.run import preflight  # renders every page at 300 dpi: only validate --preflight
     with con.progress(f"preflight {tp.target}") as progress:
-        return preflight(tp.info.title, tp.components, request.paper.sheet, tp.opts, tp.cover, tp.packing,
+        return tp.book.run(preflight, tp.info.title, tp.components, request.paper.sheet, tp.opts, tp.cover, tp.packing,
                          request.settings, tp.loaded.path, progress)
 
 
@@ -211,7 +211,7 @@ def diff(
             raise typer.Exit(2) from None
         for tp in planned.targets:
             game, sheet = tp.loaded.game.name, planned.request.paper.sheet.name
-            found = compare(game, sheet, read_old(out, game, sheet, since), parts_of(tp.components))
+            found = compare(game, sheet, read_old(out, game, sheet, since), tp.book.run(parts_of, tp.components))
             changed |= bool(found.changes)
             report.append(found.record() | ({"language": tp.ctx.language} if tp.ctx.language else {}))
             if as_json:

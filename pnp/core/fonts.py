@@ -10,10 +10,13 @@ all use the default instance (wght 400, wdth 100); and their bold (:data:`BOLD_F
 (made once by pnp/fonts/make_bold.py). Bold text (``Text.bold``) is set in the bold face of its
 face (:func:`styled_face`): nothing is stroked to look bold. :func:`register_face` adds a face
 (a designer's own TTF or OTF), from a file or from bytes already checked (``data``: no copy of
-a declared font is ever written to disk).
+a declared font is ever written to disk), into the font book in use (pnp.core.fontbook: one per
+build, so a face a build registers is gone when it ends). The built-in and fallback faces are the
+same for every book: their files are installed with pnp and its font packages.
 
 Glyph coverage and text widths are measured here per face, so a word with a glyph the face lacks is
-caught before anything is drawn. Widths are in mm for a size in points.
+caught before anything is drawn. Widths are in mm for a size in points, kept in the book's tables.
+Line breaking is pnp.text.wrapping's.
 """
 from __future__ import annotations
 
@@ -23,8 +26,9 @@ from dataclasses import dataclass, field
 from functools import lru_cache
 from pathlib import Path
 
+from .fontbook import current, kept
 from .shaping import Glyph, ink_extent, needs_shaping, shape
-from .units import mm_to_pt, pt_to_mm
+from .units import pt_to_mm
 
 FONT_NAME = "NotoSans"
 FONT_FAMILY = "Noto Sans"
@@ -78,8 +82,8 @@ class Face:
 
     @property
     def ttfont(self):
-        if self._font is None:
-            from reportlab.pdfbase import pdfmetrics
+        if self._font is None:  # registered in reportlab's own registry too: its canvas finds fonts by name
+            from reportlab.pdfbase import pdfmetrics  # reportlab: imported when first measured, not at start-up
             from reportlab.pdfbase.ttfonts import TTFont
             if self.data is None:
                 font = TTFont(self.name, str(self.path))
@@ -144,7 +148,11 @@ class Face:
         return self.ttfont.face.defaultWidth
 
 
-_FACES: dict[str, Face] = {}
+_INSTALLED: dict[str, Face] = {}
+"""The built-in and fallback faces, made on first use and kept for the process: their files are installed
+with pnp and its font packages (they cannot change under a running process, so nothing here is stale)
+and parsing one costs tens of ms, which every build would pay again in a book of its own. A face a spec
+registers goes into the font book in use instead (pnp.core.fontbook)."""
 _BUILTIN = {DEFAULT_FACE: ("NotoSans[[]*.ttf", "normal", 400), ITALIC_FACE: ("NotoSans-Italic[[]*.ttf", "italic", 400),
             BOLD_FACE: ("NotoSans-Bold.ttf", "normal", 700), BOLD_ITALIC_FACE: ("NotoSans-BoldItalic.ttf", "italic", 700)}
 _SHIPPED = Path(__file__).resolve().parent.parent / "fonts"
@@ -167,7 +175,7 @@ def styled_face(font: str, bold: bool) -> str:
 def register_face(name: str, path: Path, family: str | None = None, style: str = "normal",
                   data: bytes | None = None) -> Face:
     """Register the TrueType file ``path`` (or, with ``data``, those bytes, read from ``path`` and
-    checked by the caller) as the face ``name`` (letters, digits, ``-`` and ``_``,
+    checked by the caller) in the font book in use (pnp.core.fontbook.current) as the face ``name`` (letters, digits, ``-`` and ``_``,
     starting with a letter, at most 63 characters; ``family``, the name the face is known by where
     it is installed, letters, digits, spaces, ``-`` and ``_``; default ``name``) and return it. Registering the same name with
     the same file (or the same bytes) again returns the face registered first.
@@ -183,7 +191,8 @@ def register_face(name: str, path: Path, family: str | None = None, style: str =
     if family is not None and not _FAMILY.fullmatch(family):
         raise ValueError(f"a font family is letters, digits, spaces, - and _ (at most 63), not {family!r}")
     path = Path(path)
-    got = _FACES.get(name) or (_builtin(name) if name in _BUILTIN else None)
+    book = current().faces
+    got = book.get(name) or _installed(name)
     if got is not None:
         if data is not None or got.data is not None:
             same = got.data == data
@@ -194,40 +203,49 @@ def register_face(name: str, path: Path, family: str | None = None, style: str =
         raise ValueError(f"the font name {name!r} is already used for {got.path.name}")
     if data is None and not path.is_file():
         raise ValueError(f"the font file {path} does not exist")
-    got = _FACES[name] = Face(name, path, family or name, style, data=data)
+    got = book[name] = Face(name, path, family or name, style, data=data)
     return got
 
 
 def _builtin(name: str) -> Face:
-    got = _FACES.get(name)
+    got = _INSTALLED.get(name)
     if got is None:
         pattern, style, weight = _BUILTIN[name]
         path = _SHIPPED / pattern if weight == 700 else _noto(pattern)
-        got = _FACES[name] = Face(name, path, FONT_FAMILY, style, weight)
+        got = _INSTALLED[name] = Face(name, path, FONT_FAMILY, style, weight)
     return got
 
 
-def face(name: str = DEFAULT_FACE) -> Face:
-    """The registered face called ``name``.
-
-    Raises:
-        KeyError: no face has that name (the message lists the faces there are).
-    """
-    got = _FACES.get(name)
+def _installed(name: str) -> Face | None:
+    """The built-in or available fallback face called ``name``, or None."""
+    got = _INSTALLED.get(name)
     if got is not None:
         return got
     if name in _BUILTIN:
         return _builtin(name)
     if name in _FALLBACK_NAMES and name in fallback_faces():
-        return _FACES[name]
+        return _INSTALLED[name]
     if name in _FALLBACK_BOLD and bold_of(name[:-len("-Bold")]) == name:
-        return _FACES[name]
+        return _INSTALLED[name]
+    return None
+
+
+def face(name: str = DEFAULT_FACE) -> Face:
+    """The face called ``name``: a built-in or fallback face, or one registered in the font book in use.
+
+    Raises:
+        KeyError: no face has that name (the message lists the faces there are).
+    """
+    got = _INSTALLED.get(name) or current().faces.get(name) or _installed(name)
+    if got is not None:
+        return got
     raise KeyError(f"no font called {name!r} (fonts: {', '.join(face_names())})")
 
 
 def face_names() -> list[str]:
-    """The names of every face: the built-in ones, then those registered, in order."""
-    return list(_BUILTIN) + [n for n in _FACES if n not in _BUILTIN]
+    """The names of every face: the built-in ones, the fallback faces made so far, then those registered
+    in the font book in use, in order."""
+    return list(_BUILTIN) + [n for n in _INSTALLED if n not in _BUILTIN] + list(current().faces)
 
 
 def ttfont(name: str = DEFAULT_FACE):
@@ -289,19 +307,19 @@ def _fallback_file(package: str | None, stem: str) -> Path | None:
     return None
 
 
-@lru_cache(maxsize=1)
+@lru_cache(maxsize=1)  # once a process: which installed files there are (see _INSTALLED)
 def fallback_faces() -> tuple[str, ...]:
-    """The names of the fallback faces available here (FALLBACKS), each registered on first use."""
+    """The names of the fallback faces available here (FALLBACKS), each made on first use."""
     out = []
     for name, family, package, stem, _ in FALLBACKS:
         path = _fallback_file(package, stem)
         if path is not None:
-            register_face(name, path, family)
+            _INSTALLED.setdefault(name, Face(name, path, family))
             out.append(name)
     return tuple(out)
 
 
-@lru_cache(maxsize=None)
+@lru_cache(maxsize=None)  # once a process, as fallback_faces
 def bold_of(name: str) -> str | None:
     """The bold face of the fallback face ``name`` (``<name>-Bold``, registered on first use) when
     pnp ships one and ``name`` is available; None when it has none (Noto Sans Hebrew: its bold text
@@ -312,8 +330,8 @@ def bold_of(name: str) -> str | None:
     if not path.is_file():
         return None
     bold = name + "-Bold"
-    if bold not in _FACES:
-        _FACES[bold] = Face(bold, path, face(name).family, "normal", 700)
+    if bold not in _INSTALLED:
+        _INSTALLED[bold] = Face(bold, path, face(name).family, "normal", 700)
     return bold
 
 
@@ -345,24 +363,16 @@ def shaped(text: str, font: str = DEFAULT_FACE) -> tuple[Glyph, ...]:
     return shape(text, font, face(font).font_bytes)
 
 
-@lru_cache(maxsize=4096)
 def ink(text: str, font: str = DEFAULT_FACE) -> tuple[float, float]:
     """How far the glyphs of ``text`` (one run, shaped in the face ``font``) draw above and below the
-    baseline, fractions of the em (below positive; pnp.core.shaping.ink_extent)."""
-    return ink_extent(shaped(text, font), font, face(font).font_bytes)
-
-
-_TABLE_ENTRIES = 8192
-"""The measuring tables below start over when they reach this many entries."""
-_WIDTHS: dict[tuple, float] = {}
-
-
-def _kept(table: dict, key, value, limit: int = _TABLE_ENTRIES):
-    """``value``, stored under ``key`` in ``table``, which is emptied first when it holds ``limit`` entries."""
-    if len(table) >= limit:
-        table.clear()
-    table[key] = value
-    return value
+    baseline, fractions of the em (below positive; pnp.core.shaping.ink_extent). Kept in the font
+    book's ``ink`` table (4,096 entries, then it starts over)."""
+    table = current().ink
+    key = (text, font)
+    got = table.get(key)
+    if got is None:
+        got = kept(table, key, ink_extent(shaped(text, font), font, face(font).font_bytes), 4096)
+    return got
 
 
 _MM_PER_PT = pt_to_mm(1.0)  # pnp.core.units.MM_PER_PT: pt_to_mm(x) is x * this
@@ -379,69 +389,15 @@ def text_width_mm(text: str, size_pt: float, font: str = DEFAULT_FACE) -> float:
     Memoised in a plain table emptied when it reaches 65,536 entries: layouts that try sizes measure
     the same texts again and again, and drawing measures each text laid out in planning once more,
     while a deck's words each come once or twice, so an LRU cache (the bookkeeping of which cost
-    more than reportlab's C-accelerated sum) only thrashed there and this table just starts over."""
+    more than reportlab's C-accelerated sum) only thrashed there and this table just starts over.
+    The table is the font book's (pnp.core.fontbook: one per build)."""
+    widths = current().widths
     key = (text, size_pt) if font == DEFAULT_FACE else (text, size_pt, font)
-    got = _WIDTHS.get(key)
+    got = widths.get(key)
     if got is None:
         if not text.isascii() and needs_shaping(text):  # HarfBuzz's advances (pnp.core.shaping), 1/1000 em
             got = pt_to_mm(sum(g.advance for g in shaped(text, font)) * size_pt / 1000.0)
         else:  # reportlab's C-accelerated sum of advance widths, in points (pt_to_mm's product)
             got = face(font).ttfont.stringWidth(text, size_pt) * _MM_PER_PT
-        _kept(_WIDTHS, key, got, _WIDTH_ENTRIES)
+        kept(widths, key, got, _WIDTH_ENTRIES)
     return got
-
-
-_WORD_PT: dict[tuple, dict[str, float]] = {}  # (size, face) -> word -> width in points
-_WORD_SIZES = 16  # (size, face) pairs _WORD_PT keeps, each at most _TABLE_ENTRIES words; then it starts over
-_WRAPPED: dict[tuple, tuple[str, ...]] = {}
-
-
-def wrap(text: str, size_pt: float, width_mm: float, font: str = DEFAULT_FACE) -> list[str]:
-    """Break ``text`` into lines no wider than ``width_mm`` at ``size_pt`` in the face ``font``
-    (reportlab's simpleSplit, which measures with the font's real advance widths). A single word
-    wider than the line stays whole on its own line (the caller checks widths).
-
-    The lines are exactly simpleSplit's (its greedy rule, its sums in the same order, reportlab's
-    own widths), but each word is measured once per size and face (kept for the last 16 sizes and
-    faces, 8,192 words each), and a text wrapped again at the same size and width is not wrapped
-    again (8,192 texts kept): each table starts over when full."""
-    key = (text, size_pt, width_mm, font)
-    got = _WRAPPED.get(key)
-    if got is None:
-        got = _kept(_WRAPPED, key, tuple(_simple_split(text, size_pt, mm_to_pt(width_mm), font)))
-    return list(got)
-
-
-def _simple_split(text: str, size_pt: float, max_pt: float, font: str) -> list[str]:
-    """reportlab.lib.utils.simpleSplit(text, font, size_pt, max_pt), word widths memoised (points)."""
-    lines = text.split("\n")
-    if not max_pt:
-        return lines
-    string_width = face(font).ttfont.stringWidth
-    widths = _WORD_PT.get((size_pt, font))  # word -> its width in points, at this size in this face
-    if widths is None:
-        widths = _kept(_WORD_PT, (size_pt, font), {}, _WORD_SIZES)
-    elif len(widths) >= _TABLE_ENTRIES:
-        widths.clear()
-    known = widths.get
-    out: list[str] = []
-    ws = known(" ")
-    if ws is None:
-        ws = widths[" "] = string_width(" ", size_pt)
-    for line in lines:   # reportlab's _simpleSplit, the same float operations in the same order
-        words: list[str] = []
-        w = -ws
-        for t in line.split():
-            lt = known(t)
-            if lt is None:
-                lt = widths[t] = string_width(t, size_pt)
-            if w + ws + lt <= max_pt or not words:
-                words.append(t)
-                w = w + ws + lt
-            else:
-                out.append(" ".join(words))
-                words = [t]
-                w = lt
-        if words:
-            out.append(" ".join(words))
-    return out

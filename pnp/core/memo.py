@@ -12,20 +12,22 @@ Use::
         ...  # builds: memoised() calls consult memo
     memo.made["picture"]   # how many pictures were made (misses) while it was in use
 
-Single-threaded: the watch loop builds in one thread (the preview server reads only files).
+Single-threaded: the watch loop builds in one thread (the preview server reads only files). The memo
+in use is a context variable set by ``in_use`` (per thread and per asyncio task), not a module global.
 """
 from __future__ import annotations
 
 import hashlib
 from collections import Counter, OrderedDict
 from contextlib import contextmanager
+from contextvars import ContextVar
 from typing import Callable, Hashable, Iterator, TypeVar
 
 T = TypeVar("T")
 
 DEFAULT_BUDGET = 1536 * 2 ** 20  # bytes: 400 decoded 660 x 660 pictures (about 3 MB each) and their pages fit
 
-_active: "Memo | None" = None
+_ACTIVE: 'ContextVar["Memo | None"]' = ContextVar("pnp_memo", default=None)
 
 
 class Memo:
@@ -120,23 +122,23 @@ class Memo:
     @contextmanager
     def in_use(self) -> Iterator["Memo"]:
         """Make this the memo that ``memoised`` consults for the duration (nested: the outer one comes back)."""
-        global _active
-        outer, _active = _active, self
+        token = _ACTIVE.set(self)
         self._round += 1
         try:
             yield self
         finally:
-            _active = outer
+            _ACTIVE.reset(token)
 
 
 def active() -> Memo | None:
     """The memo in use, or None (a plain build)."""
-    return _active
+    return _ACTIVE.get()
 
 
 def memoised(kind: str, key: Hashable, make: Callable[[], T], size: Callable[[T], int], share: float = 1.0) -> T:
     """``make()`` itself without a memo in use, else the memo's entry (see Memo.get)."""
-    return make() if _active is None else _active.get(kind, key, make, size, share)
+    memo = _ACTIVE.get()
+    return make() if memo is None else memo.get(kind, key, make, size, share)
 
 
 def digest(*parts: str | bytes) -> str:

@@ -24,6 +24,8 @@ from dataclasses import dataclass
 from typing import Callable
 from unicodedata import bidirectional
 
+from .fontbook import current, kept
+
 FEATURES = {"kern": True, "liga": True, "dlig": True}
 """HarfBuzz features, as reportlab.pdfbase.ttfonts.shapeFragWord passes them (the PDF's shaping)."""
 
@@ -58,17 +60,18 @@ class Glyph:
     dy: float
 
 
-_FONTS: dict[str, tuple] = {}
-_SHAPED: dict[tuple[str, str], tuple] = {}
-TABLE_ENTRIES = 8192  # shaped runs kept; the table starts over when full
+TABLE_ENTRIES = 8192  # shaped runs kept in the font book; the table starts over when full
 
 
 def _hb_font(face_name: str, data: Callable[[], bytes]):
-    got = _FONTS.get(face_name)
+    """(HarfBuzz font, units per em) of the face ``face_name``, made once per font book (a face's
+    name is one file's in a book: pnp.core.fontbook)."""
+    fonts = current().hb_fonts
+    got = fonts.get(face_name)
     if got is None:
         import uharfbuzz as hb  # HarfBuzz: imported when first needed, never at start-up
         face = hb.Face(hb.Blob(data()))
-        got = _FONTS[face_name] = (hb.Font(face), face.upem)
+        got = fonts[face_name] = (hb.Font(face), face.upem)
     return got
 
 
@@ -76,9 +79,10 @@ def shape(text: str, face_name: str, data: Callable[[], bytes]) -> tuple[Glyph, 
     """``text`` (one run: one face, one direction) shaped by HarfBuzz in the face ``face_name``
     (a registered face's name, whose font file's bytes ``data()`` gives; read once per face): its
     glyphs in visual order, left to right (see the module docstring). pnp.core.fonts.shaped calls it
-    with the face's bytes."""
+    with the face's bytes. Kept in the font book in use (pnp.core.fontbook)."""
+    table = current().shaped
     key = (text, face_name)
-    got = _SHAPED.get(key)
+    got = table.get(key)
     if got is None:
         import uharfbuzz as hb  # HarfBuzz: imported when first needed, never at start-up
         font, upem = _hb_font(face_name, data)
@@ -90,9 +94,7 @@ def shape(text: str, face_name: str, data: Callable[[], bytes]) -> tuple[Glyph, 
         k = 1000.0 / upem
         got = tuple(Glyph(info.codepoint, info.cluster, pos.x_advance * k, pos.x_offset * k, pos.y_offset * k)
                     for info, pos in zip(buf.glyph_infos, buf.glyph_positions))
-        if len(_SHAPED) >= TABLE_ENTRIES:
-            _SHAPED.clear()
-        _SHAPED[key] = got
+        kept(table, key, got, TABLE_ENTRIES)
     return got
 
 

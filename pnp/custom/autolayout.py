@@ -25,7 +25,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from ..core.fonts import BOLD_FACE, DEFAULT_FACE, face, text_width_mm, wrap
+from ..core.fonts import BOLD_FACE, DEFAULT_FACE, face, text_width_mm
+from ..text.wrapping import wrap
 from ..core.units import MM_PER_PT
 from .roles import YES, Column, Roles
 

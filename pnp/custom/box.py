@@ -13,7 +13,7 @@ paper the box needs.
 from __future__ import annotations
 
 from ..core.errors import SpecError
-from ..core.fonts import wrap
+from ..text.wrapping import wrap
 from ..core.ir import BLACK, Component, Drawing, Group, Line, Polygon, Rect, Text
 from ..core.units import MM_PER_PT, fmt_mm
 from ..core.words import Words, english, words

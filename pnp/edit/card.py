@@ -20,6 +20,7 @@ from pathlib import Path
 from typing import Any
 
 from ..core.errors import PnpError, SpecError
+from ..core.fontbook import FontBook
 from ..core.ir import Group, Page, Rect
 from ..core.safearea import SAFE_MM, insets, past_safe_line
 from ..custom.parts import Ready, ready, title_column
@@ -76,10 +77,13 @@ def stamps(files: list[Path]) -> tuple:
 
 @dataclass
 class Loaded:
-    """One read of the deck: the spec's components made ready (pnp.custom.parts.Ready)."""
+    """One read of the deck: the spec's components made ready (pnp.custom.parts.Ready), and the font
+    book (pnp.core.fontbook) they were read in, which every redraw of this read enters: the faces the
+    spec declares live as long as the read."""
     spec: Any
     readies: list[Ready]
     files: list[Path]
+    book: FontBook
 
 
 class Deck:
@@ -110,13 +114,15 @@ class Deck:
             raise SpecError(f"{self.spec_path.name} names a generator (game:); pnp edit lays out a data-driven "
                             "deck's templates.", file=self.spec_path, field="game",
                             hint="edit a folder `pnp new` made (components: with data: and front:)")
-        ctx = context(loaded)
         self._last = None
-        try:
-            readies = ready(loaded.spec, ctx, loaded.lines)
-        finally:
-            self.files = [self.spec_path, *ctx.used]
-        got = Loaded(loaded.spec, readies, self.files)
+        book = FontBook()  # this read's faces and type tables: a changed file makes a new read and a new book
+        with book.in_use():
+            ctx = context(loaded)
+            try:
+                readies = ready(loaded.spec, ctx, loaded.lines)
+            finally:
+                self.files = [self.spec_path, *ctx.used]
+        got = Loaded(loaded.spec, readies, self.files, book)
         self._last = (stamps(self._watched()), got)
         return got
 
@@ -185,6 +191,10 @@ class Deck:
             PnpError: the deck cannot be read (its message names file, line, field).
         """
         got = self.load()
+        with got.book.in_use():
+            return self._card(got, comp, side, row, hidden)
+
+    def _card(self, got: Loaded, comp: int, side: str, row: int, hidden: frozenset[str]) -> dict:
         r, path, face = self._face(got, comp, side, row)
         w, h = r.spec.size
         record = r.rows[row]
@@ -230,6 +240,10 @@ class Deck:
             PnpError: the deck cannot be read.
         """
         got = self.load()
+        with got.book.in_use():
+            return self._problems(got, comp, side)
+
+    def _problems(self, got: Loaded, comp: int, side: str) -> list[dict]:
         r = got.readies[comp] if 0 <= comp < len(got.readies) else None
         if r is None or side not in ("front", "back"):
             raise SpecError(f"the deck has no component {comp + 1} {side}.", field="component",

@@ -23,8 +23,8 @@ about 0.3 ms a glyph), as fontTools' own otf2ttf example does. The checked TrueT
 file's, or their conversion) are what the font registry embeds (``FontFile.data``, registered with
 pnp.core.fonts.register_face): nothing is read from the file again and no copy is written anywhere,
 so an edit of the file after the check cannot reach a kit and a killed build leaves no copy behind.
-Results are kept in memory for the process (at most MAX_KEPT_BYTES of them), so `pnp watch` converts
-a font once. CFF2 (variable CFF)
+Results are kept in the build's font book (at most MAX_KEPT_BYTES of them) and, under `pnp watch`, in
+its memo, so a watch session converts a font once. CFF2 (variable CFF)
 fonts are refused with how to make a static instance. The conversion keeps outlines, metrics and the
 character map (what pnp draws); hinting, which CFF and TrueType express differently, is dropped.
 """
@@ -37,6 +37,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from ..core.errors import SpecError
+from ..core.fontbook import current
+from ..core.memo import memoised
 from .safefile import NotRegular, read_regular
 
 MAX_FONT_BYTES = 30 * 1024 * 1024
@@ -50,7 +52,7 @@ MAX_COMPONENT_DEPTH = 8
 MAX_COMPONENT_OUTLINES = 1024
 """The most simple glyphs one composite glyph may expand to, counting repeats (a few in real fonts)."""
 MAX_KEPT_BYTES = 128 << 20
-"""Checked fonts kept in memory for the process (by content) up to this many bytes in all."""
+"""Checked fonts kept in a build's font book (by content) up to this many bytes in all."""
 CU2QU_MAX_ERR = 1 / 1000
 """The largest distance of a converted quadratic curve from the CFF cubic one, as a fraction of the em."""
 
@@ -103,7 +105,9 @@ class _Bad(Exception):
 def read_font(path: Path, name: str, *, spec: Path | None = None, line: int | None = None,
               field: str | None = None) -> FontFile:
     """The font at ``path`` declared as ``name``, checked (see the module docstring); a CFF OTF is
-    converted to TrueType outlines. Results are kept per file content for the process.
+    converted to TrueType outlines. Results are kept per file content: in the build's font book
+    (pnp.core.fontbook), and under `pnp watch` in its memo (pnp.core.memo), so a rebuild does not
+    parse an unchanged font again.
 
     Raises:
         SpecError: naming ``spec``, ``line`` and ``field`` (default ``fonts.<name>``), the font file
@@ -116,12 +120,13 @@ def read_font(path: Path, name: str, *, spec: Path | None = None, line: int | No
             raise _Bad(f"is over {MAX_FONT_BYTES >> 20} MiB", "declare a smaller font: a card needs a few hundred "
                        "glyphs, and `pyftsubset` makes a subset of a large font")
         sha = hashlib.sha256(data).hexdigest()
-        facts = _FACTS.get(sha)
+        known = current().table("font facts")  # by the sha256 of a font file's bytes
+        facts = known.get(sha)
         if facts is None:
-            facts = _analyse(sha, data)
-            if sum(len(f[5]) for f in _FACTS.values()) + len(facts[5]) > MAX_KEPT_BYTES:
-                _FACTS.clear()
-            _FACTS[sha] = facts
+            facts = memoised("font facts", sha, lambda: _analyse(sha, data), lambda f: len(f[5]) + 4096)
+            if sum(len(f[5]) for f in known.values()) + len(facts[5]) > MAX_KEPT_BYTES:
+                known.clear()
+            known[sha] = facts
     except FileNotFoundError:
         raise SpecError(f"font {name!r}: the file {path} does not exist.", file=spec, line=line, field=field,
                         hint="check the path (relative paths are beside the spec)") from None
@@ -136,9 +141,6 @@ def read_font(path: Path, name: str, *, spec: Path | None = None, line: int | No
                         hint=exc.hint) from None
     family, postscript, glyphs, chars, sha, checked, converted = facts
     return FontFile(name, Path(path), checked, family, postscript, glyphs, chars, sha, converted)
-
-
-_FACTS: dict[str, tuple] = {}  # by the sha256 of a font file's bytes: each font is parsed once a process
 
 
 def _analyse(sha: str, data: bytes) -> tuple[str, str, int, frozenset[int], str, bytes, bool]:
@@ -311,7 +313,7 @@ def _to_truetype(font) -> bytes:
 def _embeddable(data: bytes, cmap: dict[int, str]) -> frozenset[int]:
     """The code points reportlab (the embedder) maps to a glyph in these TrueType bytes; raises _Bad
     with reportlab's reason when it cannot embed them."""
-    from reportlab.pdfbase.ttfonts import TTFError, TTFontFile
+    from reportlab.pdfbase.ttfonts import TTFError, TTFontFile  # reportlab: imported when first needed, as fontTools
     try:
         face = TTFontFile(io.BytesIO(data), validate=0)
     except TTFError as exc:

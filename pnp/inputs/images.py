@@ -28,10 +28,10 @@ import os
 import re
 import stat
 from dataclasses import dataclass
-from functools import lru_cache
 from pathlib import Path
 
 from ..core.errors import SpecError
+from ..core.fontbook import current
 from ..core.memo import active, memoised
 from .gamefolder import inside
 from .safefile import read_regular
@@ -74,7 +74,8 @@ def _refuse(message: str, path: Path, field: str | None, hint: str) -> SpecError
 
 
 def read_image(path: Path, field: str | None = "image", root: Path | None = None) -> ImageFacts:
-    """Check the image at ``path`` (see the module docstring); cached per file and modification time.
+    """Check the image at ``path`` (see the module docstring); cached per file and modification time
+    in the build's book (pnp.core.fontbook: what a build checked goes with it).
     ``root``: the game folder the files SVG art references must stay inside (None: it may reference
     no file).
 
@@ -100,20 +101,20 @@ def read_image(path: Path, field: str | None = "image", root: Path | None = None
             return memoised("picture facts", (str(path), digest),
                             lambda: _raster(path, data, digest, field), lambda _facts: 512)
         return _parse(path, data, digest, field, root_s)
+    checked = current().images  # (path, modification time, size, root) -> facts, oldest first
     key = (path, st.st_mtime_ns, st.st_size, root_s)
-    facts = _CHECKED.get(key)
+    facts = checked.get(key)
     if facts is None:  # checked once per file, whichever field names it first (a refusal is not kept)
         data = _bytes(path, field)
         facts = _parse(path, data, hashlib.sha256(data).hexdigest(), field, root_s)
-        if len(_CHECKED) >= MAX_CHECKED:
-            del _CHECKED[next(iter(_CHECKED))]
-        _CHECKED[key] = facts
+        if len(checked) >= MAX_CHECKED:
+            del checked[next(iter(checked))]
+        checked[key] = facts
     return facts
 
 
 MAX_CHECKED = 256
-_CHECKED: dict[tuple, ImageFacts] = {}
-"""(path, modification time, size, root) -> the facts of a file that passed read_image, oldest first."""
+"""The facts of at most this many files that passed read_image are kept (the oldest go first)."""
 
 
 def _bytes(path: Path, field: str | None) -> bytes:
@@ -249,25 +250,28 @@ def picture_bytes(facts: ImageFacts) -> bytes:
     return data
 
 
-@lru_cache(maxsize=64)
 def svg_drawing(facts: ImageFacts):
     """The SVG art ``facts`` as a reportlab Drawing (svglib, LGPL-3.0), in points, from its checked
-    bytes (picture_bytes); None when it cannot be read (see _drawing).
+    bytes (picture_bytes); None when it cannot be read (see _drawing). Kept in the build's book (64).
 
     Raises:
         SpecError: see picture_bytes.
     """
-    return _drawing(facts.path, picture_bytes(facts), facts.root)
+    return current().remember("svg drawings", facts, lambda: (_drawing(facts.path, picture_bytes(facts), facts.root),),
+                              64)[0]
 
 
-@lru_cache(maxsize=64)
 def _drawing(path: Path, data: bytes, root: str | None):
     """SVG bytes as a reportlab Drawing, None when they cannot be read (the same bytes are parsed
-    once: the check and each drawing of a build share it). Entities are not resolved and
+    once per build: the check and each drawing of a build share it, kept in the build's book). Entities are not resolved and
     no network is used (lxml's parser as svglib sets it up); external references outside ``root``
     (else the SVG's own folder) are not followed (svglib's ``external_reference_root``; read_image
     has checked every reference before)."""
 
+    return current().remember("svg parsed", (path, data, root), lambda: (_parse_drawing(path, data, root),), 64)[0]
+
+
+def _parse_drawing(path: Path, data: bytes, root: str | None):
     from svglib.svglib import SvgRenderer, load_svg_file  # svglib and lxml: only a kit with SVG art
     logging.getLogger("svglib").setLevel(logging.ERROR)
     try:

@@ -3,7 +3,7 @@
 It carries the game's title and designer credit, a one-line description, the bill of materials
 (every component with its count, trim size and pages), a print-and-cut guide for this kit only
 (scale check, duplex pages, round parts, board assembly) and the rules quick reference, set in two
-columns with Noto Sans's real metrics (pnp.core.fonts.wrap; rules with **bold** or *italic* runs
+columns with Noto Sans's real metrics (pnp.text.wrapping.wrap; rules with **bold** or *italic* runs
 through pnp.text).
 
 ``impose`` asks a Cover how many pages it takes (``count``, known before the plan) and then for
@@ -19,7 +19,8 @@ from ..core.errors import LayoutError
 from ..inputs.rulestext import Block, Rules
 from ..inputs.textcheck import credit_line, line_width_mm, title_line
 from .. import text as typeset
-from ..core.fonts import BOLD_FACE, DEFAULT_FACE, wrap
+from ..core.fonts import BOLD_FACE, DEFAULT_FACE
+from ..text.wrapping import wrap
 from ..core.shaping import paragraph_rtl
 from ..core.ir import Component, Line, Page, Text
 from ..core.units import MM_PER_PT, fmt_mm
@@ -141,7 +142,7 @@ def bom_columns(heads: list[str]) -> tuple[float, ...]:
 
 def wrapped(text: str, size_pt: float, width: float, bold: bool = False) -> list[str | typeset.Line]:
     """Plain ``text`` broken into lines at most ``width`` mm wide at ``size_pt``: strings (Noto Sans's
-    simpleSplit, pnp.core.fonts.wrap) for text Noto Sans sets whole, else typeset.Lines (shaped or
+    simpleSplit, pnp.text.wrapping.wrap) for text Noto Sans sets whole, else typeset.Lines (shaped or
     right-to-left scripts, characters set in a script's fallback face: pnp.core.typeset.plain_lines)."""
     if typeset.needs_runs(text, BOLD_FACE if bold else DEFAULT_FACE):
         return list(typeset.plain_lines(text, size_pt, width, bold))

@@ -22,7 +22,8 @@ from bisect import bisect_left, bisect_right
 from dataclasses import dataclass, field
 
 from ..core.errors import LayoutError
-from ..core.fonts import text_width_mm, wrap
+from ..core.fonts import text_width_mm
+from ..text.wrapping import wrap
 from ..core.ir import BLACK, Component, Group, Line, Rect, Text, TileInfo
 from ..core.units import MM_PER_PT
 from ..core.words import Words, english

@@ -70,9 +70,17 @@ def execute_target(tp: TargetPlan, request: Request, out: Path, progress: Progre
     ``on_wait(message)`` while another build holds the game's lock (default: a note on stderr; see
     pnp.store.lock).
 
+    Written in the target's font book (``tp.book``, pnp.core.fontbook), the one it was planned in.
+
     Raises:
         OutputError: the output folder cannot be written (the earlier kit is unchanged).
     """
+    with tp.book.in_use():
+        return _execute_target(tp, request, out, progress, on_wait)
+
+
+def _execute_target(tp: TargetPlan, request: Request, out: Path, progress: Progress | None,
+                    on_wait: Callable[[str], None] | None) -> KitResult:
     game, sheet, names = tp.loaded.game, request.paper.sheet, request.formats
     parts = parts_of(tp.components)
     fingerprint = kit_fingerprint(parts)

@@ -20,6 +20,7 @@ from typing import TYPE_CHECKING, Callable, Mapping, Sequence
 
 from ..core.errors import PnpError, SpecError, ValidationFailed
 from ..core.findings import FAIL, WARN, Finding
+from ..core.fontbook import FontBook, for_build
 from ..core.words import has_words, words
 from ..core.ir import Component
 from ..engine import Game, KitContext, PaperRoom, game_names, get_game, third_party_names
@@ -133,6 +134,7 @@ class TargetPlan:
     budget: Budget | None = None  # pages and time estimated before anything is drawn
     packing: Packing | None = None
     booklet: RulesBooklet | None = None  # the rules booklet, laid out (request.rules "booklet")
+    book: FontBook = field(default_factory=FontBook, repr=False)  # the target's faces and type tables: execute writes in it
 
     @property
     def failed(self) -> list[Finding]:
@@ -252,8 +254,9 @@ def draw_all(spec_path: Path) -> None:
     Raises:
         PnpError: what the build would raise (a text that does not fit, a bad cell, a bad template).
     """
-    loaded = load_target(str(spec_path))
-    loaded.game.components(loaded.spec, context(loaded))
+    with for_build().in_use():  # a build's own font book (pnp.core.fontbook)
+        loaded = load_target(str(spec_path))
+        loaded.game.components(loaded.spec, context(loaded))
 
 
 def check_environment() -> None:
@@ -377,10 +380,13 @@ def plan_target(target: str, loaded: LoadedSpec, request: Request,
         PnpError: a bad input file, rules text, page budget or cover (naming file, line and field;
             in a kit of one of several languages the message starts with the language).
     """
+    book = for_build()  # the target's font book (pnp.core.fontbook): planned in it, carried to execute
     if language is None:
-        return _plan_target(target, loaded, request, notify, None)
+        with book.in_use():
+            return _plan_target(target, loaded, request, notify, None, book)
     try:
-        tp = _plan_target(target, loaded, request, notify, language)
+        with book.in_use():
+            tp = _plan_target(target, loaded, request, notify, language, book)
     except PnpError as exc:
         exc.message = f"in the {language} kit: {exc.message}"
         raise
@@ -389,7 +395,7 @@ def plan_target(target: str, loaded: LoadedSpec, request: Request,
 
 
 def _plan_target(target: str, loaded: LoadedSpec, request: Request, notify: Callable[[str], None] | None,
-                 language: str | None) -> TargetPlan:
+                 language: str | None, book: FontBook) -> TargetPlan:
     ctx = context(loaded, request.overrides, full=request.full, language=language)
     sheet = request.paper.sheet
     ctx.paper = paper_room(sheet, request.opts.bleed)
@@ -400,7 +406,7 @@ def _plan_target(target: str, loaded: LoadedSpec, request: Request, notify: Call
     info = replace(cover_info(loaded, ctx), print_shop=request.settings.pdfx)
     findings = loaded.game.check(loaded.spec, ctx)
     if any(f.status == FAIL for f in findings):
-        return TargetPlan(target, loaded, ctx, findings, inputs())
+        return TargetPlan(target, loaded, ctx, findings, inputs(), book=book)
     fit_chars = loaded.game.fit_work(loaded.spec, ctx) if loaded.game.fit_work is not None else 0.0
     fitting = check_fit_work(fit_chars, loaded.path)
     if notify is not None and fitting > LONG_FIT_SECONDS:
@@ -410,7 +416,7 @@ def _plan_target(target: str, loaded: LoadedSpec, request: Request, notify: Call
         declared = check_parts(loaded.spec, components, loaded.path, loaded.lines)
         findings = findings + declared
         if any(f.status == FAIL for f in declared):
-            return TargetPlan(target, loaded, ctx, findings, inputs())
+            return TargetPlan(target, loaded, ctx, findings, inputs(), book=book)
     opts = replace(effective_options(components, request.opts), words=info.words)  # the kit's language
     notes = ()
     if opts.duplex != request.opts.duplex:
@@ -440,7 +446,7 @@ def _plan_target(target: str, loaded: LoadedSpec, request: Request, notify: Call
         from ..layout.booklet import RulesBooklet  # only with --rules booklet
         booklet = RulesBooklet(info, cover, components, sheet, opts)
     return TargetPlan(target, loaded, ctx, findings, inputs(), components, fit, opts, info, cover, notes, budget,
-                      packing, booklet)
+                      packing, booklet, book)
 
 
 def plan(targets: Sequence[str], request: Request, notify: Callable[[str], None] | None = None) -> BuildPlan:

@@ -13,6 +13,7 @@ from pathlib import Path
 from typing import NamedTuple
 
 from ..core.errors import LayoutError
+from ..core.fontbook import current, kept
 from ..core.fonts import cap_height, face, missing_glyphs, styled_face, text_width_mm
 from ..core.ir import Circle, Group, Image, Line, Polygon, Rect, Text
 from ..text import UNDERLINE_DROP, UNDERLINE_WIDTH  # a Text's underline, as rich text's
@@ -38,9 +39,6 @@ class TextPlacement(NamedTuple):
     underline: tuple[float, float, float, float] | None
 
 
-_PLACED: dict[tuple, TextPlacement] = {}
-
-
 def place_text(t: Text) -> TextPlacement:
     """Place ``t`` with the metrics of the face it is drawn in (``t.font``, or its bold face when
     ``t.bold``).
@@ -48,19 +46,18 @@ def place_text(t: Text) -> TextPlacement:
     Memoised per (text, size, anchor, valign, bold, underline, font) in a table that is emptied when it
     reaches 8,192 entries: furniture texts (footers, labels) repeat and are found there; the words of
     a large deck each come once, cost less to place than an LRU cache's bookkeeping, and must not
-    make memory grow.
+    make memory grow. The table is the font book's (pnp.core.fontbook: one per build), as the faces
+    it measures with are.
 
     Raises:
         LayoutError: the text has a character its face cannot draw, or names no registered face
             (both backends refuse it alike, before anything is written).
     """
+    placed = current().placed
     key = (t.text, t.size_pt, t.anchor, t.valign, t.bold, t.underline, t.font)
-    got = _PLACED.get(key)
+    got = placed.get(key)
     if got is None:
-        got = _place(*key)
-        if len(_PLACED) >= 8192:
-            _PLACED.clear()
-        _PLACED[key] = got
+        got = kept(placed, key, _place(*key))
     return got
 
 
@@ -145,7 +142,7 @@ class Renderer:
 FITS = ("contain", "cover", "stretch")
 
 
-@lru_cache(maxsize=1024)
+@lru_cache(maxsize=1024)  # process-wide: strings to paths, the same answer whatever the build
 def _image_paths(src: str, root: str | None) -> tuple[Path, Path | None]:
     """An Image's ``src`` and ``root`` as paths, made once per name (a sheet places the same picture
     many times): a game folder's file as a LinkFree path (checked link-free by inside())."""

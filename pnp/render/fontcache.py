@@ -1,6 +1,7 @@
 """The embedded SVG font subsets (@font-face CSS per character set), kept in memory and, between
 builds, in a cache folder the caller names (pnp.pipeline.plan passes OUT/.pnp/cache in the WriteJob;
-$PNP_CACHE_DIR overrides it, empty turns the disk cache off). Subsetting with fontTools takes about
+$PNP_CACHE_DIR overrides it, empty turns the disk cache off); in memory means in the font book of
+the build (pnp.core.fontbook), so nothing made for one build's faces outlives it. Subsetting with fontTools takes about
 0.4 s per new character set, so the disk cache is what keeps a rebuild fast. Pages set in the
 built-in faces take the chunks shipped with pnp (pnp.render.fontchunks) and come here only when the
 installed font file is not the one those were made from; a spec's own fonts always come here.
@@ -32,15 +33,16 @@ from importlib.util import find_spec
 from pathlib import Path
 
 from ..core.errors import OutputError
-from ..core.fonts import DEFAULT_FACE
+from ..core.fontbook import current
+from ..core.fonts import DEFAULT_FACE, face as font_face
 from ..core.safepath import folder, read_fd, write_atomic
+from .svgfont import css_rule, font_face_css, subset_matches
 
 MAX_ENTRY_BYTES = 4 << 20
 """A cache entry larger than this (4 MiB; the whole of Noto Sans as CSS is under 1 MiB) is not read."""
 MAX_SCAN = 10_000
 """At most this many names of the cache folder are looked at for one character set."""
 
-_CSS: dict = {}  # characters (Noto Sans) or (face, characters) -> CSS
 _NAME = re.compile(r"^font-(?P<key>[0-9a-f]{32})-(?P<sha>[0-9a-f]{64})\.css$")
 _SHAPE = re.compile(r"@font-face \{ font-family: 'pnp [A-Za-z][A-Za-z0-9 _-]{0,62}'; font-style: (normal|italic); "
                     r"font-weight: 400; "
@@ -60,8 +62,6 @@ def cache_folder(cache: Path | None) -> Path | None:
 def _css_key(chars: frozenset, face: str = DEFAULT_FACE) -> str:
     """The hash of what the subset is made from: the face's name and style and its font's bytes,
     fontTools's version, svgfont's code, the characters."""
-
-    from ..core.fonts import face as font_face
     got = font_face(face)
     h = hashlib.sha256(f"{face}|{got.style}|".encode())
     if got.data is not None:   # a spec's own font: the checked bytes the face holds
@@ -75,17 +75,19 @@ def _css_key(chars: frozenset, face: str = DEFAULT_FACE) -> str:
     return h.hexdigest()[:32]
 
 
-@lru_cache(maxsize=32)
+@lru_cache(maxsize=32)  # process-wide: keyed by the file's path, size and time, so an edited file misses
 def _file_digest(path: str, _size: int, _mtime_ns: int) -> str:
     """sha256 of an installed font file, once per process for each path, size and time."""
     return hashlib.sha256(Path(path).read_bytes()).hexdigest()
 
 
-@lru_cache(maxsize=32)
 def _data_digest(face: str) -> str:
-    """sha256 of a registered face's bytes (a face's name never changes its bytes), once a process."""
-    from ..core.fonts import face as font_face
-    return hashlib.sha256(font_face(face).font_bytes()).hexdigest()
+    """sha256 of a registered face's bytes, once per font book (a face's name is one font's there)."""
+    table = current().table("fontcache digests")
+    got = table.get(face)
+    if got is None:
+        got = table[face] = hashlib.sha256(font_face(face).font_bytes()).hexdigest()
+    return got
 
 
 def valid_entry(name: str, data: bytes) -> str | None:
@@ -131,7 +133,6 @@ def _read_entry(dir_fd: int, name: str) -> bytes | None:
 def _genuine(css: str, chars: frozenset, face: str) -> bool:
     """``css`` (of the shape valid_entry accepts) is the rule svgfont writes for ``face`` and its
     payload is a subset of that face for ``chars`` (svgfont.subset_matches)."""
-    from .svgfont import css_rule, subset_matches
     payload = _SHAPE.fullmatch(css)["data"]
     if css != css_rule(payload, face=face):
         return False
@@ -202,10 +203,12 @@ def font_css(chars: frozenset, base: frozenset = frozenset(), cache: Path | None
     default): svgfont.font_face_css(base | chars, face=face), from memory, else the disk cache folder
     ``cache`` (see :func:`cache_folder`; entries checked as the module says), else made (fontTools
     subsetting: about 0.4 s) and stored there. The same characters give the same string on every
-    run. Never raises for a bad or unwritable cache: it is skipped."""
+    run. Never raises for a bad or unwritable cache: it is skipped. "Memory" is the font book's
+    ``css`` table (pnp.core.fontbook: one per build), so a second build reads the disk cache."""
     chars = base | chars
     key = chars if face == DEFAULT_FACE else (face, chars)
-    css = _CSS.get(key)
+    memory = current().css
+    css = memory.get(key)
     if css is not None:
         return css
     where = cache_folder(cache)
@@ -213,9 +216,8 @@ def font_css(chars: frozenset, base: frozenset = frozenset(), cache: Path | None
     if where is not None:
         css = _lookup(where, digest, chars, face)
     if css is None:
-        from .svgfont import font_face_css
         css = font_face_css(chars, face=face)
         if where is not None:
             _store(where, digest, css)
-    _CSS[key] = css
+    memory[key] = css
     return css

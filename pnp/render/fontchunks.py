@@ -31,7 +31,9 @@ from functools import lru_cache
 from pathlib import Path
 from typing import Iterable, NamedTuple
 
+from ..core.fontbook import current
 from ..core.fonts import BOLD_FACE, BOLD_ITALIC_FACE, DEFAULT_FACE, ITALIC_FACE, face as font_face
+from .svgfont import css_family, static_chunks
 
 BUILT_IN = (DEFAULT_FACE, ITALIC_FACE, BOLD_FACE, BOLD_ITALIC_FACE)
 """The faces whose chunks ship with pnp."""
@@ -41,9 +43,10 @@ BLOCK = 128
 """Code points outside the base chunk are chunked by block of this many (U+0380-03FF, ...)."""
 
 
-def chunk_file(face: str) -> Path:
-    """The shipped chunk file of the built-in face ``face``."""
-    return Path(__file__).with_name(f"fontchunks-{face}.txt")
+def chunk_file(face: str, folder: Path | None = None) -> Path:
+    """The chunk file of the built-in face ``face`` in ``folder`` (default: next to this module, where
+    pnp ships them)."""
+    return (folder or Path(__file__).parent) / f"fontchunks-{face}.txt"
 
 
 def font_identity(face: str) -> str:
@@ -92,7 +95,6 @@ def write_font_chunks(faces: Iterable[str] = BUILT_IN, folder: Path | None = Non
     """Generate the shipped chunk files (see the module docstring) of ``faces`` into ``folder``
     (default: next to this module); returns their paths. About 2 s of CPU a face: the variable font
     is instanced once, then each chunk subset from the static font (svgfont.static_chunks)."""
-    from .svgfont import static_chunks
     written = []
     for face in faces:
         plan = plan_chunks(font_face(face).cmap)
@@ -118,15 +120,25 @@ class Shipped(NamedTuple):
     index: dict[int, int]
 
 
-@lru_cache(maxsize=4)
 def shipped(face: str, path: Path | None = None) -> Shipped | None:
-    """The chunks shipped for ``face`` (read from ``path``, default :func:`chunk_file`), or None when
-    it is not a built-in face, the file is missing or unreadable, or it was made from another font
-    file than the installed one."""
+    """The chunks shipped for ``face`` (read from ``path``; default :func:`chunk_file` in the font
+    book's ``chunk_folder``, pnp.core.fontbook, else where pnp ships them), or None when it is not a
+    built-in face, the file is missing or unreadable, or it was made from another font file than the
+    installed one."""
     if face not in BUILT_IN:
         return None
+    path = path or chunk_file(face, current().chunk_folder)
     try:
-        head, *lines = (path or chunk_file(face)).read_text(encoding="ascii").splitlines()
+        st = path.stat()
+    except OSError:
+        return None
+    return _read_chunks(face, path, st.st_size, st.st_mtime_ns)
+
+
+@lru_cache(maxsize=8)  # process-wide: by file, size and time, so a changed file misses (the shipped ones never change)
+def _read_chunks(face: str, path: Path, _size: int, _mtime_ns: int) -> Shipped | None:
+    try:
+        head, *lines = path.read_text(encoding="ascii").splitlines()
         if head != font_identity(face):
             return None
         chunks = []
@@ -144,9 +156,8 @@ def unicode_range(cps: Iterable[int]) -> str:
     return ", ".join(f"U+{a:X}" if a == b else f"U+{a:X}-{b:X}" for a, b in ranges(cps))
 
 
-@lru_cache(maxsize=256)
+@lru_cache(maxsize=256)  # process-wide: a built-in face's chunk (shipped, immutable) is always the same rule
 def _rule(face: str, chunk: Chunk) -> str:
-    from .svgfont import css_family
     return (f"@font-face {{ font-family: '{css_family(face)}'; font-style: {font_face(face).style}; "
             f"font-weight: {font_face(face).weight}; unicode-range: {unicode_range(chunk.cps)}; "
             f"src: url(data:font/woff2;base64,{chunk.data}) format('woff2'); }}")

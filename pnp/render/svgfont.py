@@ -40,11 +40,12 @@ import base64
 import io
 import logging
 import math
-from functools import lru_cache
 from typing import Iterable
 
+from ..core.fontbook import current
 from ..core.fonts import DEFAULT_FACE, cap_height, face as font_face, missing_glyphs
-from .glyphpen import num
+from ..core.shaping import draw_glyph, units_per_em
+from .glyphpen import GlyphPathPen, num
 
 FAMILY = "pnp Noto Sans"
 PT_TO_MM = 25.4 / 72.0
@@ -67,9 +68,10 @@ def font_stack(face: str = DEFAULT_FACE) -> str:
     return f"'{css_family(face)}', '{font_face(face).family}', sans-serif"
 
 
-@lru_cache(maxsize=8)
 def _font_bytes(face: str = DEFAULT_FACE) -> bytes:
-    return font_face(face).font_bytes()
+    """The face's font file's bytes, read once per font book (pnp.core.fontbook, as every table of
+    this module: what is made from a face the build registered goes with the build)."""
+    return current().remember("svgfont bytes", face, lambda: font_face(face).font_bytes(), 8)
 
 
 def _open_font(face: str = DEFAULT_FACE):
@@ -132,8 +134,13 @@ def _woff2(font) -> bytes:
     return buf.getvalue()
 
 
-@lru_cache(maxsize=128)
 def _subset_woff2(chars: frozenset[str], weight: int, face: str = DEFAULT_FACE) -> bytes:
+    """subset_font's WOFF2, made once per font book (128 kept, then the table starts over)."""
+    return current().remember("svgfont subsets", (chars, weight, face), lambda: _make_subset(chars, weight, face), 128)
+
+
+def _make_subset(chars: frozenset[str], weight: int, face: str) -> bytes:
+    current().made["subset"] += 1  # counted: a test can see that a build subset no font
     _quiet_subsetter()
     font = _open_font(face)
     _drop_layout(font)
@@ -181,9 +188,10 @@ def font_face_css(chars: Iterable[str], bold: bool = False, face: str = DEFAULT_
     return _face_css(_chars_key(chars), BOLD if bold else REGULAR, face)
 
 
-@lru_cache(maxsize=128)
 def _face_css(chars: frozenset[str], weight: int, face: str = DEFAULT_FACE) -> str:
-    return css_rule(base64.b64encode(_subset_woff2(chars, weight, face)).decode("ascii"), weight, face)
+    return current().remember(
+        "svgfont css", (chars, weight, face),
+        lambda: css_rule(base64.b64encode(_subset_woff2(chars, weight, face)).decode("ascii"), weight, face), 128)
 
 
 def css_rule(payload: str, weight: int = REGULAR, face: str = DEFAULT_FACE) -> str:
@@ -225,21 +233,24 @@ def _drawn(glyphs, name: str) -> tuple:
     return glyphs[name].width, pen.value
 
 
-@lru_cache(maxsize=4096)
 def _face_glyph(face: str, code: int) -> tuple:
-    """:func:`_drawn` for the character ``code`` of a registered face, at its default instance."""
-    glyphs, cmap, _ = _outline_font(face)
-    return _drawn(glyphs, cmap[code])
+    """:func:`_drawn` for the character ``code`` of a registered face, at its default instance (4,096
+    kept per font book)."""
+    def make() -> tuple:
+        glyphs, cmap, _ = _outline_font(face)
+        return _drawn(glyphs, cmap[code])
+    return current().remember("svgfont face glyphs", (face, code), make, 4096)
 
 
 # --- outlines -------------------------------------------------------------------------------------
 
-@lru_cache(maxsize=8)
 def _outline_font(face: str = DEFAULT_FACE):
     """(glyph set at the default instance, cmap, units per em) of the face as the PDF backend uses it
-    (its glyphs named by number, :func:`_numbered`)."""
-    font = _numbered(_open_font(face))
-    return font.getGlyphSet(), font.getBestCmap(), font["head"].unitsPerEm
+    (its glyphs named by number, :func:`_numbered`), opened once per font book (8 faces kept)."""
+    def make():
+        font = _numbered(_open_font(face))
+        return font.getGlyphSet(), font.getBestCmap(), font["head"].unitsPerEm
+    return current().remember("svgfont outline fonts", face, make, 8)
 
 
 def _numbered(font):
@@ -317,16 +328,17 @@ def text_outline_path(text: str, size_pt: float, x: float, y: float, anchor: str
 
 # --- shaped text -------------------------------------------------------------------------------------
 
-@lru_cache(maxsize=4096)
 def glyph_path(face: str, gid: int) -> str:
     """SVG path data of glyph ``gid`` of the registered face ``face`` (at its default instance) in
     1/1000 em, y down, its origin on the pen position: "" for a glyph with no outline (a space). What
     a shaped text (pnp.core.shaping.shape gives glyph ids) is drawn with, placed glyph by glyph; the
     outline is HarfBuzz's (pnp.core.shaping.draw_glyph), from the same font object that shaped it.
-    The text is what fontTools' SVGPathPen writes behind a TransformPen (pnp.render.glyphpen)."""
-    from ..core.shaping import draw_glyph, units_per_em
-    from .glyphpen import GlyphPathPen
+    The text is what fontTools' SVGPathPen writes behind a TransformPen (pnp.render.glyphpen). Kept
+    per font book (4,096 glyphs, then the table starts over)."""
+    return current().remember("svgfont glyph paths", (face, gid), lambda: _glyph_path(face, gid), 4096)
 
+
+def _glyph_path(face: str, gid: int) -> str:
     def data() -> bytes:
         return _font_bytes(face)
     k = 1000.0 / units_per_em(face, data)

@@ -12,7 +12,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from ..core.fonts import DEFAULT_FACE, cap_height, face, text_width_mm, wrap
+from ..core.fonts import DEFAULT_FACE, cap_height, face, text_width_mm
+from .wrapping import wrap
 from ..core.units import MM_PER_PT
 from .fitting import block, could_fit, fit_box_size, scan
 from .markup import EPS, STEP_PT

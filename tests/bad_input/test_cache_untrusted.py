@@ -17,7 +17,8 @@ import pytest
 from pnp.inputs.resources import builtin_folder, builtin_spec, specs_dir
 
 from pnp.pipeline.execute import build_kit
-from pnp.render import fontcache, fontchunks
+from pnp.core.fontbook import FontBook
+from pnp.render import fontcache
 
 from sentinel import make_sentinel, tree_hash
 
@@ -34,18 +35,27 @@ PLANTS = [
 ]
 
 # The questions example prints Greek and Cyrillic. With the shipped font chunks (pnp.render.fontchunks)
-# its pages need no subset; these tests set the chunks aside (NO_CHUNKS, as when the installed font
-# package is another version than the chunks were made from, or for a spec's own font), so its SVG
-# pages get font subsets made by fontTools and kept in the cache.
+# its pages need no subset; these tests set the chunks aside (each build in a font book whose chunk
+# folder holds none, as when the installed font package is another version than the chunks were made
+# from, or for a spec's own font), so its SVG pages get font subsets made by fontTools and kept in the cache.
 TARGET = str(specs_dir() / "questions")
-NO_CHUNKS = "import pnp.render.fontchunks as _chunks; _chunks.shipped = lambda *a, **k: None"
 
 
 @pytest.fixture
-def fresh_memory(monkeypatch):
+def no_chunks(tmp_path, monkeypatch) -> Path:
+    """An empty folder to read the built-in faces' chunk files from (FontBook.chunk_folder)."""
     monkeypatch.delenv("PNP_CACHE_DIR", raising=False)
-    monkeypatch.setattr(fontcache, "_CSS", {})
-    monkeypatch.setattr(fontchunks, "shipped", lambda *a, **k: None)
+    folder = tmp_path / "no-chunks"
+    folder.mkdir()
+    return folder
+
+
+def _build(out: Path, no_chunks: Path) -> FontBook:
+    """Build the questions deck (SVG) into ``out`` in a font book of its own (nothing in memory: as a
+    new process, only the disk cache), the shipped chunks set aside; the book."""
+    with FontBook(chunk_folder=no_chunks).in_use() as book:
+        build_kit(TARGET, formats=("svg",), out=out)
+    return book
 
 
 def _entries(out: Path) -> list[Path]:
@@ -60,8 +70,8 @@ def _styles(kit: Path) -> list[str]:
     return found
 
 
-def _populated(out: Path) -> list[Path]:
-    build_kit(TARGET, formats=("svg",), out=out)
+def _populated(out: Path, no_chunks: Path) -> list[Path]:
+    assert _build(out, no_chunks).made["subset"] > 0
     entries = _entries(out)
     assert entries, "the build kept no font subset in OUT/.pnp/cache"
     return entries
@@ -78,9 +88,9 @@ def _plant(path: Path, text: str) -> Path:
     return planted
 
 
-def test_planted_css_never_reaches_an_svg(tmp_path, fresh_memory):
+def test_planted_css_never_reaches_an_svg(tmp_path, no_chunks):
     out = tmp_path / "out"
-    entries = _populated(out)
+    entries = _populated(out, no_chunks)
     planted = []
     for i, entry in enumerate(entries):
         text = PLANTS[i % len(PLANTS)]
@@ -93,8 +103,7 @@ def test_planted_css_never_reaches_an_svg(tmp_path, fresh_memory):
         wrong = planted[-1].with_name(name[:-5] + ("0" if name[-5] != "0" else "1") + ".css")
         planted[-1].rename(wrong)
         planted[-1] = wrong
-    fontcache._CSS.clear()
-    build_kit(TARGET, formats=("svg",), out=out)
+    _build(out, no_chunks)
     styles = _styles(out / "questions")
     assert styles
     for css in styles:
@@ -124,22 +133,24 @@ def test_an_italic_subset_is_cached_on_disk_and_read_back(tmp_path, monkeypatch)
     face's for the same characters) and a fresh process state reads the same rule back from it."""
     monkeypatch.delenv("PNP_CACHE_DIR", raising=False)
     cache = tmp_path / "cache"
-    fontcache._CSS.clear()
-    italic = fontcache.font_css(frozenset("ab"), cache=cache, face="NotoSans-Italic")
-    regular = fontcache.font_css(frozenset("ab"), cache=cache)
+    with FontBook().in_use():
+        italic = fontcache.font_css(frozenset("ab"), cache=cache, face="NotoSans-Italic")
+        regular = fontcache.font_css(frozenset("ab"), cache=cache)
     assert "font-style: italic" in italic and "font-style: normal" in regular
     entries = sorted(cache.iterdir())
     assert len(entries) == 2 and len({e.name.split("-")[1] for e in entries}) == 2
     assert all(fontcache.valid_entry(e.name, e.read_bytes()) for e in entries)
-    fontcache._CSS.clear()
-    monkeypatch.setattr("pnp.render.svgfont.font_face_css", lambda *a, **k: pytest.fail("not read from the cache"))
-    assert fontcache.font_css(frozenset("ab"), cache=cache, face="NotoSans-Italic") == italic
+    with FontBook().in_use() as book:  # a new build's book: only the disk cache
+        assert fontcache.font_css(frozenset("ab"), cache=cache, face="NotoSans-Italic") == italic
+    assert book.made["subset"] == 0  # read from the cache, not made
 
 
-def _run_build(out: Path, timeout: float = 240) -> tuple[int, str, int]:
+def _run_build(out: Path, no_chunks: Path, timeout: float = 240) -> tuple[int, str, int]:
     """Build the questions deck (SVG) in a child process under a timeout, the shipped chunks set aside
-    (NO_CHUNKS); (exit code, stderr, peak RSS in MiB)."""
-    pnp = f"{NO_CHUNKS}; import runpy; runpy.run_module('pnp', run_name='__main__', alter_sys=True)"
+    (the CLI's build runs in the font book the child entered); (exit code, stderr, peak RSS in MiB)."""
+    pnp = ("import runpy\nfrom pnp.core.fontbook import FontBook\n"
+           f"with FontBook(chunk_folder={str(no_chunks)!r}).in_use():\n"
+           "    runpy.run_module('pnp', run_name='__main__', alter_sys=True)\n")
     code = ("import resource, subprocess, sys\n"
             f"r = subprocess.run([sys.executable, '-c', {pnp!r}, 'build', {TARGET!r}, '--format', 'svg', "
             f"'--out', {str(out)!r}], capture_output=True, text=True, timeout={timeout})\n"
@@ -153,26 +164,26 @@ def _run_build(out: Path, timeout: float = 240) -> tuple[int, str, int]:
     return int(rc), proc.stderr, int(peak_kib) // 1024
 
 
-def test_a_fifo_in_the_cache_does_not_hang_the_build(tmp_path, fresh_memory):
+def test_a_fifo_in_the_cache_does_not_hang_the_build(tmp_path, no_chunks):
     out = tmp_path / "out"
-    entries = _populated(out)
+    entries = _populated(out, no_chunks)
     for entry in entries:
         entry.unlink()
         os.mkfifo(entry)
-    rc, err, _ = _run_build(out)             # subprocess.run's timeout fails the test if it hangs
+    rc, err, _ = _run_build(out, no_chunks)             # subprocess.run's timeout fails the test if it hangs
     assert rc == 0, err
     assert "Traceback" not in err
     assert _styles(out / "questions") and all(GOOD.fullmatch(s.strip()) for s in _styles(out / "questions"))
 
 
-def test_a_symlink_to_a_large_file_is_not_read(tmp_path, fresh_memory):
+def test_a_symlink_to_a_large_file_is_not_read(tmp_path, no_chunks):
     out = tmp_path / "out"
     sentinel = make_sentinel(tmp_path / "outside")
     big = sentinel / "big.bin"
     with open(big, "wb") as f:                # 1.5 GiB, sparse: costs no disk, but reading it would
         f.truncate(1536 << 20)
     before = tree_hash(sentinel)
-    entries = _populated(out)
+    entries = _populated(out, no_chunks)
     for i, entry in enumerate(entries):
         entry.unlink()
         if i % 2:
@@ -180,7 +191,7 @@ def test_a_symlink_to_a_large_file_is_not_read(tmp_path, fresh_memory):
         else:
             with open(entry, "wb") as f:      # a regular file over the size bound
                 f.truncate(1536 << 20)
-    rc, err, peak = _run_build(out)
+    rc, err, peak = _run_build(out, no_chunks)
     assert rc == 0, err
     assert peak < 700, f"peak RSS {peak} MiB: the big file was read"
     assert tree_hash(sentinel) == before

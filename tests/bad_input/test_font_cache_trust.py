@@ -100,8 +100,7 @@ def test_a_cache_entry_carrying_another_fonts_subset_is_not_embedded(tmp_path, m
         forged[-1].write_bytes(text)
         assert fontcache.valid_entry(forged[-1].name, text) is not None  # the shape and hash check pass
 
-    fontcache._CSS.clear()  # as a new process: only the disk cache
-    r = runner.invoke(app, ["build", str(spec), "--out", str(out), "-f", "svg"])
+    r = runner.invoke(app, ["build", str(spec), "--out", str(out), "-f", "svg"])  # a new build's font book: only the disk cache
     assert r.exit_code == 0, r.output
     embedded = _title_fonts(out / "deck")
     assert embedded and all(_bounds(f, "T") == right for f in embedded)

@@ -1,10 +1,13 @@
-"""The font registry (pnp.core.fonts): the built-in faces, register_face, and per-face metrics."""
+"""The font registry (pnp.core.fonts): the built-in faces, register_face, and per-face metrics; wrapping
+(pnp.text.wrapping)."""
 from __future__ import annotations
 
 import pytest
 from fontTools.ttLib import TTFont
 
 from pnp.core import fonts
+from pnp.core.fontbook import FontBook
+from pnp.text.wrapping import wrap
 from pnp.core.units import MM_PER_PT
 
 
@@ -27,7 +30,7 @@ def test_wrap_and_missing_glyphs_take_the_face():
     text = "ffffff iiiiii " * 4
     width = fonts.text_width_mm("ffffff iiiiii", 10, "NotoSans-Italic") + 0.1
     assert all(fonts.text_width_mm(line, 10, "NotoSans-Italic") <= width
-               for line in fonts.wrap(text, 10, width, "NotoSans-Italic"))
+               for line in wrap(text, 10, width, "NotoSans-Italic"))
     lacking = [chr(c) for c in fonts.face("NotoSans").cmap - fonts.face("NotoSans-Italic").cmap if c > 32]
     assert lacking, "the italic face should lack a few of the regular's characters"
     assert fonts.missing_glyphs("a" + lacking[0], "NotoSans-Italic") == [lacking[0]]
@@ -35,6 +38,13 @@ def test_wrap_and_missing_glyphs_take_the_face():
 
 
 def test_register_face(tmp_path):
+    with FontBook().in_use():
+        _register_face(tmp_path)
+    with pytest.raises(KeyError, match="no font called 'SlantTest'"):  # gone with its book
+        fonts.face("SlantTest")
+
+
+def _register_face(tmp_path):
     italic = fonts.face("NotoSans-Italic").path
     got = fonts.register_face("SlantTest", italic, family="Slant", style="italic")
     assert fonts.face("SlantTest") is got and "SlantTest" in fonts.face_names()
@@ -84,10 +94,10 @@ def test_wrap_gives_reportlab_simple_split_lines_for_random_texts():
         fonts.face(font).ttfont   # registered with reportlab, as wrap does
         expected = simpleSplit(text, font, size, mm_to_pt(width))
         for _ in range(2):        # the second call comes from the memo
-            got = fonts.wrap(text, size, width, font)
+            got = wrap(text, size, width, font)
             assert got == expected, (trial, text, size, width, font)
         got.append("not in the memo")   # a caller changing its list changes no later answer
-        assert fonts.wrap(text, size, width, font) == expected
+        assert wrap(text, size, width, font) == expected
         multi += len(expected) > 1
     assert multi > 500
 

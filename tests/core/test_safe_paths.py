@@ -17,7 +17,7 @@ from pnp.pipeline.execute import build_kit
 from pnp.cli import app
 from pnp.core.errors import OutputError, SpecError
 from pnp.inputs.resources import sheets_dir
-from pnp.render import fontcache, fontchunks
+from pnp.core.fontbook import FontBook
 from pnp.render.formats import formats
 from pnp.store.names import SAFE_NAME, check_safe_name, is_safe_name
 from pnp.core.safepath import checked_path, open_write, write_atomic, write_bytes
@@ -159,12 +159,14 @@ def test_sheet_names_with_paths_or_nul_are_refused(tmp_path, out, sentinel, name
 
 def test_cache_folder_replaced_by_a_symlink_is_not_written_through(out, sentinel, monkeypatch):
     monkeypatch.delenv("PNP_CACHE_DIR", raising=False)
-    monkeypatch.setattr(fontcache, "_CSS", {})        # no subset in memory: the build must use the disk cache
-    monkeypatch.setattr(fontchunks, "shipped", lambda *a, **k: None)  # nor the shipped chunks (another font version)
     (out / ".pnp").mkdir(parents=True)
     os.symlink(sentinel, out / ".pnp" / "cache")
     from pnp.inputs.resources import specs_dir  # Greek and Cyrillic: subsets beyond the base characters
-    result = build_kit(str(specs_dir() / "questions"), formats=("svg",), out=out)
+    no_chunks = out.parent / "no-chunks"  # no shipped chunks (another font version): the build subsets its fonts
+    no_chunks.mkdir()
+    with FontBook(chunk_folder=no_chunks).in_use() as book:  # a book of its own: no subset in memory
+        result = build_kit(str(specs_dir() / "questions"), formats=("svg",), out=out)
+    assert book.made["subset"] > 0
     cache = out / ".pnp" / "cache"
     assert cache.is_dir() and not cache.is_symlink()
     entries = sorted(p.name for p in cache.iterdir())

@@ -185,8 +185,7 @@ def test_too_many_glyphs_is_refused_before_the_outlines_are_read(existing, tmp_p
     from fontTools.ttLib import TTFont
 
     from pnp.inputs import fontfile
-    monkeypatch.setattr(fontfile, "MAX_GLYPHS", 10)
-    monkeypatch.setattr(fontfile, "_FACTS", {})
+    monkeypatch.setattr(fontfile, "MAX_GLYPHS", 10)  # the build's font book has parsed no font yet
     parsed = []
     monkeypatch.setattr(TTFont, "ensureDecompiled", lambda self, *a, **k: parsed.append(self))
     spec = _game(tmp_path / "deck")

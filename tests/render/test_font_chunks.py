@@ -16,10 +16,11 @@ import pytest
 from fontTools.ttLib import TTFont
 
 from pnp.pipeline.execute import build_kit
+from pnp.core.fontbook import FontBook
 from pnp.core.fonts import DEFAULT_FACE, ITALIC_FACE, face as font_face
 from pnp.core.ir import Page, Text
 from pnp.inputs.resources import builtin_folder, builtin_spec, specs_dir
-from pnp.render import fontcache, fontchunks, svgfont
+from pnp.render import fontchunks, svgfont
 from pnp.render.svg import page_to_svg
 
 from browser import require_chromium
@@ -80,13 +81,14 @@ def _glyphs(font: TTFont, cps) -> dict:
 
 @pytest.fixture
 def no_subsetting(monkeypatch):
-    """Any fontTools subset fails the test; nothing is taken from the in-memory subset store."""
+    """Any fontTools subset fails the test; the test runs in a font book of its own (nothing in memory
+    from earlier tests), which has made no subset at its end."""
     def refuse(*_a, **_k):
         pytest.fail("a font was subset")
-    monkeypatch.setattr(fontcache, "_CSS", {})
-    monkeypatch.setattr(svgfont, "_subset_woff2", refuse)
-    monkeypatch.setattr(svgfont, "static_chunks", refuse)
     monkeypatch.setattr("fontTools.subset.Subsetter.subset", refuse)
+    with FontBook().in_use() as book:
+        yield book
+    assert book.made["subset"] == 0
 
 
 # --- the shipped files ------------------------------------------------------------------------------
@@ -95,7 +97,6 @@ def no_subsetting(monkeypatch):
 def test_the_shipped_chunks_are_what_the_generator_makes(face, tmp_path):
     """Regenerated from the installed font, every chunk decodes to the same cmap, glyph outlines (glyf
     coordinates) and advances as the shipped one, and the files are equal byte for byte."""
-    fontchunks.shipped.cache_clear()
     assert fontchunks.shipped(face) is not None, (
         f"{fontchunks.chunk_file(face).name} is missing or was made from another font file: "
         "run python -m pnp.render.fontchunks")
@@ -115,7 +116,6 @@ def test_chunks_partition_the_cmap_and_each_range_is_its_fonts_cmap(face):
     """The chunks' code points are disjoint and make up the installed face's cmap (read with
     fontTools); base is the base characters, every other chunk lies in one block of 128; each rule
     declares the face's family and style and a unicode-range listing exactly what its font maps."""
-    fontchunks.shipped.cache_clear()
     ship = fontchunks.shipped(face)
     assert ship is not None
     cmap = _installed_cmap(face)
@@ -226,16 +226,16 @@ def test_a_chunk_file_made_from_another_font_is_not_used(tmp_path, monkeypatch):
     good = tmp_path / "good.txt"
     good.write_text("\n".join(lines) + "\n", encoding="ascii")
     assert fontchunks.shipped(DEFAULT_FACE, good) is not None  # the same file with its true first line is used
-    monkeypatch.setattr(fontchunks, "chunk_file", lambda face: other)
-    monkeypatch.setattr(fontcache, "_CSS", {})
+    folder = tmp_path / "chunks"  # the book reads the built-in faces' chunk files from here
+    folder.mkdir()
+    fontchunks.chunk_file(DEFAULT_FACE, folder).write_bytes(other.read_bytes())
     monkeypatch.delenv("PNP_CACHE_DIR", raising=False)
-    fontchunks.shipped.cache_clear()
-    try:
+    with FontBook(chunk_folder=folder).in_use() as book:
+        assert fontchunks.shipped(DEFAULT_FACE) is None
         text = "Word \u03a9\u0416"
         svg = page_to_svg(Page(60, 20, (Text(5, 10, text),), "p"), cache=tmp_path / "cache")
-    finally:
-        monkeypatch.undo()
-        fontchunks.shipped.cache_clear()
+        assert book.made["subset"] == 1
+    assert fontchunks.shipped(DEFAULT_FACE) is not None  # outside that book: pnp's own chunk files
     (rule,) = _page_rules(svg)
     assert rule["range"] is None
     assert set(rule["font"].getBestCmap()) == (BASE | {ord(c) for c in text}) & _installed_cmap(DEFAULT_FACE)

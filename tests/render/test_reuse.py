@@ -20,6 +20,7 @@ import pypdfium2 as pdfium
 import pytest
 
 from pnp.pipeline.plan import Request, load_paper, plan
+from pnp.core.fontbook import FontBook
 from pnp.core.fonts import DEFAULT_FACE, FONT_NAME
 from pnp.core.ir import Circle, Group, Line, Page, Rect, Text
 from pnp.core.units import MM_PER_PT
@@ -242,11 +243,12 @@ def test_the_drawing_is_unchanged_by_the_key_in_the_model():
 def test_a_page_of_base_characters_embeds_the_shipped_base_chunk(monkeypatch):
     """A page of base characters embeds exactly one @font-face, the shipped base chunk of Noto Sans
     (tests/render/test_font_chunks.py checks it is what fontTools makes), and subsets no font."""
-    from pnp.render import fontchunks, svgfont
-    monkeypatch.setattr(svgfont, "_subset_woff2", lambda *a: pytest.fail("a font was subset"))
+    from pnp.render import fontchunks
     base = fontchunks.shipped(DEFAULT_FACE).chunks[0]
     assert base.name == "base" and set(base.cps) == {ord(c) for c in fontchunks.BASE_CHARS}
-    root = ET.fromstring(page_to_svg(Page(50, 50, (Text(5, 5, "Hello, 50 mm \u2014 ok"),), "p")))
+    with FontBook().in_use() as book:
+        root = ET.fromstring(page_to_svg(Page(50, 50, (Text(5, 5, "Hello, 50 mm \u2014 ok"),), "p")))
+    assert book.made["subset"] == 0
     (style,) = root.findall(f"{SVG}defs/{SVG}style")
     assert style.text.count("@font-face") == 1 and f"base64,{base.data})" in style.text
 
@@ -254,18 +256,12 @@ def test_a_page_of_base_characters_embeds_the_shipped_base_chunk(monkeypatch):
 def test_a_base_chunk_made_from_another_font_is_not_used(tmp_path, monkeypatch):
     """A chunk file whose first line names another font file is not used: the page gets a subset made
     for it (a single @font-face with no unicode-range)."""
-    from pnp.render import fontcache, fontchunks
-    other = tmp_path / "chunks.txt"
-    other.write_text("123 abc\nbase 20-7e AAAA\n", encoding="ascii")
-    monkeypatch.setattr(fontchunks, "chunk_file", lambda face: other)
-    monkeypatch.setattr(fontcache, "_CSS", {})
-    fontchunks.shipped.cache_clear()
-    try:
+    from pnp.render import fontchunks
+    fontchunks.chunk_file(DEFAULT_FACE, tmp_path).write_text("123 abc\nbase 20-7e AAAA\n", encoding="ascii")
+    with FontBook(chunk_folder=tmp_path).in_use() as book:
         assert fontchunks.shipped(DEFAULT_FACE) is None
         root = ET.fromstring(page_to_svg(Page(50, 50, (Text(5, 5, "Hello"),), "p")))
-    finally:
-        monkeypatch.undo()
-        fontchunks.shipped.cache_clear()
+    assert book.made["subset"] == 1
     (style,) = root.findall(f"{SVG}defs/{SVG}style")
     assert style.text.count("@font-face") == 1 and "unicode-range" not in style.text and "AAAA)" not in style.text
 

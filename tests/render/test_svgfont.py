@@ -18,6 +18,7 @@ from fontTools.pens.transformPen import TransformPen
 from fontTools.svgLib.path import parse_path
 from fontTools.ttLib import TTFont
 
+from pnp.core.fontbook import FontBook
 from pnp.core.fonts import BOLD_FACE, CAP_HEIGHT, FONT_NAME, font_path, styled_face, text_width_mm, ttfont
 from pnp.render import svgfont
 from pnp.render.svgfont import FAMILY, css_family, font_face_css, subset_font, text_outline_path
@@ -99,13 +100,15 @@ def test_subset_check_accepts_the_subset_and_refuses_one_glyph_moved(face):
     assert not svgfont.subset_matches(b"wOF2 no font", chars, face)
 
 
-def test_subset_is_deterministic_and_cached():
-    first = font_face_css(ASCII)
-    svgfont._subset_woff2.cache_clear()
-    svgfont._face_css.cache_clear()
-    again = font_face_css(ASCII)
-    assert first == again
-    assert font_face_css(reversed(ASCII)) is again  # cached by the set of characters
+def test_subset_is_deterministic_and_kept_per_font_book():
+    with FontBook().in_use() as book:
+        first = font_face_css(ASCII)
+        assert font_face_css(reversed(ASCII)) is first  # kept by the set of characters
+        assert book.made["subset"] == 1
+    with FontBook().in_use() as book:  # a new build's book: made again, the same bytes
+        again = font_face_css(ASCII)
+        assert book.made["subset"] == 1
+    assert first == again and first is not again
     assert font_face_css(["Hel", "lo"]) == font_face_css("Hello")
     assert subset_font(ASCII) == subset_font(sorted(ASCII))
 

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import math
 from collections import Counter
-from functools import lru_cache
 
+from ...core.fontbook import current
 from ...core.fonts import styled_face, text_width_mm
 from ...core.safearea import SAFE_MM
 from ...text import largest_fitting
@@ -120,10 +120,15 @@ def _card_layout(spec: NumeriaSpec, size: float):
     return list(shapes), bottom
 
 
-@lru_cache(maxsize=32)
 def _laid_out(tiles: int, trope_length: int, w: float, size: float) -> tuple[tuple, float]:
-    """_card_layout for the spec values it reads, kept: the checks and the drawing lay the card
-    out at the same sizes (the shapes are frozen, so sharing them is safe)."""
+    """_card_layout for the spec values it reads, kept in the build's font book (pnp.core.fontbook:
+    it is measured with the build's faces): the checks and the drawing lay the card out at the same
+    sizes (the shapes are frozen, so sharing them is safe)."""
+    return current().remember("numeria card layouts", (tiles, trope_length, w, size),
+                              lambda: _lay_out(tiles, trope_length, w, size), 32)
+
+
+def _lay_out(tiles: int, trope_length: int, w: float, size: float) -> tuple[tuple, float]:
     lh = size * PT_MM * 1.35
     inner = w - 2 * SAFE - 2
     x0 = SAFE + 1
@@ -164,8 +169,14 @@ CARD_TOP_PT = 10.0   # the card's text starts at this size
 CARD_STEP_PT = 0.5   # and shrinks in these steps
 
 
-@lru_cache(maxsize=16)
 def _card_size_pt(tiles: int, trope_length: int, width: float, height: float, min_pt: float) -> float | None:
+    """card_size_pt for the spec values it reads, kept in the build's font book as _laid_out is
+    (None, nothing fits, kept as a 1-tuple)."""
+    return current().remember("numeria card sizes", (tiles, trope_length, width, height, min_pt),
+                              lambda: (_largest_size(tiles, trope_length, width, height, min_pt),), 16)[0]
+
+
+def _largest_size(tiles: int, trope_length: int, width: float, height: float, min_pt: float) -> float | None:
     def fits(size: float) -> float | None:
         shapes, bottom = _laid_out(tiles, trope_length, width, size)
         wide = max(s.x + text_width_mm(s.text, s.size_pt, styled_face(s.font, s.bold)) / (2 if s.anchor == "middle" else 1)
