@@ -43,7 +43,10 @@ def place_text(t: Text) -> TextPlacement:
     """Place ``t`` with the metrics of the face it is drawn in (``t.font``, or its bold face when
     ``t.bold``).
 
-    Memoised per (text, size, anchor, valign, bold, underline, font) in a table that is emptied when it
+    A Text that carries its ``width`` (measured, and its glyphs checked, by the typesetter that made
+    it: pnp.core.ir.Text) is placed from it with no second measure or check.
+
+    Otherwise memoised per (text, size, anchor, valign, bold, underline, font) in a table that is emptied when it
     reaches 8,192 entries: furniture texts (footers, labels) repeat and are found there; the words of
     a large deck each come once, cost less to place than an LRU cache's bookkeeping, and must not
     make memory grow. The table is the font book's (pnp.core.fontbook: one per build), as the faces
@@ -53,6 +56,8 @@ def place_text(t: Text) -> TextPlacement:
         LayoutError: the text has a character its face cannot draw, or names no registered face
             (both backends refuse it alike, before anything is written).
     """
+    if t.width is not None:
+        return _measured(t)
     placed = current().placed
     key = (t.text, t.size_pt, t.anchor, t.valign, t.bold, t.underline, t.font)
     got = placed.get(key)
@@ -62,6 +67,21 @@ def place_text(t: Text) -> TextPlacement:
 
 
 _SHIFT = {"start": 0.0, "middle": -0.5, "end": -1.0}
+
+
+def _measured(t: Text) -> TextPlacement:
+    """place_text() of a Text whose width its maker measured in the face it is drawn in."""
+    try:
+        font = styled_face(t.font, t.bold)
+        cap = cap_height(font) if t.valign == "middle" else 0.0
+    except KeyError as exc:
+        raise LayoutError(f"the text {t.text!r} is set in {exc.args[0]}", field="font",
+                          hint="register the font before drawing with it") from None
+    size, width = t.size_pt * MM_PER_PT, t.width
+    dx = _SHIFT[t.anchor] * width
+    dy = cap * size / 2
+    rule = (dx, dx + width, dy + size * UNDERLINE_DROP, size * UNDERLINE_WIDTH) if t.underline else None
+    return TextPlacement(size, width, dx, dy, font, rule)
 
 
 def _place(text: str, size_pt: float, anchor: str, valign: str, bold: bool, underline: bool,
