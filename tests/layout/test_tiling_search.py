@@ -97,6 +97,20 @@ def test_nearest_first_search_finds_the_free_spot_far_from_want_when_near_is_bus
     assert _best(5.0, 4.0, 4.5, busy) is None
 
 
+def test_a_sweep_counts_what_artwork_hits_counts_on_a_full_height_line():
+    """artwork.Sweep (the join line's counter) gives artwork.hits's count for a vertical line as long
+    as the drawing, for random boxes, clearances and positions (grid points land on box edges too)."""
+    rng = random.Random(31)
+    for trial in range(40):
+        boxes = [tuple(round(v * 4) / 4 for v in b) if rng.random() < 0.5 else b  # edges on the grid too
+                 for b in _boxes(rng, rng.randint(0, 80))]
+        clear = rng.choice([0.5, LABEL_CLEAR])  # the clearances the join line's cost uses
+        sweep = artwork.Sweep(boxes, clear)
+        for i in range(150):
+            at = rng.choice([i * 0.25, rng.uniform(-5, 305)])
+            assert sweep(at) == artwork.hits((at, -1e9, at, 1e9), boxes, clear), (trial, at)
+
+
 # The join line's cost, through plan_board: a 300 x 400 mm board on A4 is tiled 2 x 2, its join lines
 # (with no marks) at x = 147.5 and y = 197.5, each free to move some 30 mm either way.
 BOARD_W, BOARD_H = 300.0, 400.0
