@@ -288,7 +288,8 @@ def test_the_drawing_is_unchanged_by_the_key_in_the_model():
 
 def test_a_page_of_base_characters_embeds_the_shipped_base_chunk(monkeypatch):
     """A page of base characters embeds exactly one @font-face, the shipped base chunk of Noto Sans
-    (tests/render/test_font_chunks.py checks it is what fontTools makes), and subsets no font."""
+    (tests/render/test_font_chunks.py checks it is what fontTools makes), and subsets no font
+    (svgfont._subset_woff2 made to fail: no public call says whether a subset was made in-process)."""
     from pnp.render import fontchunks, svgfont
     monkeypatch.setattr(svgfont, "_subset_woff2", lambda *a: pytest.fail("a font was subset"))
     base = fontchunks.shipped(DEFAULT_FACE).chunks[0]
