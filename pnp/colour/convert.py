@@ -15,6 +15,8 @@ from __future__ import annotations
 
 import io
 
+from reportlab.lib.colors import CMYKColor, toColor
+
 from .press import Press
 
 INTENT_NAME = "relative colorimetric, black-point compensation"
@@ -54,7 +56,6 @@ def colour_enforcer(press: Press):
     """A callable for reportlab's public ``Canvas(enforceColorSpace=...)``: every colour the canvas
     (and its text objects, and svglib drawings drawn on it) is asked to set, returned as CMYK.
     CMYK colours pass unchanged; a colour object keeps its alpha (as reportlab's own colours do)."""
-    from reportlab.lib.colors import CMYKColor, toColor
 
     def enforce(value):
         if isinstance(value, CMYKColor) or (isinstance(value, (tuple, list)) and len(value) == 4):

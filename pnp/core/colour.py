@@ -10,7 +10,7 @@ WHITE = "#ffffff"
 
 @lru_cache(maxsize=1)
 def _named() -> dict[str, str]:
-    from reportlab.lib.colors import getAllNamedColors
+    from reportlab.lib.colors import getAllNamedColors  # reportlab (40 ms): only for a colour given by name
     return {name.lower(): c.hexval().replace("0x", "#").lower() for name, c in getAllNamedColors().items()}
 
 

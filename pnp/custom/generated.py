@@ -19,6 +19,7 @@ from ..engine import KitContext
 from ..engine.declared import GeneratorSpec
 from ..inputs.specfields import validate_model
 from ..inputs.yamlfile import load_yaml
+from .parts import build_components
 from .spec import CustomSpec
 from .table import Row, Table, key
 
@@ -84,7 +85,6 @@ def parts_of(spec: GeneratorSpec, ctx: KitContext, lines: dict, providers: Mappi
     local = replace(ctx, spec_path=path)  # shares used and the memo: one build, one record of files read
 
     def parts(name: str, size: tuple[float, float] | None = None) -> list[Component]:
-        from .parts import build_components
         data, moved = _one(raw, name, size, path, where)
         # kept in the build's memo: pnp.custom's own memos key on the spec's id
         one = ctx.once(("generator component", name, size), lambda: validate_model(CustomSpec, data, path, moved))

@@ -25,6 +25,7 @@ from ..inputs.specfields import (BoundedLength, Count, FieldError, Flag, Items, 
 from ..core.units import parse_length
 from ..geometry.shapes import hex_problem, polygon_problem
 from ..geometry.standee import PLAY
+from .languages import LANGUAGE, MAX_LANGUAGES
 
 MAX_COMPONENTS = 50
 MAX_COPIES = 1000  # copies of one row (or of a component without data)
@@ -163,7 +164,6 @@ D6_FACES = 6
 
 def _languages(value: Any) -> Any:
     """A list of language codes (pnp.custom.languages.LANGUAGE), none twice."""
-    from .languages import LANGUAGE, MAX_LANGUAGES
     if isinstance(value, str):
         value = [value]
     if not isinstance(value, (list, tuple)) or not 1 <= len(value) <= MAX_LANGUAGES:

@@ -17,6 +17,9 @@ from pathlib import Path
 from typing import Callable
 
 from ..core.errors import SpecError
+from ..custom import spec_in_folder
+from ..custom.table import SUFFIXES
+from ..pipeline.plan import draw_all
 
 __all__ = ["edit", "game_spec"]
 
@@ -29,8 +32,6 @@ def game_spec(target: str, say: Callable[[str], None] = print) -> Path:
     Raises:
         SpecError: no such folder, spec or spreadsheet; PnpError: what `pnp new` raises for the sheet.
     """
-    from ..custom import spec_in_folder
-    from ..custom.table import SUFFIXES
     path = Path(target)
     if path.is_dir():
         return spec_in_folder(path)
@@ -48,7 +49,6 @@ def game_spec(target: str, say: Callable[[str], None] = print) -> Path:
             say(f"editing {folder} (made from {path.name} before)")
             return spec_in_folder(folder)
         from ..custom.scaffold import scaffold  # pnp new: only for a spreadsheet
-        from ..pipeline.plan import draw_all
         made = scaffold(folder, path, verify=draw_all)
         say(f"made {folder}: {', '.join(f.name for f in made.files)}")
         return spec_in_folder(folder)

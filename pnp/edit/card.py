@@ -24,9 +24,11 @@ from ..core.fontbook import FontBook
 from ..core.ir import Group, Page, Rect
 from ..core.safearea import SAFE_MM, insets, past_safe_line
 from ..custom.parts import Ready, ready, title_column
+from ..custom.shaped import outline_of
 from ..custom.template import Dim, shipped_dir
 from ..inputs.gamefolder import within
 from ..layout.bleed import extend_for_bleed
+from ..pipeline.plan import context, load_target
 from ..render.svg import page_to_svg
 
 BLEED_MM = 3.0   # the bleed the editor draws and guides (a print shop's usual 3 mm)
@@ -106,7 +108,6 @@ class Deck:
             PnpError: what a build would raise reading them (file, line, field); a spec that names a
                 generator (``game:``) rather than components.
         """
-        from ..pipeline.plan import context, load_target
         if self._last is not None and self._last[0] == stamps(self._watched()):
             return self._last[1]  # no file it read has changed since (mtime in ns and size)
         loaded = load_target(str(self.spec_path))
@@ -221,7 +222,6 @@ class Deck:
                            "values": {k: plain_value(v) for k, v in place.layer if v is not None},
                            "own": sorted({k[0] for k in place.lines if len(k) == 1 and isinstance(k[0], str)}),
                            "geom": _geometry(place.layer, w, h)})
-        from ..custom.shaped import outline_of
         drawing = extend_for_bleed(tuple(shapes), w, h, BLEED_MM, outline_of(r.spec))
         page = Page(w + 2 * BLEED_MM, h + 2 * BLEED_MM, (Group(drawing, dx=BLEED_MM, dy=BLEED_MM),), label="")
         svg = page_to_svg(page)

@@ -10,6 +10,7 @@ OFL.txt beside them; the font has no Reserved Font Name). pnp never runs it at b
 """
 from __future__ import annotations
 
+import importlib
 import io
 from pathlib import Path
 
@@ -28,7 +29,6 @@ def source(package: str, pattern: str) -> Path:
     Raises:
         FileNotFoundError: the installed package has no such file.
     """
-    import importlib
     files = sorted((Path(importlib.import_module(package).ROOT) / "files").glob(pattern))
     if not files:
         raise FileNotFoundError(f"{package} has no {pattern} file")

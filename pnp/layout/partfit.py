@@ -15,6 +15,7 @@ from typing import Any, Sequence
 from ..core.errors import LayoutError, PnpError
 from ..core.ir import Component
 from ..core.units import fmt_mm, parse_length
+from ..inputs.yamlfile import load_yaml
 from .paper import Sheet
 
 NEAR = 0.25  # a length within 25 % of the part's size is taken as the one that sizes it, if none is equal
@@ -46,7 +47,6 @@ def spec_field_for(comp: Component, file: str | Path | None) -> tuple[str | None
     nearest within NEAR), or (None, None) when the spec cannot be read or no field matches."""
     if file is None:
         return None, None
-    from ..inputs.specfields import load_yaml
     try:
         data, lines = load_yaml(Path(file))
     except PnpError:

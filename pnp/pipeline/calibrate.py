@@ -24,7 +24,7 @@ def build_calibration(paper: str, duplex: str, out: Path = Path("output"), step:
             a file or a special file.
     """
     from ..layout.calibration_sheet import calibration_pages  # only pnp calibrate draws the sheet
-    from ..render.pdf import PdfWriter
+    from ..render.pdf import PdfWriter  # reportlab: only when the sheet is drawn, never for --measure
     check_environment()
     if duplex not in ("long", "short"):
         raise SpecError(f"duplex {duplex!r} cannot be calibrated.", field="--duplex", hint="use long or short")

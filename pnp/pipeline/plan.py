@@ -171,11 +171,11 @@ def load_target(target: str) -> LoadedSpec:
     elif kit is not None:
         raise _a_kit(target, kit)
     if path.is_dir() and path.suffix not in (".yaml", ".yml"):  # a game folder: DIR/<DIR>.yaml
-        from ..custom import spec_in_folder
+        from ..custom import spec_in_folder  # pnp.custom's template models (0.4 s): only for a game folder
         path = spec_in_folder(path)
     data, lines = load_yaml(path)
     if isinstance(data, dict) and "components" in data and data.get("game", "custom") == "custom":
-        from ..custom import load  # a data-driven spec: no game: (or game: custom) and components:
+        from ..custom import load  # as above: only a data-driven spec (components:, no game: but custom)
         return LoadedSpec(*load(path, data, lines), path, lines)
     name = data.get("game")
     # names only: a build of one kit imports only its own generator, and reads the installed packages'
@@ -205,7 +205,7 @@ def context(loaded: LoadedSpec, overrides: Mapping[str, Path] | None = None, ful
              if k in loaded.game.inputs or k in COMMON_INPUTS}
     ctx = KitContext(loaded.path, taken, full, language=language)
     if isinstance(loaded.spec, GeneratorSpec):  # the components its templates draw from the generator's rows
-        from ..custom.generated import parts_of
+        from ..custom.generated import parts_of  # pnp.custom (0.4 s): only a generator with templates
         shipped = builtin_spec(loaded.game.name) if loaded.game.name in game_names() else None
         ctx.parts = parts_of(loaded.spec, ctx, loaded.lines, loaded.game.rows, shipped)
     return ctx

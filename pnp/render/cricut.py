@@ -31,6 +31,8 @@ from ..core.ir import Circle, Group, Page, Polygon, Rect
 from ..core.safepath import write_bytes
 from ..layout.cutter_marks import Cricut
 from . import imagepool, png
+from .pdf import PdfWriter
+from .svg import cut_outlines, svg_text
 
 DPI = 300
 MM_PER_IN = 25.4
@@ -63,7 +65,6 @@ def image_box(page: Page, dpi: int = DPI) -> tuple[int, int, int, int]:
 
 def _cut_shapes(page: Page, ox: float, oy: float) -> tuple:
     """The page's cut outlines (pnp.render.svg.cut_outlines) moved so (ox, oy) is the origin."""
-    from .svg import cut_outlines
     out = []
     for s in cut_outlines(page):
         if isinstance(s, Circle):
@@ -102,7 +103,6 @@ def _render(page: Page, box: tuple[int, int, int, int], dpi: int) -> Image.Image
     offset and clips, so the pixels are those of the whole page rendered and cropped, to within one
     level of anti-aliasing on a few edge pixels (tests/bad_input/test_bounded_work.py)."""
     import pypdfium2 as pdfium  # pypdfium2: imported when first needed, never at start-up
-    from .pdf import PdfWriter
     buf = io.BytesIO()
     writer = PdfWriter(buf)
     writer.add(page)
@@ -183,7 +183,6 @@ def write_sheet(page: Page, cutter: Cricut, root: Path, folder: str, base: str, 
     art.putalpha(_mask(shapes, art.size, dpi))
     png_name, svg_name = f"{base}.png", f"{base}.svg"
     write_bytes(root, f"{folder}/{png_name}", png.encode_image(art, dpi))
-    from .svg import svg_text
     cut_page = Page(size_mm[0], size_mm[1], (Group(shapes, layer="cut"),), page.label)
     desc = (f"{cutter.title} Print Then Cut outlines of {png_name}: {len(shapes)} parts, "
             f"{size_mm[0]:.2f} x {size_mm[1]:.2f} mm, same coordinates as the image.")

@@ -7,16 +7,16 @@ by side, docs/performance.md).
 So pnp.render.pdf writes each text's ``BT ... ET`` itself through the public ``canvas.addLiteral``,
 with the glyphs subset and encoded by reportlab: ``TTFont.splitString`` and
 ``TTFont.getSubsetInternalName`` (reportlab's documented way for dynamic TrueType fonts) need the
-canvas's document, ``canvas._doc``. tests/test_reuse.py checks the runs against what reportlab's own
-text object writes for the same texts.
+canvas's document, ``canvas._doc``. tests/render/test_reuse.py checks the runs, read back from the
+file, against what reportlab's own text object writes for the same texts.
 
 ``compress_last_page``: reportlab keeps every page of a canvas (its content stream as text) until
 the document is saved, and deflates them only then. For a deck of 100,000 cards that is hundreds of
 megabytes held for nothing, so pnp.render.pdf deflates each page's stream as soon as the page is
 finished. This reads the canvas's document (``canvas._doc``: its page list and a page's ``stream``
 and ``Contents``) and builds the compressed stream from reportlab's pdfdoc classes. Tested by
-tests/test_reuse.py (pages compressed as they are finished; the PDF reads back) against the installed
-reportlab; CI also runs the suite against the newest reportlab.
+tests/render/test_reuse.py (the memory a writer holds for its finished pages; the PDF reads back)
+against the installed reportlab; CI also runs the suite against the newest reportlab.
 """
 from __future__ import annotations
 

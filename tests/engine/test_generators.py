@@ -22,7 +22,9 @@ REPO = Path(__file__).resolve().parents[2]
 
 @pytest.fixture
 def entry_points(monkeypatch):
-    """Stand-in for the installed distributions' entry points of GROUP: name -> "module:attr"."""
+    """Stand-in for the installed distributions' entry points of GROUP: name -> "module:attr".
+    Through the private plugins._entry_points: the public way, a package installed into the test's
+    interpreter, would change the environment every later test runs in."""
     table: dict[str, str] = {}
     monkeypatch.setattr(reg, "_entry_points", lambda: {n: EntryPoint(n, v, GROUP) for n, v in table.items()})
     return table
@@ -84,7 +86,8 @@ def test_a_spec_names_a_generator_never_a_file_of_code(tmp_path):
 
 
 def test_pnp_s_own_generators_never_read_the_installed_entry_points(monkeypatch):
-    """Reading every installed package's entry points costs about 0.1 s: a kit of pnp's own skips it."""
+    """Reading every installed package's entry points costs about 0.1 s: a kit of pnp's own skips it.
+    (plugins._entry_points is replaced by a refusal: no public call says whether they were read.)"""
     def refuse():
         raise AssertionError("entry points read for one of pnp's own generators")
     monkeypatch.setattr(reg, "_entry_points", refuse)

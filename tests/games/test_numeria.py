@@ -1,13 +1,15 @@
 """Numeria: board squares and tile numbers read back from the PDF, the trope card against an
 independent enumeration, and the validator's errata found by checking the seed's examples."""
+import json
 import re
+import subprocess
+import sys
 
 import pytest
 
 from boardread import inside_any, placements
-from conftest import PT, filled_rects, open_pdf, pdf_of
+from conftest import PT, REPO, filled_rects, open_pdf, pdf_of
 from pnp.core.findings import FAIL, PASS, WARN
-from pnp.core.fontbook import FontBook
 from pnp.engine import KitContext
 from pnp.games.numeria import GAME, NumeriaSpec
 from pnp.pipeline.plan import load_target
@@ -163,25 +165,38 @@ def test_broken_setup_fails(field, value, needle):
     assert any(needle in f.check for f in _findings(data) if f.status == FAIL)
 
 
+# Six Numeria specs that lay the trope card out differently (card size, tile count, smallest size),
+# each card's (card_size_pt, draw_card) as repr, in the order given by argv[1] ("forward" or "back").
+ORDER_SCRIPT = """
+import json, sys
+from pnp.games.numeria import NumeriaSpec, drawing
+from pnp.pipeline.plan import load_target
+base = load_target("numeria").spec.model_dump()
+cases = (({"width": 165.0, "height": 220.0}, 36, 7.0), ({"width": 165.0, "height": 180.0}, 36, 7.0),
+         ({"width": 165.0, "height": 180.0}, 36, 4.0), ({"width": 200.0, "height": 220.0}, 36, 4.0),
+         ({"width": 165.0, "height": 220.0}, 25, 7.0), ({"width": 90.0, "height": 120.0}, 36, 4.0))
+variants = [NumeriaSpec.model_validate({**base, "card": c, "tiles": t, "min_card_pt": m}) for c, t, m in cases]
+order = range(len(variants)) if sys.argv[1] == "forward" else reversed(range(len(variants)))
+got = {i: [drawing.card_size_pt(variants[i]), repr(drawing.draw_card(variants[i]))] for i in order}
+print(json.dumps([got[i] for i in range(len(variants))]))
+"""
+
+
+def _answers(order: str) -> list:
+    """ORDER_SCRIPT's answers from a fresh interpreter: nothing kept from another card."""
+    proc = subprocess.run([sys.executable, "-c", ORDER_SCRIPT, order], capture_output=True, text=True,
+                          timeout=300, cwd=REPO)
+    assert proc.returncode == 0, proc.stderr[-2000:]
+    return json.loads(proc.stdout)
+
+
 def test_trope_card_size_is_the_same_asked_in_any_order():
     """card_size_pt and the card layout are kept per spec value (the checks and the drawing share
     them): every field that changes the answer must be part of what they are kept by, so asking
-    for other cards first, or clearing what is kept, changes no answer."""
-    from pnp.games.numeria import drawing
-    base = load_target("numeria").spec.model_dump()
-    variants = []
-    for card, tiles, min_pt in (({"width": 165.0, "height": 220.0}, 36, 7.0), ({"width": 165.0, "height": 180.0}, 36, 7.0),
-                                ({"width": 165.0, "height": 180.0}, 36, 4.0), ({"width": 200.0, "height": 220.0}, 36, 4.0),
-                                ({"width": 165.0, "height": 220.0}, 25, 7.0), ({"width": 90.0, "height": 120.0}, 36, 4.0)):
-        variants.append(NumeriaSpec.model_validate({**base, "card": card, "tiles": tiles, "min_card_pt": min_pt}))
-
-    def answers(order):
-        return {i: (drawing.card_size_pt(variants[i]), drawing.draw_card(variants[i])) for i in order}
-    with FontBook().in_use():
-        first = answers(range(len(variants)))
-    with FontBook().in_use():  # a new book: nothing kept from the first round
-        again = answers(reversed(range(len(variants))))
+    for other cards first changes no answer. Each order runs in a fresh interpreter, so the
+    second order does not read what the first kept."""
+    first, again = _answers("forward"), _answers("back")
     assert first == again
-    sizes = [first[i][0] for i in range(len(variants))]
+    sizes = [size for size, _ in first]
     assert len(set(sizes)) >= 3, sizes          # the variants do lay out differently
     assert sizes[1] is None or sizes[1] < sizes[0]   # a shorter card: smaller text

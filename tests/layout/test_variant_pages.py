@@ -13,8 +13,9 @@ from pnp.core.ir import Component
 from pnp.engine import registry
 from pnp.layout.impose import impose
 from pnp.layout.options import ImposeOptions
-from pnp.layout.packing import SPARSE, Packer, Run, _Kind
+from pnp.layout.packing import SPARSE, pack
 from pnp.layout.paper import load_sheet
+from pnp.layout.sheetspace import BoardBlock
 
 from conftest import open_pdf, pdf_of
 
@@ -95,26 +96,31 @@ def test_no_sparse_sheet_where_the_parts_fit_elsewhere(game, paper, mix):
     assert fills and min(fills) >= SPARSE, [round(f, 3) for f in fills]
 
 
-def _tiles(n: int) -> Component:
-    return Component("tile", 30.0, 30.0, [()], copies=n)
+def _sheet_fill(plan, sheet) -> float:
+    """Part area / printable area of one packed sheet (mm² / mm²), from its blocks."""
+    _, _, w, h = sheet.printable
+    return sum(b.w * b.h * (1 if isinstance(b, BoardBlock) else sum(r.count for r in b.runs))
+               for b in plan.blocks) / (w * h)
 
 
-def test_a_sparse_sheet_is_merged_into_the_free_space_of_another():
-    """Two sheets, one nearly empty: its parts move into the other's free space and it goes."""
-    sheet = load_sheet("a4")
-    packer = Packer([_tiles(22)], sheet, ImposeOptions())
-    packer.pack()
-    assert len(packer.spaces) == 1
-    one = packer.spaces[0]
-    parts = sum(b.count for b in one.blocks)
-    first, second = packer._new_space(), packer._new_space()  # the same parts, split 20 + 2 over two sheets
-    packer.spaces = [first, second]
-    packer._put(first, sheet.content_area, _Kind(30.0, 30.0, "rect", ()), (Run(0, 0, 20),))
-    packer._put(second, sheet.content_area, _Kind(30.0, 30.0, "rect", ()), (Run(0, 20, 2),))
-    assert packer._sparse(second) and not packer._sparse(first)
-    packer._merge_sparse()
-    assert len(packer.spaces) == 1
-    runs = [(r.first, r.count) for b in packer.spaces[0].blocks for r in b.runs]
-    assert sum(c for _, c in runs) == parts == 22
-    covered = sorted(k for first_, count in runs for k in range(first_, first_ + count))
-    assert covered == list(range(22))  # every part once
+def test_a_sparse_sheet_is_topped_up_from_another():
+    """Numeria's sizes on A3, mixed: packed in order, the board (176 mm square, 28 % of the sheet)
+    is alone on its sheet and the tiles sit with the rules card; the tiles move to the board's sheet
+    so no sheet is sparse, and every part is still placed once (pnp.layout.packing.pack)."""
+    sheet = load_sheet("a3")
+    comps = [Component("board", 176.0, 176.0, [()], board=True), Component("tile", 16.0, 16.0, [()] * 36),
+             Component("card", 165.0, 220.0, [()])]
+    _, _, w, h = sheet.printable
+    assert 176.0 ** 2 < SPARSE * w * h  # the board alone would leave its sheet sparse
+    plans, _ = pack(comps, sheet, ImposeOptions(mix_papers=True))
+    assert all(_sheet_fill(p, sheet) >= SPARSE for p in plans), [round(_sheet_fill(p, sheet), 3) for p in plans]
+    placed = []  # (component, part index) of every part on every sheet
+    for p in plans:
+        for b in p.blocks:
+            if isinstance(b, BoardBlock):
+                placed.append((b.comp, 0))
+            else:
+                placed += [(r.comp, k) for r in b.runs for k in range(r.first, r.first + r.count)]
+    assert sorted(placed) == sorted((i, k) for i, c in enumerate(comps) for k in range(len(c.fronts) * c.copies))
+    boards = [p for p in plans if any(isinstance(b, BoardBlock) for b in p.blocks)]
+    assert len(boards) == 1 and any(not isinstance(b, BoardBlock) for b in boards[0].blocks)  # the tiles joined it

@@ -10,7 +10,7 @@ import math
 import re
 import shutil
 import subprocess
-import zlib
+import tracemalloc
 import xml.etree.ElementTree as ET
 
 import numpy as np
@@ -18,6 +18,8 @@ import pdfplumber
 import pypdf
 import pypdfium2 as pdfium
 import pytest
+from pypdf.generic import ContentStream
+from reportlab.pdfgen import canvas as rl_canvas
 
 from pnp.pipeline.plan import Request, load_paper, plan
 from pnp.core.fontbook import FontBook
@@ -207,31 +209,76 @@ def test_one_canvas_for_a_long_document(tmp_path):
     assert subprocess.run(["qpdf", "--check", str(path)], capture_output=True).returncode == 0
 
 
+def _shown_runs(data: bytes) -> list[tuple[int, str, bytes]]:
+    """Every text show (Tj) on page 1 of the PDF ``data``, read back with pypdf: (the subset's
+    number in the order the page first shows them, its font name less the subset tag, the bytes
+    shown, unescaped)."""
+    reader = pypdf.PdfReader(io.BytesIO(data))
+    page = reader.pages[0]
+    fonts = page["/Resources"]["/Font"]
+    order: list[str] = []
+    runs, font = [], None
+    for operands, op in ContentStream(page.get_contents(), reader).operations:
+        if op == b"Tf":
+            font = str(operands[0])
+        elif op == b"Tj":
+            order += [font] if font not in order else []
+            base = str(fonts[font]["/BaseFont"]).partition("+")[2]
+            runs.append((order.index(font), base, operands[0].get_original_bytes()))
+    return runs
+
+
 def test_text_runs_are_what_reportlabs_text_object_writes():
-    """reportlab_adapter.text_runs, as PdfWriter writes them, equal what reportlab's text object
-    writes for the same text and size (same subset font names, same encoded bytes) in one document,
-    in any order: Latin, Greek, Cyrillic, PDF string escapes, a text drawn twice."""
+    """The texts PdfWriter writes (its runs from reportlab_adapter.text_runs) show the same bytes in
+    the same font subsets as reportlab's own text object writes for the same texts in the same order,
+    read back from both files: Latin, Greek, Cyrillic, PDF string escapes, a text drawn twice. And
+    they read back as the texts."""
     texts = ["Hello", "W\u00f6rd \u03a9\u03bc", "(a\\b)", "\u0416\u0443\u043a", "Hello"]
-    w = PdfWriter(io.BytesIO())
-    ours = [w._shown(t, 3.5) for t in texts]
-    c = w.canvas  # the same document, so the same subsets: reportlab's own text object for each
-    theirs = []
-    for t in texts:
-        obj = c.beginText()
-        obj.setFont(FONT_NAME, 3.5)
+    ours = io.BytesIO()
+    w = PdfWriter(ours)
+    w.add(Page(60, 60, tuple(Text(5, 8 + 8 * i, t, size_pt=10) for i, t in enumerate(texts)), "p"))
+    w.close()
+    theirs = io.BytesIO()
+    c = rl_canvas.Canvas(theirs, invariant=1)
+    for i, t in enumerate(texts):
+        obj = c.beginText(10, 150 - 20 * i)
+        obj.setFont(FONT_NAME, 10)
         obj.textOut(t)
-        theirs.append(" ".join(re.findall(r"/\S+ [\d.]+ Tf|\((?:[^()\\]|\\.)*\) Tj", obj.getCode())))
-    assert ours == theirs
+        c.drawText(obj)
+    c.showPage()
+    c.save()
+    got = _shown_runs(ours.getvalue())
+    assert len(got) == len(texts) and got == _shown_runs(theirs.getvalue())
+    with pdfplumber.open(io.BytesIO(ours.getvalue())) as pdf:
+        assert pdf.pages[0].extract_text().splitlines() == texts
+
+
+def _stripes(i: int) -> Page:
+    """A page of 2,000 thin bars, a different set on each page (about 45 KB of content stream)."""
+    return Page(200, 200, tuple(Rect(5 + (k * 7 + i) % 190, 5 + (k % 400) * 0.45, 1 + k % 4, 0.3, fill="#000000")
+                                for k in range(2000)), "p")
 
 
 def test_pages_are_compressed_as_they_are_finished():
-    """reportlab_adapter.compress_last_page reaches reportlab's page objects (canvas._doc.Pages.pages,
-    page.stream, page.Contents): after add(), the finished page holds only a deflated stream."""
-    w = PdfWriter(io.BytesIO())
-    w.add(Page(50, 50, (Rect(1, 1, 5, 5, fill="#000000"),), "p"))
-    page = w.canvas._doc.Pages.pages[-1]
-    assert page.stream is None and page.Contents is not None
-    assert b" re" in zlib.decompress(page.Contents.content)  # the rectangle, deflated
+    """reportlab_adapter.compress_last_page deflates each page as add() finishes it, so the writer
+    holds a long document's pages compressed: the memory it holds after 40 pages (tracemalloc) is
+    under half the pages' content streams as they read back from the file, inflated."""
+    out = io.BytesIO()
+    w = PdfWriter(out)
+    w.add(_stripes(0))  # the font and the document's first objects, before measuring
+    tracemalloc.start()
+    try:
+        before = tracemalloc.get_traced_memory()[0]
+        for i in range(1, 41):
+            w.add(_stripes(i))
+        held = tracemalloc.get_traced_memory()[0] - before
+    finally:
+        tracemalloc.stop()
+    w.close()
+    reader = pypdf.PdfReader(io.BytesIO(out.getvalue()))
+    raw = sum(len(p.get_contents().get_data()) for p in reader.pages[1:])
+    assert len(reader.pages) == 41 and raw > 40 * 40_000
+    assert held < raw / 2, (held, raw)
 
 
 def test_the_drawing_is_unchanged_by_the_key_in_the_model():

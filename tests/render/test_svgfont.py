@@ -7,6 +7,8 @@ import base64
 import io
 import math
 import re
+import subprocess
+import sys
 import xml.etree.ElementTree as ET
 from pathlib import Path
 
@@ -101,6 +103,9 @@ def test_subset_check_accepts_the_subset_and_refuses_one_glyph_moved(face):
 
 
 def test_subset_is_deterministic_and_kept_per_font_book():
+    """The @font-face rule for a set of characters is kept by its font book (one per build) for the
+    same set in any order, made again by a new book with the same bytes, and the same in a fresh
+    interpreter (nothing kept from this one: no dependence on set or hash order)."""
     with FontBook().in_use() as book:
         first = font_face_css(ASCII)
         assert font_face_css(reversed(ASCII)) is first  # kept by the set of characters
@@ -109,6 +114,11 @@ def test_subset_is_deterministic_and_kept_per_font_book():
         again = font_face_css(ASCII)
         assert book.made["subset"] == 1
     assert first == again and first is not again
+    script = "import sys; from pnp.render.svgfont import font_face_css; sys.stdout.write(font_face_css(sys.argv[1]))"
+    proc = subprocess.run([sys.executable, "-c", script, ASCII[::-1]], capture_output=True, text=True, timeout=300,
+                          cwd=Path(__file__).resolve().parents[2])
+    assert proc.returncode == 0, proc.stderr[-2000:]
+    assert proc.stdout == first and "@font-face" in first
     assert font_face_css(["Hel", "lo"]) == font_face_css("Hello")
     assert subset_font(ASCII) == subset_font(sorted(ASCII))
 

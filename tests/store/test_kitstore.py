@@ -769,6 +769,9 @@ def test_the_default_waiting_note_goes_to_stderr(tmp_path, capsys):
 
 
 def test_an_undeletable_generation_does_not_push_the_number_up(tmp_path, monkeypatch):
+    """A generation that cannot be deleted is left and the numbers go on within GEN_LIMIT. The
+    deletion is made to fail through the private _remove_generation: the suite runs as root, for
+    whom no permission makes a folder undeletable, so a public call cannot set the failure up."""
     out = tmp_path / "out"
     commit(out, "a4", kit_files("a4", 1))
     stuck = out / ".pnp" / f"{GAME}.g999999999999999999"        # 18 digits: the most an entry may have
@@ -791,6 +794,8 @@ def test_an_undeletable_generation_does_not_push_the_number_up(tmp_path, monkeyp
 
 
 def test_generation_numbers_wrap_and_skip_numbers_in_use(tmp_path, monkeypatch):
+    """Numbers wrap at GEN_LIMIT and skip those still in use; leftovers that cannot be deleted are
+    made so through the private _remove_generation (root deletes any folder; see above)."""
     out = tmp_path / "out"
     monkeypatch.setattr(kitstore, "GEN_LIMIT", 3)
     for version in range(1, 5):
