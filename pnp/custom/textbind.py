@@ -157,15 +157,16 @@ class BoundText(BoundLayer):
         text = self.text.fill(translated(values, self.ctx.language) if self.ctx.language else values)
         if not text.strip():
             return
-        column = self._source(values, self.text.columns)
         if len(text) > MAX_TEXT_CHARS:
-            raise self._data_error(row, column, f"the text has {len(text):,} characters (limit {MAX_TEXT_CHARS:,}).",
+            raise self._data_error(row, self._source(values, self.text.columns),
+                                   f"the text has {len(text):,} characters (limit {MAX_TEXT_CHARS:,}).",
                                    "shorten the cell: no card holds more", "text")
         icons = self.ctx.icons
         # ASCII is never shaped and no script's fallback face draws it (pnp.core.fonts.fallback_for)
         lacking = self.font.missing(text) if self.font is not None else missing_glyphs(text)
         shaped = not text.isascii() and (needs_shaping(text) or any(fallback_for(ch) for ch in lacking))
         rich = (L.markup and typeset.has_markup(text, icons is not None)) or shaped
+        column = self._source(values, self.text.columns) if rich else None  # what errors name (else found then)
         paras = self.rich(text, row, column, icons if L.markup else None, L.markup) if rich else None
         missing = lacking if paras is None else ()
         if missing:
@@ -191,12 +192,14 @@ class BoundText(BoundLayer):
             else:
                 got = typeset.fit(paras, L.size, smallest, bw, bh, L.wrap, L.line_spacing)
         except typeset.TooManySizes as stop:
-            raise self._data_error(row, column, f"shrink-to-fit laid the text out at {typeset.MAX_SCAN_STEPS} sizes "
+            raise self._data_error(row, column or self._source(values, self.text.columns),
+                                   f"shrink-to-fit laid the text out at {typeset.MAX_SCAN_STEPS} sizes "
                                    f"from {stop.from_pt:g} pt down to {stop.last_pt:g} pt and it fitted at none "
                                    f"(it may fit lower, but pnp stops there: each size sets the whole text).",
                                    f"set the layer's size: to about {stop.last_pt:g} pt, make its box larger, or "
                                    "shorten the text", "size") from None
         if got is None:
+            column = column or self._source(values, self.text.columns)
             shown = text if len(text) <= 40 else text[:37] + "..."
             if smallest < L.size:  # a smaller size was allowed and tried
                 raise self._data_error(row, column, f"the text {shown!r} does not fit its {bw:g} x {bh:g} mm box even "

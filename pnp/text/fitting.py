@@ -6,24 +6,11 @@ take the shortcut of pnp.text.latin themselves, which gives the same ``Fitted``.
 in points."""
 from __future__ import annotations
 
-from dataclasses import dataclass
-
 from ..core.fonts import DEFAULT_FACE, face, ink, is_fallback
 from . import latin
-from .lines import Line, _line, _words, break_lines, is_rtl, width
+from .lines import Fitted, Line, _line, _words, break_lines, is_rtl, width
 from .markup import EPS, Paragraph, fallback, plain
 from .steps import block, could_fit, fit_box_size, scan
-
-@dataclass(frozen=True)
-class Fitted:
-    """Text set in its box: ``size_pt``, the ``lines`` (pnp.text.lines.Line: a plain text's each one
-    run), their ``baselines`` (mm from the box top) and the block's ``height`` (mm: ascent of the first
-    line to descent of the last, or with fit_box's ``cap`` cap height of the first to the last baseline)."""
-    size_pt: float
-    lines: tuple[Line, ...]
-    baselines: tuple[float, ...]
-    height: float
-
 
 def _metrics(paras: tuple[Paragraph, ...]) -> tuple[float, float]:
     """How far a line of ``paras`` reaches above and below its baseline (fractions of the em): the
@@ -80,8 +67,7 @@ def lay_out(paras: tuple[Paragraph, ...], size_pt: float, w: float, h: float, wr
     ``spacing`` is the line height as a multiple of the size), or None when they do not fit."""
     run = latin.one_run(paras)
     if run is not None:
-        got = latin.made(paras, run, latin.lay_out(paras, run, size_pt, w, h, wrap, spacing))
-        return None if got is None else Fitted(*got)
+        return latin.made(paras, run, latin.lay_out(paras, run, size_pt, w, h, wrap, spacing))
     return _lay_out(paras, size_pt, w, h, wrap, spacing)
 
 
@@ -106,8 +92,7 @@ def fit(paras: tuple[Paragraph, ...], size_pt: float, min_pt: float, w: float, h
         TooManySizes: shrinking a wrapped text laid it out at MAX_SCAN_STEPS sizes and none fitted."""
     run = latin.one_run(paras)
     if run is not None:
-        got = latin.fit(paras, run, size_pt, min_pt, w, h, wrap, spacing)
-        return None if got is None else Fitted(*got)
+        return latin.fit(paras, run, size_pt, min_pt, w, h, wrap, spacing)
     got = _lay_out(paras, size_pt, w, h, wrap, spacing)
     if got is not None or min_pt >= size_pt:
         return got
@@ -125,8 +110,7 @@ def fit_box(paras: tuple[Paragraph, ...], max_pt: float, min_pt: float, w: float
     within 1e-6 pt of it is set at ``min_pt``)."""
     run = latin.one_run(paras)
     if run is not None:
-        got = latin.fit_box(paras, run, max_pt, min_pt, w, h, spacing, cap)
-        return None if got is None else Fitted(*got)
+        return latin.fit_box(paras, run, max_pt, min_pt, w, h, spacing, cap)
     asc, desc = (cap, 0.0) if cap is not None else _metrics(paras)
     widths = [sum(width(s, 10.0) for s in p) for p in paras]
     got = fit_box_size(widths, max_pt, min_pt, w, h, spacing, asc, desc)

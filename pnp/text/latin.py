@@ -15,7 +15,7 @@ from ..core.fonts import face, is_fallback, text_width_mm, wrap
 from ..core.shaping import has_rtl, needs_shaping
 from ..core.units import MM_PER_PT
 from .steps import block, could_fit, fit_box_size, scan
-from .lines import Line
+from .lines import Fitted, Line
 from .markup import EPS, STEP_PT, Paragraph, Span
 
 _NO_LINE = Line((), 0.0)
@@ -79,15 +79,23 @@ def lay_out(paras: tuple[Paragraph, ...], run: Span, size_pt: float, w: float, h
 
 
 def made(paras: tuple[Paragraph, ...], run: Span, got: tuple[Laid, list[int]] | None):
-    """``got`` (a :func:`lay_out`) as (size_pt, Lines, baselines, height), or None."""
+    """``got`` (a :func:`lay_out`) as a Fitted, or None. A line that is its
+    paragraph's whole text is set with that paragraph's own Span (one Span made per paragraph, not
+    per size tried or per line)."""
     if got is None:
         return None
     (size_pt, strings, widths, baselines, height), owners = got
-    offsets = [para[0].offset if para else 0 for para in paras]
     bold, italic, own = run.bold, run.italic, run.face
-    lines = tuple(Line(((0.0, Span(text, bold, italic, None, offsets[k], own)),), wide) if text else _NO_LINE
-                  for text, wide, k in zip(strings, widths, owners))
-    return size_pt, lines, baselines, height
+    lines = []
+    for text, wide, k in zip(strings, widths, owners):
+        if not text:
+            lines.append(_NO_LINE)
+            continue
+        span = paras[k][0]
+        if span.text != text:  # a wrapped paragraph's line: its text, at the paragraph's offset
+            span = Span(text, bold, italic, None, span.offset, own)
+        lines.append(Line(((0.0, span),), wide))
+    return Fitted(size_pt, tuple(lines), baselines, height)
 
 
 def fit(paras: tuple[Paragraph, ...], run: Span, size_pt: float, min_pt: float, w: float, h: float, wrapped: bool,
@@ -116,12 +124,22 @@ def fit(paras: tuple[Paragraph, ...], run: Span, size_pt: float, min_pt: float, 
 
 def fit_box(paras: tuple[Paragraph, ...], run: Span, max_pt: float, min_pt: float, w: float, h: float,
             spacing: float, cap: float | None):
-    """One line per paragraph as large as the box allows (pnp.text.fitting.fit_box_size), as
+    """One line per paragraph as large as the box allows (pnp.text.steps.fit_box_size), as
     :func:`made` gives it; ``cap``: measured from the first line's cap height (fraction of the em) to
     the last baseline. None when the box allows less than ``min_pt``."""
     font = run.drawn
-    f = face(font)
-    top, bottom = (cap, 0.0) if cap is not None else (f.ascent, f.descent)
+    if cap is None:
+        f = face(font)
+        top, bottom = f.ascent, f.descent
+    else:
+        top, bottom = cap, 0.0
+    if len(paras) == 1 and paras[0]:  # one line, the paragraph's own Span: the usual cell
+        span = paras[0][0]
+        got = fit_box_size([text_width_mm(span.text, 10.0, font)], max_pt, min_pt, w, h, spacing, top, bottom)
+        if got is None:
+            return None
+        size = got[0]
+        return Fitted(size, (Line(((0.0, span),), text_width_mm(span.text, size, font)),), got[1], got[2])
     strings = texts(paras)
     got = fit_box_size([text_width_mm(text, 10.0, font) for text in strings], max_pt, min_pt, w, h, spacing,
                        top, bottom)

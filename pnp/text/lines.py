@@ -41,6 +41,17 @@ class Line:
     rtl: bool = False
 
 
+@dataclass(frozen=True)
+class Fitted:
+    """Text set in its box: ``size_pt``, the ``lines`` (pnp.text.lines.Line: a plain text's each one
+    run), their ``baselines`` (mm from the box top) and the block's ``height`` (mm: ascent of the first
+    line to descent of the last, or with fit_box's ``cap`` cap height of the first to the last baseline)."""
+    size_pt: float
+    lines: tuple[Line, ...]
+    baselines: tuple[float, ...]
+    height: float
+
+
 def _merge(spans: list[Span]) -> list[Span]:
     """Neighbouring text spans of one style joined (fewer Text shapes, the same glyph positions)."""
     out: list[Span] = []
