@@ -28,6 +28,12 @@ def one_run(paras: tuple[Paragraph, ...]) -> Span | None:
     """The first span of ``paras`` when the shortcut sets them: every paragraph empty or one text span,
     all of one style (bold, italic, face), in a face that is no script's fallback, and no span shaped
     or right to left; else None (and None for paragraphs with no span at all)."""
+    if len(paras) == 1 and len(paras[0]) == 1:  # one line, one span: the usual cell
+        s = paras[0][0]
+        if s.icon is None and (s.text.isascii() or not (needs_shaping(s.text) or has_rtl(s.text))) and (
+                not s.face or not is_fallback(s.face)):
+            return s
+        return None
     first = None
     for para in paras:
         if not para:

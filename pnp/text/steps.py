@@ -113,13 +113,19 @@ def fit_box_size(widths_10pt: list[float], max_pt: float, min_pt: float, w: floa
     ``bottom`` below the last, ``spacing`` x the size apart) stops it first; with the lines' baselines
     (mm from the box top) and the block's height. None when the box allows less than ``min_pt`` (a
     size within 1e-6 pt of it is set at ``min_pt``)."""
-    widest = max(widths_10pt, default=0.0)
-    size = min(max_pt, 10.0 * w / widest) if widest > 0 else max_pt
-    tall = (top + bottom + (len(widths_10pt) - 1) * spacing) * MM_PER_PT
-    size = min(size, h / tall)
+    n = len(widths_10pt)
+    widest = widths_10pt[0] if n == 1 else max(widths_10pt, default=0.0)
+    size = max_pt
+    if widest > 0 and 10.0 * w / widest < size:
+        size = 10.0 * w / widest
+    tall = (top + bottom + (n - 1) * spacing) * MM_PER_PT
+    if h / tall < size:
+        size = h / tall
     if size < min_pt - 1e-6:
         return None
-    size = max(size, min_pt)
+    if size < min_pt:
+        size = min_pt
     em = size * MM_PER_PT
-    n = len(widths_10pt)
+    if n == 1:  # the usual single line: the same sums as below (the terms for i = 0 are exactly 0)
+        return size, (top * em,), (top + bottom) * em
     return size, tuple(top * em + i * spacing * em for i in range(n)), (top + bottom + (n - 1) * spacing) * em
