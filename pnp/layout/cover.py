@@ -19,7 +19,7 @@ from ..core.errors import LayoutError
 from ..inputs.rulestext import Block, Rules
 from ..inputs.textcheck import credit_line, line_width_mm, title_line
 from .. import text as typeset
-from ..core.fonts import BOLD_FACE, DEFAULT_FACE, wrap
+from ..core.fonts import wrap
 from ..core.shaping import paragraph_rtl
 from ..core.ir import Component, Line, Page, Text
 from ..core.units import MM_PER_PT, fmt_mm
