@@ -9,10 +9,10 @@ shaping, gets no label: drawing a placeholder never fails. Lengths in mm, sizes 
 """
 from __future__ import annotations
 
-from ..core.fonts import DEFAULT_FACE, missing_glyphs, text_width_mm
+from ..core.fonts import DEFAULT_FACE, missing_glyphs
 from ..core.ir import Line, Rect, Shape, Text
 from ..core.shaping import has_rtl, needs_shaping
-from ..text import fit_plain_box as fit_box
+from .. import text as typeset
 
 TINT = "#e6edf5"        # the box's fill: a light blue-grey, plainly not art
 INK = "#5b6b7c"         # outline, cross and label
@@ -37,7 +37,8 @@ def placeholder(x: float, y: float, w: float, h: float, label: str) -> tuple[Sha
         cx, top = x + w / 2, y + (h - tall) / 2
         band = min(width + PAD_MM, w - OUTLINE_MM)
         shapes.append(Rect(cx - band / 2, top, band, tall, fill=TINT, stroke=None))
-        shapes.append(Text(cx, top + baseline, label, size_pt=size, anchor="middle", fill=INK, font=DEFAULT_FACE))
+        shapes.append(Text(cx, top + baseline, label, size_pt=size, anchor="middle", fill=INK, font=DEFAULT_FACE,
+                           width=width))
     return tuple(shapes)
 
 
@@ -48,7 +49,7 @@ def label_fit(label: str, w: float, h: float) -> tuple[float, float, float, floa
     if (not label or w <= 0 or h <= 0 or "\n" in label or needs_shaping(label) or has_rtl(label)
             or missing_glyphs(label)):
         return None
-    got = fit_box(label, LABEL_MAX_PT, LABEL_MIN_PT, w, h, LINE_SPACING)
+    got = typeset.fit_box(typeset.plain(label), LABEL_MAX_PT, LABEL_MIN_PT, w, h, LINE_SPACING)
     if got is None:
         return None
-    return got.size_pt, text_width_mm(label, got.size_pt), got.height, got.baselines[0]
+    return got.size_pt, got.lines[0].width, got.height, got.baselines[0]

@@ -152,7 +152,7 @@ class LineLayer(_Layer):
 class TextLayer(_Layer):
     """Text set in the box (x, y, w, h): ``size`` pt, shrunk down to ``min_size`` with ``fit: shrink``,
     broken on word boundaries with ``wrap: true``; with ``fit: box`` as large as the box allows (any
-    size up to ``size``, one line per ``\\n``, pnp.text.fit_plain_box). ``valign: cap-middle`` puts
+    size up to ``size``, one line per ``\\n``, pnp.text.fit_box). ``valign: cap-middle`` puts
     the middle of the capitals (first line's cap height to last line's baseline) on the box's middle;
     ``underline: true`` rules every line. ``rotate`` turns the box about its centre. With
     ``markup`` (the default) the text may hold ``**bold**``, ``*italic*``, ``\\n`` line breaks and

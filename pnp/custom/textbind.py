@@ -1,6 +1,7 @@
 """A text layer bound to a data table (pnp.custom.draw.BoundLayer): its fonts and box worked out
 once, then per row the text filled in, checked (length, glyphs, markup), fitted to its box by pnp.text
-(the plain-text shortcut when it can) and drawn as Text runs. Lengths in mm, sizes in points.
+(a plain text as paragraphs of one run: pnp.text takes its Latin shortcut itself) and drawn, each Text
+with the width fitting measured. Lengths in mm, sizes in points.
 """
 from __future__ import annotations
 
@@ -14,7 +15,6 @@ from ..core.errors import SpecError
 from ..core.ir import Group, Text
 from ..core.shaping import needs_shaping
 from ..core.units import MM_PER_PT
-from ..text import fit_plain, fit_plain_box
 from .layers import _ANCHOR, DEFAULT_MIN_PT, EPS, MAX_TEXT_CHARS, QUARTER_TURNS, BoundLayer, Context, Filler
 from .icons import IconFolder
 from .languages import column, source, translated
@@ -46,6 +46,7 @@ class BoundText(BoundLayer):
         self.cap = cap_height(self.bold.face if layer.bold and self.bold is not None
                               else styled_face(self.face, layer.bold))  # em: the face the text starts in
         self.styled = styled_face(self.face, layer.bold)  # the face plain text is set in
+        self.plain_cap = cap_height(self.styled)  # em: plain text's cap height
         self.least = self.smallest
         w, h = ctx.width, ctx.height
         bx, by, bw, bh = self.box
@@ -156,15 +157,16 @@ class BoundText(BoundLayer):
         text = self.text.fill(translated(values, self.ctx.language) if self.ctx.language else values)
         if not text.strip():
             return
-        column = self._source(values, self.text.columns)
         if len(text) > MAX_TEXT_CHARS:
-            raise self._data_error(row, column, f"the text has {len(text):,} characters (limit {MAX_TEXT_CHARS:,}).",
+            raise self._data_error(row, self._source(values, self.text.columns),
+                                   f"the text has {len(text):,} characters (limit {MAX_TEXT_CHARS:,}).",
                                    "shorten the cell: no card holds more", "text")
         icons = self.ctx.icons
         # ASCII is never shaped and no script's fallback face draws it (pnp.core.fonts.fallback_for)
         lacking = self.font.missing(text) if self.font is not None else missing_glyphs(text)
         shaped = not text.isascii() and (needs_shaping(text) or any(fallback_for(ch) for ch in lacking))
         rich = (L.markup and typeset.has_markup(text, icons is not None)) or shaped
+        column = self._source(values, self.text.columns) if rich else None  # what errors name (else found then)
         paras = self.rich(text, row, column, icons if L.markup else None, L.markup) if rich else None
         missing = lacking if paras is None else ()
         if missing:
@@ -175,26 +177,29 @@ class BoundText(BoundLayer):
                                    f"{self._label(self.face)}.",
                                    "use Latin, Greek or Cyrillic letters" if self.font is None else
                                    "use characters the font has, or choose another font for the layer", "text")
+        if paras is None:  # one run a paragraph, in the layer's face (its bold as the layer says)
+            paras = typeset.plain(text, L.bold, self.face if self.font is not None else "")
+            cap = self.plain_cap
+        else:
+            cap = self.cap
         x, y, w, h = self.box
         bw, bh = (h, w) if L.rotate in (90, 270) else (w, h)
         smallest = self.least
         try:
-            if paras is None and L.fit == "box":
-                got = fit_plain_box(text, L.size, smallest, bw, bh, L.line_spacing, self.styled, caps=L.valign == "cap-middle")
-            elif paras is None:
-                got = fit_plain(text, L.size, smallest, bw, bh, L.wrap, L.line_spacing, self.styled)
-            elif L.fit == "box":  # runs measured as drawn (HarfBuzz's advances for shaped ones)
+            if L.fit == "box":  # runs measured as drawn (HarfBuzz's advances for shaped ones)
                 got = typeset.fit_box(paras, L.size, smallest, bw, bh, L.line_spacing,
-                                       self.cap if L.valign == "cap-middle" else None)
+                                      cap if L.valign == "cap-middle" else None)
             else:
                 got = typeset.fit(paras, L.size, smallest, bw, bh, L.wrap, L.line_spacing)
         except typeset.TooManySizes as stop:
-            raise self._data_error(row, column, f"shrink-to-fit laid the text out at {typeset.MAX_SCAN_STEPS} sizes "
+            raise self._data_error(row, column or self._source(values, self.text.columns),
+                                   f"shrink-to-fit laid the text out at {typeset.MAX_SCAN_STEPS} sizes "
                                    f"from {stop.from_pt:g} pt down to {stop.last_pt:g} pt and it fitted at none "
                                    f"(it may fit lower, but pnp stops there: each size sets the whole text).",
                                    f"set the layer's size: to about {stop.last_pt:g} pt, make its box larger, or "
                                    "shorten the text", "size") from None
         if got is None:
+            column = column or self._source(values, self.text.columns)
             shown = text if len(text) <= 40 else text[:37] + "..."
             if smallest < L.size:  # a smaller size was allowed and tried
                 raise self._data_error(row, column, f"the text {shown!r} does not fit its {bw:g} x {bh:g} mm box even "
@@ -206,66 +211,69 @@ class BoundText(BoundLayer):
                                    f"{L.size:g} pt, the layer's one size.",
                                    "shorten the text, make the layer's box larger, or let it shrink: fit: shrink "
                                    "(with min_size and wrap: true)", "text")
-        if paras is not None:
+        if rich:
             self.ctx.faces.update(typeset.faces_used(paras))
             self.ctx.unbolded.update(typeset.unbolded(paras))
         else:
             self.ctx.faces.add(self.styled)
-        colour = self.colours["colour"](values, row) or "#000000"
-        if L.valign == "cap-middle" and paras is None:  # each line centred on its cap height (Text valign "middle")
-            self._cap_middle(got, L, colour, out)
-            return
-        if L.valign == "cap-middle":  # runs: baselines where _cap_middle centres plain lines, from the box's middle
-            cap = self.cap * got.size_pt * MM_PER_PT
-            first = got.baselines[0]
-            got = replace(got, baselines=tuple(b - first - (got.baselines[-1] - first) / 2 + cap / 2
-                                               for b in got.baselines))
+        self._set(got, L, cap, self.colours["colour"](values, row) or "#000000", not rich, out)
+
+    def _set(self, got: typeset.Fitted, L: TextLayer, cap: float, colour: str, anchored: bool, out: list) -> None:
+        """Append the lines of ``got`` in the layer's box: with ``anchored`` (a plain text, as pnp has
+        always drawn one: the anchor keeps it aligned in a viewer that measures in its own font) a line
+        of one Latin run (typeset.whole) as one Text at the layer's anchor; any other line as its runs
+        and icons (typeset.draw_line) from its aligned start; each Text with its width (mm). With ``valign: cap-middle`` the first line's cap
+        height (``cap``, em) to the last line's baseline is centred on the box's middle, a whole line
+        as a Text with valign "middle" on its own cap middle. Turned by the layer's ``rotate`` about
+        the box's centre: in one Group, or, when every line is whole and centred on its cap middle,
+        each Text turned about its own anchor where the turned box puts it."""
+        x, y, w, h = self.box
+        bw, bh = (h, w) if L.rotate in (90, 270) else (w, h)
+        anchor, tx, cx, cy = self.centre
+        size, baselines = got.size_pt, got.baselines
+        middle = L.valign == "cap-middle"
+        if middle:
+            capped = cap * size * MM_PER_PT
+            first = baselines[0]
+            tall = baselines[-1] - first + capped
             top = 0.0
         else:
             top = {"top": 0.0, "middle": (bh - got.height) / 2, "bottom": bh - got.height}[L.valign] - bh / 2
-        if paras is not None:  # runs and icons, placed from the box's left edge
-            if L.rotate == 0:
-                out.extend(typeset.draw(got, x, y + h / 2 + top, bw, L.align, colour, L.underline))
-            else:
-                out.append(Group(tuple(typeset.draw(got, -bw / 2, top, bw, L.align, colour, L.underline)),
-                                 dx=x + w / 2, dy=y + h / 2, rotate=float(L.rotate)))
+        drawn = [(line, base, typeset.whole(line) if anchored else None)
+                 for line, base in zip(got.lines, baselines) if line.pieces]
+        if middle and L.rotate != 0 and all(span is not None for _, _, span in drawn):
+            cos, sin = QUARTER_TURNS[L.rotate]
+            turn = float(L.rotate)
+            for line, b, span in drawn:  # no group: each line turned about its own anchor
+                mid = -tall / 2 + capped / 2 + (b - first)
+                out.append(Text(cx + tx * cos - mid * sin, cy + tx * sin + mid * cos, span.text, size_pt=size,
+                                anchor=anchor, valign="middle", fill=colour, bold=span.bold, font=span.font,
+                                rotate=turn, underline=L.underline, width=line.width))
             return
-        anchor, tx = _ANCHOR[L.align](bw)
-        if L.rotate == 0:  # set in place: no group (one transform fewer per text in every backend)
-            cx, cy = x + w / 2 + tx, y + h / 2 + top
-            out.extend(Text(cx, cy + base, line, size_pt=got.size_pt, anchor=anchor, fill=colour, bold=L.bold,
-                            font=self.face, underline=L.underline)
-                       for line, base in zip(got.lines, got.baselines) if line)
-            return
-        lines = tuple(Text(tx, top + base, line, size_pt=got.size_pt, anchor=anchor, fill=colour, bold=L.bold,
-                           font=self.face, underline=L.underline)
-                      for line, base in zip(got.lines, got.baselines) if line)
-        out.append(Group(lines, dx=x + w / 2, dy=y + h / 2, rotate=float(L.rotate)))
-
-    def _cap_middle(self, got, L: TextLayer, colour: str, out: list) -> None:
-        """Append the lines of ``got`` (plain text) with the middle of their capitals, the first line's
-        cap height to the last line's baseline, on the box's middle: each line a Text with valign
-        "middle" on its own cap middle (one line: on the box's centre itself)."""
-        anchor, tx, cx, cy = self.centre
-        cap = self.cap * got.size_pt * MM_PER_PT
-        first = got.baselines[0]
-        tall = got.baselines[-1] - first + cap
-        size, bold, font, underline = got.size_pt, L.bold, self.face, L.underline
+        # in place (no group: one transform fewer per text in every backend), or in the turned box's frame
+        left, at_y, ax = (x, cy + top, cx + tx) if L.rotate == 0 else (-bw / 2, top, tx)
+        shapes: list = []
+        for line, b, span in drawn:
+            if span is not None:
+                if middle:
+                    shapes.append(Text(ax, (cy if L.rotate == 0 else 0.0) + (-tall / 2 + capped / 2 + (b - first)),
+                                       span.text, size_pt=size, anchor=anchor, valign="middle", fill=colour,
+                                       bold=span.bold, font=span.font, underline=L.underline, width=line.width))
+                else:
+                    shapes.append(Text(ax, at_y + b, span.text, size_pt=size, anchor=anchor, fill=colour,
+                                       bold=span.bold, font=span.font, underline=L.underline, width=line.width))
+                continue
+            side = {"start": "right" if line.rtl else "left", "end": "left" if line.rtl else "right"}.get(
+                L.align, L.align)
+            shift = {"left": 0.0, "center": (bw - line.width) / 2, "right": bw - line.width}[side]
+            base = at_y + (b - first - (baselines[-1] - first) / 2 + capped / 2) if middle else at_y + b
+            if L.underline:
+                shapes.append(typeset.underline(line, left + shift, base, size, colour))
+            shapes += typeset.draw_line(line, left + shift, base, size, colour)
         if L.rotate == 0:
-            cx += tx
-            out.extend(Text(cx, cy + (-tall / 2 + cap / 2 + (b - first)), line, size_pt=size, anchor=anchor,
-                            valign="middle", fill=colour, bold=bold, font=font, underline=underline)
-                       for line, b in zip(got.lines, got.baselines) if line)
-            return
-        # each line turned about its own anchor (Text.rotate), placed where the turned box puts it: no group
-        cos, sin = QUARTER_TURNS[L.rotate]
-        turn = float(L.rotate)
-        for line, b in zip(got.lines, got.baselines):
-            if line:
-                mid = -tall / 2 + cap / 2 + (b - first)
-                out.append(Text(cx + tx * cos - mid * sin, cy + tx * sin + mid * cos, line, size_pt=size,
-                                anchor=anchor, valign="middle", fill=colour, bold=bold, font=font, rotate=turn,
-                                underline=underline))
+            out.extend(shapes)
+        else:
+            out.append(Group(tuple(shapes), dx=x + w / 2, dy=y + h / 2, rotate=float(L.rotate)))
 
     def rich(self, text: str, row, column, icons: IconFolder | None, markup: bool = True) -> tuple:
         """The text's markup parsed (pnp.text; without ``markup``, its lines as they are), the

@@ -19,7 +19,6 @@ from ..core.errors import LayoutError
 from ..inputs.rulestext import Block, Rules
 from ..inputs.textcheck import credit_line, line_width_mm, title_line
 from .. import text as typeset
-from ..core.fonts import BOLD_FACE, DEFAULT_FACE
 from ..text.wrapping import wrap
 from ..core.shaping import paragraph_rtl
 from ..core.ir import Component, Line, Page, Text
@@ -140,51 +139,39 @@ def bom_columns(heads: list[str]) -> tuple[float, ...]:
     return tuple(out)
 
 
-def wrapped(text: str, size_pt: float, width: float, bold: bool = False) -> list[str | typeset.Line]:
-    """Plain ``text`` broken into lines at most ``width`` mm wide at ``size_pt``: strings (Noto Sans's
-    simpleSplit, pnp.text.wrapping.wrap) for text Noto Sans sets whole, else typeset.Lines (shaped or
-    right-to-left scripts, characters set in a script's fallback face: pnp.core.typeset.plain_lines)."""
-    if typeset.needs_runs(text, BOLD_FACE if bold else DEFAULT_FACE):
-        return list(typeset.plain_lines(text, size_pt, width, bold))
-    return list(wrap(text, size_pt, width, BOLD_FACE if bold else DEFAULT_FACE))
+def wrapped(text: str, size_pt: float, width: float, bold: bool = False) -> list[typeset.Line]:
+    """Plain ``text`` broken into lines at most ``width`` mm wide at ``size_pt``, in Noto Sans (Bold
+    with ``bold``), as pnp.text sets it (typeset.plain_lines: a Latin run by Noto Sans's simpleSplit,
+    shaped or right-to-left scripts and characters in a script's fallback face in runs); an empty
+    line is left out."""
+    return [line for line in typeset.plain_lines(text, size_pt, width, bold) if line.pieces]
 
 
 def block_lines(block: Block, icons, width: float, body_pt: float = BODY_PT, head_pt: float = HEAD_PT,
-                markup: bool = True) -> list[tuple[str | typeset.Line, float, bool, float, bool]]:
-    """(text, size_pt, bold, indent mm, starts a bullet) for each printed line of a rules ``block``
-    wrapped to ``width`` mm; the text is a typeset.Line when the block has bold or italic runs (or
-    icons, through ``icons``; ``markup`` False: the text is plain, as typed) or is in a script set in
-    runs (shaped or right to left, or in a fallback face: pnp.core.typeset.needs_runs)."""
-    runs = typeset.needs_runs(block.text, BOLD_FACE if block.kind == "heading" else DEFAULT_FACE)
-    if runs or (markup and typeset.has_markup(block.text, icons is not None)):
-        size, indent = (head_pt, 0.0) if block.kind == "heading" else (body_pt, (
-            BULLET_INDENT if block.kind == "bullet" else 0.0))
-        heading = block.kind == "heading"
-        paras = (typeset.parse(block.text, icons, bold=heading) if markup and typeset.has_markup(
-            block.text, icons is not None) else typeset.plain(block.text, bold=heading))
-        lines = [line for para in typeset.fallback(paras) for line in typeset.break_lines(para, size, width - indent)]
-        return [(line, size, False, indent, block.kind == "bullet" and i == 0) for i, line in enumerate(lines)]
-    if block.kind == "heading":
-        return [(t, head_pt, True, 0.0, False) for t in wrap(block.text, head_pt, width, BOLD_FACE)]
-    if block.kind == "bullet":
-        return [(t, body_pt, False, BULLET_INDENT, i == 0)
-                for i, t in enumerate(wrap(block.text, body_pt, width - BULLET_INDENT))]
-    return [(t, body_pt, False, 0.0, False) for t in wrap(block.text, body_pt, width)]
+                markup: bool = True) -> list[tuple[typeset.Line, float, bool, float, bool]]:
+    """(line, size_pt, bold, indent mm, starts a bullet) for each printed line of a rules ``block``
+    wrapped to ``width`` mm (typeset.set_lines): its bold or italic runs and icons (through ``icons``)
+    parsed unless ``markup`` is False (the text is plain, as typed; then an empty line is left out),
+    characters Noto Sans lacks in a script's fallback face. ``bold``: the block is a heading."""
+    heading = block.kind == "heading"
+    size, indent = (head_pt, 0.0) if heading else (body_pt, BULLET_INDENT if block.kind == "bullet" else 0.0)
+    rich = markup and typeset.has_markup(block.text, icons is not None)
+    paras = typeset.parse(block.text, icons, bold=heading) if rich else typeset.plain(block.text, bold=heading)
+    lines = [line for line in typeset.set_lines(typeset.fallback(paras), size, width - indent) if rich or line.pieces]
+    return [(line, size, heading, indent, block.kind == "bullet" and i == 0) for i, line in enumerate(lines)]
 
 
-def line_shapes(text: str | typeset.Line, size: float, bold: bool, indent: float, bullet: bool, x: float,
+def line_shapes(text: typeset.Line, size: float, bold: bool, indent: float, bullet: bool, x: float,
                 y: float, width: float | None = None, fill: str = INK) -> tuple[list, float]:
-    """The shapes of one line of block_lines() with its baseline at (x, y) mm (a bullet at x, the text
-    ``indent`` mm right of it) and the text's width in mm. A right-to-left line (typeset.Line.rtl)
-    in a column ``width`` mm wide is mirrored: the bullet ends at the column's right edge and the text
-    ends ``indent`` mm left of it."""
-    if isinstance(text, typeset.Line) and text.rtl and width is not None:
+    """The shapes of one line of block_lines() with its baseline at (x, y) mm (a bullet at x, the line
+    ``indent`` mm right of it, typeset.draw_line; ``bold`` is in its runs) and the line's width in
+    mm. A right-to-left line (typeset.Line.rtl) in a column ``width`` mm wide is mirrored: the bullet
+    ends at the column's right edge and the text ends ``indent`` mm left of it."""
+    if text.rtl and width is not None:
         shapes = [Text(x + width, y, "\u2022", size_pt=size, anchor="end", fill=fill)] if bullet else []
         return shapes + list(typeset.draw_line(text, x + width - indent - text.width, y, size, fill)), text.width
     shapes = [Text(x, y, "\u2022", size_pt=size, fill=fill)] if bullet else []
-    if isinstance(text, typeset.Line):
-        return shapes + list(typeset.draw_line(text, x + indent, y, size, fill)), text.width
-    return shapes + [Text(x + indent, y, text, size_pt=size, bold=bold, fill=fill)], line_width_mm(text, size, bold)
+    return shapes + list(typeset.draw_line(text, x + indent, y, size, fill)), text.width
 
 
 class KitCover:
@@ -386,7 +373,7 @@ class KitCover:
         y += title_size * MM_PER_PT * 1.6
         blocks = self.info.rules.printed()
 
-        def lines_of(block: Block) -> list[tuple[str | typeset.Line, float, bool, float, bool]]:
+        def lines_of(block: Block) -> list[tuple[typeset.Line, float, bool, float, bool]]:
             return block_lines(block, self.info.rules.icons, self.col_w)
 
         for i, block in enumerate(blocks):
@@ -410,7 +397,7 @@ class KitCover:
                 shapes, width = line_shapes(text, size, bold, indent, bullet, x0, y, self.col_w)
                 flow.columns[col].extend(shapes)
                 if width > self.col_w - indent + 1e-6:
-                    shown = text if isinstance(text, str) else "".join(s.text for _, s in text.pieces)
+                    shown = "".join(s.text for _, s in text.pieces)
                     raise LayoutError(f"the word {shown!r} is wider than a rules column ({fmt_mm(self.col_w)}).",
                                       file=self.info.rules.path, line=block.line, field="rules",
                                       hint="break the long word")

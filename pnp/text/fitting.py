@@ -1,27 +1,16 @@
 """Text fitted to a box (pnp.text): the lines stacked by the face's ascent and descent (a fallback
 face's only as far as its glyphs draw), shrunk in quarter-point steps until they fit, or set as large
-as the box allows. Rich text and plain text alike: a plain text is one run (pnp.text.plainfit is its
-Latin shortcut). Lengths in mm, sizes in points."""
+as the box allows (pnp.text.steps). Rich text and plain text alike: a plain text is paragraphs of one
+run (pnp.text.markup.plain), and when every paragraph is one Latin run of one style these functions
+take the shortcut of pnp.text.latin themselves, which gives the same ``Fitted``. Lengths in mm, sizes
+in points."""
 from __future__ import annotations
 
-import math
-from dataclasses import dataclass
-from typing import Callable
-
 from ..core.fonts import DEFAULT_FACE, face, ink, is_fallback
-from ..core.units import MM_PER_PT
-from .lines import Line, _line, _words, break_lines, is_rtl, width
-from .markup import EPS, STEP_PT, Paragraph
-
-@dataclass(frozen=True)
-class Fitted:
-    """Rich text set in its box: ``size_pt``, the ``lines``, their ``baselines`` (mm from the box
-    top) and the block's ``height`` (mm: ascent of the first line to descent of the last)."""
-    size_pt: float
-    lines: tuple[Line, ...]
-    baselines: tuple[float, ...]
-    height: float
-
+from . import latin
+from .lines import Fitted, Line, _line, _words, break_lines, is_rtl, width
+from .markup import EPS, Paragraph, fallback, plain
+from .steps import block, could_fit, fit_box_size, scan
 
 def _metrics(paras: tuple[Paragraph, ...]) -> tuple[float, float]:
     """How far a line of ``paras`` reaches above and below its baseline (fractions of the em): the
@@ -38,100 +27,6 @@ def _metrics(paras: tuple[Paragraph, ...]) -> tuple[float, float]:
     return asc, desc
 
 
-def block(count: int, size_pt: float, asc: float, desc: float, spacing: float,
-          h: float) -> tuple[tuple[float, ...], float] | None:
-    """``count`` lines at ``size_pt`` stacked ``spacing`` x the size apart: their baselines (mm from
-    the top: the first one ascent ``asc`` below it) and the block's height (ascent of the first line
-    to descent ``desc`` of the last; both fractions of the em), or None when taller than ``h`` mm."""
-    size = size_pt * MM_PER_PT
-    lead = spacing * size
-    height = (asc + desc) * size + (count - 1) * lead
-    if height > h + EPS:
-        return None
-    return tuple(asc * size + i * lead for i in range(count)), height
-
-
-MAX_SCAN_STEPS = 64  # sizes laid out below the largest one could_fit allows: 16 pt in quarter points
-
-
-class TooManySizes(Exception):
-    """scan() laid out MAX_SCAN_STEPS sizes from ``from_pt`` down to ``last_pt`` and none fitted."""
-
-    def __init__(self, from_pt: float, last_pt: float) -> None:
-        super().__init__(f"no fit from {from_pt:g} pt down to {last_pt:g} pt")
-        self.from_pt, self.last_pt = from_pt, last_pt
-
-
-TYPICAL_SCAN_LAYOUTS = 3.25  # measured: 1,500-character texts shrinking from 400 pt fit after this many more
-
-
-def scan_layouts(size_pt: float, min_pt: float) -> float:
-    """How many layouts scan() typically makes for a text that shrinks from ``size_pt`` to ``min_pt``
-    (the caller's first try at ``size_pt`` not counted): a bisection of could_fit's bound is
-    arithmetic only, then TYPICAL_SCAN_LAYOUTS, never more than the steps there are; at most
-    MAX_SCAN_STEPS in any case."""
-    return min(TYPICAL_SCAN_LAYOUTS, int((size_pt - min_pt + EPS) / STEP_PT) + 1) if min_pt < size_pt else 0
-
-
-def scan(lay_out_at: Callable[[float], object | None], size_pt: float, min_pt: float,
-         possible: Callable[[float], bool] | None = None, step: float = STEP_PT):
-    """The first non-None ``lay_out_at(size)`` for sizes below ``size_pt`` (which the caller tried)
-    down to ``min_pt`` in ``step`` (a quarter point unless given) steps above ``min_pt``: the
-    largest size that fits. Wrapped text
-    is not monotonic in the size (a smaller size can wrap into more lines and stop fitting while a
-    larger one fits), so no bisection of the layout itself. ``possible(size)`` (see :func:`could_fit`),
-    a necessary condition that holds below some size and fails above it, is bisected first: the
-    steps above the largest size it allows cannot fit and are skipped, so the answer is the same and
-    the steps tried are a bisection plus the few between that bound and the size that fits. None when
-    nothing fits.
-
-    Raises:
-        TooManySizes: with ``possible``, MAX_SCAN_STEPS sizes below its bound were laid out and none
-            fits (more would be unbounded work on a long text: the caller names the text and asks for
-            a smaller start size). Without it every step is tried.
-    """
-    top = int((size_pt - min_pt + EPS) / step)
-    if possible is not None:
-        lo, hi = -1, top  # possible() holds at lo (or lo is -1), the answer is at most hi
-        while lo < hi:
-            mid = (lo + hi + 1) // 2
-            if possible(min_pt + mid * step):
-                lo = mid
-            else:
-                hi = mid - 1
-        top = lo
-    for tried, k in enumerate(range(top, -1, -1)):
-        if tried == MAX_SCAN_STEPS and possible is not None:
-            raise TooManySizes(min_pt + top * step, min_pt + (k + 1) * step)
-        got = lay_out_at(min_pt + k * step)
-        if got is not None:
-            return got
-    return None
-
-
-SLACK = 1e-6  # relative: widths measured at 1 pt and scaled may differ from those measured at the size in the last digits
-
-
-def could_fit(words: list[list[float]], asc: float, desc: float, spacing: float, w: float,
-              h: float) -> Callable[[float], bool]:
-    """A necessary condition for a text to fit a ``w`` x ``h`` mm box, as a function of the size in
-    points: ``words`` holds per paragraph the advance width (mm at 1 pt) of each word without its
-    spaces (a line set without wrapping: one entry, the sum). At a size where the widest word is wider
-    than the box, or the fewest lines the words could take (per paragraph, their total width over
-    the box width, rounded up, at least one) are taller than the box (:func:`block`), nothing fits;
-    both grow with the size, so the condition holds up to some size and fails above it."""
-    widest = max((x for para in words for x in para), default=0.0) * (1 - SLACK)
-    totals = [sum(para) * (1 - SLACK) for para in words]
-
-    def possible(size_pt: float) -> bool:
-        if widest * size_pt > w + EPS:
-            return False
-        count = sum(max(1, math.ceil(t * size_pt / (w + EPS) - SLACK)) for t in totals)
-        size = size_pt * MM_PER_PT
-        return (asc + desc) * size + (count - 1) * spacing * size <= h + EPS + 1e-9
-    return possible
-
-
 def _word_widths(paras: tuple[Paragraph, ...], wrap: bool) -> list[list[float]]:
     """could_fit()'s ``words`` for rich text: per paragraph each word's width at 1 pt (icons included)."""
     out = []
@@ -141,10 +36,44 @@ def _word_widths(paras: tuple[Paragraph, ...], wrap: bool) -> list[list[float]]:
     return out
 
 
+def set_lines(paras: tuple[Paragraph, ...], size_pt: float, width_mm: float | None) -> list[Line]:
+    """Each paragraph broken into lines at most ``width_mm`` wide at ``size_pt`` (None: one line per
+    paragraph, never broken), each in visual order with its direction (``Line.rtl``): a paragraph of
+    one Latin run by the shortcut (pnp.text.latin.lines), any other by pnp.text.lines.break_lines.
+    A word wider than the line stays whole on a line of its own (the caller checks widths)."""
+    out: list[Line] = []
+    for para in paras:
+        run = latin.one_run((para,))
+        if run is not None:
+            out += latin.lines(run, size_pt, width_mm)
+        elif width_mm is None:
+            out.append(_line(list(para), size_pt, is_rtl(para)))
+        else:
+            out += break_lines(para, size_pt, width_mm)
+    return out
+
+
+def plain_lines(text: str, size_pt: float, width_mm: float | None, bold: bool = False) -> list[Line]:
+    """Plain ``text`` (no markup; one paragraph per line break) in Noto Sans, bold or not, its
+    characters Noto Sans lacks in their script's fallback face (pnp.text.markup.fallback), broken into
+    lines at most ``width_mm`` wide (:func:`set_lines`; ``None``: one line per paragraph, never
+    broken), each in visual order with its direction (``Line.rtl``)."""
+    return set_lines(fallback(plain(text, bold)), size_pt, width_mm)
+
+
 def lay_out(paras: tuple[Paragraph, ...], size_pt: float, w: float, h: float, wrap: bool,
             spacing: float) -> Fitted | None:
     """The paragraphs set at ``size_pt`` in a ``w`` x ``h`` mm box (broken into lines when ``wrap``;
     ``spacing`` is the line height as a multiple of the size), or None when they do not fit."""
+    run = latin.one_run(paras)
+    if run is not None:
+        return latin.made(paras, run, latin.lay_out(paras, run, size_pt, w, h, wrap, spacing))
+    return _lay_out(paras, size_pt, w, h, wrap, spacing)
+
+
+def _lay_out(paras: tuple[Paragraph, ...], size_pt: float, w: float, h: float, wrap: bool,
+             spacing: float) -> Fitted | None:
+    """lay_out() by the general path: every paragraph's spans measured and broken (pnp.text.lines)."""
     lines: list[Line] = []
     for para in paras:
         lines += break_lines(para, size_pt, w) if wrap else [_line(list(para), size_pt, is_rtl(para))]
@@ -157,43 +86,31 @@ def lay_out(paras: tuple[Paragraph, ...], size_pt: float, w: float, h: float, wr
 def fit(paras: tuple[Paragraph, ...], size_pt: float, min_pt: float, w: float, h: float, wrap: bool,
         spacing: float) -> Fitted | None:
     """The largest size from ``size_pt`` down to ``min_pt`` in quarter-point steps at which the text
-    fits (:func:`scan`); None when it does not fit even at ``min_pt``."""
-    got = lay_out(paras, size_pt, w, h, wrap, spacing)
+    fits (pnp.text.steps.scan); None when it does not fit even at ``min_pt``.
+
+    Raises:
+        TooManySizes: shrinking a wrapped text laid it out at MAX_SCAN_STEPS sizes and none fitted."""
+    run = latin.one_run(paras)
+    if run is not None:
+        return latin.fit(paras, run, size_pt, min_pt, w, h, wrap, spacing)
+    got = _lay_out(paras, size_pt, w, h, wrap, spacing)
     if got is not None or min_pt >= size_pt:
         return got
     possible = could_fit(_word_widths(paras, wrap), *_metrics(paras), spacing, w, h)
-    return scan(lambda size: lay_out(paras, size, w, h, wrap, spacing), size_pt, min_pt, possible)
-
-
-
-
-def fit_box_size(widths_10pt: list[float], max_pt: float, min_pt: float, w: float, h: float, spacing: float,
-                 top: float, bottom: float) -> tuple[float, tuple[float, ...], float] | None:
-    """The size (points, any value up to ``max_pt``) at which lines of the given advance widths (mm at
-    10 pt, never wrapped) are as large as a ``w`` x ``h`` mm box allows: the widest exactly ``w`` wide
-    unless the block's height (``top`` of the first line, a fraction of the em above its baseline, to
-    ``bottom`` below the last, ``spacing`` x the size apart) stops it first; with the lines' baselines
-    (mm from the box top) and the block's height. None when the box allows less than ``min_pt`` (a
-    size within 1e-6 pt of it is set at ``min_pt``)."""
-    widest = max(widths_10pt, default=0.0)
-    size = min(max_pt, 10.0 * w / widest) if widest > 0 else max_pt
-    tall = (top + bottom + (len(widths_10pt) - 1) * spacing) * MM_PER_PT
-    size = min(size, h / tall)
-    if size < min_pt - 1e-6:
-        return None
-    size = max(size, min_pt)
-    em = size * MM_PER_PT
-    n = len(widths_10pt)
-    return size, tuple(top * em + i * spacing * em for i in range(n)), (top + bottom + (n - 1) * spacing) * em
+    return scan(lambda size: _lay_out(paras, size, w, h, wrap, spacing), size_pt, min_pt, possible)
 
 
 def fit_box(paras: tuple[Paragraph, ...], max_pt: float, min_pt: float, w: float, h: float, spacing: float,
             cap: float | None = None) -> Fitted | None:
-    """Rich text, one line per paragraph (never wrapped), as large as a ``w`` x ``h`` mm box allows
-    (:func:`fit_box_size`; advances measured as drawn: HarfBuzz's for shaped runs, scaled from 10 pt),
-    measured from the first line's ascent to the last line's descent of its tallest face, or, given
-    ``cap`` (a cap height, fraction of the em), from the first line's cap height to the last
-    baseline. None when it does not fit at ``min_pt``."""
+    """Text, one line per paragraph (never wrapped), as large as a ``w`` x ``h`` mm box allows
+    (pnp.text.steps.fit_box_size; advances measured as drawn: HarfBuzz's for shaped runs, scaled from
+    10 pt), measured from the first line's ascent to the last line's descent of its tallest face, or,
+    given ``cap`` (a cap height, fraction of the em), from the first line's cap height to the last
+    baseline (descenders may hang below the box). None when it does not fit at ``min_pt`` (a size
+    within 1e-6 pt of it is set at ``min_pt``)."""
+    run = latin.one_run(paras)
+    if run is not None:
+        return latin.fit_box(paras, run, max_pt, min_pt, w, h, spacing, cap)
     asc, desc = (cap, 0.0) if cap is not None else _metrics(paras)
     widths = [sum(width(s, 10.0) for s in p) for p in paras]
     got = fit_box_size(widths, max_pt, min_pt, w, h, spacing, asc, desc)

@@ -10,7 +10,7 @@ from dataclasses import dataclass
 from ..core.fonts import DEFAULT_FACE, cap_height, missing_glyphs, text_width_mm
 from ..core.shaping import has_rtl, levels, needs_shaping, paragraph_rtl, script_runs, visual_order
 from ..core.units import MM_PER_PT
-from .markup import EPS, ICON_GAP, Paragraph, Span, fallback, plain
+from .markup import EPS, ICON_GAP, Paragraph, Span
 
 def icon_size(span: Span, size_pt: float) -> tuple[float, float, float]:
     """(advance, picture width, picture height) in mm of an icon span at ``size_pt``: the picture is
@@ -39,6 +39,17 @@ class Line:
     pieces: tuple[tuple[float, Span], ...]
     width: float
     rtl: bool = False
+
+
+@dataclass(frozen=True)
+class Fitted:
+    """Text set in its box: ``size_pt``, the ``lines`` (pnp.text.lines.Line: a plain text's each one
+    run), their ``baselines`` (mm from the box top) and the block's ``height`` (mm: ascent of the first
+    line to descent of the last, or with fit_box's ``cap`` cap height of the first to the last baseline)."""
+    size_pt: float
+    lines: tuple[Line, ...]
+    baselines: tuple[float, ...]
+    height: float
 
 
 def _merge(spans: list[Span]) -> list[Span]:
@@ -197,14 +208,3 @@ def needs_runs(text: str, font: str = DEFAULT_FACE) -> bool:
     algorithm) or holds a character ``font`` lacks (set in a script's fallback face, :func:`fallback`).
     Latin, Greek and Cyrillic text its face draws is False: it is set as before."""
     return needs_shaping(text) or bool(missing_glyphs(text, font))
-
-
-def plain_lines(text: str, size_pt: float, width_mm: float | None, bold: bool = False) -> list[Line]:
-    """Plain ``text`` (no markup; one paragraph per line break) in Noto Sans, bold or not, its
-    characters Noto Sans lacks in their script's fallback face (:func:`fallback`), broken into lines
-    at most ``width_mm`` wide (:func:`break_lines`; ``None``: one line per paragraph, never broken),
-    each in visual order with its direction (``Line.rtl``)."""
-    paras = fallback(plain(text, bold))
-    if width_mm is None:
-        return [_line(list(p), size_pt, is_rtl(p)) for p in paras]
-    return [line for p in paras for line in break_lines(p, size_pt, width_mm)]

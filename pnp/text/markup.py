@@ -172,11 +172,14 @@ def parse(text: str, icon: IconLookup | None = None, bold: bool = False) -> tupl
     return tuple(paras)
 
 
-def plain(text: str, bold: bool = False) -> tuple[Paragraph, ...]:
-    """``text`` without markup as paragraphs (one per line break) of one Span each, ``bold`` or not."""
+def plain(text: str, bold: bool = False, face: str = "") -> tuple[Paragraph, ...]:
+    """``text`` without markup as paragraphs (one per line break) of one Span each (none for an empty
+    line), ``bold`` or not, in the registered ``face`` ("" for Noto Sans: Span.face)."""
+    if "\n" not in text and "\r" not in text:  # one line: the usual cell
+        return ((Span(text, bold, False, None, 0, face),),) if text else ((),)
     paras, offset = [], 0
-    for line in re.split(r"\r\n|[\r\n]", text):
-        paras.append((Span(line, bold, False, None, offset),) if line else ())
+    for line in (text.split("\n") if "\r" not in text else re.split(r"\r\n|[\r\n]", text)):
+        paras.append((Span(line, bold, False, None, offset, face),) if line else ())
         offset += len(line) + 1
     return tuple(paras)
 

@@ -1,6 +1,6 @@
 """Plain line breaking: a text cut into lines no wider than a column, exactly as reportlab's simpleSplit.
 
-The typesetter's greedy breaker for a plain text in one face (pnp.text.plainfit, the cover, the
+The typesetter's greedy breaker for a plain text in one face (pnp.text.latin, the cover, the
 tiling legend, a box's panels): each word measured once per size and face, a text wrapped again at
 the same size and width not wrapped again. Its tables are the font book's (pnp.core.fontbook: one
 per build), so nothing it keeps outlives the build.

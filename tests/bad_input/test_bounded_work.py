@@ -22,8 +22,7 @@ from PIL import Image, ImageChops
 from conftest import snapshot
 from pnp import text as richtext
 from pnp.core.errors import PnpError
-from pnp.core.fonts import DEFAULT_FACE, face, text_width_mm
-from pnp.text import plainfit as textfit
+from pnp.core.fonts import face, text_width_mm
 from pnp.render.formats import WriterSettings, formats
 
 GIB = 1024 ** 3
@@ -164,7 +163,7 @@ def test_shrink_skips_only_sizes_that_cannot_fit():
     """The size chosen with the bound is the size the plain quarter-point scan chooses, and far fewer
     sizes are laid out."""
     rnd = random.Random(30)
-    body = face(DEFAULT_FACE)  # the face lay_out_plain sets in: its ascent and descent (per pt)
+    body = face()  # the face plain text is set in (Noto Sans): its ascent and descent (per pt)
     for case in range(40):
         text = _random_text(rnd, rnd.choice([20, 120, 300]) if case else 1500)
         if case % 3 == 0:
@@ -175,14 +174,15 @@ def test_shrink_skips_only_sizes_that_cannot_fit():
 
         def lay(s):
             tried.append(s)
-            return textfit.lay_out_plain(text, s, w, h, True, spacing)
+            return richtext.lay_out(paras, s, w, h, True, spacing)
+        paras = richtext.plain(text)
         words = [[text_width_mm(x, 1.0) for x in para.split()] for para in text.split("\n")]
         possible = richtext.could_fit(words, body.ascent, body.descent, spacing, w, h)
         bounded = richtext.scan(lay, size, 2.0, possible)
-        plain = richtext.scan(lambda s: textfit.lay_out_plain(text, s, w, h, True, spacing), size, 2.0)
+        plain = richtext.scan(lambda s: richtext.lay_out(paras, s, w, h, True, spacing), size, 2.0)
         assert bounded == plain, (case, w, h, size)
-        assert textfit.fit_plain(text, size, 2.0, w, h, True, spacing) in (plain, textfit.lay_out_plain(text, size, w, h, True,
-                                                                                          spacing))
+        assert richtext.fit(paras, size, 2.0, w, h, True, spacing) in (plain, richtext.lay_out(paras, size, w, h, True,
+                                                                                               spacing))
         if case == 0:  # 1,500 characters from 400 pt: a bisection and a few steps, not 1,592
             assert bounded is not None and len(tried) < 40, len(tried)
 

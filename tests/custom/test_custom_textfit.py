@@ -1,4 +1,5 @@
-"""Text fitting (pnp.text.plainfit) against a brute-force scan and the font's own metrics."""
+"""Fitting a plain text (pnp.text.fit of typeset.plain: the Latin shortcut inside pnp.text) against a
+brute-force scan and the font's own metrics."""
 from __future__ import annotations
 
 from hypothesis import example, given, settings
@@ -6,7 +7,21 @@ from hypothesis import strategies as st
 
 from pnp.core.fonts import text_width_mm
 from pnp.core.units import MM_PER_PT
-from pnp.text import STEP_PT, fit_plain as fit, lay_out_plain as lay_out
+from pnp import text as typeset
+from pnp.text import STEP_PT
+
+
+def fit(text, size, min_pt, w, h, wrap, spacing, font="NotoSans"):
+    return typeset.fit(typeset.plain(text, bold=font == "NotoSans-Bold"), size, min_pt, w, h, wrap, spacing)
+
+
+def lay_out(text, size, w, h, wrap, spacing, font="NotoSans"):
+    return typeset.lay_out(typeset.plain(text, bold=font == "NotoSans-Bold"), size, w, h, wrap, spacing)
+
+
+def shown(line) -> str:
+    """A set line's text (its runs joined)."""
+    return "".join(span.text for _, span in line.pieces)
 
 WORDS = st.lists(st.sampled_from(["a", "word", "Ζωή", "длинное", "WWWW", "iiii", "of", "table-top", "x"]),
                  min_size=1, max_size=30).map(" ".join)
@@ -40,9 +55,9 @@ def test_fit_is_the_largest_step_that_fits(text, size, min_pt, w, h, wrap, spaci
     if got is not None:
         assert abs(got.size_pt - want.size_pt) < 1e-9
         for line in got.lines:  # measured with the font: every line inside the box
-            assert text_width_mm(line, got.size_pt) <= w + 1e-6
+            assert text_width_mm(shown(line), got.size_pt) <= w + 1e-6
         assert got.height <= h + 1e-6
-        assert " ".join(" ".join(got.lines).split()) == " ".join(text.split())  # nothing lost by wrapping
+        assert " ".join(" ".join(shown(line) for line in got.lines).split()) == " ".join(text.split())  # nothing lost
 
 
 @settings(max_examples=150, deadline=None)

@@ -8,7 +8,7 @@ from collections import Counter
 from ...core.fontbook import current
 from ...core.fonts import styled_face, text_width_mm
 from ...core.safearea import SAFE_MM
-from ...text import largest_fitting
+from ...text import scan
 from ...geometry import squaregrid
 from ...core.ir import WHITE, Circle, Component, Line, Rect, Text
 from ...core.units import MM_PER_PT as PT_MM, fmt_mm
@@ -183,7 +183,7 @@ def _largest_size(tiles: int, trope_length: int, width: float, height: float, mi
                    for s in shapes if isinstance(s, Text))
         return size if bottom <= height and wide <= width - SAFE else None
     lowest = CARD_TOP_PT - math.floor((CARD_TOP_PT - min_pt + 1e-9) / CARD_STEP_PT) * CARD_STEP_PT
-    return largest_fitting(fits, CARD_TOP_PT, lowest, CARD_STEP_PT)
+    return scan(fits, CARD_TOP_PT, lowest, step=CARD_STEP_PT)
 
 
 def draw_card(spec: NumeriaSpec):
