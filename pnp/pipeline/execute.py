@@ -24,7 +24,7 @@ from ..store.kitstore import KitStore
 from ..store.recovery import read_only_view
 from .diff import HISTORY, OldKit, compare, held_generations, history_generation, history_name, read_old
 from .manifestfile import Records, write_json
-from .parts import Part, kit_fingerprint, part_pages, parts_of
+from .parts import PARTS_VERSION, Part, kit_fingerprint, part_pages, parts_of
 from .plan import DEFAULT_FORMATS, BuildPlan, Request, TargetPlan, kit_paper, load_paper, plan
 
 LOCK_WAIT = 120.0  # s: a second build into the same game folder waits this long for the first, then says "busy"
@@ -119,7 +119,8 @@ def execute_target(tp: TargetPlan, request: Request, out: Path, progress: Progre
                 written += _booklet(tp, job, booklet_name)
             manifest = _manifest(game.name, paper, total, tp.components, sheet_plan, tp.opts, tp.fit,
                                  staging, written)
-            manifest.update({"fingerprint": fingerprint, "parts": Records(parts, Part.record)})
+            manifest.update({"fingerprint": fingerprint, "parts_version": PARTS_VERSION,
+                             "parts": Records(parts, Part.record)})
             if version:
                 manifest["version"] = version
             write_json(staging, (manifest_name, history_name(paper, generation)), manifest)
