@@ -22,7 +22,7 @@ from ..inputs.gamefolder import inside
 from .box import box_parts, inside_of
 from .columns import not_a_count, whole_count
 from .draw import Context, Face, Filler
-from .fronts import TemplateFronts
+from .fronts import HELD_FRONTS, TemplateFronts
 from .icons import IconFolder
 from .shaped import (FACE_COLUMN, d6_component, expand_faces, outline_of, standee_components, standee_drawing,
                      standee_net)
@@ -401,6 +401,7 @@ def build_components(spec: CustomSpec, ctx: KitContext, lines: dict,
         last, fronts, named, keyed = object(), [], [], []
         keys, how = _row_keys(comp, r.table, r.rows)  # each row's key, and what the keys are
         held = comp.shape in NETS  # a net's fronts are drawn into it (pnp.custom.shaped): held as drawn
+        kept = r.parts <= HELD_FRONTS  # else drawn again when imposed (pnp.custom.fronts)
         for row, n, (fpath, bpath), part_key in zip(r.rows, r.copies, r.paths, keys):
             face = r.faces[fpath]
             front = face.draw(row)  # every front drawn while planning: what does not fit is refused here
@@ -409,12 +410,12 @@ def build_components(spec: CustomSpec, ctx: KitContext, lines: dict,
                 last = back
                 fronts = groups.get(back)
                 if fronts is None:
-                    fronts = groups[back] = [] if held else TemplateFronts()
+                    fronts = groups[back] = [] if held else TemplateFronts(kept)
                 named, keyed = titles.setdefault(back, []), sources.setdefault(back, [])
             if held:
                 fronts.extend([front] * n)
-            else:  # held as its row and template, drawn again when imposed (pnp.custom.fronts)
-                fronts.add(face, row, n)
+            else:  # with its row and template: fingerprinted by them (pnp.custom.fronts)
+                fronts.add(face, row, n, front)
             named.extend([row.values.get(col, "").strip() if row and col else ""] * n)
             proof = proofs.get(fpath, proofs)
             if proof is proofs:  # the template's proof box on this part, once per template

@@ -29,7 +29,7 @@ from math import isfinite
 from operator import attrgetter
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Callable, Iterator, Protocol, Sequence, runtime_checkable
+from typing import Callable, Iterable, Iterator, Protocol, Sequence, runtime_checkable
 
 from ..core.errors import SpecError
 from ..core.ir import Component, Group, Image, PartSource, Text
@@ -319,13 +319,13 @@ def fingerprint(comp: Component, front, canon: _Canon | None = None) -> str:
     return _Hasher(canon or _Canon())(comp, front)
 
 
-def _sources(comp: Component) -> Sequence[PartSource]:
+def _sources(comp: Component) -> Iterable[PartSource]:
     if comp.sources:
         return comp.sources
     n = len(comp.fronts)
-    if len(comp.titles) == n and all(comp.titles) and len(set(comp.titles)) == n:
-        return [PartSource(t, None, (), comp.name) for t in comp.titles]
-    return [PartSource(str(i), None, (), comp.name) for i in range(1, n + 1)]
+    if len(comp.titles) == n and all(comp.titles) and len(set(comp.titles)) == n:  # made one at a time
+        return (PartSource(t, None, (), comp.name) for t in comp.titles)
+    return (PartSource(str(i), None, (), comp.name) for i in range(1, n + 1))
 
 
 def bounded(text: str) -> str:
@@ -342,24 +342,34 @@ def parts_of(components: Sequence[Component]) -> list[Part]:
     canon = _Canon()
     digest, from_digests = _Hasher(canon), _FromDigests(canon)
     hashes: dict[str, str] = {}  # a cell's text -> field_hash (a column's cells often repeat)
-    found: dict[tuple[str, str], Part] = {}
+    found: list[Part] = []  # in kit order
+    where: dict[str, dict[str, int]] = {}  # group -> key -> its part's index in found (no tuple per part)
     for ci, comp in enumerate(components):
         digested = isinstance(comp.fronts, DigestedFronts)  # its fronts say what draws them: none is drawn
         for fi, (front, src) in enumerate(zip(range(len(comp.fronts)) if digested else _iter(comp.fronts),
                                               _sources(comp))):
-            ident = (bounded(src.group or comp.name), bounded(src.key))
-            old = found.get(ident)
+            group, key = bounded(src.group or comp.name), bounded(src.key)
+            keys = where.get(group)
+            if keys is None:
+                keys = where[group] = {}
+            at = keys.get(key)
+            old = None if at is None else found[at]
             if old is not None and old.comp == ci:
-                found[ident] = dataclasses.replace(old, count=old.count + comp.copies, fronts=old.fronts + (fi,))
+                found[at] = dataclasses.replace(old, count=old.count + comp.copies, fronts=old.fronts + (fi,))
                 continue
             if old is not None:  # the same key in another run of the group (another back): a new identity
-                ident = (ident[0], bounded(f"{src.key} ({comp.name})"))
+                key = bounded(f"{src.key} ({comp.name})")
+                at = keys.get(key)  # (made again in its place for each such front)
             fields = tuple([(bounded(k), hashes.get(v) or hashes.setdefault(v, field_hash(v))) for k, v in src.fields])
             title = comp.titles[fi][:MAX_TITLE] if src.keyed in ("column", "row") and len(comp.titles) > fi else ""
-            found[ident] = Part(ident[0], ident[1], src.row, comp.copies,
-                                from_digests(comp, fi) if digested else digest(comp, front), fields,
-                                title if title != ident[1] else "", ci, (fi,), (), src.keyed)
-    return list(found.values())
+            part = Part(group, key, src.row, comp.copies, from_digests(comp, fi) if digested else digest(comp, front),
+                        fields, title if title != key else "", ci, (fi,), (), src.keyed)
+            if at is None:
+                keys[key] = len(found)
+                found.append(part)
+            else:
+                found[at] = part
+    return found
 
 
 def part_pages(packing, components: Sequence[Component], cover_pages: int,
@@ -400,7 +410,18 @@ def _iter(fronts) -> Iterator:
 
 
 def kit_fingerprint(parts: Sequence[Part]) -> str:
-    """The sha256 (hex) of every part's identity, count and fingerprint: the kit's version."""
-    text = json.dumps(sorted([p.group, p.key, p.count, p.fingerprint] for p in parts), separators=(",", ":"),
-                      ensure_ascii=False)
-    return hashlib.sha256(text.encode("utf-8")).hexdigest()
+    """The sha256 (hex) of every part's identity, count and fingerprint: the kit's version, the hash of
+    ``json.dumps(sorted([p.group, p.key, p.count, p.fingerprint] for p in parts), separators=(",", ":"),
+    ensure_ascii=False)``, fed in pieces (neither the lists nor the whole text are made)."""
+    h = hashlib.sha256(b"[")
+    sep, held = "", []
+    order = sorted(parts, key=attrgetter("key"))  # by (group, key), unique in a kit, in two stable sorts: no
+    order.sort(key=attrgetter("group"))            # key tuple per part
+    for p in order:
+        held.append(sep + _dumps([p.group, p.key, p.count, p.fingerprint]))
+        sep = ","
+        if len(held) >= 4096:
+            h.update("".join(held).encode("utf-8"))
+            held = []
+    h.update(("".join(held) + "]").encode("utf-8"))
+    return h.hexdigest()

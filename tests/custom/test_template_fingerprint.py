@@ -161,3 +161,30 @@ def test_diff_against_an_older_manifest_says_it_cannot_compare(deck, tmp_path):
     lines = got.output.strip().splitlines()
     assert len(lines) == 1 and lines[0].startswith("error: ") and "parts_version" in lines[0]
     assert "manifest-a4.json" in lines[0] and "Traceback" not in got.output
+
+
+def test_a_deck_drawn_on_demand_prints_the_same_bytes(deck, tmp_path, monkeypatch):
+    """A component of more than HELD_FRONTS fronts keeps its rows, not its drawings, and draws each
+    front when the imposition asks: the same fronts, the same fingerprints and the same PDF and SVG
+    bytes as the deck kept drawn (here HELD_FRONTS is lowered so the small deck is drawn on demand)."""
+    def build(name: str) -> tuple[dict, list, dict]:
+        [tp] = plan([str(deck)], Request(load_paper("a4"), ("pdf",))).targets
+        [comp] = [c for c in tp.components if c.name == "card"]
+        out = tmp_path / name
+        got = runner.invoke(app, ["build", str(deck), "--out", str(out), "--format", "pdf,svg"])
+        assert got.exit_code == 0, got.output
+        files = {p.relative_to(out).as_posix(): p.read_bytes() for p in sorted(out.rglob("*"))
+                 if p.suffix in (".pdf", ".svg")}
+        return fingerprints(deck), [comp.fronts[i] for i in range(len(comp.fronts))], files
+
+    kept = build("kept")
+    monkeypatch.setattr("pnp.custom.parts.HELD_FRONTS", 0)
+    [tp] = plan([str(deck)], Request(load_paper("a4"), ("pdf",))).targets
+    [comp] = [c for c in tp.components if c.name == "card"]
+    first = comp.fronts[0]
+    assert first == kept[1][0] and comp.fronts[1] == kept[1][1]
+    assert comp.fronts[0] is not first  # drawn anew when asked again (the row between drew another)
+    drawn = build("drawn")
+    assert drawn[0] == kept[0] and drawn[1] == kept[1]
+    assert len(kept[2]) >= 2 and drawn[2].keys() == kept[2].keys()
+    assert all(drawn[2][k] == kept[2][k] for k in kept[2])
