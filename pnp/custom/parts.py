@@ -400,22 +400,14 @@ def build_components(spec: CustomSpec, ctx: KitContext, lines: dict,
         # the last back seen and its lists (a back is a long tuple: hashed only when new)
         last, fronts, named, keyed = object(), [], [], []
         keys, how = _row_keys(comp, r.table, r.rows)  # each row's key, and what the keys are
-        held = comp.shape in NETS  # a net's fronts are drawn into it (pnp.custom.shaped): held as drawn
-        kept = r.parts <= HELD_FRONTS  # else drawn again when imposed (pnp.custom.fronts)
+        kept = comp.shape in NETS or r.parts <= HELD_FRONTS  # a net's fronts are drawn into it (pnp.custom.shaped)
         for row, n, (fpath, bpath), part_key in zip(r.rows, r.copies, r.paths, keys):
-            face = r.faces[fpath]
-            front = face.draw(row)  # every front drawn while planning: what does not fit is refused here
+            front = (face := r.faces[fpath]).draw(row)  # all drawn while planning: what does not fit is refused
             back = r.faces[bpath].draw(row) if bpath is not None else None
             if back is not last:
-                last = back
-                fronts = groups.get(back)
-                if fronts is None:
-                    fronts = groups[back] = [] if held else TemplateFronts(kept)
-                named, keyed = titles.setdefault(back, []), sources.setdefault(back, [])
-            if held:
-                fronts.extend([front] * n)
-            else:  # with its row and template: fingerprinted by them (pnp.custom.fronts)
-                fronts.add(face, row, n, front)
+                last, named, keyed = back, titles.setdefault(back, []), sources.setdefault(back, [])
+                fronts = groups.get(back) or groups.setdefault(back, TemplateFronts(kept))
+            fronts.add(face, row, n, front)  # with its row and template, which fingerprint it (pnp.custom.fronts)
             named.extend([row.values.get(col, "").strip() if row and col else ""] * n)
             proof = proofs.get(fpath, proofs)
             if proof is proofs:  # the template's proof box on this part, once per template
