@@ -22,6 +22,7 @@ from ..inputs.gamefolder import inside
 from .box import box_parts, inside_of
 from .columns import not_a_count, whole_count
 from .draw import Context, Face, Filler
+from .fronts import HELD_FRONTS, TemplateFronts
 from .icons import IconFolder
 from .shaped import (FACE_COLUMN, d6_component, expand_faces, outline_of, standee_components, standee_drawing,
                      standee_net)
@@ -399,13 +400,14 @@ def build_components(spec: CustomSpec, ctx: KitContext, lines: dict,
         # the last back seen and its lists (a back is a long tuple: hashed only when new)
         last, fronts, named, keyed = object(), [], [], []
         keys, how = _row_keys(comp, r.table, r.rows)  # each row's key, and what the keys are
+        kept = comp.shape in NETS or r.parts <= HELD_FRONTS  # a net's fronts are drawn into it (pnp.custom.shaped)
         for row, n, (fpath, bpath), part_key in zip(r.rows, r.copies, r.paths, keys):
-            front = r.faces[fpath].draw(row)
+            front = (face := r.faces[fpath]).draw(row)  # all drawn while planning: what does not fit is refused
             back = r.faces[bpath].draw(row) if bpath is not None else None
             if back is not last:
-                last = back
-                fronts, named, keyed = groups.setdefault(back, []), titles.setdefault(back, []), sources.setdefault(back, [])
-            fronts.extend([front] * n)
+                last, named, keyed = back, titles.setdefault(back, []), sources.setdefault(back, [])
+                fronts = groups.get(back) or groups.setdefault(back, TemplateFronts(kept))
+            fronts.add(face, row, n, front)  # with its row and template, which fingerprint it (pnp.custom.fronts)
             named.extend([row.values.get(col, "").strip() if row and col else ""] * n)
             proof = proofs.get(fpath, proofs)
             if proof is proofs:  # the template's proof box on this part, once per template

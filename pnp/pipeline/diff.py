@@ -27,7 +27,7 @@ from ..core.plaintext import plain
 from ..core.safepath import open_read, read_fd
 from ..store.recovery import read_only_view
 from .pairing import MAX_PAIRING, pair
-from .parts import MAX_RECORD_TEXT, Part, PartRecord
+from .parts import MAX_RECORD_TEXT, PARTS_VERSION, Part, PartRecord
 
 MAX_MANIFEST_BYTES = 64 * 1024 * 1024
 HISTORY = 20  # manifests of earlier builds kept per paper in OUT/<game>/history/
@@ -247,6 +247,13 @@ def _validated(doc, path: Path, game: str, paper: str, gen: int) -> OldKit:
     if "parts" not in doc:
         raise OutputError("the kit was built by a pnp that did not record its parts, so there is nothing to compare "
                           "with.", file=path, field="parts", hint="build it once more, then `pnp diff` compares")
+    if doc.get("parts_version", 1) != PARTS_VERSION:
+        version = doc.get("parts_version", 1)
+        raise OutputError(f"the kit's manifest fingerprints its parts as parts version {str(version)[:20]}, and this "
+                          f"pnp as version {PARTS_VERSION} (a template-drawn part by its template and the cells it "
+                          "reads), so its parts cannot be compared.", file=path, field="parts_version",
+                          hint="build the kit once with this pnp (its manifest then has the new fingerprints), "
+                               "then `pnp diff` compares with it")
     raw = doc["parts"]
     if not isinstance(raw, list):
         raise _bad(path, "parts", "is not a list")

@@ -23,8 +23,8 @@ from ..render.formats import WriteJob, WriterSettings, formats
 from ..store.kitstore import KitStore
 from ..store.recovery import read_only_view
 from .diff import HISTORY, OldKit, compare, held_generations, history_generation, history_name, read_old
-from .manifestfile import Records, write_json
-from .parts import Part, kit_fingerprint, part_pages, parts_of
+from .manifestfile import SpooledRecords, write_json
+from .parts import PARTS_VERSION, kit_fingerprint, part_pages, parts_of
 from .plan import DEFAULT_FORMATS, BuildPlan, Request, TargetPlan, kit_paper, load_paper, plan
 
 LOCK_WAIT = 120.0  # s: a second build into the same game folder waits this long for the first, then says "busy"
@@ -34,7 +34,7 @@ Progress = Callable[[int, int], None]
 @dataclass(eq=False)
 class KitResult:
     """What one kit's build wrote: ``files`` (paths under OUT/<game>), its ``manifest`` (its "parts" a
-    read-only sequence of the part records, made on demand: pnp.pipeline.manifestfile.Records),
+    read-only sequence of the part records, held in a temporary file: pnp.pipeline.manifestfile.SpooledRecords),
     ``notes`` for the user and the ``inputs`` it read (what `pnp watch` watches)."""
     game: str
     paper: str
@@ -92,8 +92,7 @@ def _execute_target(tp: TargetPlan, request: Request, out: Path, progress: Progr
     imposed = impose(tp.info.title, components, sheet, tp.opts, tp.cover, tp.packing, proof=version)
     total, sheet_plan, pages = imposed.total, imposed.plan, imposed.pages
     where = part_pages(tp.packing, components, tp.cover.count, 2 if tp.opts.duplex in ("long", "short") else 1)
-    parts = [p.placed(where) for p in parts]
-    del where  # one entry per front: not kept while the pages are written
+    placed = [p.placed(where) for p in parts] if request.reprint else None  # a reprint compares them after the pages
     paper = kit_paper(request)  # "<paper>-pdfx" for a print shop's kit: never the home kit's files
     stem = f"{game.name}-{paper}"
     manifest_name = f"manifest-{paper}.json"
@@ -115,19 +114,24 @@ def _execute_target(tp: TargetPlan, request: Request, out: Path, progress: Progr
 
         staging = store.staging()
         try:
+            # the manifest's part records, made now and held on disk while the pages are written
+            records = SpooledRecords(p.record() for p in placed) if placed is not None else \
+                SpooledRecords(p.placed(where).record() for p in parts)
+            parts = where = None  # one entry per part, one per front: not kept while the pages are written
             job = WriteJob(staging, stem, total, tp.opts, components, metadata(tp), request.settings,
                            cache=store.store / "cache")  # font subsets kept between builds, inside --out
 
             written = _write(job, names, pages, progress)
             if request.reprint:
-                note, extra = _reprint(tp, request, components, parts, old, generation, job, reprint_name, version)
+                note, extra = _reprint(tp, request, components, placed, old, generation, job, reprint_name, version)
                 notes.append(note)
                 written += extra
             if tp.booklet is not None:
                 written += _booklet(tp, job, booklet_name)
             manifest = _manifest(game.name, paper, total, tp.components, sheet_plan, tp.opts, tp.fit,
                                  staging, written)
-            manifest.update({"fingerprint": fingerprint, "parts": Records(parts, Part.record)})
+            manifest.update({"fingerprint": fingerprint, "parts_version": PARTS_VERSION,
+                             "parts": records})
             if version:
                 manifest["version"] = version
             write_json(staging, (manifest_name, history_name(paper, generation)), manifest)

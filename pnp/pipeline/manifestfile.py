@@ -3,7 +3,7 @@ in memory.
 
 The text is JSON in UTF-8, laid out as ``json.dumps(doc, indent=2, ensure_ascii=False)`` lays it out,
 except that a top-level value that is a :class:`Records` (the parts of a kit: one record per part,
-made on demand) is a list with **one record per line**, each record as
+made on demand) or a :class:`SpooledRecords` (the same, encoded as made into a temporary file) is a list with **one record per line**, each record as
 ``json.dumps(record, ensure_ascii=False, separators=(", ", ": "))`` writes it: a part's change is one
 line of a text diff, and json's C encoder writes the records (its indenting encoder is Python). A
 100,000-part kit's manifest is about 20 MB of text; here at most CHUNK characters of it are held at
@@ -12,7 +12,9 @@ a time, and no record list is ever built.
 from __future__ import annotations
 
 import json
-from collections.abc import Sequence
+import tempfile
+from array import array
+from collections.abc import Iterable, Sequence
 from pathlib import Path
 from typing import Callable, Iterator
 
@@ -44,6 +46,57 @@ class Records(Sequence):
             yield make(v)
 
 
+class SpooledRecords(Sequence):
+    """JSON objects encoded as they are made, one per line as chunks() writes a record, into an
+    anonymous temporary file (gone when closed or collected): a kit's 100,000 part records held on
+    disk, not in memory, while its pages are written. Read back in order (iteration, each decoded),
+    by index (the lines' offsets found on the first such read, 8 bytes a record) or as their text
+    (``lines``, what chunks() writes).
+
+    Raises:
+        OSError: the temporary file cannot be made or written (disk full).
+    """
+
+    def __init__(self, records: Iterable[dict]) -> None:
+        self._file = tempfile.TemporaryFile()
+        self._offsets: array | None = None
+        self._count = 0
+        encode, held = _RECORD.encode, []
+        for record in records:
+            held.append((encode(record) + "\n").encode("utf-8"))
+            self._count += 1
+            if len(held) >= 1024:
+                self._file.write(b"".join(held))
+                held = []
+        self._file.write(b"".join(held))
+        self._file.flush()
+
+    def __len__(self) -> int:
+        return self._count
+
+    def __getitem__(self, index):
+        if isinstance(index, slice):
+            return [self[i] for i in range(*index.indices(len(self)))]
+        if self._offsets is None:
+            self._offsets, at = array("Q"), 0
+            self._file.seek(0)
+            for line in self._file:
+                self._offsets.append(at)
+                at += len(line)
+        self._file.seek(self._offsets[index])
+        return json.loads(self._file.readline().decode("utf-8"))
+
+    def lines(self) -> Iterator[str]:
+        """Each record's JSON text, in order (no line break)."""
+        self._file.seek(0)
+        for line in self._file:
+            yield line[:-1].decode("utf-8")
+
+    def __iter__(self) -> Iterator[dict]:
+        for line in self.lines():
+            yield json.loads(line)
+
+
 def _value(value, level: int) -> str:
     """``value`` as json.dumps(indent=2) writes it at nesting ``level`` (its inner lines indented)."""
     return _ENCODER.encode(value).replace("\n", "\n" + _INDENT * level)
@@ -59,15 +112,15 @@ def chunks(doc: dict) -> Iterator[str]:
     for key, value in doc.items():
         yield ("{\n" if first else ",\n") + _INDENT + _ENCODER.encode(key) + ": "
         first = False
-        if not isinstance(value, Records):
+        if not isinstance(value, (Records, SpooledRecords)):
             yield _value(value, 1)
         elif not len(value):
             yield "[]"
         else:
             sep = "[\n" + _INDENT * 2
-            encode = _RECORD.encode
-            for record in value:
-                yield sep + encode(record)
+            texts = value.lines() if isinstance(value, SpooledRecords) else map(_RECORD.encode, value)
+            for text in texts:
+                yield sep + text
                 sep = ",\n" + _INDENT * 2
             yield "\n" + _INDENT + "]"
     yield "\n}\n"

@@ -8,11 +8,17 @@ number in the component (1, 2, ...). A board or any single-front component is ke
 part whose key is not declared also records its ``title`` (its name column's cell,
 pnp.custom.parts.title_column) when that differs from the key, so that pnp diff can name it.
 
-The fingerprint is the sha256 of the part's drawing serialised canonically (pnp.core.ir shapes with
-their fields in order, lengths rounded to 0.1 µm, a picture by the sha256 of its bytes, never its
-path; a Group's render cache key left out): trim size, shape, the front and the back. It does not
-depend on the paper, the imposition or the PDF around the part, so re-imposing or changing the paper
-marks nothing changed.
+The fingerprint says what a part is drawn from. A part drawn from a template (pnp.custom: its
+component's fronts are a DigestedFronts, pnp.custom.fronts.TemplateFronts) gets the sha256 of its
+trim size and shape, its back's digest and its front's digest: the template's digest (the bound
+template's layers' resolved settings, the part size, the language, the declared fonts' file hashes)
+and the cells of the columns the template reads, with the sha256 of every picture and icon the row
+shows (pnp.custom.draw.Face.fingerprint); no front is drawn for it. Any other part's fingerprint is
+the sha256 of its drawing serialised canonically (pnp.core.ir shapes with their fields in order,
+lengths rounded to 0.1 µm, a picture by the sha256 of its bytes, never its path; a Group's render
+cache key left out): trim size, shape, the front and the back. Neither depends on the paper, the
+imposition or the PDF around the part, so re-imposing or changing the paper marks nothing changed.
+A manifest records which kind its fingerprints are (PARTS_VERSION).
 """
 from __future__ import annotations
 
@@ -23,13 +29,18 @@ from math import isfinite
 from operator import attrgetter
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Callable, Iterator, Sequence
+from typing import Callable, Iterable, Iterator, Protocol, Sequence, runtime_checkable
 
 from ..core.errors import SpecError
 from ..core.ir import Component, Group, Image, PartSource, Text
 from ..inputs.safefile import read_regular
 from ..layout.sheetspace import BoardBlock
 
+PARTS_VERSION = 2
+"""What a manifest's part fingerprints are (its ``parts_version``): 2, a template-drawn part's from its
+template's digest and its row's values (pnp.custom.draw.Face.fingerprint), any other part's from its
+drawing; 1 (a manifest without ``parts_version``), every part's from its drawing. pnp.pipeline.diff
+compares only with a manifest of this version."""
 MAX_PICTURE_BYTES = 256 * 1024 * 1024  # a picture file hashed for a fingerprint (pictures are checked far below this)
 MAX_TITLE = 200  # characters of a part's title the manifest keeps (a label, not the cell)
 MAX_RECORD_TEXT = 10_000
@@ -273,18 +284,48 @@ class _Hasher:
         return h.hexdigest()
 
 
+@runtime_checkable
+class DigestedFronts(Protocol):
+    """A Component's fronts that know what draws each (pnp.custom.fronts.TemplateFronts): ``digest(i)``
+    is 32 bytes of sha256 of front ``i``'s template and the row's values it reads."""
+
+    def digest(self, index: int) -> bytes: ...
+
+
+class _FromDigests:
+    """The fingerprint of a part whose front says what draws it (DigestedFronts): the sha256 of
+    ``template\x1f[W,H,"shape",R]\x1fBACK\x1f`` (trim size and shape as _Hasher writes them, BACK the
+    digest of the drawn back, or null) followed by the front's 32-byte digest; the head is hashed once
+    per component."""
+
+    def __init__(self, canon: _Canon) -> None:
+        self.canon = canon
+        self.heads: dict[int, tuple[Component, object]] = {}  # id(comp) -> comp, hash of the head
+
+    def __call__(self, comp: Component, index: int) -> str:
+        got = self.heads.get(id(comp))
+        if got is None or got[0] is not comp:
+            back = None if comp.back is None else self.canon.digest(comp.back)
+            head = _dumps([round(comp.width, 4), round(comp.height, 4), comp.shape, round(comp.radius, 4)])
+            got = self.heads[id(comp)] = (comp, hashlib.sha256(f"template\x1f{head}\x1f{_dumps(back)}\x1f"
+                                                               .encode("utf-8")))
+        h = got[1].copy()
+        h.update(comp.fronts.digest(index))
+        return h.hexdigest()
+
+
 def fingerprint(comp: Component, front, canon: _Canon | None = None) -> str:
     """The sha256 (hex) of what is drawn on one part of ``comp`` whose front is ``front``."""
     return _Hasher(canon or _Canon())(comp, front)
 
 
-def _sources(comp: Component) -> Sequence[PartSource]:
+def _sources(comp: Component) -> Iterable[PartSource]:
     if comp.sources:
         return comp.sources
     n = len(comp.fronts)
-    if len(comp.titles) == n and all(comp.titles) and len(set(comp.titles)) == n:
-        return [PartSource(t, None, (), comp.name) for t in comp.titles]
-    return [PartSource(str(i), None, (), comp.name) for i in range(1, n + 1)]
+    if len(comp.titles) == n and all(comp.titles) and len(set(comp.titles)) == n:  # made one at a time
+        return (PartSource(t, None, (), comp.name) for t in comp.titles)
+    return (PartSource(str(i), None, (), comp.name) for i in range(1, n + 1))
 
 
 def bounded(text: str) -> str:
@@ -298,23 +339,37 @@ def bounded(text: str) -> str:
 def parts_of(components: Sequence[Component]) -> list[Part]:
     """Every part of the kit, in kit order, each key once per group (copies counted, a copy's
     fingerprint taken from its first front). Draws every front (the IR only, no PDF)."""
-    digest = _Hasher(_Canon())
+    canon = _Canon()
+    digest, from_digests = _Hasher(canon), _FromDigests(canon)
     hashes: dict[str, str] = {}  # a cell's text -> field_hash (a column's cells often repeat)
-    found: dict[tuple[str, str], Part] = {}
+    found: list[Part] = []  # in kit order
+    where: dict[str, dict[str, int]] = {}  # group -> key -> its part's index in found (no tuple per part)
     for ci, comp in enumerate(components):
-        for fi, (front, src) in enumerate(zip(_iter(comp.fronts), _sources(comp))):
-            ident = (bounded(src.group or comp.name), bounded(src.key))
-            old = found.get(ident)
+        digested = isinstance(comp.fronts, DigestedFronts)  # its fronts say what draws them: none is drawn
+        for fi, (front, src) in enumerate(zip(range(len(comp.fronts)) if digested else _iter(comp.fronts),
+                                              _sources(comp))):
+            group, key = bounded(src.group or comp.name), bounded(src.key)
+            keys = where.get(group)
+            if keys is None:
+                keys = where[group] = {}
+            at = keys.get(key)
+            old = None if at is None else found[at]
             if old is not None and old.comp == ci:
-                found[ident] = dataclasses.replace(old, count=old.count + comp.copies, fronts=old.fronts + (fi,))
+                found[at] = dataclasses.replace(old, count=old.count + comp.copies, fronts=old.fronts + (fi,))
                 continue
             if old is not None:  # the same key in another run of the group (another back): a new identity
-                ident = (ident[0], bounded(f"{src.key} ({comp.name})"))
+                key = bounded(f"{src.key} ({comp.name})")
+                at = keys.get(key)  # (made again in its place for each such front)
             fields = tuple([(bounded(k), hashes.get(v) or hashes.setdefault(v, field_hash(v))) for k, v in src.fields])
             title = comp.titles[fi][:MAX_TITLE] if src.keyed in ("column", "row") and len(comp.titles) > fi else ""
-            found[ident] = Part(ident[0], ident[1], src.row, comp.copies, digest(comp, front), fields,
-                                title if title != ident[1] else "", ci, (fi,), (), src.keyed)
-    return list(found.values())
+            part = Part(group, key, src.row, comp.copies, from_digests(comp, fi) if digested else digest(comp, front),
+                        fields, title if title != key else "", ci, (fi,), (), src.keyed)
+            if at is None:
+                keys[key] = len(found)
+                found.append(part)
+            else:
+                found[at] = part
+    return found
 
 
 def part_pages(packing, components: Sequence[Component], cover_pages: int,
@@ -355,7 +410,18 @@ def _iter(fronts) -> Iterator:
 
 
 def kit_fingerprint(parts: Sequence[Part]) -> str:
-    """The sha256 (hex) of every part's identity, count and fingerprint: the kit's version."""
-    text = json.dumps(sorted([p.group, p.key, p.count, p.fingerprint] for p in parts), separators=(",", ":"),
-                      ensure_ascii=False)
-    return hashlib.sha256(text.encode("utf-8")).hexdigest()
+    """The sha256 (hex) of every part's identity, count and fingerprint: the kit's version, the hash of
+    ``json.dumps(sorted([p.group, p.key, p.count, p.fingerprint] for p in parts), separators=(",", ":"),
+    ensure_ascii=False)``, fed in pieces (neither the lists nor the whole text are made)."""
+    h = hashlib.sha256(b"[")
+    sep, held = "", []
+    order = sorted(parts, key=attrgetter("key"))  # by (group, key), unique in a kit, in two stable sorts: no
+    order.sort(key=attrgetter("group"))            # key tuple per part
+    for p in order:
+        held.append(sep + _dumps([p.group, p.key, p.count, p.fingerprint]))
+        sep = ","
+        if len(held) >= 4096:
+            h.update("".join(held).encode("utf-8"))
+            held = []
+    h.update(("".join(held) + "]").encode("utf-8"))
+    return h.hexdigest()

@@ -173,7 +173,9 @@ def components(spec: NetMatchSpec, ctx: KitContext) -> list[Component]:
     pawns = ctx.parts("pawn", (spec.pawn.diameter, spec.pawn.diameter))
     tokens = ctx.parts("letter token", (spec.token_size, spec.token_size))
     n_col, n_sym = len(spec.colours), len(spec.network.symbols)
-    return [Component("word card", spec.card.width, spec.card.height, [f for c in cards for f in c.fronts],
+    # one run of cards (one back): its fronts as pnp.custom holds them (rows and template, drawn when imposed)
+    fronts = cards[0].fronts if len(cards) == 1 else [f for c in cards for f in c.fronts]
+    return [Component("word card", spec.card.width, spec.card.height, fronts,
                       back=cards[0].back if cards else None,
                       note=f"one four-letter word each ({len(words)} words)", titles=tuple(words)),
             Component("board", width, height, [draw_board(spec)], board=True,
