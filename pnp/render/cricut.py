@@ -27,7 +27,7 @@ from typing import Sequence
 from PIL import Image, ImageDraw
 
 from ..core.errors import PnpError
-from ..core.ir import Circle, Group, Page, Polygon, Rect
+from ..core.ir import Circle, Group, Page, Polygon
 from ..core.safepath import write_bytes
 from ..layout.cutter_marks import Cricut
 from . import imagepool, png

@@ -49,7 +49,7 @@ import re
 from contextlib import closing
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Callable, Iterable, Sequence
+from typing import Callable, Sequence
 from urllib.parse import quote
 
 from PIL import Image, ImageDraw
