@@ -45,18 +45,18 @@ from pathlib import Path
 from reportlab.lib.colors import HexColor
 from reportlab.lib.rl_accel import fp_str
 from reportlab.pdfbase import pdfmetrics
-from reportlab.pdfbase.ttfonts import shapeStr
 from reportlab.pdfgen import canvas as rl_canvas
 
 from .. import __version__
-from ..core.fonts import BOLD_FACE, DEFAULT_FACE, FONT_NAME, shaped, ttfont
+from ..core.fonts import BOLD_FACE, DEFAULT_FACE, FONT_NAME, ttfont
 from ..core.ir import Circle, Group, Image, Line, Page, Polygon, Rect, Text
 from ..core.memo import memoised
-from ..core.shaping import clusters, needs_shaping
+from ..core.shaping import needs_shaping
 from ..core.units import mm_to_pt
 from ..inputs.images import picture_bytes, svg_drawing
 from .base import Renderer, place_image, place_text
 from .pdfpost import finish_pdf
+from .pdfshaped import draw_shaped
 from .reportlab_adapter import compress_last_page, text_runs
 
 FORM_FAR = 10_000.0  # mm: a form's bounding box reaches this far each way (no page reaches past it)
@@ -410,47 +410,6 @@ class PdfWriter(Renderer):
             image = Image.composite(image, Image.new("CMYK", image.size, 0), alpha)
         return image
 
-    def _shaped_text(self, text: str, p, x: float, y: float) -> None:
-        """A shaped run (``text`` placed at ``p``, its pen starting at x, y in mm, baseline y) drawn
-        with reportlab's ``shapeStr`` and text objects, left to right.
-
-        The glyphs HarfBuzz chose (contextual forms, conjuncts, ligatures, marks) have no character
-        of their own (reportlab maps them to private-use code points or presentation forms), so the
-        glyphs of a cluster (pnp.core.shaping.clusters) whose glyphs are not its characters are a
-        marked-content span whose /ActualText (PDF 32000-1, 14.9.4) is the cluster's characters, as
-        Chromium writes shaped text: a reader copies and searches the words themselves. A
-        right-to-left run is stored left to right as it is seen, as every PDF stores such text, and a
-        reader (PDFium, poppler) puts it in logical order; there each word is one span (marked when
-        one of its clusters is) whose ActualText is the word as seen, its characters reversed, since
-        readers that join a word's clusters by their boxes read the gaps the marks leave as spaces.
-        Other clusters whose glyphs are their characters are drawn together unmarked.
-        """
-        c = self.canvas
-        shown = shapeStr(text, p.font, p.size)
-        glyphs = shaped(text, p.font)
-        parts = clusters(glyphs, text) if len(glyphs) == len(shown) else [(0, len(shown), text, 0.0)]
-        rtl = len(parts) > 1 and glyphs[parts[0][0]].cluster > glyphs[parts[-1][0]].cluster
-        pieces: list[list] = []  # [first glyph, end glyph, characters, pen, marked]
-        for start, end, chars, pen in parts:
-            marked = str(shown[start:end]) != chars
-            last = pieces[-1] if pieces else None
-            if last and ((not marked and not last[4]) or
-                         (rtl and not chars.isspace() and not last[2].isspace())):
-                last[1], last[2], last[4] = end, (chars + last[2]) if rtl else (last[2] + chars), last[4] or marked
-            else:
-                pieces.append([start, end, chars, pen, marked])
-        em = p.size / 1000.0
-        for start, end, chars, pen, marked in pieces:
-            run = c.beginText()
-            run.setTextTransform(1, 0, 0, -1, x + pen * em, y)
-            run.setFont(p.font, p.size)
-            run.textOut(shown[start:end])
-            if marked:  # a right-to-left word as it is seen: its characters reversed
-                c.addLiteral(f"/Span <</ActualText {actual_text(chars[::-1] if rtl else chars)}>> BDC")
-            c.drawText(run)
-            if marked:
-                c.addLiteral("EMC")
-
     def text(self, t: Text) -> None:
         p = place_text(t)
         if t.rotate and not needs_shaping(t.text):
@@ -475,7 +434,7 @@ class PdfWriter(Renderer):
         # flip for glyphs), with the glyph runs from reportlab (pnp.render.reportlab_adapter); bold
         # text is set in the bold face (p.font), filled like any text (render mode 0, never changed)
         if needs_shaping(t.text):  # reportlab's own shaping (HarfBuzz) and text object: glyphs placed as shaped
-            self._shaped_text(t.text, p, ox + p.dx, oy + p.dy)
+            draw_shaped(c, t.text, p, ox + p.dx, oy + p.dy)
         else:
             c.addLiteral(f"BT {fp_str(1, 0, 0, -1, ox + p.dx, oy + p.dy)} Tm {self._shown(t.text, p.size, p.font)} ET")
         if rotated:
@@ -506,9 +465,3 @@ def _turn(degrees: float) -> tuple[float, float]:
     if quarter is not None:
         return quarter
     return math.cos(math.radians(degrees)), math.sin(math.radians(degrees))
-
-
-def actual_text(text: str) -> str:
-    """``text`` as a PDF text string for a marked-content span's /ActualText: UTF-16BE with its byte
-    order mark, written as a hexadecimal string (so no character needs escaping)."""
-    return "<FEFF" + text.encode("utf-16-be").hex().upper() + ">"
