@@ -376,19 +376,19 @@ def ink(text: str, font: str = DEFAULT_FACE) -> tuple[float, float]:
 
 
 _MM_PER_PT = pt_to_mm(1.0)  # pnp.core.units.MM_PER_PT: pt_to_mm(x) is x * this
-_WIDTH_ENTRIES = 65536
-"""The text widths kept (:func:`text_width_mm`): a deck's card faces are laid out in planning and
-their texts measured again when drawn, so the table holds a few widths for each of several thousand
-cards (a few MiB) before it starts over."""
+_WIDTH_ENTRIES = 8192
+"""The text widths kept (:func:`text_width_mm`): a text is measured while its layout tries sizes and
+its width goes on with it (pnp.core.ir.Text.width), so the backends do not measure it again; the
+table holds the widths of the texts being fitted and those that repeat (footers, labels), under
+2 MiB, before it starts over."""
 
 
 def text_width_mm(text: str, size_pt: float, font: str = DEFAULT_FACE) -> float:
     """Advance width of ``text`` set in the face ``font`` (Noto Sans by default) at ``size_pt``
     points, in millimetres.
 
-    Memoised in a plain table emptied when it reaches 65,536 entries: layouts that try sizes measure
-    the same texts again and again, and drawing measures each text laid out in planning once more,
-    while a deck's words each come once or twice, so an LRU cache (the bookkeeping of which cost
+    Memoised in a plain table emptied when it reaches 8,192 entries: layouts that try sizes measure
+    the same texts again and again, while a deck's words each come once, so an LRU cache (the bookkeeping of which cost
     more than reportlab's C-accelerated sum) only thrashed there and this table just starts over.
     The table is the font book's (pnp.core.fontbook: one per build)."""
     widths = current().widths
