@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+from ..core.fontbook import current
 from .draw import Face
 from .table import Row
 
@@ -26,9 +27,12 @@ class TemplateFronts(Sequence):
     fingerprint (Face.fingerprint: 32 bytes of sha256). With ``held`` the drawings given to ``add``
     are kept and returned; without, every front must have been drawn once before
     (pnp.custom.parts.build_components draws each while planning, so a text that does not fit is
-    refused then), so drawing one here raises nothing new."""
+    refused then), so drawing one here raises nothing new. A front drawn on demand is drawn in the
+    font book the fronts were made in (the build's, pnp.core.fontbook: the faces its spec declared),
+    whoever asks for it."""
 
     def __init__(self, held: bool) -> None:
+        self._book = current()  # the build's font book: where the declared faces are
         self._face: Face | None = None  # the one face that draws every front so far
         self._faces: list[Face] | None = None  # each front's, once two faces draw them
         self._rows: list[Row | None] = []
@@ -58,7 +62,10 @@ class TemplateFronts(Sequence):
             return [self[i] for i in range(*index.indices(len(self)))]
         if self._drawn is not None:
             return self._drawn[index]
-        return self._face_of(index).draw(self._rows[index])
+        if current() is self._book:
+            return self._face_of(index).draw(self._rows[index])
+        with self._book.in_use():
+            return self._face_of(index).draw(self._rows[index])
 
     def digest(self, index: int) -> bytes:
         """Front ``index``'s fingerprint: its template's digest and its row's values it reads
