@@ -57,7 +57,7 @@ def place_text(t: Text) -> TextPlacement:
             (both backends refuse it alike, before anything is written).
     """
     if t.width is not None:
-        return _measured(t)
+        return _place(t.text, t.size_pt, t.anchor, t.valign, t.bold, t.underline, t.font, t.width)
     placed = current().placed
     key = (t.text, t.size_pt, t.anchor, t.valign, t.bold, t.underline, t.font)
     got = placed.get(key)
@@ -69,26 +69,14 @@ def place_text(t: Text) -> TextPlacement:
 _SHIFT = {"start": 0.0, "middle": -0.5, "end": -1.0}
 
 
-def _measured(t: Text) -> TextPlacement:
-    """place_text() of a Text whose width its maker measured in the face it is drawn in."""
-    try:
-        font = styled_face(t.font, t.bold)
-        cap = cap_height(font) if t.valign == "middle" else 0.0
-    except KeyError as exc:
-        raise LayoutError(f"the text {t.text!r} is set in {exc.args[0]}", field="font",
-                          hint="register the font before drawing with it") from None
-    size, width = t.size_pt * MM_PER_PT, t.width
-    dx = _SHIFT[t.anchor] * width
-    dy = cap * size / 2
-    rule = (dx, dx + width, dy + size * UNDERLINE_DROP, size * UNDERLINE_WIDTH) if t.underline else None
-    return TextPlacement(size, width, dx, dy, font, rule)
-
-
 def _place(text: str, size_pt: float, anchor: str, valign: str, bold: bool, underline: bool,
-           font: str) -> TextPlacement:
+           font: str, width: float | None = None) -> TextPlacement:
+    """The placement of a text in the face ``font`` (its bold face with ``bold``); ``width``: its
+    advance width (mm) as its maker measured it, glyphs checked (None: checked and measured here)."""
     try:
         font = styled_face(font, bold)
-        missing = missing_glyphs(text, font)
+        missing = missing_glyphs(text, font) if width is None else ()
+        cap = cap_height(font) if valign == "middle" else 0.0
     except KeyError as exc:
         raise LayoutError(f"the text {text!r} is set in {exc.args[0]}", field="font",
                           hint="register the font before drawing with it") from None
@@ -97,9 +85,10 @@ def _place(text: str, size_pt: float, anchor: str, valign: str, bold: bool, unde
                           f"embedded font {face(font).label} cannot draw.", field="text",
                           hint="use Latin, Greek or Cyrillic letters")
     size = size_pt * MM_PER_PT
-    width = text_width_mm(text, size_pt, font)
+    if width is None:
+        width = text_width_mm(text, size_pt, font)
     dx = _SHIFT[anchor] * width
-    dy = cap_height(font) * size / 2 if valign == "middle" else 0.0
+    dy = cap * size / 2
     rule = (dx, dx + width, dy + size * UNDERLINE_DROP, size * UNDERLINE_WIDTH) if underline else None
     return TextPlacement(size, width, dx, dy, font, rule)
 

@@ -412,7 +412,8 @@ class PdfWriter(Renderer):
 
     def text(self, t: Text) -> None:
         p = place_text(t)
-        if t.rotate and not needs_shaping(t.text):
+        shaped = needs_shaping(t.text)
+        if t.rotate and not shaped:
             self._turned_text(t, p)
             return
         c = self.canvas
@@ -433,7 +434,7 @@ class PdfWriter(Renderer):
         # the text object reportlab's beginText/textOut would write (the matrix undoes the page's y
         # flip for glyphs), with the glyph runs from reportlab (pnp.render.reportlab_adapter); bold
         # text is set in the bold face (p.font), filled like any text (render mode 0, never changed)
-        if needs_shaping(t.text):  # reportlab's own shaping (HarfBuzz) and text object: glyphs placed as shaped
+        if shaped:  # reportlab's own shaping (HarfBuzz) and text object: glyphs placed as shaped
             draw_shaped(c, t.text, p, ox + p.dx, oy + p.dy)
         else:
             c.addLiteral(f"BT {fp_str(1, 0, 0, -1, ox + p.dx, oy + p.dy)} Tm {self._shown(t.text, p.size, p.font)} ET")
