@@ -107,10 +107,13 @@ def _execute_target(tp: TargetPlan, request: Request, out: Path, progress: Progr
             """The files of the earlier kit (this game and paper) that this build replaces: every file
             of that kit in any format, not only the formats built (a kit is one build: a PDF drawn
             from older inputs never stays beside the new files, docs/output.md), its reprint and
-            booklet, and history copies past the last HISTORY."""
+            booklet, and history copies past the last HISTORY. A history copy is decided by its
+            generation alone, so a rebuild asks the formats only about the kit's other files (and
+            loads no format's module for its history)."""
             gen = history_generation(rel, paper)
-            return (rel in (manifest_name, "manifest.json", reprint_name, booklet_name) or owned_by_kit(rel, stem)
-                    or (gen is not None and gen <= generation - HISTORY))
+            if gen is not None:
+                return gen <= generation - HISTORY
+            return rel in (manifest_name, "manifest.json", reprint_name, booklet_name) or owned_by_kit(rel, stem)
 
         staging = store.staging()
         try:

@@ -106,14 +106,21 @@ def test_an_option_no_requested_format_reads_is_refused(tmp_path, args, flag, ta
 
 
 @pytest.mark.parametrize("fmt, imported", [("pdf", False), ("svg", True)])
-def test_a_build_imports_the_svg_writer_only_when_it_writes_svg(tmp_path, fmt, imported):
+@pytest.mark.parametrize("builds", [1, 3])
+def test_a_build_imports_the_svg_writer_only_when_it_writes_svg(tmp_path, fmt, imported, builds):
     """A format's module and its library are imported when the format is asked for: a fresh process
-    building NetMatch as PDF never imports svgwrite (nor pnp's SVG writer); one building SVG does."""
+    building NetMatch as PDF never imports svgwrite (nor pnp's SVG writer); one building SVG does.
+    So does a rebuild into a kit folder holding the earlier builds' history copies (which no format
+    writes: deciding they stay asks no format)."""
     code = ("import sys\nfrom pnp.cli import app\nsys.argv = ['pnp', 'build', 'netmatch', '--format', "
             f"{fmt!r}, '--out', {str(tmp_path / 'out')!r}, '-q']\n"
             "try:\n    app()\nexcept SystemExit as stop:\n    assert not stop.code, stop.code\n"
             "print(sorted(m for m in ('svgwrite', 'pnp.render.svg') if m in sys.modules))\n")
-    proc = subprocess.run([sys.executable, "-c", code], cwd=tmp_path, capture_output=True, text=True, timeout=300)
-    assert proc.returncode == 0, proc.stderr[-2000:]
-    assert proc.stdout.strip().splitlines()[-1] == ("['pnp.render.svg', 'svgwrite']" if imported else "[]")
-    assert list((tmp_path / "out" / "netmatch").rglob(f"*.{fmt}"))
+    for _ in range(builds):
+        proc = subprocess.run([sys.executable, "-c", code], cwd=tmp_path, capture_output=True, text=True,
+                              timeout=300)
+        assert proc.returncode == 0, proc.stderr[-2000:]
+        assert proc.stdout.strip().splitlines()[-1] == ("['pnp.render.svg', 'svgwrite']" if imported else "[]")
+    kit = tmp_path / "out" / "netmatch"
+    assert list(kit.rglob(f"*.{fmt}"))
+    assert len(list(kit.glob("history/manifest-a4-g*.json"))) == builds
