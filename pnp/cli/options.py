@@ -13,8 +13,7 @@ from ..layout.options import DUPLEX_MODES, ImposeOptions
 from ..layout.paper import available_papers
 from ..pipeline.plan import Paper, Request, load_paper
 from ..render.formats import BUILTIN, WriterSettings, formats
-from ..render.formats.base import SVG_TEXT_MODES
-from ..render.imagepool import MAX_WORKERS
+from ..render.formats.base import MAX_WORKERS, SVG_TEXT_MODES
 from ..render.showcase_rows import check_requested, parse_showcase
 
 PAPERS = ", ".join(available_papers())

@@ -30,6 +30,7 @@ from concurrent.futures.process import BrokenProcessPool
 from typing import Callable, Iterable, Iterator, TypeVar
 
 from ..core.errors import OutputError
+from .formats.base import MAX_WORKERS
 
 T = TypeVar("T")
 R = TypeVar("R")
@@ -37,10 +38,6 @@ IN_FLIGHT = 2
 """Tasks per worker submitted ahead of the one the caller waits for."""
 WATCH = 0.25
 """Seconds between a worker's checks that the process that started it is still there."""
-
-
-MAX_WORKERS = 256
-"""Most processes ``--workers`` may ask for."""
 
 
 def default_workers() -> int:

@@ -17,6 +17,9 @@ from ...core.ir import Component, Group, Page
 from ...core.safepath import folder as safe_folder
 from ...layout.options import ImposeOptions
 
+MAX_WORKERS = 256
+"""Most processes ``--workers`` may ask for (WriterSettings.workers; pnp.render.imagepool)."""
+
 
 PDF_METADATA = ("title", "author", "subject", "keywords")
 """The keys of WriteJob.metadata that the PDF's document information takes."""
