@@ -183,6 +183,8 @@ def scan(rows, paths, faces) -> tuple[list[PictureUse], list[AbsentUse]]:
     drawing = {path: [layer for layer in face.layers if layer.src is not None or (
         layer.text is not None and layer.place.layer.markup and layer.ctx.icons is not None)]
         for path, face in faces.items()}
+    if not any(drawing.values()):  # no layer of any template prints a picture: no row is read
+        return [], []
     for row, pair in zip(rows, paths):
         values = row.values if row is not None else {}
         for path in pair:

@@ -245,7 +245,8 @@ def _ready(spec: CustomSpec, index: int, comp: ComponentSpec, ctx: KitContext, l
                for field in ("front", "back") if getattr(comp, field) is not None}
     paths: list[tuple[Path, Path | None]] = []
     pairs: dict[tuple, tuple[Path, Path | None]] = {}  # one tuple per distinct (front, back): rows share it
-    for row in rows:
+    named = any(filler.columns for filler in fillers.values())  # a cell names a row's template
+    for row in (rows if named else rows[:1]):  # else every row's templates are the first row's
         values = row.values if row else {}
         got: dict[str, Path | None] = {"back": None}
         for field, filler in fillers.items():
@@ -259,6 +260,8 @@ def _ready(spec: CustomSpec, index: int, comp: ComponentSpec, ctx: KitContext, l
                                    key=f"template {path}\x1f{comp.size[0]!r} x {comp.size[1]!r} mm")
         pair = (got["front"], got["back"])
         paths.append(pairs.setdefault(pair, pair))
+    if not named:
+        paths *= len(rows)
     box_face = None
     if comp.box_template is not None:  # drawn on the box's front and back panels, at their size
         path = template(comp.box_template, "box_template")
