@@ -119,7 +119,7 @@ def _execute_target(tp: TargetPlan, request: Request, out: Path, progress: Progr
         try:
             # the manifest's part records, made now and held on disk while the pages are written
             records = SpooledRecords(p.record() for p in placed) if placed is not None else \
-                SpooledRecords(p.placed(where).record() for p in parts)
+                SpooledRecords(p.record(p.pages_in(where)) for p in parts)
             parts = where = None  # one entry per part, one per front: not kept while the pages are written
             job = WriteJob(staging, stem, total, tp.opts, components, metadata(tp), request.settings,
                            cache=store.store / "cache")  # font subsets kept between builds, inside --out
@@ -192,7 +192,7 @@ def _reprint(tp: TargetPlan, request: Request, components: list[Component], part
         packing = pack_kit(comps, sheet, tp.opts)
         where = part_pages(packing, comps, cover.count, 2 if tp.opts.duplex in ("long", "short") else 1)
         moved = {ci: (n, {f: j for j, f in enumerate(idx)}) for n, (ci, idx, _) in enumerate(chosen)}
-        cover.pages_of = {p.ident: p.placed(where).pages for p in (
+        cover.pages_of = {p.ident: p.pages_in(where) for p in (
             replace(p, comp=moved[p.comp][0], fronts=tuple(moved[p.comp][1][f] for f in p.fronts))
             for p in parts if p.ident in diff.put_in)}
         imposed = impose(tp.info.title, comps, sheet, tp.opts, cover, packing, proof=proof)

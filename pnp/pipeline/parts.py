@@ -83,22 +83,27 @@ class Part(PartRecord):
     def ident(self) -> tuple[str, str]:
         return (self.group, self.key)
 
-    def record(self) -> dict:
-        """The part as the manifest holds it (its ``title`` only when it has one)."""
+    def record(self, pages: tuple[int, ...] | None = None) -> dict:
+        """The part as the manifest holds it (its ``title`` only when it has one), printed on
+        ``pages`` (default: its own ``pages``)."""
+        pages = list(self.pages if pages is None else pages)
         if self.title:
             return {"component": self.group, "key": self.key, "title": self.title, "row": self.row,
                     "count": self.count, "fingerprint": self.fingerprint, "fields": dict(self.fields),
-                    "pages": list(self.pages)}
+                    "pages": pages}
         return {"component": self.group, "key": self.key, "row": self.row, "count": self.count,
-                "fingerprint": self.fingerprint, "fields": dict(self.fields), "pages": list(self.pages)}
+                "fingerprint": self.fingerprint, "fields": dict(self.fields), "pages": pages}
+
+    def pages_in(self, pages: dict[tuple[int, int], tuple[int, ...]]) -> tuple[int, ...]:
+        """The pages this part's fronts are printed on, from part_pages' ``pages``."""
+        fronts, comp = self.fronts, self.comp
+        return pages.get((comp, fronts[0]), ()) if len(fronts) == 1 else \
+            tuple(sorted({n for f in fronts for n in pages.get((comp, f), ())}))
 
     def placed(self, pages: dict[tuple[int, int], tuple[int, ...]]) -> "Part":
         """This part with the pages its fronts are printed on (from part_pages)."""
-        fronts, comp = self.fronts, self.comp
-        got = pages.get((comp, fronts[0]), ()) if len(fronts) == 1 else \
-            tuple(sorted({n for f in fronts for n in pages.get((comp, f), ())}))
-        return Part(self.group, self.key, self.row, self.count, self.fingerprint, self.fields, self.title, comp,
-                    fronts, got, self.keyed)
+        return Part(self.group, self.key, self.row, self.count, self.fingerprint, self.fields, self.title, self.comp,
+                    self.fronts, self.pages_in(pages), self.keyed)
 
 
 def field_hash(value: str) -> str:
