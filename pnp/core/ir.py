@@ -1,4 +1,4 @@
-"""The neutral drawing model: small frozen dataclasses in millimetres, y pointing down (as in SVG).
+"""The neutral drawing model: small value classes (pnp.core.values) in millimetres, y pointing down (as in SVG).
 
 Game modules build these; pnp/layout places them on pages; pnp/render turns pages into PDF or SVG.
 No game imports a renderer and no renderer knows about games.
@@ -9,14 +9,16 @@ the sides of that shape that touch the trim outward by the bleed (see pnp/layout
 """
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import field
 from typing import Callable, Sequence, Union
+
+from .values import value
 
 BLACK = "#000000"
 WHITE = "#ffffff"
 
 
-@dataclass(frozen=True, slots=True)
+@value
 class Rect:
     """Axis-aligned rectangle: top-left (x, y), width w, height h, all mm; ``r`` > 0 rounds the corners
     with that radius (mm)."""
@@ -31,7 +33,7 @@ class Rect:
     r: float = 0.0
 
 
-@dataclass(frozen=True, slots=True)
+@value
 class Circle:
     """Circle: centre (cx, cy) and radius r, mm."""
     cx: float
@@ -43,7 +45,7 @@ class Circle:
     bleed: bool = False
 
 
-@dataclass(frozen=True, slots=True)
+@value
 class Polygon:
     """Closed polygon through ``points`` ((x, y) pairs, mm), filled by the nonzero winding rule (SVG's
     default; the PDF writer asks for it too), so a polygon whose sides cross is filled where it
@@ -54,7 +56,7 @@ class Polygon:
     stroke_width: float = 0.2
 
 
-@dataclass(frozen=True, slots=True)
+@value
 class Line:
     """Straight line segment from (x1, y1) to (x2, y2), mm; ``dash`` is an on/off pattern in mm."""
     x1: float
@@ -66,7 +68,7 @@ class Line:
     dash: tuple[float, ...] | None = None
 
 
-@dataclass(frozen=True, slots=True)
+@value
 class Text:
     """One line of text at (x, y) mm.
 
@@ -95,7 +97,7 @@ class Text:
     width: float | None = field(default=None, compare=False)
 
 
-@dataclass(frozen=True, slots=True)
+@value
 class Group:
     """Children drawn after translating by (dx, dy), then rotating clockwise by ``rotate`` degrees,
     then scaling by (sx, sy) (sx = -1 mirrors). ``clip`` = (x, y, w, h) in the group's own
@@ -119,7 +121,7 @@ class Group:
     clip_path: tuple[tuple[float, float], ...] | None = None
 
 
-@dataclass(frozen=True, slots=True)
+@value
 class Image:
     """A picture from a PNG, JPEG or SVG file (``src``, an absolute path checked by
     pnp.inputs.images.read_image before drawing) in the box (x, y, w, h) mm. ``fit``: "contain" (the
@@ -142,7 +144,7 @@ Shape = Union[Rect, Circle, Polygon, Line, Text, Group, Image]
 Drawing = tuple[Shape, ...]
 
 
-@dataclass(frozen=True, slots=True)
+@value
 class Component:
     """A kind of physical part: a tile, card, counter or board.
 
@@ -202,7 +204,7 @@ class Component:
         return len(self.fronts) * self.copies
 
 
-@dataclass(frozen=True, slots=True)
+@value
 class PartSource:
     """Where one front comes from, for telling which parts changed between two builds: its ``key``
     (stable across edits of the data: the spec's ``key:`` column, else the first column whose values
@@ -236,7 +238,7 @@ class LazyFronts(Sequence):
         return self._draw(self._items[index])
 
 
-@dataclass(frozen=True, slots=True)
+@value
 class CutShape:
     """The outline a part is cut along: ``kind`` "rect", "circle" (the circle inscribed in the trim
     box), "rounded" (a rectangle whose corners are arcs of ``radius`` mm) or "polygon" (the closed
@@ -248,7 +250,7 @@ class CutShape:
     folds: tuple[tuple[float, float, float, float], ...] = ()
 
 
-@dataclass(frozen=True, slots=True)
+@value
 class Placement:
     """One trimmed part on a page: its component's ``name``, its trim box (``x``, ``y``, ``w``,
     ``h``, mm from the page's top-left corner), the ``cut`` outline and ``face``, the index of the
@@ -262,7 +264,7 @@ class Placement:
     face: int | None = None
 
 
-@dataclass(frozen=True, slots=True)
+@value
 class Page:
     """One imposed sheet: size in mm, what is drawn, and the boxes a printer needs.
 
@@ -282,7 +284,7 @@ class Page:
     tile: "TileInfo | None" = None
 
 
-@dataclass(frozen=True, slots=True)
+@value
 class TileInfo:
     """Where a poster piece sits: ``name`` ("B2"), grid ``cols`` x ``rows``, the board window
     (bx, by, w, h) in board mm, and the page position (px, py) of that window's top-left corner."""

@@ -27,12 +27,12 @@ import hashlib
 import json
 from math import isfinite
 from operator import attrgetter
-from dataclasses import dataclass
 from pathlib import Path
 from typing import Callable, Iterable, Iterator, Protocol, Sequence, runtime_checkable
 
 from ..core.errors import SpecError
 from ..core.ir import Component, Group, Image, PartSource, Text
+from ..core.values import record
 from ..inputs.safefile import read_regular
 from ..layout.sheetspace import BoardBlock
 
@@ -53,7 +53,7 @@ _SKIPPED = {"key", "root", "width"}  # Group.key: a render cache key (holds path
 Fields = tuple  # tuple[tuple[str, str], ...]: (column key, field_hash of the cell), in the row's order
 
 
-@dataclass(frozen=True, slots=True, eq=False)
+@record
 class PartRecord:
     """A part as a manifest lists it: its ``group`` (component name) and ``key``, the data ``row``
     (None without data), ``count`` (its copies in the kit), the ``fingerprint`` (sha256 hex of what is
@@ -69,7 +69,7 @@ class PartRecord:
     title: str
 
 
-@dataclass(frozen=True, slots=True, eq=False)
+@record
 class Part(PartRecord):
     """One part of the kit being built (a PartRecord) and where it is in the kit: component index
     ``comp``, the indices of its fronts ``fronts``, once placed its ``pages``, and what its key is,

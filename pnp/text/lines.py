@@ -10,6 +10,7 @@ from dataclasses import dataclass
 from ..core.fonts import DEFAULT_FACE, cap_height, missing_glyphs, text_width_mm
 from ..core.shaping import has_rtl, levels, needs_shaping, paragraph_rtl, script_runs, visual_order
 from ..core.units import MM_PER_PT
+from ..core.values import value
 from .markup import EPS, ICON_GAP, Paragraph, Span
 
 def icon_size(span: Span, size_pt: float) -> tuple[float, float, float]:
@@ -31,7 +32,7 @@ def width(span: Span, size_pt: float) -> float:
     return text_width_mm(span.text, size_pt, span.drawn)
 
 
-@dataclass(frozen=True)
+@value
 class Line:
     """One set line: ``pieces`` as (x from the line's start in mm, Span), left to right as they are
     seen, and its ``width`` in mm; ``rtl``: the line's paragraph runs right to left (aligned to the
@@ -41,7 +42,7 @@ class Line:
     rtl: bool = False
 
 
-@dataclass(frozen=True)
+@value
 class Fitted:
     """Text set in its box: ``size_pt``, the ``lines`` (pnp.text.lines.Line: a plain text's each one
     run), their ``baselines`` (mm from the box top) and the block's ``height`` (mm: ascent of the first

@@ -31,6 +31,7 @@ from typing import Callable
 
 from ..core.fonts import (DEFAULT_FACE, ITALIC_FACE, face, fallback_for, is_fallback, missing_glyphs,
                           styled_face)
+from ..core.values import value
 
 STEP_PT = 0.25   # shrink in steps of a quarter point
 ICON_GAP = 0.06  # em of room each side of an inline icon
@@ -51,7 +52,7 @@ class Icon:
     root: str | None = None
 
 
-@dataclass(frozen=True)
+@value
 class Span:
     """A run of one style: ``text`` (no line breaks) or an ``icon`` (then text is ""), ``bold`` and
     ``italic``; ``offset`` is where it starts in the source text (0-based, for messages)."""
