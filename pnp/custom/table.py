@@ -29,6 +29,7 @@ from pathlib import Path
 from typing import Callable
 
 from ..core.errors import PnpError
+from ..core.values import record
 from ..inputs.safefile import NotRegular, kind_of, read_regular
 from ..inputs.listfile import MAX_BYTES, MAX_CELLS, UNPACKED_PER_BYTE, _calamine_errors, describe
 from ..inputs.delimiters import DELIMITERS, detect
@@ -75,7 +76,7 @@ def key(name: str) -> str:
     return name.strip().casefold()
 
 
-@dataclass(frozen=True, slots=True, eq=False)
+@record
 class Row:
     """One data row: its ``number`` in its sheet (1-based) and its cells by column key (never changed
     once made: a generator's row dict may be shared, pnp.custom.generated)."""

@@ -34,10 +34,10 @@ from __future__ import annotations
 import csv
 import io
 import re
-from dataclasses import dataclass
 from pathlib import Path
 
 from ..core.errors import PnpError, WordListError
+from ..core.values import value
 from .safefile import NotRegular, read_regular, wrong_encoding
 from .cellvalues import ERROR_VALUES, is_empty as _is_empty, kind_of as _kind_of
 from .textcheck import bad_character, editor_lines, line_of_byte
@@ -53,7 +53,7 @@ __all__ = ["MAX_BYTES", "MAX_CELLS", "MAX_ROWS", "SUFFIXES", "UNPACKED_PER_BYTE"
            "describe", "read_list"]
 
 
-@dataclass(frozen=True)
+@value
 class Entry:
     """One value and where it was: ``sheet`` (workbooks only), 1-based ``row`` (the line of a .txt),
     ``column`` (a letter in workbooks, a 1-based number in .csv/.tsv, None in .txt)."""

@@ -167,6 +167,7 @@ def _front(plan: SheetPlan, components: Sequence[Component], tilings: dict[int, 
     items: list = []
     placements: list = []
     trims, bleeds = [], []
+    cuts: dict[int, CutShape] = {}
     tile = None
     for block in plan.blocks:
         if isinstance(block, BoardBlock):
@@ -185,18 +186,21 @@ def _front(plan: SheetPlan, components: Sequence[Component], tilings: dict[int, 
         shaped = False
         for (ci, k), x, y in block.slots():
             comp = components[ci]
+            cut = cuts.get(ci)
+            if cut is None:  # one CutShape a component a page (Component.cut_shape makes one each time)
+                cut = cuts[ci] = comp.cut_shape
             face = comp.fronts[k // comp.copies] if len(comp.fronts) else ()
             key = f"{comp.name}\x1ffront {k // comp.copies}" if comp.copies > 1 else None  # keyed: drawn once
-            outline = comp.cut_shape.points
+            outline = cut.points
             items.append(_place(extend_for_bleed(face, comp.width, comp.height, b, outline), x, y, comp, b, key,
                                 cut_lines=opts.cut_lines and not b, outline=outline))
-            placements.append(Placement(comp.name, x, y, comp.width, comp.height, comp.cut_shape, k // comp.copies))
+            placements.append(Placement(comp.name, x, y, comp.width, comp.height, cut, k // comp.copies))
             xs |= {x, x + block.w}
             ys |= {y, y + block.h}
-            if comp.cut_shape.points:
+            if outline:
                 shaped = True
                 if not b:  # with bleed nothing is drawn on a cut: the cutter SVG or the die has the outline
-                    guides.append(cut_guide(comp.cut_shape.points, x, y))
+                    guides.append(cut_guide(outline, x, y))
         if shaped:  # a shaped part is cut along its outline, printed over every part's art (no crop marks)
             items.extend(guides)
         else:
