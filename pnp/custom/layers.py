@@ -57,9 +57,12 @@ class Filler:
                                 file=file, line=line, field=field,
                                 hint="use one of the data's column names, or add the column to the data")
         self.constant = "".join(self.parts) if not self.slots else None
+        self.sole = self.parts[0] if len(self.parts) == 1 and self.slots else None  # "{column}" alone: its cell
         self.fixed = sum(len(p) for i, p in enumerate(self.parts) if i not in self.slots)  # characters not filled in
 
     def fill(self, values: dict[str, str]) -> str:
+        if self.sole is not None:
+            return values.get(self.sole, "")
         if self.constant is not None:
             return self.constant
         out = list(self.parts)

@@ -227,11 +227,26 @@ class BoundText(BoundLayer):
         as a Text with valign "middle" on its own cap middle. Turned by the layer's ``rotate`` about
         the box's centre: in one Group, or, when every line is whole and centred on its cap middle,
         each Text turned about its own anchor where the turned box puts it."""
-        x, y, w, h = self.box
-        bw, bh = (h, w) if L.rotate in (90, 270) else (w, h)
         anchor, tx, cx, cy = self.centre
         size, baselines = got.size_pt, got.baselines
         middle = L.valign == "cap-middle"
+        if middle and anchored and len(baselines) == 1:  # the usual cell: one line on its cap middle
+            line = got.lines[0]
+            if not line.pieces:
+                return
+            span = typeset.whole(line)
+            if span is not None:  # one Latin run: one Text (else its runs, below)
+                if L.rotate == 0:  # at the box's middle
+                    out.append(Text(cx + tx, cy, span.text, size_pt=size, anchor=anchor, valign="middle", fill=colour,
+                                    bold=span.bold, font=span.font, underline=L.underline, width=line.width))
+                    return
+                cos, sin = QUARTER_TURNS[L.rotate]  # turned about its own anchor, where the turned box puts it
+                out.append(Text(cx + tx * cos, cy + tx * sin, span.text, size_pt=size, anchor=anchor, valign="middle",
+                                fill=colour, bold=span.bold, font=span.font, rotate=float(L.rotate),
+                                underline=L.underline, width=line.width))
+                return
+        x, y, w, h = self.box
+        bw, bh = (h, w) if L.rotate in (90, 270) else (w, h)
         if middle:
             capped = cap * size * MM_PER_PT
             first = baselines[0]

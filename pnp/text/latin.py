@@ -142,11 +142,12 @@ def fit_box(paras: tuple[Paragraph, ...], run: Span, max_pt: float, min_pt: floa
         top, bottom = cap, 0.0
     if len(paras) == 1 and paras[0]:  # one line, the paragraph's own Span: the usual cell
         span = paras[0][0]
-        got = fit_box_size([text_width_mm(span.text, 10.0, font)], max_pt, min_pt, w, h, spacing, top, bottom)
+        wide = text_width_mm(span.text, 10.0, font)
+        got = fit_box_size([wide], max_pt, min_pt, w, h, spacing, top, bottom)
         if got is None:
             return None
-        size = got[0]
-        return Fitted(size, (Line(((0.0, span),), text_width_mm(span.text, size, font)),), got[1], got[2])
+        size = got[0]  # an advance width is proportional to the size: measured once, at 10 pt
+        return Fitted(size, (Line(((0.0, span),), wide * size / 10.0),), got[1], got[2])
     strings = texts(paras)
     got = fit_box_size([text_width_mm(text, 10.0, font) for text in strings], max_pt, min_pt, w, h, spacing,
                        top, bottom)
