@@ -30,6 +30,9 @@ every template-drawn part's fingerprint."""
 
 _canonical = json.JSONEncoder(separators=(",", ":"), ensure_ascii=False, sort_keys=True).encode
 """A value's canonical JSON text (keys sorted, no spaces)."""
+_string = json.encoder.encode_basestring
+"""A string's JSON text as _canonical writes it (ensure_ascii=False): a list of strings is
+"[" + ",".join(map(_string, cells)) + "]", without the encoder made per call."""
 
 
 def _icons(layer, values: dict, row: Row | None) -> list[str]:
@@ -131,7 +134,7 @@ class Face:
         for layer in self._marked:
             if layer.show is None or layer.show(values):
                 pictures.append(_icons(layer, values, row))
-        text = _canonical([read, pictures] if pictures else read)
+        text = _canonical([read, pictures]) if pictures else "[" + ",".join(map(_string, read)) + "]"
         return hashlib.sha256(self.digest + text.encode("utf-8", "surrogatepass")).digest()
 
     def fit_work(self, row: Row | None) -> float:

@@ -422,8 +422,9 @@ def kit_fingerprint(parts: Sequence[Part]) -> str:
     sep, held = "", []
     order = sorted(parts, key=attrgetter("key"))  # by (group, key), unique in a kit, in two stable sorts: no
     order.sort(key=attrgetter("group"))            # key tuple per part
-    for p in order:
-        held.append(sep + _dumps([p.group, p.key, p.count, p.fingerprint]))
+    string = json.encoder.encode_basestring  # a str as _dumps writes it: no encoder made per part
+    for p in order:  # _dumps([group, key, count, fingerprint]), an int count as json writes one (its repr)
+        held.append(f"{sep}[{string(p.group)},{string(p.key)},{int.__repr__(p.count)},{string(p.fingerprint)}]")
         sep = ","
         if len(held) >= 4096:
             h.update("".join(held).encode("utf-8"))
