@@ -230,20 +230,13 @@ class BoundText(BoundLayer):
         anchor, tx, cx, cy = self.centre
         size, baselines = got.size_pt, got.baselines
         middle = L.valign == "cap-middle"
-        if middle and anchored and len(baselines) == 1:  # the usual cell: one line on its cap middle
+        if anchored and len(baselines) == 1:  # the usual cell: one line
             line = got.lines[0]
             if not line.pieces:
                 return
             span = typeset.whole(line)
             if span is not None:  # one Latin run: one Text (else its runs, below)
-                if L.rotate == 0:  # at the box's middle
-                    out.append(Text(cx + tx, cy, span.text, size_pt=size, anchor=anchor, valign="middle", fill=colour,
-                                    bold=span.bold, font=span.font, underline=L.underline, width=line.width))
-                    return
-                cos, sin = QUARTER_TURNS[L.rotate]  # turned about its own anchor, where the turned box puts it
-                out.append(Text(cx + tx * cos, cy + tx * sin, span.text, size_pt=size, anchor=anchor, valign="middle",
-                                fill=colour, bold=span.bold, font=span.font, rotate=float(L.rotate),
-                                underline=L.underline, width=line.width))
+                self._one_line(line, span, baselines[0], got.height, size, L, colour, middle, out)
                 return
         x, y, w, h = self.box
         bw, bh = (h, w) if L.rotate in (90, 270) else (w, h)
@@ -289,6 +282,32 @@ class BoundText(BoundLayer):
             out.extend(shapes)
         else:
             out.append(Group(tuple(shapes), dx=x + w / 2, dy=y + h / 2, rotate=float(L.rotate)))
+
+    def _one_line(self, line, span, base: float, height: float, size: float, L: TextLayer, colour: str,
+                  middle: bool, out: list) -> None:
+        """_set for one whole line (one Latin run, baseline ``base`` mm from the box top, the block
+        ``height`` mm tall): the same Text, placed as _set's general loop places it."""
+        anchor, tx, cx, cy = self.centre
+        if middle:  # on its cap middle, at the box's middle
+            if L.rotate == 0:
+                out.append(Text(cx + tx, cy, span.text, size_pt=size, anchor=anchor, valign="middle", fill=colour,
+                                bold=span.bold, font=span.font, underline=L.underline, width=line.width))
+                return
+            cos, sin = QUARTER_TURNS[L.rotate]  # turned about its own anchor, where the turned box puts it
+            out.append(Text(cx + tx * cos, cy + tx * sin, span.text, size_pt=size, anchor=anchor, valign="middle",
+                            fill=colour, bold=span.bold, font=span.font, rotate=float(L.rotate),
+                            underline=L.underline, width=line.width))
+            return
+        x, y, w, h = self.box
+        bh = w if L.rotate in (90, 270) else h
+        top = {"top": 0.0, "middle": (bh - height) / 2, "bottom": bh - height}[L.valign] - bh / 2
+        if L.rotate == 0:
+            out.append(Text(cx + tx, cy + top + base, span.text, size_pt=size, anchor=anchor, fill=colour,
+                            bold=span.bold, font=span.font, underline=L.underline, width=line.width))
+            return
+        out.append(Group((Text(tx, top + base, span.text, size_pt=size, anchor=anchor, fill=colour, bold=span.bold,
+                               font=span.font, underline=L.underline, width=line.width),),
+                         dx=x + w / 2, dy=y + h / 2, rotate=float(L.rotate)))
 
     def rich(self, text: str, row, column, icons: IconFolder | None, markup: bool = True) -> tuple:
         """The text's markup parsed (pnp.text; without ``markup``, its lines as they are), the
