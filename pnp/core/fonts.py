@@ -399,5 +399,7 @@ def text_width_mm(text: str, size_pt: float, font: str = DEFAULT_FACE) -> float:
             got = pt_to_mm(sum(g.advance for g in shaped(text, font)) * size_pt / 1000.0)
         else:  # reportlab's C-accelerated sum of advance widths, in points (pt_to_mm's product)
             got = face(font).ttfont.stringWidth(text, size_pt) * _MM_PER_PT
-        kept(widths, key, got, _WIDTH_ENTRIES)
+        if len(widths) >= _WIDTH_ENTRIES:  # pnp.core.fontbook.kept, in line: a deck measures every word
+            widths.clear()
+        widths[key] = got
     return got

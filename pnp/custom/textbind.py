@@ -47,6 +47,9 @@ class BoundText(BoundLayer):
                               else styled_face(self.face, layer.bold))  # em: the face the text starts in
         self.styled = styled_face(self.face, layer.bold)  # the face plain text is set in
         self.plain_cap = cap_height(self.styled)  # em: plain text's cap height
+        # the glyph check's face draws every printable ASCII character: such a cell needs no check
+        self.ascii_ok = (font_face(DEFAULT_FACE).ascii_ok if self.font is None
+                         else all(c in self.font.chars for c in range(0x20, 0x7f)))
         self.least = self.smallest
         w, h = ctx.width, ctx.height
         bx, by, bw, bh = self.box
@@ -163,7 +166,10 @@ class BoundText(BoundLayer):
                                    "shorten the cell: no card holds more", "text")
         icons = self.ctx.icons
         # ASCII is never shaped and no script's fallback face draws it (pnp.core.fonts.fallback_for)
-        lacking = self.font.missing(text) if self.font is not None else missing_glyphs(text)
+        if text.isascii() and self.ascii_ok and text.isprintable():
+            lacking = []
+        else:
+            lacking = self.font.missing(text) if self.font is not None else missing_glyphs(text)
         shaped = not text.isascii() and (needs_shaping(text) or any(fallback_for(ch) for ch in lacking))
         rich = (L.markup and typeset.has_markup(text, icons is not None)) or shaped
         column = self._source(values, self.text.columns) if rich else None  # what errors name (else found then)
