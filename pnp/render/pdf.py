@@ -314,6 +314,9 @@ class PdfWriter(Renderer):
                 self._runs.clear()
             self._runs[key] = runs
         size_s = fp_str(size)
+        if len(runs) == 1:  # the usual text: one subset's run
+            name, chunk = runs[0]
+            return f"{name} {size_s} Tf ({chunk}) Tj"
         return " ".join(f"{name} {size_s} Tf ({chunk}) Tj" for name, chunk in runs)
 
     def image(self, s: Image) -> None:
