@@ -37,6 +37,8 @@ _string = json.encoder.encode_basestring
 
 def _icons(layer, values: dict, row: Row | None) -> list[str]:
     """The sha256 of each icon (``:name:``, pnp.custom.icons) a text layer with markup prints for ``values``."""
+    if layer.unmarked:
+        return []
     text = layer.text.fill(values)
     if not text.strip() or not typeset.has_markup(text, True):
         return []

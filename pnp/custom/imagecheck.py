@@ -237,7 +237,7 @@ def _icons(layer, values: dict, row, uses: dict) -> None:
     shrinks text, so the real dpi is this or more). The text's markup is parsed as drawing parses it,
     so a bad mark or unknown icon stops here too, before anything is drawn."""
     L, icons = layer.place.layer, layer.ctx.icons
-    if icons is None or not L.markup:
+    if icons is None or layer.unmarked:
         return
     text = layer.text.fill(values)
     if not text.strip() or not typeset.has_markup(text, True):

@@ -51,6 +51,7 @@ class BoundText(BoundLayer):
         self.ascii_ok = (font_face(DEFAULT_FACE).ascii_ok if self.font is None
                          else all(c in self.font.chars for c in range(0x20, 0x7f)))
         self.least = self.smallest
+        self.unmarked = self._unmarked(ctx)
         w, h = ctx.width, ctx.height
         bx, by, bw, bh = self.box
         # the text's anchor, its x from the box's centre, and the box's centre (mm): fixed by the template
@@ -64,6 +65,22 @@ class BoundText(BoundLayer):
                             "and never breaks lines; wrap: true breaks them.", file=place.file,
                             line=place.line_of("wrap"), field="wrap",
                             hint="remove wrap: true (break lines with \\n), or use fit: shrink with wrap: true")
+
+    def _unmarked(self, ctx: Context) -> bool:
+        """True when no row's text can hold markup (typeset.has_markup with icons: ``*``, ``\\`` or an
+        ``:icon:``): a layer with ``markup: false``, a text with no placeholder and none, or a sole
+        ``{column}`` no cell of whose columns (its translations included) holds any. Checked per
+        column, once: the cells joined by NUL, which no markup mark spans."""
+        layer = self.place.layer
+        if not layer.markup:
+            return True
+        if self.text.constant is not None:
+            return not typeset.has_markup(self.text.constant, True)
+        if self.text.sole is None or ctx.table is None:
+            return False
+        columns = [c for c in self.reads if c != self.text.sole] + [self.text.sole]
+        cells = "\0".join([row.values.get(c, "") for c in columns for row in ctx.table.rows])
+        return not typeset.has_markup(cells, True)
 
     @property
     def smallest(self) -> float:
@@ -171,7 +188,7 @@ class BoundText(BoundLayer):
         else:
             lacking = self.font.missing(text) if self.font is not None else missing_glyphs(text)
         shaped = not text.isascii() and (needs_shaping(text) or any(fallback_for(ch) for ch in lacking))
-        rich = (L.markup and typeset.has_markup(text, icons is not None)) or shaped
+        rich = (not self.unmarked and typeset.has_markup(text, icons is not None)) or shaped
         column = self._source(values, self.text.columns) if rich else None  # what errors name (else found then)
         paras = self.rich(text, row, column, icons if L.markup else None, L.markup) if rich else None
         missing = lacking if paras is None else ()
