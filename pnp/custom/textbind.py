@@ -48,8 +48,7 @@ class BoundText(BoundLayer):
         self.styled = styled_face(self.face, layer.bold)  # the face plain text is set in
         self.plain_cap = cap_height(self.styled)  # em: plain text's cap height
         # the glyph check's face draws every printable ASCII character: such a cell needs no check
-        self.ascii_ok = (font_face(DEFAULT_FACE).ascii_ok if self.font is None
-                         else all(c in self.font.chars for c in range(0x20, 0x7f)))
+        self.ascii_ok = font_face(DEFAULT_FACE).ascii_ok if self.font is None else self.font.ascii_ok
         self.least = self.smallest
         self.unmarked = self._unmarked(ctx)
         w, h = ctx.width, ctx.height

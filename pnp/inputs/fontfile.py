@@ -93,6 +93,12 @@ class FontFile:
         chars = self.chars
         return [ch for ch in dict.fromkeys(text) if ord(ch) not in chars and not ch.isspace()]
 
+    @property
+    def ascii_ok(self) -> bool:
+        """True when ``missing`` finds nothing in any printable ASCII text: the font draws every
+        character from ``!`` to ``~`` (a text layer then checks such a cell's glyphs not at all)."""
+        return all(c in self.chars for c in range(0x21, 0x7f))
+
 
 class _Bad(Exception):
     """A reason to refuse a font file (message, hint); read_font adds where it was declared."""

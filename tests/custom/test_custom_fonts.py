@@ -225,6 +225,14 @@ def test_a_character_the_font_lacks_names_the_row_column_and_character(existing,
     assert r.exit_code == 0, r.output
 
 
+def test_a_lowercase_letter_the_font_lacks_is_refused_though_the_cell_is_ascii(existing, tmp_path):
+    """The test font has capitals and digits only: a cell of printable ASCII is checked glyph by
+    glyph all the same (only a font drawing every printable ASCII character skips the check)."""
+    spec = _game(tmp_path / "deck", csv=CSV + "Oak,fine\n")
+    _refused(existing, spec, ["deck.csv, line 4, field text", "row 4, column 1 (word)"],
+             ["'a' (U+0061) is not in the font Title", "front.yaml layer 2"])
+
+
 def test_the_glyphs_check_uses_each_layers_font(tmp_path):
     """`checks: glyphs` fails naming the row, column and the font that lacks the character."""
     spec = _game(tmp_path / "deck", extra="checks:\n  - {check: glyphs, component: card}\n",
