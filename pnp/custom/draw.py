@@ -136,7 +136,13 @@ class Face:
         for layer in self._marked:
             if layer.show is None or layer.show(values):
                 pictures.append(_icons(layer, values, row))
-        text = _canonical([read, pictures]) if pictures else "[" + ",".join(map(_string, read)) + "]"
+        cells = "[" + ",".join(map(_string, read)) + "]"
+        if not pictures:
+            text = cells
+        elif not self._pictured and not any(pictures):  # text layers' icon lists, all empty: as _canonical writes it
+            text = "[" + cells + ",[" + ",".join(["[]"] * len(pictures)) + "]]"
+        else:
+            text = _canonical([read, pictures])
         return hashlib.sha256(self.digest + text.encode("utf-8", "surrogatepass")).digest()
 
     def fit_work(self, row: Row | None) -> float:

@@ -327,9 +327,12 @@ class BoundText(BoundLayer):
             out.append(Text(cx + tx, cy + top + base, span.text, size_pt=size, anchor=anchor, fill=colour,
                             bold=span.bold, font=span.font, underline=L.underline, width=line.width))
             return
-        out.append(Group((Text(tx, top + base, span.text, size_pt=size, anchor=anchor, fill=colour, bold=span.bold,
-                               font=span.font, underline=L.underline, width=line.width),),
-                         dx=x + w / 2, dy=y + h / 2, rotate=float(L.rotate)))
+        # turned about its own anchor, which the turned box puts at the box's centre plus (tx, ty) turned
+        cos, sin = QUARTER_TURNS[L.rotate]
+        ty = top + base
+        out.append(Text(cx + tx * cos - ty * sin, cy + tx * sin + ty * cos, span.text, size_pt=size, anchor=anchor,
+                        fill=colour, bold=span.bold, font=span.font, rotate=float(L.rotate), underline=L.underline,
+                        width=line.width))
 
     def rich(self, text: str, row, column, icons: IconFolder | None, markup: bool = True) -> tuple:
         """The text's markup parsed (pnp.text; without ``markup``, its lines as they are), the
