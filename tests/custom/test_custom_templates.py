@@ -190,3 +190,45 @@ def test_text_near_the_trim_is_a_warning(cards):
     line = next(ln for ln in r.output.splitlines() if "safe area" in ln or "closer than" in ln)
     assert line.split()[0] == "WARNING" and "front.yaml layer 4 (text) 2.0 mm" in line
     assert "layer 3" not in line  # the box 5 mm in is fine
+
+
+TURNED_FRONT = """layers:
+  - {type: rect, fill: "#ffffff", bleed: true}
+  - {type: text, text: "{label}", x: 2, y: 2, w: 30, h: 8, size: 12, valign: %(v)s, align: %(a)s}
+  - {type: text, text: "{label}", x: 40, y: 15, w: 8, h: 30, size: 12, rotate: %(r)d, valign: %(v)s, align: %(a)s}
+"""
+
+
+def _extent(chars, x: float, y: float) -> tuple[float, float, float, float]:
+    """left, right, top, bottom (mm, from the trim's corner at ``x``, ``y``) of pdfplumber's glyph boxes."""
+    return (min(mm(c["x0"]) for c in chars) - x, max(mm(c["x1"]) for c in chars) - x,
+            min(mm(c["top"]) for c in chars) - y, max(mm(c["bottom"]) for c in chars) - y)
+
+
+@pytest.mark.parametrize("rotate", [90, 270])
+@pytest.mark.parametrize("valign,align", [("top", "left"), ("bottom", "right"), ("middle", "center")])
+def test_a_turned_line_sits_in_its_box_as_the_upright_one_does(tmp_path, rotate, valign, align):
+    """Turning a text box a quarter turn turns its line with it: the gaps between the glyphs' boxes
+    and the box's edges are those of the upright line in a box of the same size, each on the edge the turn takes it to (90 degrees:
+    the box's top to the right, its left end to the top; 270: its top to the left, its left end to
+    the bottom). Measured in the PDF: an upright copy of the layer and the turned one on one card."""
+    folder = _kit(tmp_path / "kit", CARD_SPEC.replace('"{back}.yaml"', "a.yaml"),
+                  {"front.yaml": TURNED_FRONT % {"r": rotate, "v": valign, "a": align}, "a.yaml": BACK_A,
+                   "cards.csv": "label,kind,colour,back\nLEFT,big,red,a\n"})
+    result = build_kit(str(folder), out=tmp_path / "out", formats=("pdf",), opts=ImposeOptions(bleed=3.0))
+    with open_pdf(pdf_of(result)) as pdf:
+        page = _front_page(pdf)
+        [(x, y, _, _)] = [r for r in filled_rects(page, (1.0, 1.0, 1.0)) if abs(r[2] - 56) < 0.1]
+        x, y = x + 3, y + 3  # the trim inside the bleed
+        upright = [c for c in page.chars if c["upright"] and mm(c["top"]) - y < 12]
+        turned = [c for c in page.chars if not c["upright"]]
+        assert "".join(c["text"] for c in upright) == "LEFT" and len(turned) == 4, (upright, turned)
+        ul, ur, ut, ub = _extent(upright, x, y)
+        tl, tr, tt, tb = _extent(turned, x, y)
+    gaps = {"top": ut - 2, "bottom": 10 - ub, "left": ul - 2, "right": 32 - ur}  # the upright box's
+    if rotate == 90:  # top edge -> right, bottom -> left, left end -> top, right end -> bottom
+        turned_gaps = {"top": 48 - tr, "bottom": tl - 40, "left": tt - 15, "right": 45 - tb}
+    else:  # top edge -> left, bottom -> right, left end -> bottom, right end -> top
+        turned_gaps = {"top": tl - 40, "bottom": 48 - tr, "left": 45 - tb, "right": tt - 15}
+    for edge in gaps:
+        assert abs(turned_gaps[edge] - gaps[edge]) < 0.02, (edge, gaps, turned_gaps)
