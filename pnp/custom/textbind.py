@@ -68,8 +68,9 @@ class BoundText(BoundLayer):
     def _unmarked(self, ctx: Context) -> bool:
         """True when no row's text can hold markup (typeset.has_markup with icons: ``*``, ``\\`` or an
         ``:icon:``): a layer with ``markup: false``, a text with no placeholder and none, or a sole
-        ``{column}`` no cell of whose columns (its translations included) holds any. Checked per
-        column, once: the cells joined by NUL, which no markup mark spans."""
+        ``{column}`` when no cell of the columns the layer reads (``reads``: the column, its
+        translation, a ``when:`` column) holds any. Checked per column, once: the cells joined by NUL,
+        which no markup mark spans."""
         layer = self.place.layer
         if not layer.markup:
             return True
@@ -77,8 +78,7 @@ class BoundText(BoundLayer):
             return not typeset.has_markup(self.text.constant, True)
         if self.text.sole is None or ctx.table is None:
             return False
-        columns = [c for c in self.reads if c != self.text.sole] + [self.text.sole]
-        cells = "\0".join([row.values.get(c, "") for c in columns for row in ctx.table.rows])
+        cells = "\0".join([row.values.get(c, "") for c in self.reads for row in ctx.table.rows])
         return not typeset.has_markup(cells, True)
 
     @property
