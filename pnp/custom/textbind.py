@@ -311,28 +311,21 @@ class BoundText(BoundLayer):
         ``height`` mm tall): the same Text, placed as _set's general loop places it."""
         anchor, tx, cx, cy = self.centre
         if middle:  # on its cap middle, at the box's middle
-            if L.rotate == 0:
-                out.append(Text(cx + tx, cy, span.text, size_pt=size, anchor=anchor, valign="middle", fill=colour,
-                                bold=span.bold, font=span.font, underline=L.underline, width=line.width))
-                return
-            cos, sin = QUARTER_TURNS[L.rotate]  # turned about its own anchor, where the turned box puts it
-            out.append(Text(cx + tx * cos, cy + tx * sin, span.text, size_pt=size, anchor=anchor, valign="middle",
-                            fill=colour, bold=span.bold, font=span.font, rotate=float(L.rotate),
-                            underline=L.underline, width=line.width))
-            return
-        x, y, w, h = self.box
-        bh = w if L.rotate in (90, 270) else h
-        top = {"top": 0.0, "middle": (bh - height) / 2, "bottom": bh - height}[L.valign] - bh / 2
+            valign, ty, upright_y = "middle", 0.0, cy
+        else:  # its baseline where the block's valign puts it
+            x, y, w, h = self.box
+            bh = w if L.rotate in (90, 270) else h
+            top = {"top": 0.0, "middle": (bh - height) / 2, "bottom": bh - height}[L.valign] - bh / 2
+            valign, ty, upright_y = "baseline", top + base, cy + top + base
         if L.rotate == 0:
-            out.append(Text(cx + tx, cy + top + base, span.text, size_pt=size, anchor=anchor, fill=colour,
+            out.append(Text(cx + tx, upright_y, span.text, size_pt=size, anchor=anchor, valign=valign, fill=colour,
                             bold=span.bold, font=span.font, underline=L.underline, width=line.width))
             return
         # turned about its own anchor, which the turned box puts at the box's centre plus (tx, ty) turned
         cos, sin = QUARTER_TURNS[L.rotate]
-        ty = top + base
         out.append(Text(cx + tx * cos - ty * sin, cy + tx * sin + ty * cos, span.text, size_pt=size, anchor=anchor,
-                        fill=colour, bold=span.bold, font=span.font, rotate=float(L.rotate), underline=L.underline,
-                        width=line.width))
+                        valign=valign, fill=colour, bold=span.bold, font=span.font, rotate=float(L.rotate),
+                        underline=L.underline, width=line.width))
 
     def rich(self, text: str, row, column, icons: IconFolder | None, markup: bool = True) -> tuple:
         """The text's markup parsed (pnp.text; without ``markup``, its lines as they are), the
