@@ -13,7 +13,7 @@ The whole document is one reportlab canvas. reportlab keeps every page until the
 each page's content stream is deflated as soon as the page is finished
 (pnp.render.reportlab_adapter.compress_last_page): a deck of 100,000 cards keeps only compressed
 pages in memory, and no join is needed. A text is one ``BT ... ET`` written through the canvas's
-``addLiteral``, its glyphs subset and encoded by reportlab (pnp.render.reportlab_adapter.text_runs);
+``addLiteral``, its glyphs subset and encoded by reportlab (pnp.render.reportlab_adapter.GlyphRuns);
 everything else is drawn through the canvas's public API. A text in a script that is shaped
 (pnp.core.shaping: Arabic, Hebrew, Devanagari...) is drawn with reportlab's own shaping instead:
 ``shapeStr`` (HarfBuzz, through uharfbuzz) and text objects (``beginText``/``textOut``/``drawText``),
@@ -57,7 +57,7 @@ from ..inputs.images import picture_bytes, svg_drawing
 from .base import Renderer, place_image, place_text
 from .pdfpost import finish_pdf
 from .pdfshaped import draw_shaped
-from .reportlab_adapter import compress_last_page, text_runs
+from .reportlab_adapter import GlyphRuns, compress_last_page
 
 FORM_FAR = 10_000.0  # mm: a form's bounding box reaches this far each way (no page reaches past it)
 
@@ -121,6 +121,7 @@ class PdfWriter(Renderer):
         self.forms: dict[str, str] = {}  # Group.key -> name of its Form XObject in this document
         self.font = pdfmetrics.getFont(FONT_NAME)
         self._runs: dict = {}  # text (or (text, face)) -> [(subset font name, escaped bytes)]
+        self._glyphs = GlyphRuns(self.canvas)  # each character's code in this document, once assigned
 
     def _new_canvas(self, target):
         enforce = None
@@ -169,7 +170,7 @@ class PdfWriter(Renderer):
         self.canvas.save()
         # reportlab's document (every page, font and form) is no longer needed: let it go before the
         # pass holds the file's objects (a 100,000-card deck: tens of MiB)
-        self.canvas = None
+        self.canvas = self._glyphs = None
         self._runs.clear()
         if self.buffer is None:
             finish_pdf(Path(self.path), press=self.press, pdfx=self.pdfx, masks=self.masks)
@@ -309,7 +310,7 @@ class PdfWriter(Renderer):
         key = text if face == DEFAULT_FACE else (text, face)
         runs = self._runs.get(key)
         if runs is None:
-            runs = text_runs(self.canvas, self.font if face == DEFAULT_FACE else ttfont(face), text)
+            runs = self._glyphs(self.font if face == DEFAULT_FACE else ttfont(face), text)
             if len(self._runs) >= 8192:
                 self._runs.clear()
             self._runs[key] = runs

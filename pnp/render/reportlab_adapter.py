@@ -1,6 +1,6 @@
 """The one place pnp reaches inside reportlab: what its public API does not offer.
 
-``text_runs``: a text object of reportlab's (``canvas.beginText``) costs more than the glyphs it
+``GlyphRuns``: a text object of reportlab's (``canvas.beginText``) costs more than the glyphs it
 shows, and pnp draws a text per card face (twice per NetMatch card): with reportlab's text objects a
 10,000-word NetMatch PDF takes about 1.25 times the CPU time it takes with these runs (measured side
 by side, docs/performance.md).
@@ -26,13 +26,45 @@ from reportlab.lib.rl_accel import escapePDF
 from reportlab.pdfbase.pdfdoc import PDFArray, PDFDictionary, PDFName, PDFStream
 
 
-def text_runs(canvas, font, text: str) -> list[tuple[str, str]]:
-    """``text`` in the TrueType ``font`` (a registered reportlab TTFont) on ``canvas``'s document, as
-    runs of one font subset each: (the subset's font resource name, e.g. "/F1+0", the run's bytes
-    escaped for a PDF string). Registers the glyphs with the document's subsets, as drawing the text
-    with reportlab's text object does."""
-    doc = canvas._doc
-    return [(font.getSubsetInternalName(subset, doc), escapePDF(chunk)) for subset, chunk in font.splitString(text, doc)]
+class GlyphRuns:
+    """A text in a TrueType font (a registered reportlab TTFont) on one canvas's document, as runs of
+    one font subset each: (the subset's font resource name, e.g. "/F1+0", the run's bytes escaped for a
+    PDF string), registering the glyphs with the document's subsets as reportlab's text object does;
+    the code reportlab gave each character is kept:
+    a text whose characters all have a code in a font's first subset is encoded with one
+    ``str.translate`` and reportlab's ``escapePDF``, without reportlab's per-character
+    ``splitString`` loop (a 44-character line: about 10 us there); any other text goes through
+    splitString, and the first subset's codes it shows are kept. reportlab never changes a code once
+    it has assigned it in a document, and gives one byte per character, so both ways write the same
+    bytes and leave the document's subsets as they are (tests/render/test_reuse.py); a result of
+    splitString that is not one byte per character is not kept, and such texts always go through it.
+    Per font (its reportlab ``fontName``): the characters known, the translation table (character ->
+    its code, as a one-character str) and the first subset's resource name."""
+
+    def __init__(self, canvas) -> None:
+        self.canvas = canvas
+        self._fonts: dict[str, tuple[set, dict, str]] = {}
+
+    def __call__(self, font, text: str) -> list[tuple[str, str]]:
+        """``text`` in the TrueType ``font`` as its runs of one subset each."""
+        got = self._fonts.get(font.fontName)
+        if got is not None and text and got[0].issuperset(text):
+            return [(got[2], escapePDF(text.translate(got[1]).encode("latin-1")))]
+        doc = self.canvas._doc
+        split = font.splitString(text, doc)
+        runs = [(font.getSubsetInternalName(subset, doc), escapePDF(chunk)) for subset, chunk in split]
+        if sum(len(chunk) for _, chunk in split) == len(text):  # one byte per character: keep the codes
+            at = 0
+            for subset, chunk in split:
+                if subset == 0:
+                    if got is None:
+                        got = self._fonts[font.fontName] = (set(), {}, font.getSubsetInternalName(0, doc))
+                    known, table = got[0], got[1]
+                    for ch, code in zip(text[at:at + len(chunk)], chunk):
+                        known.add(ch)
+                        table[ord(ch)] = chr(code)
+                at += len(chunk)
+        return runs
 
 
 def compress_last_page(canvas) -> None:

@@ -7,6 +7,7 @@ from __future__ import annotations
 import dataclasses
 import io
 import math
+import random
 import re
 import shutil
 import subprocess
@@ -19,15 +20,17 @@ import pypdf
 import pypdfium2 as pdfium
 import pytest
 from pypdf.generic import ContentStream
+from reportlab.lib.rl_accel import escapePDF
 from reportlab.pdfgen import canvas as rl_canvas
 
 from pnp.pipeline.plan import Request, load_paper, plan
 from pnp.core.fontbook import FontBook
-from pnp.core.fonts import DEFAULT_FACE, FONT_NAME
+from pnp.core.fonts import DEFAULT_FACE, FONT_NAME, ttfont
 from pnp.core.ir import Circle, Group, Line, Page, Rect, Text
 from pnp.core.units import MM_PER_PT
 from pnp.layout.impose import impose
 from pnp.render.pdf import PdfWriter
+from pnp.render.reportlab_adapter import GlyphRuns
 from pnp.render.svg import page_to_svg
 
 SVG = "{http://www.w3.org/2000/svg}"
@@ -229,11 +232,13 @@ def _shown_runs(data: bytes) -> list[tuple[int, str, bytes]]:
 
 
 def test_text_runs_are_what_reportlabs_text_object_writes():
-    """The texts PdfWriter writes (its runs from reportlab_adapter.text_runs) show the same bytes in
+    """The texts PdfWriter writes (its runs from reportlab_adapter.GlyphRuns) show the same bytes in
     the same font subsets as reportlab's own text object writes for the same texts in the same order,
-    read back from both files: Latin, Greek, Cyrillic, PDF string escapes, a text drawn twice. And
-    they read back as the texts."""
-    texts = ["Hello", "W\u00f6rd \u03a9\u03bc", "(a\\b)", "\u0416\u0443\u043a", "Hello"]
+    read back from both files: Latin, Greek, Cyrillic, PDF string escapes, a text drawn twice, texts
+    made only of characters shown before (encoded from the kept codes) and a no-break space. And they
+    read back as the texts."""
+    texts = ["Hello", "W\u00f6rd \u03a9\u03bc", "(a\\b)", "\u0416\u0443\u043a", "Hello", "olleH", "\\b(a)",
+             "Hello \u0416\u0443\u043a \u03a9\u03bc", "Hello\u00a0World"]
     ours = io.BytesIO()
     w = PdfWriter(ours)
     w.add(Page(60, 60, tuple(Text(5, 8 + 8 * i, t, size_pt=10) for i, t in enumerate(texts)), "p"))
@@ -250,7 +255,28 @@ def test_text_runs_are_what_reportlabs_text_object_writes():
     got = _shown_runs(ours.getvalue())
     assert len(got) == len(texts) and got == _shown_runs(theirs.getvalue())
     with pdfplumber.open(io.BytesIO(ours.getvalue())) as pdf:
-        assert pdf.pages[0].extract_text().splitlines() == texts
+        assert pdf.pages[0].extract_text().splitlines() == [t.replace("\u00a0", " ") for t in texts]
+
+
+def test_kept_glyph_codes_give_what_reportlab_gives_across_subsets():
+    """GlyphRuns against reportlab's splitString on a second document, text by text in the same order:
+    600 texts of up to 30 characters (some empty) drawn from 400 Latin, Greek and Cyrillic letters (more than one
+    subset holds, so texts span two subsets and later ones reuse codes of both) give the same runs,
+    and both documents end with the same subsets."""
+    font = ttfont()  # Noto Sans, registered with reportlab
+    pool = [chr(c) for c in range(0x21, 0x7F)] + [chr(c) for c in range(0xC0, 0x180)] + \
+        [chr(c) for c in range(0x391, 0x3CA) if c != 0x3A2] + [chr(c) for c in range(0x410, 0x450)]
+    pool = pool[:400]
+    rng = random.Random(47)
+    ours, theirs = rl_canvas.Canvas(io.BytesIO()), rl_canvas.Canvas(io.BytesIO())
+    runs = GlyphRuns(ours)
+    for _ in range(600):
+        text = "".join(rng.choice(pool[:rng.choice((40, 120, 400))]) for _ in range(rng.randint(0, 30)))
+        doc = theirs._doc
+        expected = [(font.getSubsetInternalName(s, doc), escapePDF(chunk)) for s, chunk in font.splitString(text, doc)]
+        assert runs(font, text) == expected, text
+    assert len(font.state[ours._doc].subsets) > 1
+    assert font.state[ours._doc].subsets == font.state[theirs._doc].subsets
 
 
 def _stripes(i: int) -> Page:
