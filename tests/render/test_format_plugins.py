@@ -124,3 +124,28 @@ def test_a_build_imports_the_svg_writer_only_when_it_writes_svg(tmp_path, fmt, i
     kit = tmp_path / "out" / "netmatch"
     assert list(kit.rglob(f"*.{fmt}"))
     assert len(list(kit.glob("history/manifest-a4-g*.json"))) == builds
+
+
+class _CountedPoints(dict):
+    """Entry points that count how often they are read (as a whole: iterated or asked for a name)."""
+
+    def __init__(self, *args) -> None:
+        super().__init__(*args)
+        self.reads = 0
+
+    def __iter__(self):
+        self.reads += 1
+        return super().__iter__()
+
+
+def test_pnps_own_formats_are_resolved_without_reading_the_entry_points():
+    """A build in pnp's own formats orders them without reading the installed entry points (each
+    read scans every installed distribution); one naming a plug-in reads them and puts it after pnp's."""
+    points = _CountedPoints({"mine": EntryPoint("mine", f"{__name__}:_MineWriter", GROUP)})
+    registry = Formats(points)
+    assert registry.resolve(["svg", "pdf"]) == ("pdf", "svg") and points.reads == 0
+    assert registry.resolve(["mine", "pdf"]) == ("pdf", "mine") and points.reads == 1
+
+
+class _MineWriter(KitWriter):
+    """A third party's format for the test above (never asked to write)."""

@@ -114,7 +114,8 @@ class Formats:
         for name in wanted:
             chosen.add(name)
             chosen.update(self.get(name).requires)
-        return tuple(name for name in self.names() if name in chosen)
+        order = tuple(BUILTIN) if chosen <= BUILTIN.keys() else self.names()  # pnp's own come first: no scan
+        return tuple(name for name in order if name in chosen)
 
     def writers(self, names: Iterable[str]) -> list[type[KitWriter]]:
         """The writer classes of ``names``, in that order."""
