@@ -463,7 +463,28 @@ def case_c(tmp: Path, sizes: list[int], reps: int, svg_sizes: list[int]) -> dict
     small, large = res[str(min(sizes))], res[str(max(sizes))]
     res["rss_ratio"] = large["pdf+svg"]["peak_rss_mib"]["median"] / small["pdf+svg"]["peak_rss_mib"]["median"]
     res["largest"] = max(sizes)
+    if len(sizes) > 1:
+        res["split"] = split(res, *sorted(sizes)[:2])
     return res
+
+
+def split(res: dict, small: int, large: int, target: float = 1.5) -> dict:
+    """The PDF builds' CPU medians of two deck sizes split into a cost per card (the difference over
+    the cards between, microseconds) and a fixed cost (the smaller deck's time less its cards, seconds),
+    for pnp and for its floor, with their ratios; and ``needed_per_card_ratio``: the per-card ratio to
+    the floor at which pnp, keeping its fixed cost, would be ``target`` times the floor at ``large``
+    cards (what a per-card cut alone must reach)."""
+    out: dict = {"sizes": [small, large], "target": target}
+    for k in ("pdf", "pdf_floor"):
+        a, b = res[str(small)][k]["cpu_seconds"]["median"], res[str(large)][k]["cpu_seconds"]["median"]
+        per = (b - a) / (large - small)
+        out[k] = {"per_card_us": per * 1e6, "fixed_s": a - small * per}
+    ours, floor = out["pdf"], out["pdf_floor"]
+    out["per_card_ratio"] = ours["per_card_us"] / floor["per_card_us"]
+    out["fixed_ratio"] = ours["fixed_s"] / floor["fixed_s"] if floor["fixed_s"] > 0 else None
+    allowed = target * (floor["fixed_s"] + large * floor["per_card_us"] / 1e6) - ours["fixed_s"]
+    out["needed_per_card_ratio"] = allowed / large * 1e6 / floor["per_card_us"]
+    return out
 
 
 def case_d(reps: int) -> dict:
@@ -583,7 +604,7 @@ def table(r: dict) -> str:
     if "c_decks" in r:
         c = r["c_decks"]
         for n, d in c.items():
-            if not isinstance(d, dict):
+            if not isinstance(d, dict) or not n.isdigit():
                 continue
             rows.append(_row(f"(c) NetMatch {int(n):,} words, PDF (floor: matched reportlab)", d["pdf"], d["pdf_floor"],
                              d["pdf_ratio"], d["pdf_wall_ratio"], TARGETS.get(f"c{n}pdf", "")))
@@ -599,6 +620,16 @@ def table(r: dict) -> str:
             rss = d["pdf+svg"]["peak_rss_mib"]
             rows.append(_row(f"(c) NetMatch {int(n):,} words, PDF+SVG; peak RSS {fmt_stats(rss, 'MiB')}",
                              d["pdf+svg"], None, None, None, TARGETS.get(f"rss{n}", "")))
+        if "split" in c:
+            sp, ours, floor = c["split"], c["split"]["pdf"], c["split"]["pdf_floor"]
+            lo, hi = sp["sizes"]
+            fixed = f"{sp['fixed_ratio']:.2f}x" if sp["fixed_ratio"] is not None else ""
+            rows.append(f"| (c) PDF, a card ({lo:,} to {hi:,} words) | {ours['per_card_us']:.0f} us | "
+                        f"{floor['per_card_us']:.0f} us | **{sp['per_card_ratio']:.2f}x** | | | | |")
+            rows.append(f"| (c) PDF, fixed cost (a {lo:,}-word build less its cards) | {ours['fixed_s']:.2f} s | "
+                        f"{floor['fixed_s']:.2f} s | **{fixed}** | | | | |")
+            rows.append(f"| (c) PDF, {hi:,} words: the per-card ratio that would give {sp['target']:g}x with this "
+                        f"fixed cost | | | {sp['needed_per_card_ratio']:.2f}x | | | | |")
     for name, d in r.get("d_enumerator", {}).items():
         rows.append(f"| (d) enumerator {name} ({d['classes']:,} classes) | | | | {fmt_stats(d['seconds'])} | | | |")
     if "e_custom_deck" in r:
