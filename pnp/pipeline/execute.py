@@ -118,8 +118,8 @@ def _execute_target(tp: TargetPlan, request: Request, out: Path, progress: Progr
         staging = store.staging()
         try:
             # the manifest's part records, made now and held on disk while the pages are written
-            records = SpooledRecords(p.record() for p in placed) if placed is not None else \
-                SpooledRecords(p.record(p.pages_in(where)) for p in parts)
+            records = SpooledRecords(texts=(p.record_text() for p in placed)) if placed is not None else \
+                SpooledRecords(texts=(p.record_text(p.pages_in(where)) for p in parts))
             parts = where = None  # one entry per part, one per front: not kept while the pages are written
             job = WriteJob(staging, stem, total, tp.opts, components, metadata(tp), request.settings,
                            cache=store.store / "cache")  # font subsets kept between builds, inside --out

@@ -57,13 +57,16 @@ class SpooledRecords(Sequence):
         OSError: the temporary file cannot be made or written (disk full).
     """
 
-    def __init__(self, records: Iterable[dict]) -> None:
+    def __init__(self, records: Iterable[dict] = (), texts: Iterable[str] | None = None) -> None:
+        """``records`` encoded as made; or ``texts``, each a record's JSON text as chunks() writes one
+        (``json.dumps(record, ensure_ascii=False, separators=(", ", ": "))``, e.g.
+        pnp.pipeline.parts.Part.record_text), spooled as they are."""
         self._file = tempfile.TemporaryFile()
         self._offsets: array | None = None
         self._count = 0
-        encode, held = _RECORD.encode, []
-        for record in records:
-            held.append((encode(record) + "\n").encode("utf-8"))
+        held: list[bytes] = []
+        for text in (map(_RECORD.encode, records) if texts is None else texts):
+            held.append((text + "\n").encode("utf-8"))
             self._count += 1
             if len(held) >= 1024:
                 self._file.write(b"".join(held))

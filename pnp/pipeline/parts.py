@@ -94,6 +94,23 @@ class Part(PartRecord):
         return {"component": self.group, "key": self.key, "row": self.row, "count": self.count,
                 "fingerprint": self.fingerprint, "fields": dict(self.fields), "pages": pages}
 
+    def record_text(self, pages: tuple[int, ...] | None = None) -> str:
+        """record(pages) as the manifest writes it: ``json.dumps(self.record(pages), ensure_ascii=False,
+        separators=(", ", ": "))``, written from the fields without the dict (a kit of 100,000 parts
+        writes one per part); any field not of its usual type (a row that is not an int or None, say)
+        is written by json's encoder itself."""
+        pages = self.pages if pages is None else pages
+        row, count = self.row, self.count
+        if not ((row is None or type(row) is int) and type(count) is int and all(type(n) is int for n in pages)):
+            return _record_json(self.record(pages))
+        s = _string
+        fields = ", ".join([f"{s(k)}: {s(v)}" for k, v in dict(self.fields).items()])
+        title = f"{s('title')}: {s(self.title)}, " if self.title else ""
+        return (f'{{"component": {s(self.group)}, "key": {s(self.key)}, {title}"row": '
+                f'{"null" if row is None else int.__repr__(row)}, "count": {int.__repr__(count)}, '
+                f'"fingerprint": {s(self.fingerprint)}, "fields": {{{fields}}}, '
+                f'"pages": [{", ".join(map(int.__repr__, pages))}]}}')
+
     def pages_in(self, pages: dict[tuple[int, int], tuple[int, ...]]) -> tuple[int, ...]:
         """The pages this part's fronts are printed on, from part_pages' ``pages``."""
         fronts, comp = self.fronts, self.comp
@@ -112,6 +129,10 @@ def field_hash(value: str) -> str:
 
 
 _dumps = json.JSONEncoder(separators=(",", ":"), ensure_ascii=False).encode
+_record_json = json.JSONEncoder(ensure_ascii=False, separators=(", ", ": ")).encode
+"""json.dumps(value, ensure_ascii=False, separators=(", ", ": ")): a manifest record's text (Part.record_text)."""
+_string = json.encoder.encode_basestring
+"""A str as json writes it with ensure_ascii=False (no encoder made per part)."""
 """json.dumps(value, separators=(",", ":"), ensure_ascii=False), with one encoder made once."""
 _LITERAL = {True: "true", False: "false", None: "null"}
 _NUMBERS = 65536  # floats _Canon keeps the JSON text of; the table starts over when full

@@ -7,12 +7,14 @@ from __future__ import annotations
 import json
 
 import pdfplumber
+import pytest
 from typer.testing import CliRunner
 
 from pnp.cli import app
 from pnp.inputs.resources import specs_dir
 from pnp.pipeline import manifestfile
 from pnp.pipeline.manifestfile import Records, SpooledRecords, chunks, write_json
+from pnp.pipeline.parts import Part
 
 runner = CliRunner()
 
@@ -143,3 +145,18 @@ def test_a_built_manifest_is_json_dumps_and_diff_and_reprint_read_it(tmp_path):
     assert "CARD-b2" in text and "CARD-d4" in text
     assert "CARD-c3" not in text and "CARD-\u00c41" not in text
     assert (kit / "history" / "manifest-a4-g2.json").read_bytes() == (kit / "manifest-a4.json").read_bytes()
+
+
+@pytest.mark.parametrize("row, title, pages", [(7, "", (3,)), (None, "", ()), (12, "Zwölf \"Äpfel\"", (4, 5, 9)),
+                                              (True, "", (1,)), (3, "", (2, False))])
+def test_a_parts_record_text_is_what_json_writes_of_its_record(row, title, pages):
+    """Part.record_text, the manifest line of a part, is json.dumps of Part.record, character for
+    character: quotes, backslashes, control characters and letters beyond ASCII in the component, key,
+    title and column names; no row; several pages; values of another type (a bool row or page), which
+    json writes its own way."""
+    part = Part('word "card"\\ \u00e9\u0416', "k\ty\u2028\u00fc", row, 2, "ab" * 32,
+                (("wörd", "0123456789abcdef"), ("clue\n", "fedcba9876543210")), title, 0, (0,), pages, "column")
+    expected = json.dumps(part.record(), ensure_ascii=False, separators=(", ", ": "))
+    assert part.record_text() == expected
+    assert part.record_text((8,)) == json.dumps(part.record((8,)), ensure_ascii=False, separators=(", ", ": "))
+    assert json.loads(SpooledRecords(texts=[part.record_text()]).lines().__next__()) == part.record()
