@@ -129,11 +129,11 @@ def field_hash(value: str) -> str:
 
 
 _dumps = json.JSONEncoder(separators=(",", ":"), ensure_ascii=False).encode
+"""json.dumps(value, separators=(",", ":"), ensure_ascii=False), with one encoder made once."""
 _record_json = json.JSONEncoder(ensure_ascii=False, separators=(", ", ": ")).encode
 """json.dumps(value, ensure_ascii=False, separators=(", ", ": ")): a manifest record's text (Part.record_text)."""
 _string = json.encoder.encode_basestring
 """A str as json writes it with ensure_ascii=False (no encoder made per part)."""
-"""json.dumps(value, separators=(",", ":"), ensure_ascii=False), with one encoder made once."""
 _LITERAL = {True: "true", False: "false", None: "null"}
 _NUMBERS = 65536  # floats _Canon keeps the JSON text of; the table starts over when full
 
@@ -443,7 +443,7 @@ def kit_fingerprint(parts: Sequence[Part]) -> str:
     sep, held = "", []
     order = sorted(parts, key=attrgetter("key"))  # by (group, key), unique in a kit, in two stable sorts: no
     order.sort(key=attrgetter("group"))            # key tuple per part
-    string = json.encoder.encode_basestring  # a str as _dumps writes it: no encoder made per part
+    string = _string  # a str as _dumps writes it
     for p in order:  # _dumps([group, key, count, fingerprint]), an int count as json writes one (its repr)
         held.append(f"{sep}[{string(p.group)},{string(p.key)},{int.__repr__(p.count)},{string(p.fingerprint)}]")
         sep = ","
