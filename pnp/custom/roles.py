@@ -13,7 +13,8 @@ One role per column, decided in this order (the first that applies):
 - ``colour``: every filled cell is a ``#rgb``/``#rrggbb`` colour: a fill, not text.
 - ``flag``: every filled cell is one of two yes/no values (``0``/``1``, ``x``, ``TRUE``/``FALSE``,
   ``yes``/``no`` and the like) and at least one is a yes: shown as a chip on the cards that have it.
-- ``key``: an id-like header or short codes holding a digit, every cell filled and different.
+- ``key``: codes under an id-like header (at most KEY_NAMED_CHARS characters: a slug is an id too) or
+  short codes holding a digit (at most KEY_CHARS), every cell filled, different and without spaces.
 - ``title``: short text (at most TITLE_CHARS), nearly unique (NEARLY_UNIQUE of the rows, NAMED_UNIQUE
   under a name-like header): the card's
   name on the card, in Tabletop Simulator and in `pnp diff`. A name-like header wins over position.
@@ -43,7 +44,8 @@ LONG_CHARS = 60
 NEARLY_UNIQUE = 0.8
 NAMED_UNIQUE = 0.5  # under a name-like header (a card reprinted in several sets shares its name)
 MAX_CATEGORIES = 8
-KEY_CHARS = 16
+KEY_CHARS = 16  # a column of short codes holding a digit (K01, 3-17B), under any header
+KEY_NAMED_CHARS = 40  # under an id-like header (KEY_WORDS): a slug such as "continental_crush" is an id too
 NUMBER_MEDIAN = 3  # under a header that may mean either (number, Nr), counts have half their values at most this
 STRONG_ROWS = 10  # rows from which a copies column's values 1..n, each once, are a card number even so
 
@@ -205,8 +207,9 @@ def infer(headers: list[str], cells: dict[str, list[str]]) -> Roles:
         unique = len(filled) == len(values) and len(distinct) == len(values)
         longest = max(len(v) for v in filled)
         ws = set(words(h))
-        if "key" not in taken and unique and n >= 2 and longest <= KEY_CHARS and " " not in "".join(filled) and \
-                (ws & KEY_WORDS or all(any(c.isdigit() for c in v) for v in filled)):
+        if "key" not in taken and unique and n >= 2 and " " not in "".join(filled) and (
+                (ws & KEY_WORDS and longest <= KEY_NAMED_CHARS)
+                or (longest <= KEY_CHARS and all(any(c.isdigit() for c in v) for v in filled))):
             put("key", (note + "; " if note else "") + "its cells are short codes, each row's own: it keys the cards")
             continue
         name_like = bool(ws & TITLE_WORDS)

@@ -292,6 +292,22 @@ def test_roles_of_a_mixed_sheet():
                      "Bild": "picture", "Web": "url", "Regeltext": "body", "fliegt": "flag", "Notiz": "field"}
 
 
+def test_slugs_under_an_id_header_key_the_cards():
+    """A designer's card list (kewadesign/leximix's KARTENSCHMIEDE_CARDS.md, its first cards) names
+    each card by a slug under "ID", some longer than a short code (17 characters): the column keys the
+    cards; the same slugs under a header that names no id are not taken for a key, nor are codes with
+    a space."""
+    slugs = ["fire_strike", "continental_crush", "phoenix_rebirth", "ifrit_summon", "water_shield", "tsunami"]
+    names = ["Fire Strike", "Continental Crush", "Phoenix Rebirth", "Summon Ifrit", "Water Shield", "Tsunami"]
+    cells = {"ID": slugs, "Name (EN)": names, "Typ": ["Attack", "Power", "Power", "Power", "Skill", "Attack"]}
+    roles = {c.header: c.role for c in infer(list(cells), cells).columns}
+    assert roles["ID"] == "key" and roles["Name (EN)"] == "title"
+    assert {c.header: c.role for c in infer(["Slug", "Name (EN)"], {"Slug": slugs, "Name (EN)": names}).columns
+            }["Slug"] != "key"
+    spaced = {"ID": [s.replace("_", " ") for s in slugs], "Name (EN)": names}
+    assert {c.header: c.role for c in infer(list(spaced), spaced).columns}["ID"] != "key"
+
+
 # ---- edits are changes ---------------------------------------------------------------------------
 
 def _diff(tmp_path: Path) -> list[tuple[str, str]]:
