@@ -7,7 +7,8 @@ safe area is 3 mm):
 
 - a category: a band across the top (bleed) in one colour per value (``when:`` layers, one per
   value, ready to become one template per value) with the value as its label;
-- the key: small, at the top right; the title: bold, up to TITLE_PT, at most two lines;
+- the key: small, at the top right (a long one, a slug, up to 0.6 of the line); the title: bold, up to
+  TITLE_PT, at most two lines;
 - pictures and web-address pictures: side by side in one box (a labelled placeholder while the file
   is missing: ``missing: placeholder``);
 - short fields: label and value side by side, in two columns when every value fits half the width;
@@ -140,7 +141,9 @@ def front_layout(roles: Roles, cells: dict[str, list[str]], size: tuple[float, f
                            "bleed": True, "when": {"column": cat.header, "equals": value}})
     key_w = 0.0
     if key is not None:
-        key_w = min(0.4 * CW, measure.width(vals[key.header], 7.0) + 0.6)
+        key_w = measure.width(vals[key.header], 7.0) + 0.6
+        if key_w > 0.4 * CW:  # a long key (a slug) takes up to 0.6 of the line, as wide as it is at MIN_PT
+            key_w = max(0.4 * CW, min(0.6 * CW, measure.width(vals[key.header], MIN_PT) + 0.6))
         kh = measure.height(["0"], 7.0, key_w)
         layers.append(_text(key.header, W - M - key_w, M + (5.5 - kh) / 2 if on_band else M, key_w, kh + 0.2, 7.0,
                             markup=False, colour="#ffffff" if on_band else LABEL_COLOUR, align="right", wrap_=False))

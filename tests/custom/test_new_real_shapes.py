@@ -241,6 +241,22 @@ def test_a_long_text_gets_a_larger_card_not_a_failure(tmp_path):
     assert _smallest_pt(tmp_path) >= 6.0 - 1e-6 and _faces(tmp_path) == 2
 
 
+def test_a_long_slug_key_keeps_the_card_poker_sized(tmp_path):
+    """A Hungarian card list (bangsalvoserver/bangweb's Cards.tsx, as a sheet) keys its cards by slugs
+    of up to 24 characters under "Azonosító": the key takes more of the top line instead of the card
+    growing (it grew to A6, one card a sheet, when the key's corner was 0.4 of the line); every slug
+    is printed whole, at 6 pt or more."""
+    slugs = ["FULL_STEAM_DOUBLE_EFFECT", "LEGEND_SLAB_THE_KILLER", "BARREL", "DYNAMITE", "SCOPE", "MUSTANG"]
+    rows = [["Azonosító", "Név", "Leírás"]] + [[s, n, "Dobd el ezt a lapot, és folytasd a játékot!"] for s, n in
+                                                zip(slugs, ["Teljes gőzzel", "Legenda", "Hordó", "Dinamit", "Távcső",
+                                                            "Musztáng"])]
+    made, _ = _make(tmp_path, _csv(tmp_path / "cards.csv", rows))
+    assert "key" in made.output and _spec(tmp_path)["components"][0]["key"] == "Azonosító"
+    assert _trim(tmp_path) == (63.5, 88.9) and _faces(tmp_path) == len(slugs)
+    text = _text(tmp_path)
+    assert all(s in text for s in slugs) and _smallest_pt(tmp_path) >= 6.0 - 1e-6
+
+
 def test_markup_like_headers_and_cells_are_printed_as_typed(tmp_path):
     rows = [["*open", "name", "note"], ["a *star", "Sun", "3 * 4"], ["b", "Moon", "**"], ["c", "Mars", "x"]]
     _make(tmp_path, _csv(tmp_path / "cards.csv", rows))
