@@ -15,8 +15,8 @@ One role per column, decided in this order (the first that applies):
   ``yes``/``no`` and the like) and at least one is a yes: shown as a chip on the cards that have it.
 - ``key``: codes under an id-like header (at most KEY_NAMED_CHARS characters: a slug is an id too) or
   short codes holding a digit (at most KEY_CHARS), every cell filled, different and without spaces.
-- ``title``: short text (at most TITLE_CHARS), nearly unique (NEARLY_UNIQUE of the rows, NAMED_UNIQUE
-  under a name-like header): the card's
+- ``title``: short text (at most TITLE_CHARS, TITLE_NAMED_CHARS under a name-like header), nearly
+  unique (NEARLY_UNIQUE of the rows, NAMED_UNIQUE under a name-like header): the card's
   name on the card, in Tabletop Simulator and in `pnp diff`. A name-like header wins over position.
 - ``category``: 2..MAX_CATEGORIES distinct short values, each on several rows: a colour band and
   label per value.
@@ -40,6 +40,7 @@ from .spec import MAX_COPIES
 MAX_TALLY = 20_000  # cards in a deck at most, for a column to be read as copies (a whole Dominion: 4,386)
 MAX_EACH = 200  # copies of one card at most, likewise
 TITLE_CHARS = 40
+TITLE_NAMED_CHARS = 60  # under a name-like header (TITLE_WORDS): a long name is still the card's name (two lines)
 LONG_CHARS = 60
 NEARLY_UNIQUE = 0.8
 NAMED_UNIQUE = 0.5  # under a name-like header (a card reprinted in several sets shares its name)
@@ -214,7 +215,8 @@ def infer(headers: list[str], cells: dict[str, list[str]]) -> Roles:
             continue
         name_like = bool(ws & TITLE_WORDS)
         nearly = len(distinct) >= (NAMED_UNIQUE if name_like else NEARLY_UNIQUE) * len(values)
-        if "title" not in taken and longest <= TITLE_CHARS and nearly and (name_like or "\n" not in "".join(filled)) \
+        if "title" not in taken and longest <= (TITLE_NAMED_CHARS if name_like else TITLE_CHARS) and nearly and \
+                (name_like or "\n" not in "".join(filled)) \
                 and not all(_number(v) for v in filled) and (name_like or not _title_later(headers, h, cells)):
             put("title", "short text, nearly every row its own: the card's name")
             continue

@@ -257,6 +257,22 @@ def test_a_long_slug_key_keeps_the_card_poker_sized(tmp_path):
     assert all(s in text for s in slugs) and _smallest_pt(tmp_path) >= 6.0 - 1e-6
 
 
+def test_a_long_name_under_a_name_header_is_still_the_title(tmp_path):
+    """The same Hungarian list names one card in 41 characters ("Teljes gőzzel: Mozdony hatás
+    megduplázása") under "Név": the column is still the cards' title, printed bold at the top in
+    two lines at most, every name whole; the same names under a header that names nothing are not
+    taken for a title once one is over 40 characters."""
+    names = ["Teljes gőzzel: Mozdony hatás megduplázása", "Hordó", "Dinamit", "Távcső", "Musztáng", "Börtön"]
+    rows = [["Név", "Leírás"]] + [[n, "Dobd el ezt a lapot, és folytasd a játékot!"] for n in names]
+    made, _ = _make(tmp_path, _csv(tmp_path / "cards.csv", rows))
+    assert "'Név': title" in made.output and _spec(tmp_path)["components"][0]["title"] == "Név"
+    assert _trim(tmp_path) == (63.5, 88.9) and _faces(tmp_path) == len(names)
+    text = _text(tmp_path)
+    assert all(n in text or n.replace(" ", "") in text.replace(" ", "") for n in names)
+    plain = {"Megjegyzés": names, "Leírás": ["x"] * len(names)}
+    assert {c.header: c.role for c in infer(list(plain), plain).columns}["Megjegyzés"] != "title"
+
+
 def test_markup_like_headers_and_cells_are_printed_as_typed(tmp_path):
     rows = [["*open", "name", "note"], ["a *star", "Sun", "3 * 4"], ["b", "Moon", "**"], ["c", "Mars", "x"]]
     _make(tmp_path, _csv(tmp_path / "cards.csv", rows))
