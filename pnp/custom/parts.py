@@ -482,8 +482,7 @@ def _box(spec: CustomSpec, r: Ready, groups: dict, ctx: KitContext, lines: dict)
         art, size = next((back for back in groups if back is not None), None), r.spec.size
     index = spec.components.index(r.spec)
     where = (ctx.spec_path, lines.get(("components", index, "box"), r.line), f"components.{index}.box")
-    return box_parts(r.spec, sum(r.copies), art, size, spec.title or spec.name or ctx.spec_path.stem, ctx,
-                     where)
+    return box_parts(r.spec, sum(r.copies), art, size, spec.title or spec.name or ctx.spec_path.stem, ctx, where)
 
 
 def _faces_note(spec: CustomSpec, ctx: KitContext) -> None:
