@@ -10,9 +10,12 @@ from __future__ import annotations
 
 import csv
 import itertools
+import json
 from pathlib import Path
 
-from .run import alternate, fmt_stats, ratio, run_process, word_list
+import yaml
+
+from .run import alternate, flat_shapes, fmt_stats, furniture, ratio, run_process, run_script, word_list
 
 ROWS = 1_000
 LARGE = 5_000  # the second deck size: the cost of a card is the difference over the 4,000 cards between
@@ -72,6 +75,7 @@ components:
     back: card-back.yaml
 """
 NETMATCH = Path(__file__).resolve().parent.parent / "specs" / "netmatch"
+FLOOR = Path(__file__).resolve().parent / "floor_deck.py"
 
 
 def make_twin_deck(folder: Path, words: Path, rows: int = ROWS) -> Path:
@@ -83,13 +87,54 @@ def make_twin_deck(folder: Path, words: Path, rows: int = ROWS) -> Path:
                         ([word, "#1f3a5f"] for word in words.read_text(encoding="utf-8").split()[:rows]))
 
 
+def deck_layout(folder: Path, path: Path) -> dict:
+    """What pnp draws on a full card page of the bench deck in ``folder`` (make_deck), for its matched
+    floor (bench/floor_deck.py): computed with pnp, untimed, written to ``path``: page and card size,
+    slots, the card's face (its keyed groups), the furniture (bench.run.furniture), the text boxes of
+    FRONT with their fonts' ascent and descent, the fonts' files."""
+    from pnp.core.fonts import BOLD_FACE, DEFAULT_FACE, face as font_face, styled_face
+    from pnp.core.ir import Group
+    from pnp.layout.impose import impose
+    from pnp.layout.paper import load_sheet
+    from pnp.pipeline.execute import metadata
+    from pnp.pipeline.plan import Request, load_paper, plan as plan_kits
+
+    [tp] = plan_kits([str(folder)], Request(load_paper("a4"))).targets
+    imposed = impose(tp.info.title, tp.components, load_sheet("a4"), tp.opts)
+    pages = list(imposed.pages)
+    card = tp.components[0]
+    full = max(range(len(pages)), key=lambda i: len(pages[i].placements))  # the first full card page
+    page = pages[full]
+    cards = [g for g in page.items if isinstance(g, Group) and g.clip is not None]
+    face = [s for g in cards[0].children if isinstance(g, Group) and g.key is not None for s in flat_shapes(g.children)]
+    boxes = []
+    for layer in yaml.safe_load(FRONT)["layers"]:
+        if layer["type"] != "text" or "{" not in layer["text"]:
+            continue
+        font = styled_face(DEFAULT_FACE, layer.get("bold", False))
+        mm = {k: float(str(layer[k]).removesuffix("mm")) for k in ("x", "y", "w", "h")}
+        boxes.append({**mm, "column": layer["text"].strip("{}"), "size": float(layer["size"]),
+                      "min_size": float(layer.get("min_size", layer["size"])), "wrap": layer.get("wrap", False),
+                      "valign": layer.get("valign", "top"), "rotate": float(layer.get("rotate", 0)),
+                      "fill": layer.get("colour", "#000000"), "font": font, "spacing": 1.2,
+                      "ascent": font_face(font).ascent, "descent": font_face(font).descent})
+    layout = {"page": [page.width, page.height], "card": [card.width, card.height],
+              "slots": [[g.dx, g.dy] for g in cards], "face": face, "boxes": boxes, "groups": furniture(page, cards),
+              "fonts": {f: str(font_face(f).path) for f in (DEFAULT_FACE, BOLD_FACE)}, "regular": DEFAULT_FACE,
+              "title": metadata(tp)["title"], "first_page": full + 1, "total_pages": imposed.total}
+    path.write_text(json.dumps(layout), encoding="utf-8")
+    return layout
+
+
 def case_e(tmp: Path, reps: int) -> dict:
     """`pnp build DECK` and `pnp build netmatch --words`, with ROWS and with LARGE cards each, PDF and
     PDF + SVG, alternately. ``ratio``: deck / NetMatch of the CPU medians at ROWS (``wall_ratio``: of
     the wall medians); ``card_us``: each one's cost of a card, the difference of the CPU medians at
     LARGE and at ROWS over the cards between (microseconds), and ``card_ratio`` (target 4: <= 1.3x);
     ``twin_card_ratio``: the same of a deck drawn with NetMatch's own card templates (make_twin_deck),
-    which separates what the engine costs from what the bench deck's card draws more.
+    which separates what the engine costs from what the bench deck's card draws more; PDF only,
+    ``floor_card_ratio``: the deck's card against bench/floor_deck.py, bare reportlab drawing the
+    same card pages (its layout from pnp's imposition, untimed), and ``floor_ratio`` of the decks.
     Each run's estimate (pnp.layout.limits, planned untimed) is recorded beside it (``estimates``)."""
     from .estimates import estimate, record
 
@@ -101,6 +146,10 @@ def case_e(tmp: Path, reps: int) -> dict:
         setups[n] = ([str(make_deck(tmp / f"e{n}" / "bench-deck", words, n))], ["netmatch", "--words", str(words)],
                      [str(make_twin_deck(tmp / f"e{n}" / "twin-deck", words, n))])
     from . import run as bench_run
+    layouts = {}  # deck size -> the floor's layout file, written untimed
+    for n, (deck, _netmatch, _twin) in setups.items():
+        layouts[n] = tmp / f"e-layout{n}.json"
+        deck_layout(Path(deck[0]), layouts[n])
     before = bench_run.AGAINST  # --against: the tree before, built alternately too ("deck_before", ...)
     kinds = ("deck", "netmatch", "twin") + (("deck_before", "netmatch_before") if before is not None else ())
     for fmt in ("pdf", "pdf,svg"):
@@ -109,16 +158,23 @@ def case_e(tmp: Path, reps: int) -> dict:
                 out = tmp / f"e-out{next(counter)}"
                 return run_process(["build", *args, "--out", str(out), "--format", fmt], tmp, bench_run.against_env(root))
             return go
+        def floor(n):
+            def go():
+                rows = Path(setups[n][0][0]) / "deck.csv"
+                return run_script([str(FLOOR), str(layouts[n]), str(rows), str(tmp / f"e-floor{next(counter)}.pdf")], tmp)
+            return go
         runs = {}
         for n, (deck, netmatch, twin) in setups.items():
             suffix = "" if n == ROWS else f"_{n}"
             runs.update({f"deck{suffix}": run(deck), f"netmatch{suffix}": run(netmatch), f"twin{suffix}": run(twin)})
+            if fmt == "pdf":
+                runs[f"floor{suffix}"] = floor(n)
             if before is not None:
                 runs.update({f"deck_before{suffix}": run(deck, before), f"netmatch_before{suffix}": run(netmatch, before)})
         got = alternate(runs, reps)
         cards = LARGE - ROWS
         card = {k: (got[f"{k}_{LARGE}"]["cpu_seconds"]["median"] - got[k]["cpu_seconds"]["median"]) / cards * 1e6
-                for k in kinds}
+                for k in kinds + (("floor",) if fmt == "pdf" else ())}
         estimates = {}
         for n, (deck, netmatch, _twin) in setups.items():
             suffix = "" if n == ROWS else f"_{n}"
@@ -128,6 +184,9 @@ def case_e(tmp: Path, reps: int) -> dict:
                        "wall_ratio": ratio(got["deck"]["seconds"], got["netmatch"]["seconds"]),
                        "card_us": card, "card_ratio": card["deck"] / card["netmatch"],
                        "twin_card_ratio": card["twin"] / card["netmatch"], "estimates": estimates}
+        if fmt == "pdf":
+            result[fmt].update({"floor_card_ratio": card["deck"] / card["floor"],
+                                "floor_ratio": ratio(got["deck"]["cpu_seconds"], got["floor"]["cpu_seconds"])})
         if before is not None:
             result[fmt].update({"before_ratio": ratio(got["deck_before"]["cpu_seconds"],
                                                       got["netmatch_before"]["cpu_seconds"]),
@@ -158,6 +217,10 @@ def rows(e: dict) -> list[str]:
             out.append(f"| (e) a card's cost, {name}, a deck drawn with NetMatch's own card templates from a "
                        f"spreadsheet: {d['card_us']['twin']:.0f} us, NetMatch {d['card_us']['netmatch']:.0f} us | | | "
                        f"**{d['twin_card_ratio']:.2f}x** | | | | |")
+        if "floor_card_ratio" in d:
+            out.append(f"| (e) a card's cost, {name}, against bare reportlab drawing the same card pages "
+                       f"(bench/floor_deck.py): deck {d['card_us']['deck']:.0f} us, floor "
+                       f"{d['card_us']['floor']:.0f} us | | | **{d['floor_card_ratio']:.2f}x** | | | | |")
         if "before_card_ratio" in d:
             c = d["card_us"]
             out.append(f"| (e) the same, the tree before (`--against`): deck {c['deck_before']:.0f} us, NetMatch "

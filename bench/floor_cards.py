@@ -43,31 +43,17 @@ def _fitted(width_at_10: float, box_w: float, most: float) -> float:
     return min(most, 10.0 * box_w / width_at_10) if width_at_10 > 0 else most
 
 
-def pdf_floor(layout: dict, words: list[str], out: str) -> None:
-    from reportlab.lib.colors import HexColor
-    from reportlab.pdfbase import pdfmetrics
-    from reportlab.pdfbase.ttfonts import TTFont
-    from reportlab.pdfgen import canvas
+class Shapes:
+    """Draws the layout's shape dicts (rect, line, text) on a reportlab canvas, in a frame of points,
+    y up, whose origin is the group's (0, 0); ``colour`` turns "#rrggbb" into a reportlab colour.
+    A text's ``{page}`` and ``{total}`` are filled in from ``page`` when it is given."""
 
-    fonts = layout["fonts"]
-    for name, path in fonts.items():
-        pdfmetrics.registerFont(TTFont(name, path))
-    pw, ph = layout["page"]
-    cw, ch = layout["card"]
-    colours: dict = {}
+    def __init__(self, c, colour) -> None:
+        self.c, self.colour = c, colour
+        self.draw = {"start": c.drawString, "middle": c.drawCentredString, "end": c.drawRightString}
 
-    def colour(hex_colour):
-        got = colours.get(hex_colour)
-        if got is None:
-            got = colours[hex_colour] = HexColor(hex_colour)
-        return got
-
-    c = canvas.Canvas(out, pagesize=(pw * PT, ph * PT), invariant=1, pageCompression=1,
-                      initialFontName=layout["regular"])
-    c.setTitle(layout["title"])
-    draw = {"start": c.drawString, "middle": c.drawCentredString, "end": c.drawRightString}
-
-    def shapes(items):  # in a frame of points, y up, whose origin is the group's (0, 0)
+    def __call__(self, items, page: dict | None = None) -> None:
+        c, colour = self.c, self.colour
         for s in items:
             if s["type"] == "rect":
                 c.setFillColor(colour(s["fill"]))
@@ -79,57 +65,101 @@ def pdf_floor(layout: dict, words: list[str], out: str) -> None:
             else:
                 c.setFillColor(colour(s["fill"]))
                 c.setFont(s["font"], s["size"])
-                draw[s["anchor"]](s["x"] * PT, -s["y"] * PT, s["text"])
+                self.draw[s["anchor"]](s["x"] * PT, -s["y"] * PT, s["text"] if page is None else s["text"].format(**page))
 
-    def frame(g):
-        c.translate(g["dx"] * PT, (ph - g["dy"]) * PT)
-        if g["rotate"]:
-            c.rotate(-g["rotate"])  # y up: the same turn on the paper
 
-    # what repeats, once: the card's face, and every keyed furniture group (crop marks, scale bar)
-    far = max(pw, ph) * PT  # each form's bounding box: as far as any page reaches, every way
-    c.beginForm("face", -far, -far, far, far)
-    shapes(layout["face"])
-    c.endForm()
-    for i, g in enumerate(layout["groups"]):
-        if g["key"]:
-            c.beginForm(f"g{i}", -far, -far, far, far)
-            shapes(g["items"])
-            c.endForm()
+class PdfFloor:
+    """What both PDF floors share (this one and bench/floor_deck.py): the fonts registered, one
+    canvas, the card's face and every keyed furniture group (crop marks, scale bar) each made once as
+    a Form XObject; ``open_card`` starts a card (saveState, translate to its top-left, clip to its
+    trim, place the face: y up, points), ``close_card`` ends it, ``page_done`` draws the page's
+    furniture and finishes the page."""
+
+    def __init__(self, layout: dict, out: str) -> None:
+        from reportlab.lib.colors import HexColor
+        from reportlab.pdfbase import pdfmetrics
+        from reportlab.pdfbase.ttfonts import TTFont
+        from reportlab.pdfgen import canvas
+
+        for name, path in layout["fonts"].items():
+            pdfmetrics.registerFont(TTFont(name, path))
+        self.layout = layout
+        self.pw, self.ph = layout["page"]
+        self.colours: dict = {}
+        self.colour_of = HexColor
+        c = self.c = canvas.Canvas(out, pagesize=(self.pw * PT, self.ph * PT), invariant=1, pageCompression=1,
+                                   initialFontName=layout["regular"])
+        c.setTitle(layout["title"])
+        self.shapes = Shapes(c, self.colour)
+        # what repeats, once: the card's face, and every keyed furniture group (crop marks, scale bar)
+        far = max(self.pw, self.ph) * PT  # each form's bounding box: as far as any page reaches, every way
+        c.beginForm("face", -far, -far, far, far)
+        self.shapes(layout["face"])
+        c.endForm()
+        for i, g in enumerate(layout["groups"]):
+            if g["key"]:
+                c.beginForm(f"g{i}", -far, -far, far, far)
+                self.shapes(g["items"])
+                c.endForm()
+
+    def colour(self, hex_colour: str):
+        got = self.colours.get(hex_colour)
+        if got is None:
+            got = self.colours[hex_colour] = self.colour_of(hex_colour)
+        return got
+
+    def open_card(self, x: float, y: float) -> None:
+        c = self.c
+        cw, ch = self.layout["card"]
+        c.saveState()
+        c.translate(x * PT, (self.ph - y) * PT)  # the card's top-left; y up
+        clip = c.beginPath()
+        clip.rect(0, -ch * PT, cw * PT, ch * PT)
+        c.clipPath(clip, stroke=0, fill=0)
+        c.doForm("face")
+
+    def close_card(self) -> None:
+        self.c.restoreState()
+
+    def page_done(self, number: int) -> None:
+        c = self.c
+        for i, g in enumerate(self.layout["groups"]):
+            c.saveState()
+            c.translate(g["dx"] * PT, (self.ph - g["dy"]) * PT)
+            if g["rotate"]:
+                c.rotate(-g["rotate"])  # y up: the same turn on the paper
+            if g["key"]:
+                c.doForm(f"g{i}")
+            else:
+                self.shapes(g["items"], {"page": number, "total": self.layout["total_pages"]})
+            c.restoreState()
+        c.showPage()
+
+
+def pdf_floor(layout: dict, words: list[str], out: str) -> None:
+    from reportlab.pdfbase import pdfmetrics
+
+    floor = PdfFloor(layout, out)
+    c = floor.c
     (big, small) = layout["word_boxes"]
     widths: list = []
     for box in (big, small):  # each word's width at 10 pt in the box's face, for fitting
         widths.append({w: pdfmetrics.stringWidth(w, box["font"], 10.0) * MM_PER_PT for w in set(words)})
-    first, total = layout["first_page"], layout["total_pages"]
     for index, chunk in _pages(words, len(layout["slots"])):
         for word, (x, y) in zip(chunk, layout["slots"]):
-            c.saveState()
-            c.translate(x * PT, (ph - y) * PT)  # the card's top-left; y up
-            clip = c.beginPath()
-            clip.rect(0, -ch * PT, cw * PT, ch * PT)
-            c.clipPath(clip, stroke=0, fill=0)
-            c.doForm("face")
+            floor.open_card(x, y)
             for box, width in zip((big, small), widths):
                 size = _fitted(width[word], box["w"], box["size"])
                 c.saveState()
                 c.translate(box["x"] * PT, -box["y"] * PT)
                 if box["rotate"]:
                     c.rotate(-box["rotate"])
-                c.setFillColor(colour(box["fill"]))
+                c.setFillColor(floor.colour(box["fill"]))
                 c.setFont(box["font"], size)
                 c.drawCentredString(0, -box["cap"] * size / 2, word)  # the capitals' middle on the box's
                 c.restoreState()
-            c.restoreState()
-        for i, g in enumerate(layout["groups"]):
-            c.saveState()
-            frame(g)
-            if g["key"]:
-                c.doForm(f"g{i}")
-            else:
-                shapes([dict(s, text=s["text"].format(page=first + index, total=total)) if s["type"] == "text" else s
-                        for s in g["items"]])
-            c.restoreState()
-        c.showPage()
+            floor.close_card()
+        floor.page_done(layout["first_page"] + index)
     c.save()
 
 

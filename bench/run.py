@@ -40,6 +40,7 @@ import json
 import os
 import platform
 import random
+import re
 import resource
 import shutil
 import statistics
@@ -318,15 +319,59 @@ def case_b(tmp: Path, reps: int) -> dict:
     return res
 
 
+def flat_shapes(items):
+    """pnp's IR shapes (Rect, Line, Text; untransformed Groups opened) as the floors' shape dicts, mm,
+    y down; a text's "page N of M" as "page {page} of {total}", for the floor to fill in."""
+    from pnp.core.fonts import styled_face
+    from pnp.core.ir import Group, Line, Rect, Text
+
+    for s in items:
+        if isinstance(s, Group):
+            assert not (s.dx or s.dy or s.rotate or s.clip), s
+            yield from flat_shapes(s.children)
+        elif isinstance(s, Rect):
+            yield {"type": "rect", "x": s.x, "y": s.y, "w": s.w, "h": s.h, "fill": s.fill}
+        elif isinstance(s, Line):
+            yield {"type": "line", "x1": s.x1, "y1": s.y1, "x2": s.x2, "y2": s.y2, "stroke": s.stroke,
+                   "width": s.stroke_width}
+        else:
+            assert isinstance(s, Text) and s.valign == "baseline" and not s.rotate, s
+            text = _PAGE_NUMBER.sub("page {page} of {total}", s.text.replace("{", "{{").replace("}", "}}"))
+            yield {"type": "text", "x": s.x, "y": s.y, "size": s.size_pt, "anchor": s.anchor, "fill": s.fill,
+                   "text": text, "font": styled_face(s.font, s.bold)}
+
+
+_PAGE_NUMBER = re.compile(r"page \d+ of \d+")
+
+
+def _keyed(s) -> bool:
+    from pnp.core.ir import Group
+    return isinstance(s, Group) and (s.key is not None or any(_keyed(k) for k in s.children))
+
+
+def furniture(page, cards: list) -> list[dict]:
+    """Everything on ``page`` but the ``cards`` (its clipped card groups), as the floors draw it: per
+    group its frame (dx, dy, rotate), its shapes (:func:`flat_shapes`) and whether pnp draws it once
+    (``key``: it or a group inside it is keyed), so the floors draw those once too."""
+    from pnp.core.ir import Group
+
+    out = []
+    for s in page.items:
+        if s in cards:
+            continue
+        g = s if isinstance(s, Group) else Group((s,))
+        out.append({"key": _keyed(g), "dx": g.dx, "dy": g.dy, "rotate": g.rotate, "items": list(flat_shapes(g.children))})
+    return out
+
+
 def card_layout(words: Path, path: Path) -> dict:
     """What pnp draws on a full word-card page of the NetMatch kit built from ``words``, for the
     matched floors (bench/floor_cards.py): computed with pnp, untimed, written to ``path``. Keyed groups
     (drawn once by pnp) are marked so the floors draw them once too."""
-    import re
     from xml.etree import ElementTree
 
     from pnp.core.fonts import BOLD_FACE, DEFAULT_FACE, cap_height, face as font_face, styled_face
-    from pnp.core.ir import Group, Line, Rect, Text
+    from pnp.core.ir import Group, Text
     from pnp.pipeline.plan import Request, load_paper, plan as plan_kits
     from pnp.layout.impose import impose
     from pnp.layout.paper import load_sheet
@@ -348,31 +393,7 @@ def card_layout(words: Path, path: Path) -> dict:
             best = (len(p.placements), i, p)
     _, first, page = best
     meta = metadata(tp)
-    number = re.compile(r"page \d+ of \d+")
     card = comps[0]
-
-    def shape(s) -> dict:
-        if isinstance(s, Rect):
-            return {"type": "rect", "x": s.x, "y": s.y, "w": s.w, "h": s.h, "fill": s.fill}
-        if isinstance(s, Line):
-            return {"type": "line", "x1": s.x1, "y1": s.y1, "x2": s.x2, "y2": s.y2, "stroke": s.stroke,
-                    "width": s.stroke_width}
-        assert isinstance(s, Text) and s.valign == "baseline" and not s.rotate, s
-        text = number.sub("page {page} of {total}", s.text.replace("{", "{{").replace("}", "}}"))
-        return {"type": "text", "x": s.x, "y": s.y, "size": s.size_pt, "anchor": s.anchor, "fill": s.fill,
-                "text": text, "font": styled_face(s.font, s.bold)}
-
-    def flat(items):  # shapes, with groups (untransformed) opened
-        for s in items:
-            if isinstance(s, Group):
-                assert not (s.dx or s.dy or s.rotate or s.clip), s
-                yield from flat(s.children)
-            else:
-                yield shape(s)
-
-    def keyed(s) -> bool:
-        return isinstance(s, Group) and (s.key is not None or any(keyed(k) for k in s.children))
-
     cards = [g for g in page.items if isinstance(g, Group) and g.clip is not None]
     [face] = [k for k in cards[0].children if isinstance(k, Group) and k.key is not None]
     texts = [t for t in cards[0].children if isinstance(t, Text)]
@@ -384,18 +405,12 @@ def card_layout(words: Path, path: Path) -> dict:
         font = styled_face(t.font, t.bold)
         boxes.append({"x": t.x, "y": t.y, "w": w, "size": most, "rotate": t.rotate, "fill": t.fill, "font": font,
                       "cap": cap_height(font)})
-    groups = []
-    for s in page.items:
-        if s in cards:
-            continue
-        g = s if isinstance(s, Group) else Group((s,))
-        groups.append({"key": keyed(g), "dx": g.dx, "dy": g.dy, "rotate": g.rotate,
-                       "items": list(flat(g.children))})
+    groups = furniture(page, cards)
     root = ElementTree.fromstring(page_to_svg(page))  # the @font-face rules pnp embeds on this page
     css = [el.text for el in root.iter("{http://www.w3.org/2000/svg}style")]
     layout = {
         "page": [page.width, page.height], "card": [card.width, card.height],
-        "slots": [[g.dx, g.dy] for g in cards], "face": list(flat(face.children)), "word_boxes": boxes,
+        "slots": [[g.dx, g.dy] for g in cards], "face": list(flat_shapes(face.children)), "word_boxes": boxes,
         "groups": groups,
         "fonts": {f: str(font_face(f).path) for f in (DEFAULT_FACE, BOLD_FACE)}, "regular": DEFAULT_FACE,
         "font_stacks": {DEFAULT_FACE: FONT_STACK, BOLD_FACE: font_stack(BOLD_FACE)},
