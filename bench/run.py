@@ -22,7 +22,8 @@ wall ratios are printed beside them.
   d  the Nonads enumerator for n=4, k=8 and n=5, k=12 under C4 and D4
   e  a 1,000-row data-driven deck (pnp.custom) against NetMatch's kit with 1,000 words, whole
      processes, PDF and PDF + SVG (target 6: <= 1.5x; bench/custom_deck.py), and a card's cost in
-     each, from the same at 5,000 cards (target 7: <= 1.3x)
+     each, from the same at 5,000 cards (target 7: <= 1.3x); PDF only, the deck's card also against
+     bare reportlab drawing the same card pages (bench/floor_deck.py)
   g  the five built-in games, a cold `pnp build` of them, against another checkout (--against, e.g.
      the tree at e8cf2c7), alternately (issue 47: <= 1.05x)
 Every case of a, b, c and e records pnp's estimate of its time (bench/estimates.py) beside it.
