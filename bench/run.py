@@ -83,8 +83,11 @@ _REPORT_RSS = ("import atexit, os, resource, runpy, sys\n"
                "atexit.register(_report)  # run at exit, after pnp's command has returned\n"
                "sys.argv = ['pnp'] + sys.argv[2:]\n"
                "runpy.run_module('pnp', run_name='__main__')\n")
-# the same for a script file (the floors): run it as __main__, then report the peak
-_REPORT_RSS_SCRIPT = _REPORT_RSS.replace("sys.argv = ['pnp'] + sys.argv[2:]", "sys.argv = sys.argv[2:]").replace(
+# the same for a script file (the floors): run it as __main__ with its folder first on the path, as
+# `python SCRIPT` would (bench/floor_deck.py imports bench/floor_cards.py), then report the peak
+_REPORT_RSS_SCRIPT = _REPORT_RSS.replace(
+    "sys.argv = ['pnp'] + sys.argv[2:]",
+    "sys.argv = sys.argv[2:]\nsys.path.insert(0, os.path.dirname(os.path.abspath(sys.argv[0])))").replace(
     "runpy.run_module('pnp', run_name='__main__')", "runpy.run_path(sys.argv[0], run_name='__main__')")
 
 
