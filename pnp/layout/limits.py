@@ -63,8 +63,9 @@ SAMPLES = 3  # faces whose shapes are counted: the first, the middle and the las
 MAX_SECONDS = 600.0  # a build estimated longer than 10 minutes is refused before it starts
 STARTUP_SECONDS = 0.8  # a process's start: the interpreter, pnp's imports, fonts and svglib read once
 SECONDS_FIXED = 0.03  # a kit's own: its spec, checks, cover and files
-SECONDS_PER_FACE = 100e-6  # each distinct face drawn (a template or a game's code) and fingerprinted
-SECONDS_PER_FIT_CHAR = 1.4e-6  # one character laid out once by shrink-to-fit (measured: 1,500-character texts)
+SECONDS_PER_FACE = 60e-6  # each distinct face drawn (a template or a game's code) and fingerprinted
+SECONDS_PER_FIT_CHAR = 0.45e-6  # one character laid out once by shrink-to-fit (measured: 1,500-character texts
+# shrinking from 400 pt, and the bench deck's 75-character clues)
 
 
 class FormatCost(Protocol):

@@ -14,8 +14,8 @@ from .base import PDF_METADATA, KitWriter, Page, WriteJob
 class PdfKitWriter(KitWriter):
     """The whole kit as one PDF: ``<stem>.pdf``."""
     options = ("press", "pdfx")
-    seconds_per_page = 0.001
-    seconds_per_part = 115e-6
+    seconds_per_page = 0.0005
+    seconds_per_part = 35e-6
 
     def __init__(self, job: WriteJob) -> None:
         super().__init__(job)
