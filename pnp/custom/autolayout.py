@@ -40,6 +40,7 @@ CONTENT_INSET = 4.0
 BAND = 10.5  # the category band's height from the top edge, mm
 COLOUR_BAND = 4.0  # the colour band's height at the bottom edge, mm
 GAP = 1.2
+LABEL_GAP = 0.8  # mm between a field's label and its value, however long the label
 SPACING = 1.2  # line spacing (templates' default)
 PALETTE = ("#1f4e79", "#9c4a00", "#2e6b1f", "#8b1a1a", "#5b3f8c", "#0f5560", "#6b5600", "#444444")
 """Category band colours: dark enough that white 9 pt bold text on them keeps a contrast of 4.5:1 or more."""
@@ -214,14 +215,14 @@ def _fields(fields: list[Column], vals: dict, x: float, y: float, w: float, room
             if cols == 2 and len(fields) < 4:
                 continue
             cw = (w - GAP * (cols - 1)) / cols
-            lw = min(0.45 * cw, max(measure.width([f.header + ":"], LABEL_PT) for f in fields) + 0.8)
-            vw = cw - lw
+            lw = min(0.45 * cw, max(measure.width([f.header + ":"], LABEL_PT) for f in fields) + LABEL_GAP)
+            vw = cw - lw  # the value from lw on; the label in the lw - LABEL_GAP before it
             heights = []
             for f in fields:
                 hv = measure.height(vals[f.header], s, vw, lines_most=1 if cols == 2 else None)
                 if hv is None:
                     break
-                hl = measure.height([f.header + ":"], LABEL_PT, lw)
+                hl = measure.height([f.header + ":"], LABEL_PT, lw - LABEL_GAP)
                 if hl is None:
                     break
                 heights.append(max(hv, hl, label_h))
@@ -234,7 +235,7 @@ def _fields(fields: list[Column], vals: dict, x: float, y: float, w: float, room
                     r = i // cols
                     fx = x + (i % cols) * (cw + GAP)
                     fy = top + sum(rows[:r]) + GAP * 0.5 * r
-                    label = _text("", fx, fy + max(0.0, (s - LABEL_PT) * MM_PER_PT * 0.8), lw, rows[r],
+                    label = _text("", fx, fy + max(0.0, (s - LABEL_PT) * MM_PER_PT * 0.8), lw - LABEL_GAP, rows[r],
                                   LABEL_PT, markup=False, colour=LABEL_COLOUR, static=f.header + ":")
                     layers.append({**label, "when": f.header})  # no label beside an empty cell
                     layers.append(_text(f.header, fx + lw, fy, vw, rows[r] + 0.2, s, markup=f.markup))

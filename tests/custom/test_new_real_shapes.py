@@ -273,6 +273,49 @@ def test_a_long_name_under_a_name_header_is_still_the_title(tmp_path):
     assert {c.header: c.role for c in infer(list(plain), plain).columns}["Megjegyzés"] != "title"
 
 
+def test_a_long_field_label_keeps_its_gap_to_the_value(tmp_path):
+    """An Italian card list (Ayrtonno/Holy-Wars-TCG-Prova's data/cards.csv: four of its cards, all 14
+    columns) has field headers as long as "crossesKind" on tarot cards (its texts run to 505
+    characters), two fields to a line: a label as wide as its column stopped where its value began
+    ("crossesKind:numeric", read as one word); every label now ends at least 0.5 mm before its value
+    on the printed card."""
+    header = ["id", "name", "faction", "set", "type", "crosses", "crossesRaw", "crossesIsWhite", "crossesKind", "faith",
+              "faithRaw", "faithKind", "strength", "effectText"]
+
+    rows = [header,
+            ["CRI_acqua", "Acqua", "Cristianesimo", "CRI-1", "Artefatto", "2", "2", "False", "numeric", "3", "3", "numeric",
+             "", "I tuoi santi sono immuni alle maledizioni che causano la loro morte."],
+            ["CRI_aria", "Aria", "Cristianesimo", "CRI-1", "Artefatto", "2", "2", "False", "numeric", "3", "3", "numeric", "",
+             "Ottieni +1 ispirazione ogni turno finchè questa carta è sul terreno."],
+            ["CRI_dio_il_creatore", "Dio, il Creatore", "Cristianesimo", "CRI-1", "Santo", "", "White", "True", "white",
+             "25", "25", "numeric", "10",
+             'Puoi evocare questa carta dal reliquiario o dalla mano solo se "Aria", "Fuoco", "Terra" e "Acqua" sono sul '
+             "campo; distruggi queste quattro carte quando la evochi. Ogni santo avversario sconfitto ti fa rimuovere "
+             "dal peccato un valore pari alla sua fede iniziale."],
+            ["NOR_yggdrasil", "Yggdrasil", "Mitologia Norrena", "NOR-1", "Edificio", "9", "9", "False", "numeric", "10",
+             "10", "numeric", "",
+             "Quando questa carta entra sul terreno, puoi cercare nel reliquiario un santo con nome Thor, Odino oppure "
+             "Loki, aggiungerlo alla tua mano e poi mischiare il reliquiario. Una volta per turno puoi scegliere uno dei "
+             "seguenti effetti: \nConferisci +2 forza e +2 fede ad un santo sul tuo terreno.\nRiprendi dal tuo cimitero "
+             "un artefatto e aggiungilo alla tua mano.\nSe controlli almeno 3 santi con nomi diversi, pesca una carta."
+             "\nSe sul tuo terreno sono presenti Thor e Odino, tutti i tuoi santi ottengono +1 forza."]]
+    _make(tmp_path, _csv(tmp_path / "cards.csv", rows))
+    labels = {f"{h}:" for h in header}
+    gaps, found = [], set()
+    with open_pdf(_pdf(tmp_path)) as doc:
+        for page in doc.pages[1:]:
+            words = page.extract_words(keep_blank_chars=False, x_tolerance=0.5)
+            for w in words:
+                if w["text"].startswith("crossesKind") or w["text"].startswith("faithKind"):
+                    found.add(w["text"])
+                if w["text"] in labels:
+                    after = [v for v in words if abs(v["top"] - w["top"]) < 3 and v["x0"] >= w["x1"] - 0.01]
+                    if after:
+                        gaps.append(min(v["x0"] for v in after) - w["x1"])
+    assert found == {"crossesKind:", "faithKind:"}  # never run into their values
+    assert gaps and min(gaps) * 25.4 / 72 >= 0.5
+
+
 def test_markup_like_headers_and_cells_are_printed_as_typed(tmp_path):
     rows = [["*open", "name", "note"], ["a *star", "Sun", "3 * 4"], ["b", "Moon", "**"], ["c", "Mars", "x"]]
     _make(tmp_path, _csv(tmp_path / "cards.csv", rows))
