@@ -267,17 +267,28 @@ def missing_glyphs(text: str, font: str = DEFAULT_FACE) -> list[str]:
     return [ch for ch in dict.fromkeys(text) if not ch.isspace() and ord(ch) not in cmap]
 
 
+_SYMBOLS = "\u2100-\u2bff\U0001d400-\U0001d7ff\U0001f000-\U0001fbff"
+"""The symbol blocks (letterlike symbols to miscellaneous symbols and arrows: arrows, mathematical
+operators, technical symbols, geometric shapes, card suits, dingbats...; mathematical letters;
+playing cards, chess and other pictographs): three faces share them, each character set in the
+first that draws it."""
 FALLBACKS = (
     ("NotoSansArabic", "Noto Sans Arabic", "fontpkg_noto_sans_arabic", "NotoSansArabic",
      "\u0600-\u06ff\u0750-\u077f\u0870-\u08ff\ufb50-\ufdff\ufe70-\ufefe"),
     ("NotoSansHebrew", "Noto Sans Hebrew", None, "NotoSansHebrew", "\u0590-\u05ff\ufb1d-\ufb4f"),
     ("NotoSansDevanagari", "Noto Sans Devanagari", "fontpkg_noto_sans_devanagari", "NotoSansDevanagari",
      "\u0900-\u097f\ua8e0-\ua8ff"),
+    ("NotoSansMath", "Noto Sans Math", None, "NotoSansMath", _SYMBOLS),
+    ("NotoSansSymbols", "Noto Sans Symbols", None, "NotoSansSymbols", _SYMBOLS),
+    ("NotoSansSymbols2", "Noto Sans Symbols 2", None, "NotoSansSymbols2", _SYMBOLS),
 )
-"""The faces a text falls back to for a script its own face lacks: (face name, family, the Python
-package that ships the font (fontpkg, SIL Open Font License 1.1) or None, the file name's stem, the
-characters it is the fallback for, as a regular-expression class: its script's blocks). A face is taken from its package when that is installed (Arabic, Devanagari:
-pnp depends on both), else from pnp/fonts (Noto Sans Hebrew, which no package ships: 27 KB, OFL-1.1),
+"""The faces a text falls back to for a script or symbol its own face lacks: (face name, family, the
+Python package that ships the font (fontpkg, SIL Open Font License 1.1) or None, the file name's stem,
+the characters it is the fallback for, as a regular-expression class: its script's blocks; the
+symbol faces share theirs, in this order: Noto Sans Math for ≤ ≥ ≠ and arrows, Noto Sans Symbols
+for ♀ ♂ ⚔ ♪, Noto Sans Symbols 2 for ♠ ♥ ★ ✓ ✈). A face is taken from its package when that is
+installed (Arabic, Devanagari: pnp depends on both), else from pnp/fonts (Noto Sans Hebrew, Math,
+Symbols and Symbols 2, which no package ships: 27, 591, 258 and 657 KB, OFL-1.1),
 else from the system's Noto fonts (SYSTEM_FONT_DIRS: Debian's fonts-noto-core), else it is not
 available and a character only it draws is refused as any character no font has."""
 SYSTEM_FONT_DIRS = (Path("/usr/share/fonts/truetype/noto"), Path("/usr/share/fonts/opentype/noto"),
@@ -336,13 +347,14 @@ def bold_of(name: str) -> str | None:
 
 
 def fallback_for(ch: str) -> str | None:
-    """The fallback face for ``ch``'s script (FALLBACKS) when it is available and draws ``ch``; None
-    for a character of another script (Latin, Greek, Cyrillic, symbols: its own face must draw it)."""
+    """The first fallback face for ``ch``'s script or symbol block (FALLBACKS) that is available and
+    draws ``ch``; None for a character of another script (Latin, Greek, Cyrillic: its own face must
+    draw it) or one no fallback face draws."""
     if ord(ch) < 0x590:
         return None
     for name, script in _SCRIPTS:
-        if script.match(ch):
-            return name if name in fallback_faces() and ord(ch) in face(name).cmap else None
+        if script.match(ch) and name in fallback_faces() and ord(ch) in face(name).cmap:
+            return name
     return None
 
 

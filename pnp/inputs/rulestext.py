@@ -135,9 +135,10 @@ def _check_line(path: Path, number: int, line: str, icons: typeset.IconLookup | 
     if missing:
         ch = missing[0]
         raise _error(path, number, f"column {line.index(ch) + 1}: {ch!r} ({char_name(ch)}) is a character the "
-                     "embedded fonts (Noto Sans, and Noto Sans Arabic, Hebrew and Devanagari) cannot draw.",
+                     "embedded fonts (Noto Sans, and Noto Sans Arabic, Hebrew, Devanagari, Math and Symbols) "
+                     "cannot draw.",
                      "use the letters of a script pnp has a font for (Latin, Greek, Cyrillic, Arabic, Hebrew, "
-                     "Devanagari)")
+                     "Devanagari) or a symbol of Noto Sans Math or Symbols")
     _check_markup(path, number, line)
     _check_emphasis(path, number, line, icons)
 

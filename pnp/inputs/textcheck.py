@@ -108,7 +108,8 @@ def text_problem(text: str, what: str, max_chars: int, size_pt: float, printed: 
     missing = unprintable(text) if scripts else missing_glyphs(text)
     if missing:
         return (f"the {what} uses {missing[0]!r} ({char_name(missing[0])}), which " + (
-            "the embedded fonts (Noto Sans, and Noto Sans Arabic, Hebrew and Devanagari) cannot draw" if scripts else
+            "the embedded fonts (Noto Sans, and Noto Sans Arabic, Hebrew, Devanagari, Math and Symbols) cannot draw"
+            if scripts else
             "the embedded font Noto Sans cannot draw"))
     line = text if printed is None else printed
     width = line_width_mm(line, size_pt, bold)

@@ -187,7 +187,7 @@ def plain(text: str, bold: bool = False, face: str = "") -> tuple[Paragraph, ...
 
 def fallback(paras: tuple[Paragraph, ...]) -> tuple[Paragraph, ...]:
     """``paras`` with every character a span's face lacks set in the first fallback face that draws
-    it (pnp.core.fonts.FALLBACKS: Noto Sans Arabic, Hebrew, Devanagari); spaces, digits and marks
+    it (pnp.core.fonts.FALLBACKS: Noto Sans Arabic, Hebrew, Devanagari, Math, Symbols); spaces, digits and marks
     between such characters stay in that face, so a word and its marks are shaped as one run. A
     fallback span keeps its bold (drawn in the fallback's bold face where pnp ships one,
     pnp.core.fonts.bold_of) and is set upright (no fallback face has an italic). The
