@@ -20,6 +20,10 @@ from .icons import IconFolder
 from .languages import column, source, translated
 from .template import Placed, TextLayer
 
+PRESENTATION_SELECTORS = {0xFE0E: None, 0xFE0F: None}
+"""Variation selectors 15 and 16 (text or emoji presentation of the character before): paper has one
+presentation, so a cell's "📦️" prints its 📦 as the symbol fonts draw it and the selector is left out."""
+
 
 class BoundText(BoundLayer):
     """``type: text``: the text's Filler (``text``), its declared fonts (``font``, ``italic``, ``bold``,
@@ -160,7 +164,10 @@ class BoundText(BoundLayer):
 
     def missing_glyphs(self, text: str, fallbacks: bool = True) -> tuple[list[str], str]:
         """The characters of ``text`` this layer's font lacks (with ``fallbacks``, and no script's
-        fallback face draws: pnp.core.fonts.FALLBACKS), and the font's name for messages."""
+        fallback face draws: pnp.core.fonts.FALLBACKS), and the font's name for messages; the
+        presentation selectors the layer leaves out (PRESENTATION_SELECTORS) are not asked of it."""
+        if not text.isascii():
+            text = text.translate(PRESENTATION_SELECTORS)
         lacking = self.font.missing(text) if self.font is not None else missing_glyphs(text)
         if fallbacks and lacking:
             lacking = [ch for ch in lacking if fallback_for(ch) is None]
@@ -174,6 +181,8 @@ class BoundText(BoundLayer):
     def draw(self, values, row, out) -> None:
         L = self.place.layer
         text = self.text.fill(translated(values, self.ctx.language) if self.ctx.language else values)
+        if not text.isascii() and ("\ufe0f" in text or "\ufe0e" in text):
+            text = text.translate(PRESENTATION_SELECTORS)
         if not text.strip():
             return
         if len(text) > MAX_TEXT_CHARS:

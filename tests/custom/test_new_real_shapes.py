@@ -321,26 +321,33 @@ def test_the_symbols_of_real_card_lists_print_in_the_symbol_fonts(tmp_path):
     """Real card lists hold symbols Noto Sans lacks: "rarità ≤ 8" (Ayrtonno/Holy-Wars-TCG-Prova),
     Nidoran♀ and Nidoran♂ (ProdigySim/pokespan-cards), card suits in BANG! texts
     (bangsalvoserver/bangweb), a star: each is drawn in the PDF in the symbol font that has it
-    (Noto Sans Math, Symbols, Symbols 2) and set in the SVG in that font, embedded on the page; an
+    (Noto Sans Math, Symbols, Symbols 2) and set in the SVG in that font, embedded on the page, with
+    the emoji-presentation selector of the list's "♥️♦️" (U+FE0F) left out; an
     emoji no font of pnp draws (😀) is still refused by its row and column."""
     rows = [["name", "text"], ["Inverno", "Scegli 3 carte in campo con rarità ≤ 8. Scomunicale insieme a questa carta."],
             ["Nidoran♀", "Poison Point"], ["Nidoran♂", "Poison Point"],
-            ["Barrel", "Húzz egy lapot: ha ♥, a lövés elkerül. ♠ 2-9: robban."], ["Sheriff", "★ 4 életpont"]]
+            ["Barrel", "Húzz egy lapot: ha ♥, a lövés elkerül. ♠ 2-9: robban."], ["Sheriff", "★ 4 életpont"],
+            ["Bomba", 'A köröd elején "húzz!":♥\ufe0f♦\ufe0f= tedd a Bomba lapot bármelyik másik játékos elé.']]
     _make(tmp_path, _csv(tmp_path / "cards.csv", rows), formats="pdf,svg")
     want = {"≤": "NotoSansMath", "♀": "NotoSansSymbols", "♂": "NotoSansSymbols", "♥": "NotoSansSymbols2",
-            "♠": "NotoSansSymbols2", "★": "NotoSansSymbols2"}
+            "♠": "NotoSansSymbols2", "★": "NotoSansSymbols2", "♦": "NotoSansSymbols2"}
+    chars = []
     drawn: dict[str, set] = {}
     with open_pdf(_pdf(tmp_path)) as doc:
         for page in doc.pages[1:]:
+            chars += page.chars
             for c in page.chars:
                 if c["text"] in want:
                     drawn.setdefault(c["text"], set()).add(c["fontname"].split("+")[-1])
     assert drawn == {ch: {f"{face}-Regular"} for ch, face in want.items()}
+    # the BANG! list's "♥️♦️" asks for emoji presentation (U+FE0F): paper has one, the selector is left out
+    assert not any("\ufe0f" in c["text"] for c in chars)
     svgs = "".join(p.read_text(encoding="utf-8") for p in sorted((tmp_path / "out" / "deck" / "svg").glob("*.svg")))
     for ch, face in want.items():
         texts = re.findall(r"<text[^>]*font-family=\"([^\"]*)\"[^>]*>([^<]*)</text>", svgs)
         assert any(ch in t and f"'pnp {face}'" in family for family, t in texts), ch
         assert f"font-family: 'pnp {face}'" in svgs or f'font-family: "pnp {face}"' in svgs, face
+    assert "\ufe0f" not in svgs
     refused = runner.invoke(app, ["new", str(tmp_path / "emoji"), "--data",
                                   str(_csv(tmp_path / "emoji.csv", [["name", "text"], ["Box", "😀 a crate"]]))])
     assert refused.exit_code == 2 and "U+1F600" in refused.output and "row 2, column 2" in refused.output, refused.output
