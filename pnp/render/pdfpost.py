@@ -6,6 +6,10 @@ reportlab's public API cannot write.
   share a tag. Every embedded subset is retagged with six letters from a SHA-256 of its font program
   (``FontFile2``): equal tags mean byte-identical subsets (ISO 32000-1, 9.6.4: the tag "shall be
   unique" per subset). Always done.
+- **Characters beyond U+FFFF copy out as themselves.** reportlab's ToUnicode map of a subset writes
+  a character's code in hex as it is (``<1F4E6>`` for 📦), which readers take as a 16-bit code and
+  a digit (U+1F4E and "6"); such entries are rewritten as UTF-16BE, a surrogate pair
+  (``<D83DDCE6>``, ISO 32000-1, 9.10.3). Only maps that hold one are touched.
 - **Soft masks of CMYK pictures.** reportlab makes an image's soft mask only from RGBA or LA images;
   a picture converted to CMYK gets its alpha back here as an ``/SMask`` (ISO 32000-1, 11.6.5.3).
 - **PDF/X-4** (ISO 15930-7; clauses in docs/print.md): the OutputIntent (GTS_PDFX, the press
@@ -31,6 +35,7 @@ from ..core.safepath import open_write
 
 PDFX_VERSION = "PDF/X-4"
 _TAGGED = re.compile(r"/[A-Z]{6}\+(.+)")
+_ASTRAL = re.compile(rb"(<[0-9A-F]{2}> )<([0-9A-F]{5,6})>")  # a bfchar entry whose character is beyond U+FFFF
 
 
 def content_tag(font_program: bytes) -> str:
@@ -107,8 +112,30 @@ def retag_subsets(pdf) -> int:
         name = pikepdf.Name(f"/{content_tag(program.read_bytes())}+{match.group(1)}")
         obj.BaseFont = name
         descriptor.FontName = name
+        _astral_to_utf16(obj.get("/ToUnicode"))
         done += 1
     return done
+
+
+def astral_utf16(cmap: bytes) -> bytes:
+    """A ToUnicode CMap's bfchar entries whose character is beyond U+FFFF (written by reportlab as
+    five or six hex digits) as UTF-16BE surrogate pairs; every other byte as it was."""
+    def pair(m: re.Match) -> bytes:
+        cp = int(m.group(2), 16) - 0x10000
+        return m.group(1) + b"<%04X%04X>" % (0xD800 + (cp >> 10), 0xDC00 + (cp & 0x3FF))
+    return _ASTRAL.sub(pair, cmap)
+
+
+def _astral_to_utf16(stream) -> None:
+    """Rewrite the ToUnicode ``stream`` (a pikepdf.Stream, or None) with :func:`astral_utf16` when it
+    holds such an entry (Flate-compressed, as reportlab writes it); else leave it as it is."""
+    import pikepdf  # pikepdf: imported when first needed, never at start-up
+    if stream is None:
+        return
+    data = stream.read_bytes()
+    fixed = astral_utf16(data)
+    if fixed != data:
+        stream.write(zlib.compress(fixed, 6), filter=pikepdf.Name.FlateDecode)
 
 
 def _attach_masks(pdf, masks: dict) -> None:

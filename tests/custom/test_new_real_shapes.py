@@ -322,15 +322,17 @@ def test_the_symbols_of_real_card_lists_print_in_the_symbol_fonts(tmp_path):
     Nidoran♀ and Nidoran♂ (ProdigySim/pokespan-cards), card suits in BANG! texts
     (bangsalvoserver/bangweb), a star: each is drawn in the PDF in the symbol font that has it
     (Noto Sans Math, Symbols, Symbols 2) and set in the SVG in that font, embedded on the page, with
-    the emoji-presentation selector of the list's "♥️♦️" (U+FE0F) left out; an
+    the emoji-presentation selector of the list's "♥️♦️" (U+FE0F) left out, and the PDF's text reads
+    back as written, 📦 (beyond U+FFFF) too; an
     emoji no font of pnp draws (😀) is still refused by its row and column."""
     rows = [["name", "text"], ["Inverno", "Scegli 3 carte in campo con rarità ≤ 8. Scomunicale insieme a questa carta."],
             ["Nidoran♀", "Poison Point"], ["Nidoran♂", "Poison Point"],
             ["Barrel", "Húzz egy lapot: ha ♥, a lövés elkerül. ♠ 2-9: robban."], ["Sheriff", "★ 4 életpont"],
-            ["Bomba", 'A köröd elején "húzz!":♥\ufe0f♦\ufe0f= tedd a Bomba lapot bármelyik másik játékos elé.']]
+            ["Bomba", 'A köröd elején "húzz!":♥\ufe0f♦\ufe0f= tedd a Bomba lapot bármelyik másik játékos elé.'],
+            ["Újratöltés", "Tegyél 3 📦 jelölőt a kártyáidra vagy a karakteredre!"]]
     _make(tmp_path, _csv(tmp_path / "cards.csv", rows), formats="pdf,svg")
     want = {"≤": "NotoSansMath", "♀": "NotoSansSymbols", "♂": "NotoSansSymbols", "♥": "NotoSansSymbols2",
-            "♠": "NotoSansSymbols2", "★": "NotoSansSymbols2", "♦": "NotoSansSymbols2"}
+            "♠": "NotoSansSymbols2", "★": "NotoSansSymbols2", "♦": "NotoSansSymbols2", "📦": "NotoSansSymbols2"}
     chars = []
     drawn: dict[str, set] = {}
     with open_pdf(_pdf(tmp_path)) as doc:
