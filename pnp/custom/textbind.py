@@ -20,6 +20,9 @@ from .icons import IconFolder
 from .languages import column, source, translated
 from .template import Placed, TextLayer
 
+SYMBOLS_HINT = ("use Latin, Greek or Cyrillic letters, or a symbol of Noto Sans Math or Symbols "
+                "(docs/templates.md, Symbols)")
+"""The fix a message gives for a character no embedded font of pnp draws."""
 PRESENTATION_SELECTORS = {0xFE0E: None, 0xFE0F: None}
 """Variation selectors 15 and 16 (text or emoji presentation of the character before): paper has one
 presentation, so a cell's "📦️" prints its 📦 as the symbol fonts draw it and the selector is left out."""
@@ -206,7 +209,7 @@ class BoundText(BoundLayer):
                                   or self.text.columns)
             raise self._data_error(row, column, f"{missing[0]!r} (U+{ord(missing[0]):04X}) is not in "
                                    f"{self._label(self.face)}.",
-                                   "use Latin, Greek or Cyrillic letters" if self.font is None else
+                                   SYMBOLS_HINT if self.font is None else
                                    "use characters the font has, or choose another font for the layer", "text")
         if paras is None:  # one run a paragraph, in the layer's face (its bold as the layer says)
             paras = typeset.plain(text, L.bold, self.face if self.font is not None else "")
@@ -357,6 +360,6 @@ class BoundText(BoundLayer):
         if lacking:
             span, ch = lacking
             raise self._data_error(row, column, f"{ch!r} (U+{ord(ch):04X}) is not in {self._label(span.font)}.",
-                                   "use Latin, Greek or Cyrillic letters" if span.font in (DEFAULT_FACE, ITALIC_FACE)
+                                   SYMBOLS_HINT if span.font in (DEFAULT_FACE, ITALIC_FACE)
                                    else "use characters the font has, or choose another font for the layer", "text")
         return paras
