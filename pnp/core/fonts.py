@@ -297,6 +297,9 @@ _FALLBACK_BOLD = frozenset(f[0] + "-Bold" for f in FALLBACKS)
 """The names of the fallback faces' bold faces: ``<face>-Bold``, a static wght 700 instance shipped in
 pnp/fonts (made by pnp/fonts/make_bold.py from the package's variable font; Arabic and Devanagari)."""
 _FALLBACK_NAMES = frozenset(f[0] for f in FALLBACKS) | _FALLBACK_BOLD
+SYMBOL_FACES = frozenset(f[0] for f in FALLBACKS if f[4] == _SYMBOLS)
+"""The fallback faces of symbols (Noto Sans Math, Symbols, Symbols 2): only the symbols themselves are
+set in them, never the spaces and digits beside (pnp.text.markup.fallback); those stay in the text's face."""
 _SCRIPTS = tuple((f[0], re.compile(f"[{f[4]}]")) for f in FALLBACKS)
 
 

@@ -29,7 +29,7 @@ import re
 from dataclasses import dataclass
 from typing import Callable
 
-from ..core.fonts import (DEFAULT_FACE, ITALIC_FACE, face, fallback_for, is_fallback, missing_glyphs,
+from ..core.fonts import (DEFAULT_FACE, ITALIC_FACE, SYMBOL_FACES, face, fallback_for, is_fallback, missing_glyphs,
                           styled_face)
 from ..core.values import value
 
@@ -188,7 +188,8 @@ def plain(text: str, bold: bool = False, face: str = "") -> tuple[Paragraph, ...
 def fallback(paras: tuple[Paragraph, ...]) -> tuple[Paragraph, ...]:
     """``paras`` with every character a span's face lacks set in the first fallback face that draws
     it (pnp.core.fonts.FALLBACKS: Noto Sans Arabic, Hebrew, Devanagari, Math, Symbols); spaces, digits and marks
-    between such characters stay in that face, so a word and its marks are shaped as one run. A
+    between such characters stay in a script's face, so a word and its marks are shaped as one run,
+    and in the text's own face after a symbol (SYMBOL_FACES: "♥ 2" sets its "2" as the text's). A
     fallback span keeps its bold (drawn in the fallback's bold face where pnp ships one,
     pnp.core.fonts.bold_of) and is set upright (no fallback face has an italic). The
     spans of a text its faces draw whole are returned as they are; a character no face draws stays
@@ -208,8 +209,8 @@ def fallback(paras: tuple[Paragraph, ...]) -> tuple[Paragraph, ...]:
             pieces: list[list] = []  # [face, start, end]
             for i, ch in enumerate(s.text):
                 last = pieces[-1][0] if pieces else None
-                if ord(ch) in cmap and not (last not in (None, own) and not ch.isalpha()
-                                            and ord(ch) in face(last).cmap):
+                if ord(ch) in cmap and not (last not in (None, own) and last not in SYMBOL_FACES
+                                            and not ch.isalpha() and ord(ch) in face(last).cmap):
                     chosen = own
                 else:
                     chosen = fallback_for(ch) if ord(ch) not in cmap else last

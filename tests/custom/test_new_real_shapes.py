@@ -342,6 +342,9 @@ def test_the_symbols_of_real_card_lists_print_in_the_symbol_fonts(tmp_path):
                 if c["text"] in want:
                     drawn.setdefault(c["text"], set()).add(c["fontname"].split("+")[-1])
     assert drawn == {ch: {f"{face}-Regular"} for ch, face in want.items()}
+    # only the symbols: the digits, spaces and punctuation beside them ("♠ 2-9:", "≤ 8.") stay in Noto Sans
+    others = {c["fontname"].split("+")[-1] for c in chars if c["text"].strip() and c["text"] not in want}
+    assert others <= {"NotoSans-Regular", "NotoSans-Bold"}, others
     # the BANG! list's "♥️♦️" asks for emoji presentation (U+FE0F): paper has one, the selector is left out
     assert not any("\ufe0f" in c["text"] for c in chars)
     svgs = "".join(p.read_text(encoding="utf-8") for p in sorted((tmp_path / "out" / "deck" / "svg").glob("*.svg")))
