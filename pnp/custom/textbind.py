@@ -28,6 +28,13 @@ PRESENTATION_SELECTORS = {0xFE0E: None, 0xFE0F: None}
 presentation, so a cell's "📦️" prints its 📦 as the symbol fonts draw it and the selector is left out."""
 
 
+def presented(text: str) -> str:
+    """``text`` without its PRESENTATION_SELECTORS (a text with none returned as it is, not copied)."""
+    if text.isascii() or ("\ufe0f" not in text and "\ufe0e" not in text):
+        return text
+    return text.translate(PRESENTATION_SELECTORS)
+
+
 class BoundText(BoundLayer):
     """``type: text``: the text's Filler (``text``), its declared fonts (``font``, ``italic``, ``bold``,
     ``bold_italic``: pnp.inputs.fontfile.FontFile, or None for Noto Sans), the face plain text is set
@@ -168,9 +175,8 @@ class BoundText(BoundLayer):
     def missing_glyphs(self, text: str, fallbacks: bool = True) -> tuple[list[str], str]:
         """The characters of ``text`` this layer's font lacks (with ``fallbacks``, and no script's
         fallback face draws: pnp.core.fonts.FALLBACKS), and the font's name for messages; the
-        presentation selectors the layer leaves out (PRESENTATION_SELECTORS) are not asked of it."""
-        if not text.isascii():
-            text = text.translate(PRESENTATION_SELECTORS)
+        presentation selectors the layer leaves out (:func:`presented`) are not asked of it."""
+        text = presented(text)
         lacking = self.font.missing(text) if self.font is not None else missing_glyphs(text)
         if fallbacks and lacking:
             lacking = [ch for ch in lacking if fallback_for(ch) is None]
@@ -183,9 +189,7 @@ class BoundText(BoundLayer):
 
     def draw(self, values, row, out) -> None:
         L = self.place.layer
-        text = self.text.fill(translated(values, self.ctx.language) if self.ctx.language else values)
-        if not text.isascii() and ("\ufe0f" in text or "\ufe0e" in text):
-            text = text.translate(PRESENTATION_SELECTORS)
+        text = presented(self.text.fill(translated(values, self.ctx.language) if self.ctx.language else values))
         if not text.strip():
             return
         if len(text) > MAX_TEXT_CHARS:
